@@ -1,0 +1,567 @@
+# Python-facing per-call API and the GameState class.
+#
+# Validation here is the minimum that keeps every call memory-safe and every answer
+# meaningful: masks inside the deck, codes that classify could have produced, flags we know.
+# Everything raises ValueError (never OverflowError/TypeError) so callers catch one thing.
+
+import numpy as np
+cimport numpy as cnp
+
+cnp.import_array()
+
+SINGLE = K_SINGLE
+PAIR = K_PAIR
+TRIPLE = K_TRIPLE
+QUAD = K_QUAD
+SEQUENCE = K_SEQUENCE
+DOUBLE_SEQUENCE = K_DOUBLE_SEQUENCE
+NO_TWOS_IN_SEQUENCES = F_NO_TWOS
+FULL_DECK = DECK_MASK
+MAX_MOVES = MAX_MOVES_C
+RANDOM = P_RANDOM
+GREEDY = P_GREEDY
+
+OK = R_OK
+GAME_OVER = R_GAME_OVER
+CARDS_NOT_IN_HAND = R_CARDS_NOT_IN_HAND
+NOT_A_COMBINATION = R_NOT_A_COMBINATION
+MUST_INCLUDE_LOWEST = R_MUST_INCLUDE_LOWEST
+LOCKED_OUT = R_LOCKED_OUT
+DOES_NOT_BEAT = R_DOES_NOT_BEAT
+CANNOT_PASS_ON_LEAD = R_CANNOT_PASS_ON_LEAD
+
+REASON_NAMES = {
+    R_OK: "OK",
+    R_GAME_OVER: "GAME_OVER",
+    R_CARDS_NOT_IN_HAND: "CARDS_NOT_IN_HAND",
+    R_NOT_A_COMBINATION: "NOT_A_COMBINATION",
+    R_MUST_INCLUDE_LOWEST: "MUST_INCLUDE_LOWEST",
+    R_LOCKED_OUT: "LOCKED_OUT",
+    R_DOES_NOT_BEAT: "DOES_NOT_BEAT",
+    R_CANNOT_PASS_ON_LEAD: "CANNOT_PASS_ON_LEAD",
+}
+
+
+cdef uint64_t _mask_arg(object obj, str name) except? 0xFFFFFFFFFFFFFFFF:
+    cdef uint64_t m
+    try:
+        m = obj
+    except (OverflowError, TypeError):
+        raise ValueError(f"{name} must be a card mask, an int in [0, 2**52); got {obj!r}") from None
+    if m >> 52:
+        raise ValueError(f"{name} has bits above 51 (cards are 0..51); got {obj!r}")
+    return m
+
+
+cdef int _flags_arg(object flags) except -1:
+    cdef int64_t f
+    try:
+        f = flags
+    except (OverflowError, TypeError):
+        raise ValueError(f"flags must be an int; got {flags!r}") from None
+    if f < 0 or (f & ~(<int64_t>F_ALL)):
+        raise ValueError(f"unknown rule flags {flags!r} (known: NO_TWOS_IN_SEQUENCES=1)")
+    return <int>f
+
+
+cdef uint32_t _code_arg(object code, int flags, str name) except? 0xFFFFFFFF:
+    cdef int64_t c
+    try:
+        c = code
+    except (OverflowError, TypeError):
+        raise ValueError(f"{name} must be a combo code (int); got {code!r}") from None
+    if c < 0 or c > 0xFFFF or not c_code_valid(<uint32_t>c, flags):
+        raise ValueError(f"{name} is not a valid combo code under flags={flags}: {code!r}")
+    return <uint32_t>c
+
+
+cdef int _card_arg(object card, str name, bint allow_none) except -2:
+    cdef int64_t c
+    try:
+        c = card
+    except (OverflowError, TypeError):
+        raise ValueError(f"{name} must be a card index 0..51{' or -1' if allow_none else ''}; got {card!r}") from None
+    if c == -1 and allow_none:
+        return -1
+    if c < 0 or c > 51:
+        raise ValueError(f"{name} must be a card index 0..51{' or -1' if allow_none else ''}; got {card!r}")
+    return <int>c
+
+
+def code_kind(code):
+    """Kind of a combo code (1..6; 0 for the 0 code)."""
+    return code >> 12
+
+def code_len(code):
+    """Number of cards of a combo code."""
+    return (code >> 6) & 63
+
+def code_top(code):
+    """Top (strongest) card index of a combo code."""
+    return code & 63
+
+def make_code(int kind, int ncards, int top):
+    """Pack a combo code. No validation: use classify() to get codes from cards."""
+    return mkcode(kind, ncards, top)
+
+
+def classify(mask, flags=0):
+    """Combo code of the cards in `mask`, or 0 if they are not one combination (R2).
+
+    >>> classify(0b1111) == make_code(QUAD, 4, 3)        # all four 3s
+    True
+    >>> code = classify((1 << 0) | (1 << 4) | (1 << 9))   # 3♠ 4♠ 5♣
+    >>> code_kind(code) == SEQUENCE, code_len(code), code_top(code)
+    (True, 3, 9)
+    >>> classify(0b1 | 1 << 8)                            # 3♠ 5♠ is nothing
+    0
+    """
+    return c_classify(_mask_arg(mask, "mask"), _flags_arg(flags))
+
+
+def beats(code, pile_code, flags=0):
+    """Whether a play with combo `code` may go on a pile topped by `pile_code` (R3, R4).
+
+    `pile_code == 0` is an empty pile, which any combination may lead on.
+
+    >>> beats(classify(1 << 4), classify(1 << 3))         # 4♠ on 3♥
+    True
+    >>> beats(classify(0b1111), classify(1 << 48))        # quad of 3s on 2♠: a bomb
+    True
+    >>> beats(classify(0b1111), classify(1 << 47))        # ... but not on A♥
+    False
+    """
+    cdef int f = _flags_arg(flags)
+    return c_beats(_code_arg(code, f, "code"), _code_arg(pile_code, f, "pile_code"))
+
+
+def is_two_combo(code):
+    """Whether `code` is a single, pair or triple of 2s: the only combos bombs may beat."""
+    return c_is_two_combo(_code_arg(code, 0, "code"))
+
+
+def count_legal_moves(hand, pile_code=0, flags=0, locked_out=False, must_include=-1):
+    """Number of legal plays, in closed form (no enumeration, no cap).
+
+    >>> count_legal_moves(0b1111)      # four 3s: 4 singles + 6 pairs + 4 triples + 1 quad
+    15
+    """
+    cdef uint64_t h = _mask_arg(hand, "hand")
+    cdef int f = _flags_arg(flags)
+    cdef uint32_t p = _code_arg(pile_code, f, "pile_code")
+    cdef int mi = _card_arg(must_include, "must_include", True)
+    return gen_moves(h, p, f, bool(locked_out), mi, NULL)
+
+
+def legal_moves(hand, pile_code=0, flags=0, locked_out=False, must_include=-1):
+    """Every subset of `hand` that may be played now, as a NumPy uint64 array of masks.
+
+    Ordered by (kind, number of cards, mask). `pile_code=0` is a fresh lead; `locked_out`
+    means the player has passed on this pile (only bombs on 2s remain, R5.2); `must_include`
+    is a card every move must contain (R7.2), -1 for none. Raises ValueError past MAX_MOVES.
+
+    >>> [int(m) for m in legal_moves(0b10011, classify(0b1))]    # 3♣ 3♠ 4♠ on 3♠
+    [2, 16]
+    """
+    cdef uint64_t h = _mask_arg(hand, "hand")
+    cdef int f = _flags_arg(flags)
+    cdef uint32_t p = _code_arg(pile_code, f, "pile_code")
+    cdef int mi = _card_arg(must_include, "must_include", True)
+    cdef bint lo = bool(locked_out)
+    return _moves_array(h, p, f, lo, mi)
+
+
+cdef object _moves_array(uint64_t h, uint32_t p, int f, bint lo, int mi):
+    cdef cnp.npy_intp n = gen_moves(h, p, f, lo, mi, NULL)
+    if n > MAX_MOVES_C:
+        raise ValueError(f"{n} legal moves exceed MAX_MOVES={MAX_MOVES_C}; "
+                         "use count_legal_moves for huge hands")
+    cdef cnp.ndarray arr = cnp.PyArray_SimpleNew(1, &n, cnp.NPY_UINT64)
+    if n:
+        gen_moves(h, p, f, lo, mi, <uint64_t*>cnp.PyArray_DATA(arr))
+    return arr
+
+
+def deal(seed, int players=4):
+    """The deal for `seed` (an int in [0, 2**64)): a tuple of `players` masks of 13 cards.
+
+    Fisher-Yates over the deck with xoshiro256** seeded by splitmix64(seed); seat p takes
+    shuffled positions 13p..13p+12. The same seed gives the same deal everywhere (R1.4).
+
+    >>> hands = deal(0)
+    >>> [bin(h).count("1") for h in hands], sum(hands) == FULL_DECK
+    ([13, 13, 13, 13], True)
+    """
+    cdef Rng r
+    cdef uint64_t hands[4]
+    if players < 2 or players > 4:
+        raise ValueError(f"players must be 2, 3 or 4; got {players}")
+    rng_seed(&r, _seed_arg(seed))
+    deal_cards(&r, players, hands, 13)
+    return tuple(hands[p] for p in range(players))
+
+
+cdef uint64_t _seed_arg(object seed) except? 0xFFFFFFFFFFFFFFFF:
+    try:
+        return <uint64_t>seed
+    except (OverflowError, TypeError):
+        raise ValueError(f"seed must be an int in [0, 2**64); got {seed!r}") from None
+
+
+cdef class GameState:
+    """The compact state of one hand (R5-R9): four masks and a few small ints.
+
+    >>> s = GameState(deal(7))
+    >>> s.turn == next(p for p, h in enumerate(s.hands) if h & 1)    # 3♠ holder leads
+    True
+    >>> s.must_include, s.can_pass()
+    (0, False)
+    """
+    cdef State s
+
+    def __init__(self, hands, leader=-1, flags=0):
+        cdef uint64_t hs[4]
+        cdef uint64_t seen = 0
+        cdef int n, p, lead
+        cdef int f = _flags_arg(flags)
+        hands = tuple(hands)
+        n = len(hands)
+        if n < 2 or n > 4:
+            raise ValueError(f"a hand needs 2, 3 or 4 players; got {n} hands")
+        for p in range(4):
+            hs[p] = 0
+        for p in range(n):
+            hs[p] = _mask_arg(hands[p], f"hands[{p}]")
+            if hs[p] == 0:
+                raise ValueError(f"hands[{p}] is empty: every player needs cards")
+            if hs[p] & seen:
+                raise ValueError(f"hands[{p}] shares cards with another hand")
+            seen |= hs[p]
+        lead = -1 if leader is None else leader
+        if not (-1 <= lead < n):
+            raise ValueError(f"leader must be a seat 0..{n - 1} or -1; got {leader!r}")
+        st_init(&self.s, hs, n, lead, f)
+
+    @staticmethod
+    def from_fields(hands, pile_mask=0, pile_owner=-1, turn=0, locked_mask=0, finished=(),
+                    must_include=-1, flags=0, played_mask=0):
+        """Build a state from its fields (for search from a seat's view). Validated."""
+        cdef GameState g = GameState.__new__(GameState)
+        cdef uint64_t seen = 0, m
+        cdef int n, p, f = _flags_arg(flags)
+        hands = tuple(hands)
+        n = len(hands)
+        if n < 2 or n > 4:
+            raise ValueError(f"a hand needs 2, 3 or 4 players; got {n} hands")
+        g.s.players = n
+        g.s.flags = f
+        for p in range(4):
+            g.s.hands[p] = 0
+            g.s.order[p] = -1
+        for p in range(n):
+            m = _mask_arg(hands[p], f"hands[{p}]")
+            if m & seen:
+                raise ValueError(f"hands[{p}] shares cards with another hand")
+            seen |= m
+            g.s.hands[p] = m
+        g.s.pile_mask = _mask_arg(pile_mask, "pile_mask")
+        g.s.pile_code = c_classify(g.s.pile_mask, f)
+        if g.s.pile_mask and not g.s.pile_code:
+            raise ValueError("pile_mask is not a combination")
+        g.s.played = _mask_arg(played_mask, "played_mask")
+        if not (-1 <= pile_owner < n) or ((pile_owner == -1) != (g.s.pile_code == 0)):
+            raise ValueError(f"pile_owner {pile_owner!r} does not fit the pile")
+        g.s.pile_owner = pile_owner
+        finished = tuple(finished)
+        if len(set(finished)) != len(finished) or any(not (0 <= x < n) or g.s.hands[x] for x in finished):
+            raise ValueError("finished must list distinct seats that hold no cards")
+        if sum(1 for p in range(n) if g.s.hands[p]) < 2:
+            raise ValueError("a hand in play needs at least two players holding cards")
+        if sum(1 for p in range(n) if g.s.hands[p]) + len(finished) != n:
+            raise ValueError("every seat must hold cards or be listed in finished")
+        for p, x in enumerate(finished):
+            g.s.order[p] = x
+        g.s.nfinished = len(finished)
+        if not (0 <= turn < n) or g.s.hands[turn] == 0:
+            raise ValueError(f"turn {turn!r} must be a seat that holds cards")
+        g.s.turn = turn
+        if locked_mask < 0 or locked_mask >= (1 << n):
+            raise ValueError("locked_mask has bits beyond the players")
+        g.s.locked = locked_mask
+        g.s.must_include = _card_arg(must_include, "must_include", True)
+        if g.s.must_include >= 0 and (g.s.pile_code or not ((g.s.hands[turn] >> g.s.must_include) & 1)):
+            raise ValueError("must_include applies only to a lead by its holder")
+        return g
+
+    @property
+    def players(self):
+        return self.s.players
+
+    @property
+    def flags(self):
+        return self.s.flags
+
+    @property
+    def turn(self):
+        """Seat to act, or -1 once the hand is over."""
+        return self.s.turn
+
+    @property
+    def hands(self):
+        return tuple(self.s.hands[p] for p in range(self.s.players))
+
+    def hand(self, int seat):
+        if seat < 0 or seat >= self.s.players:
+            raise ValueError(f"seat must be 0..{self.s.players - 1}; got {seat}")
+        return self.s.hands[seat]
+
+    @property
+    def pile_code(self):
+        return self.s.pile_code
+
+    @property
+    def pile_mask(self):
+        return self.s.pile_mask
+
+    @property
+    def pile_owner(self):
+        return self.s.pile_owner
+
+    @property
+    def locked_mask(self):
+        return self.s.locked
+
+    @property
+    def finished(self):
+        return tuple(self.s.order[p] for p in range(self.s.nfinished))
+
+    @property
+    def is_over(self):
+        return self.s.turn < 0
+
+    @property
+    def loser(self):
+        return self.s.order[self.s.players - 1] if self.s.turn < 0 else -1
+
+    @property
+    def must_include(self):
+        return self.s.must_include
+
+    @property
+    def played_mask(self):
+        return self.s.played
+
+    def legal_moves(self):
+        """Legal plays of the seat to act (uint64 array; empty once over). Pass not included."""
+        if self.s.turn < 0:
+            return np.empty(0, np.uint64)
+        return _moves_array(self.s.hands[self.s.turn], self.s.pile_code, self.s.flags,
+                            (self.s.locked >> self.s.turn) & 1, self.s.must_include)
+
+    def count_legal_moves(self):
+        return st_moves(&self.s, NULL)
+
+    def can_pass(self):
+        return st_check_pass(&self.s) == R_OK
+
+    def check_play(self, mask):
+        """Reason code (0 = OK) for playing `mask` now."""
+        cdef uint32_t code = 0
+        cdef uint64_t m
+        try:
+            m = mask
+        except (OverflowError, TypeError):
+            raise ValueError(f"mask must be a card mask, an int in [0, 2**52); got {mask!r}") from None
+        return st_check_play(&self.s, m, &code)
+
+    def check_pass(self):
+        return st_check_pass(&self.s)
+
+    def apply(self, mask):
+        """Fast path: play `mask` (0 = pass) trusting that it is legal, as OpenSpiel's
+        apply_action does. It still refuses what would corrupt the state (a move after the
+        end, cards not held, a non-combination, a pass on an empty pile) with ValueError."""
+        cdef uint64_t m
+        cdef uint32_t code
+        cdef int t = self.s.turn
+        try:
+            m = mask
+        except (OverflowError, TypeError):
+            raise ValueError(f"mask must be a card mask; got {mask!r}") from None
+        if t < 0:
+            raise ValueError("the hand is over")
+        if m == 0:
+            if self.s.pile_code == 0:
+                raise ValueError("cannot pass on lead")
+            st_pass(&self.s)
+            return
+        code = c_classify(m, self.s.flags)
+        if code == 0 or (m & ~self.s.hands[t]):
+            raise ValueError("not a combination held by the player to act")
+        st_play(&self.s, m, code)
+
+    def apply_checked(self, mask):
+        """Checked path: apply `mask` (0 = pass) or raise ValueError naming the reason."""
+        cdef uint32_t code = 0
+        cdef int reason
+        cdef uint64_t m
+        try:
+            m = mask
+        except (OverflowError, TypeError):
+            raise ValueError(f"mask must be a card mask; got {mask!r}") from None
+        reason = st_check_pass(&self.s) if m == 0 else st_check_play(&self.s, m, &code)
+        if reason != R_OK:
+            raise ValueError(REASON_NAMES[reason])
+        if m == 0:
+            st_pass(&self.s)
+        else:
+            st_play(&self.s, m, code)
+
+    def copy(self):
+        cdef GameState g = GameState.__new__(GameState)
+        g.s = self.s
+        return g
+
+    def __copy__(self):
+        return self.copy()
+
+    def key(self):
+        """Every field as a tuple: equal keys mean equal states."""
+        return (self.hands, self.s.pile_mask, self.s.pile_code, self.s.pile_owner, self.s.turn,
+                self.s.locked, self.finished, self.s.must_include, self.s.flags, self.s.played)
+
+    def __eq__(self, other):
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return self.key() == other.key()
+
+    __hash__ = None
+
+    def __reduce__(self):
+        return (_state_from_key, (self.key(),))
+
+    def __repr__(self):
+        return (f"GameState(turn={self.s.turn}, pile_code={self.s.pile_code}, "
+                f"owner={self.s.pile_owner}, locked={self.s.locked:#x}, finished={self.finished})")
+
+    def playout(self, seed, policy=P_RANDOM):
+        """Finishing order of a playout from here by `policy` (RANDOM or GREEDY). The state
+        itself is unchanged."""
+        cdef State c = self.s
+        cdef Rng r
+        cdef int pol = _policy_arg(policy)
+        rng_seed(&r, _seed_arg(seed))
+        with nogil:
+            st_playout(&c, &r, pol)
+        return tuple(c.order[p] for p in range(c.nfinished))
+
+    def playout_moves(self, seed, policy=P_RANDOM):
+        """Like playout, but also returns the list of actions taken (0 = pass), so that the
+        native playout can be checked against tienlen.Game."""
+        cdef State c = self.s
+        cdef State before
+        cdef Rng r
+        cdef uint64_t buf[STACK_MOVES]
+        cdef uint64_t taken
+        cdef int pol = _policy_arg(policy)
+        cdef int p
+        moves = []
+        rng_seed(&r, _seed_arg(seed))
+        while c.turn >= 0:
+            before = c
+            st_step(&c, &r, pol, buf, STACK_MOVES)
+            taken = before.hands[before.turn] & ~c.hands[before.turn]
+            moves.append(taken)
+        return tuple(c.order[p] for p in range(c.nfinished)), moves
+
+
+def _state_from_key(key):
+    hands, pile_mask, pile_code, owner, turn, locked, finished, mi, flags, played = key
+    cdef GameState g = GameState.__new__(GameState)
+    cdef int p
+    g.s.players = len(hands)
+    for p in range(4):
+        g.s.hands[p] = hands[p] if p < len(hands) else 0
+        g.s.order[p] = finished[p] if p < len(finished) else -1
+    g.s.pile_mask = pile_mask
+    g.s.pile_code = pile_code
+    g.s.pile_owner = owner
+    g.s.turn = turn
+    g.s.locked = locked
+    g.s.nfinished = len(finished)
+    g.s.must_include = mi
+    g.s.flags = flags
+    g.s.played = played
+    return g
+
+
+cdef int _policy_arg(object policy) except -1:
+    if policy not in (P_RANDOM, P_GREEDY):
+        raise ValueError(f"policy must be RANDOM (0) or GREEDY (1); got {policy!r}")
+    return policy
+
+
+def flat_monte_carlo(GameState state, unseen, int determinizations, seed, policy=P_GREEDY):
+    """Information-set Monte Carlo for the seat to act in `state`.
+
+    The acting seat's hand is taken as known; every other seat's hand is redrawn, for each of
+    `determinizations` samples, from the cards of `unseen` with the same card counts. For every
+    candidate action (each legal move, then pass if allowed) the action is applied and the hand
+    played out by `policy`; all candidates share the same random stream per sample (common
+    random numbers). Returns `(actions, place_sums)`: uint64 actions (0 = pass) and, per
+    action, the sum over samples of the acting seat's finishing place (0 = first). The GIL is
+    released for the whole search.
+    """
+    cdef int seat = state.s.turn
+    cdef uint64_t pool = _mask_arg(unseen, "unseen")
+    cdef int pol = _policy_arg(policy)
+    cdef uint64_t base_seed = _seed_arg(seed)
+    cdef int counts[4]
+    cdef int p, need = 0
+    if seat < 0:
+        raise ValueError("the hand is over")
+    if determinizations < 0:
+        raise ValueError("determinizations must be >= 0")
+    if pool & state.s.hands[seat]:
+        raise ValueError("unseen overlaps the acting seat's hand")
+    for p in range(state.s.players):
+        counts[p] = TL_POPCOUNT(state.s.hands[p]) if p != seat else 0
+        need += counts[p]
+    if TL_POPCOUNT(pool) < need:
+        raise ValueError(f"unseen holds {TL_POPCOUNT(pool)} cards but the other hands need {need}")
+    moves = state.legal_moves()
+    cdef int64_t nm = len(moves)
+    cdef bint can_pass = state.s.pile_code != 0
+    cdef int64_t na = nm + can_pass
+    actions = np.zeros(na, np.uint64)
+    if nm:
+        actions[:nm] = moves
+    sums = np.zeros(na, np.int64)
+    cdef uint64_t[::1] act = actions
+    cdef int64_t[::1] sm = sums
+    cdef int64_t d, a, k
+    cdef State base, c
+    cdef Rng deal_rng, r, r0
+    cdef uint32_t code
+    with nogil:
+        rng_seed(&deal_rng, base_seed)
+        base = state.s
+        for d in range(determinizations):
+            deal_from(&deal_rng, pool, counts, base.players, seat, base.hands)
+            r0.s[0] = rng_next(&deal_rng)
+            r0.s[1] = rng_next(&deal_rng)
+            r0.s[2] = rng_next(&deal_rng)
+            r0.s[3] = rng_next(&deal_rng) | 1
+            for a in range(na):
+                c = base
+                r = r0
+                if act[a] == 0:
+                    st_pass(&c)
+                else:
+                    st_play(&c, act[a], c_classify(act[a], c.flags))
+                st_playout(&c, &r, pol)
+                for k in range(c.players):
+                    if c.order[k] == seat:
+                        sm[a] += k
+                        break
+    return actions, sums

@@ -1,0 +1,144 @@
+# Bit-level primitives: card masks, combo codes, classification and the beating relation.
+# Everything here is nogil C; the Python wrappers live in api.pxi.
+
+from libc.stdint cimport uint64_t, uint32_t, uint8_t, int8_t, int32_t, int64_t
+
+cdef extern from *:
+    """
+    #define TL_POPCOUNT(x) __builtin_popcountll(x)
+    #define TL_CTZ(x) __builtin_ctzll(x)
+    #define TL_TOPBIT(x) (63 - __builtin_clzll(x))
+    """
+    int TL_POPCOUNT(uint64_t x) nogil
+    int TL_CTZ(uint64_t x) nogil
+    int TL_TOPBIT(uint64_t x) nogil
+
+cdef enum:
+    K_SINGLE = 1
+    K_PAIR = 2
+    K_TRIPLE = 3
+    K_QUAD = 4
+    K_SEQUENCE = 5
+    K_DOUBLE_SEQUENCE = 6
+    F_NO_TWOS = 1          # R2.8: no 2 in any sequence or double sequence
+    F_ALL = 1              # every flag bit we know; others are rejected
+    RANK_TWO = 12
+    CARD_TWO_SPADES = 48   # the weakest 2: a top card >= 48 is a 2
+
+cdef uint64_t DECK_MASK = (<uint64_t>1 << 52) - 1
+# NIB_ONES[k]: k nibbles each holding 1; used to test "every rank in a window has n cards"
+# in one comparison once each nibble holds its own popcount.
+cdef uint64_t NIB_ONES[14]
+
+cdef void _init_bits() noexcept:
+    cdef int k
+    NIB_ONES[0] = 0
+    for k in range(1, 14):
+        NIB_ONES[k] = (NIB_ONES[k - 1] << 4) | 1
+
+_init_bits()
+
+
+cdef inline uint32_t mkcode(int kind, int ncards, int top) noexcept nogil:
+    return (<uint32_t>kind << 12) | (<uint32_t>ncards << 6) | <uint32_t>top
+
+cdef inline int ckind(uint32_t code) noexcept nogil:
+    return code >> 12
+
+cdef inline int clen(uint32_t code) noexcept nogil:
+    return (code >> 6) & 63
+
+cdef inline int ctop(uint32_t code) noexcept nogil:
+    return code & 63
+
+cdef inline uint64_t nibble_counts(uint64_t m) noexcept nogil:
+    # SWAR popcount per 4-bit rank group: afterwards nibble r holds how many cards of rank r.
+    m = m - ((m >> 1) & 0x5555555555555555ULL)
+    return (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL)
+
+
+cdef inline uint32_t c_classify(uint64_t m, int flags) noexcept nogil:
+    """Combo code of the card set m (already known to be within the deck), 0 if none."""
+    cdef int n, top, low_rank, top_rank, span
+    cdef uint64_t counts
+    if m == 0:
+        return 0
+    n = TL_POPCOUNT(m)
+    top = TL_TOPBIT(m)
+    top_rank = top >> 2
+    low_rank = TL_CTZ(m) >> 2
+    if low_rank == top_rank:
+        # 1-4 cards of one rank: the kind value equals the card count by construction.
+        return mkcode(n, n, top)
+    span = top_rank - low_rank + 1
+    if span < 3:
+        return 0
+    if top_rank == RANK_TWO and (flags & F_NO_TWOS):
+        return 0
+    if n != span and n != 2 * span:
+        return 0
+    counts = nibble_counts(m) >> (4 * low_rank)
+    if n == span:
+        if counts == NIB_ONES[span]:
+            return mkcode(K_SEQUENCE, n, top)
+    elif counts == 2 * NIB_ONES[span]:
+        return mkcode(K_DOUBLE_SEQUENCE, n, top)
+    return 0
+
+
+cdef inline bint c_is_two_combo(uint32_t code) noexcept nogil:
+    # Singles, pairs and triples are one rank, so a top card that is a 2 means all 2s.
+    return code != 0 and ckind(code) <= K_TRIPLE and ctop(code) >= CARD_TWO_SPADES
+
+
+cdef inline bint c_bomb_beats(uint32_t play, uint32_t pile) noexcept nogil:
+    """R4.1: does the bomb `play` beat the 2-combo `pile` (exact table, nothing else)."""
+    cdef int k = ckind(play), n = clen(play), twos
+    if not c_is_two_combo(pile):
+        return False
+    twos = clen(pile)
+    if twos == 1:
+        return k == K_QUAD or (k == K_DOUBLE_SEQUENCE and n == 6)
+    if twos == 2:
+        return k == K_DOUBLE_SEQUENCE and n == 8
+    return k == K_DOUBLE_SEQUENCE and n == 10
+
+
+cdef inline bint c_beats(uint32_t play, uint32_t pile) noexcept nogil:
+    if play == 0:
+        return False
+    if pile == 0:
+        return True
+    # Same kind and same length share the bits above the top field (R3.1).
+    if (play >> 6) == (pile >> 6):
+        return ctop(play) > ctop(pile)
+    return c_bomb_beats(play, pile)
+
+
+cdef inline bint c_code_valid(uint32_t code, int flags) noexcept nogil:
+    """Whether `code` is a code that c_classify can return under `flags` (0 counts as valid)."""
+    cdef int k, n, top, ranks
+    if code == 0:
+        return True
+    if code >> 15:
+        return False
+    k = ckind(code)
+    n = clen(code)
+    top = ctop(code)
+    if top >= 52 or k < K_SINGLE or k > K_DOUBLE_SEQUENCE:
+        return False
+    if k <= K_QUAD:
+        return n == k and (top & 3) >= k - 1
+    if k == K_SEQUENCE:
+        ranks = n
+    else:
+        if n & 1:
+            return False
+        ranks = n // 2
+    if ranks < 3 or (top >> 2) - ranks + 1 < 0:
+        return False
+    if k == K_DOUBLE_SEQUENCE and (top & 3) < 1:
+        return False
+    if (flags & F_NO_TWOS) and (top >> 2) == RANK_TWO:
+        return False
+    return True

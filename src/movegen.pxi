@@ -1,0 +1,235 @@
+# Legal-move generation and counting.
+#
+# One routine, gen_moves, both counts (out == NULL) and writes the moves. Counting is the
+# closed form: for every window of ranks, the product of the per-rank choice counts, so a count
+# never enumerates. Writing walks the same windows in the documented order, ascending by
+# (kind, ncards, mask), so no sort is ever needed:
+#   * kinds are visited in ascending order;
+#   * within a kind and length, windows are visited by ascending start rank (so ascending top);
+#   * inside a window, an odometer varies the lowest rank fastest, and each rank's choices are
+#     listed in ascending order, which is exactly ascending mask order.
+
+cdef enum:
+    MAX_MOVES_C = 1 << 22
+
+# SUBS[nib][k][i]: the i-th submask (ascending) of the 4-bit rank group `nib` that has k bits.
+cdef uint8_t SUBS[16][5][6]
+cdef uint8_t NSUB[16][5]
+
+cdef void _init_subs() noexcept:
+    cdef int nib, v, k
+    for nib in range(16):
+        for k in range(5):
+            NSUB[nib][k] = 0
+        for v in range(1, 16):
+            if (v & ~nib) == 0:
+                k = TL_POPCOUNT(v)
+                SUBS[nib][k][NSUB[nib][k]] = v
+                NSUB[nib][k] += 1
+
+_init_subs()
+
+
+cdef struct Choices:
+    # Per-rank lists of allowed k-card submasks for the current generation call.
+    const uint8_t* ptr[13]
+    int n[13]
+    uint8_t own[13][6]      # storage for the ranks whose list had to be filtered
+
+
+cdef inline int _filter_subs(int nib, int k, int need_bit, int above_suit, uint8_t* dst) noexcept nogil:
+    """Copy the k-card submasks of nib that contain need_bit (if nonzero) and whose strongest
+    card has a suit above above_suit (if >= 0)."""
+    cdef int i, v, n = 0
+    for i in range(NSUB[nib][k]):
+        v = SUBS[nib][k][i]
+        if need_bit and not (v & need_bit):
+            continue
+        if above_suit >= 0 and TL_TOPBIT(v) <= above_suit:
+            continue
+        dst[n] = v
+        n += 1
+    return n
+
+
+cdef inline int64_t _gen_sets(uint64_t hand, int k, int min_top, int mi, uint64_t* out) noexcept nogil:
+    """k cards of one rank (single..quad) with top card > min_top (-1: any), containing card mi
+    (-1: any)."""
+    cdef int r, i, nib, r0, r1, v, n
+    cdef int64_t cnt = 0
+    cdef uint8_t buf[6]
+    cdef const uint8_t* lst
+    r0 = 0 if min_top < 0 else min_top >> 2
+    r1 = 12
+    if mi >= 0:
+        if (mi >> 2) < r0:
+            return 0
+        r0 = mi >> 2
+        r1 = r0
+    for r in range(r0, r1 + 1):
+        nib = (hand >> (4 * r)) & 15
+        if NSUB[nib][k] == 0:
+            continue
+        if mi >= 0 or (min_top >= 0 and r == (min_top >> 2)):
+            n = _filter_subs(nib, k,
+                             (1 << (mi & 3)) if mi >= 0 else 0,
+                             (min_top & 3) if (min_top >= 0 and r == (min_top >> 2)) else -1,
+                             buf)
+            lst = buf
+        else:
+            n = NSUB[nib][k]
+            lst = SUBS[nib][k]
+        if out != NULL:
+            for i in range(n):
+                out[cnt + i] = (<uint64_t>lst[i]) << (4 * r)
+        cnt += n
+    return cnt
+
+
+cdef inline void _prepare_runs(Choices* ch, uint64_t hand, int k, int mi, int max_rank,
+                               int* runlen) noexcept nogil:
+    """Per-rank choice lists for runs of k cards a rank, and runlen[r]: how many consecutive
+    ranks from r upwards have a choice (0 past max_rank)."""
+    cdef int r, nib, mr = (mi >> 2) if mi >= 0 else -1
+    runlen[max_rank + 1] = 0
+    for r in range(max_rank, -1, -1):
+        nib = (hand >> (4 * r)) & 15
+        if r == mr:
+            ch.n[r] = _filter_subs(nib, k, 1 << (mi & 3), -1, ch.own[r])
+            ch.ptr[r] = ch.own[r]
+        else:
+            ch.n[r] = NSUB[nib][k]
+            ch.ptr[r] = SUBS[nib][k]
+        runlen[r] = runlen[r + 1] + 1 if ch.n[r] else 0
+
+
+cdef inline int64_t _count_lead_runs(Choices* ch, const int* runlen, int mi, int max_rank) noexcept nogil:
+    """Closed-form count of every run of 3+ ranks (any length), for a lead."""
+    cdef int s, e, mr = (mi >> 2) if mi >= 0 else -1
+    cdef int64_t cnt = 0, prod
+    for s in range(0, max_rank - 1):
+        if runlen[s] < 3 or (mr >= 0 and s > mr):
+            continue
+        prod = ch.n[s] * ch.n[s + 1]
+        for e in range(s + 2, s + runlen[s]):
+            prod *= ch.n[e]
+            if mr < 0 or e >= mr:
+                cnt += prod
+    return cnt
+
+
+cdef inline int64_t _gen_runs(Choices* ch, const int* runlen, uint64_t hand, int k, int L,
+                              int min_top, int mi, int max_rank, uint64_t* out) noexcept nogil:
+    """Runs of exactly L ranks with k cards each (k=1 sequence, k=2 double sequence), top card
+    above min_top (-1: any), containing card mi (-1: any), top rank <= max_rank."""
+    cdef int r, s, e, mr, tr, tn, top_lim_n = 0
+    cdef int64_t cnt = 0, prod
+    cdef uint8_t top_lim[6]
+    cdef const uint8_t* tptr
+    mr = (mi >> 2) if mi >= 0 else -1
+    tr = (min_top >> 2) if min_top >= 0 else -1
+    if tr > max_rank or L > max_rank + 1:
+        return 0
+    if tr >= 0:
+        # The rank of the pile's top card, when it is the window's top rank, may only use
+        # choices whose strongest card outranks the pile's top by suit.
+        top_lim_n = _filter_subs((hand >> (4 * tr)) & 15, k, (1 << (mi & 3)) if tr == mr else 0,
+                                 min_top & 3, top_lim)
+    for s in range(max(0, tr - L + 1), max_rank - L + 2):
+        if runlen[s] < L:
+            continue
+        e = s + L - 1
+        if mr >= 0 and (mr < s or mr > e):
+            continue
+        if e == tr:
+            tptr = top_lim
+            tn = top_lim_n
+            if tn == 0:
+                continue
+        else:
+            tptr = ch.ptr[e]
+            tn = ch.n[e]
+        if out != NULL:
+            cnt += _emit_window(ch, s, L, tptr, tn, out + cnt)
+        else:
+            prod = tn
+            for r in range(s, e):
+                prod *= ch.n[r]
+            cnt += prod
+    return cnt
+
+
+cdef inline int64_t _emit_window(Choices* ch, int s, int L, const uint8_t* tptr, int tn,
+                                 uint64_t* out) noexcept nogil:
+    cdef int idx[13]
+    cdef int i, j, e = s + L - 1
+    cdef int64_t cnt = 0
+    cdef uint64_t base, low
+    cdef const uint8_t* p
+    for i in range(L):
+        idx[i] = 0
+    while True:
+        base = (<uint64_t>tptr[idx[L - 1]]) << (4 * e)
+        for i in range(1, L - 1):
+            base |= (<uint64_t>ch.ptr[s + i][idx[i]]) << (4 * (s + i))
+        p = ch.ptr[s]
+        for j in range(ch.n[s]):
+            out[cnt] = base | ((<uint64_t>p[j]) << (4 * s))
+            cnt += 1
+        # Odometer over ranks s+1 .. e; rank s is the inner loop above.
+        i = 1
+        while i < L:
+            idx[i] += 1
+            if idx[i] < (tn if i == L - 1 else ch.n[s + i]):
+                break
+            idx[i] = 0
+            i += 1
+        if i == L:
+            return cnt
+
+
+cdef int64_t gen_moves(uint64_t hand, uint32_t pile, int flags, bint locked, int mi,
+                       uint64_t* out) noexcept nogil:
+    """Count (out == NULL) or write every legal play of `hand` on `pile`."""
+    cdef int64_t cnt = 0
+    cdef int k, L, max_rank, pk, plen, ptop, twos, top_run
+    cdef Choices ch
+    cdef int runlen[14]
+    if mi >= 0 and not ((hand >> mi) & 1):
+        return 0
+    max_rank = 11 if (flags & F_NO_TWOS) else 12
+    if pile == 0:
+        if locked:
+            return 0
+        for k in range(1, 5):
+            cnt += _gen_sets(hand, k, -1, mi, (out + cnt) if out != NULL else NULL)
+        for k in range(1, 3):
+            _prepare_runs(&ch, hand, k, mi, max_rank, runlen)
+            if out == NULL:
+                cnt += _count_lead_runs(&ch, runlen, mi, max_rank)
+                continue
+            top_run = 0
+            for L in range(max_rank + 1):
+                if runlen[L] > top_run:
+                    top_run = runlen[L]
+            for L in range(3, top_run + 1):
+                cnt += _gen_runs(&ch, runlen, hand, k, L, -1, mi, max_rank, out + cnt)
+        return cnt
+    pk = ckind(pile)
+    plen = clen(pile)
+    ptop = ctop(pile)
+    if not locked:
+        if pk <= K_QUAD:
+            cnt += _gen_sets(hand, pk, ptop, mi, out)
+        else:
+            k = 1 if pk == K_SEQUENCE else 2
+            _prepare_runs(&ch, hand, k, mi, max_rank, runlen)
+            cnt += _gen_runs(&ch, runlen, hand, k, plen // k, ptop, mi, max_rank, out)
+    if c_is_two_combo(pile):
+        twos = plen
+        if twos == 1:
+            cnt += _gen_sets(hand, 4, -1, mi, (out + cnt) if out != NULL else NULL)
+        _prepare_runs(&ch, hand, 2, mi, max_rank, runlen)
+        cnt += _gen_runs(&ch, runlen, hand, 2, twos + 2, -1, mi, max_rank,
+                         (out + cnt) if out != NULL else NULL)
+    return cnt

@@ -1,0 +1,308 @@
+# The compact game state (R5-R9), our own PRNG (R1.4), deals and native playouts.
+#
+# This is the one implementation of turn order, lock-out, clearing and finishing. tienlen.Game
+# wraps it for Python callers and the playouts run it in C, so the two can never disagree.
+
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy
+
+cdef enum:
+    R_OK = 0
+    R_GAME_OVER = 1
+    R_CARDS_NOT_IN_HAND = 2
+    R_NOT_A_COMBINATION = 3
+    R_MUST_INCLUDE_LOWEST = 4
+    R_LOCKED_OUT = 5
+    R_DOES_NOT_BEAT = 6
+    R_CANNOT_PASS_ON_LEAD = 7
+    P_RANDOM = 0
+    P_GREEDY = 1
+    STACK_MOVES = 512
+
+
+# ---------------------------------------------------------------- PRNG: xoshiro256**
+# Chosen over NumPy's generators so that a seed means the same deal on every platform and
+# every NumPy version; seeded through splitmix64 as its authors recommend.
+
+cdef struct Rng:
+    uint64_t s[4]
+
+cdef inline uint64_t splitmix64(uint64_t* x) noexcept nogil:
+    x[0] += 0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = x[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+cdef inline void rng_seed(Rng* r, uint64_t seed) noexcept nogil:
+    cdef uint64_t x = seed
+    r.s[0] = splitmix64(&x)
+    r.s[1] = splitmix64(&x)
+    r.s[2] = splitmix64(&x)
+    r.s[3] = splitmix64(&x)
+
+cdef inline uint64_t rotl(uint64_t x, int k) noexcept nogil:
+    return (x << k) | (x >> (64 - k))
+
+cdef inline uint64_t rng_next(Rng* r) noexcept nogil:
+    cdef uint64_t result = rotl(r.s[1] * 5, 7) * 9
+    cdef uint64_t t = r.s[1] << 17
+    r.s[2] ^= r.s[0]
+    r.s[3] ^= r.s[1]
+    r.s[1] ^= r.s[2]
+    r.s[0] ^= r.s[3]
+    r.s[2] ^= t
+    r.s[3] = rotl(r.s[3], 45)
+    return result
+
+cdef inline uint32_t rng_below(Rng* r, uint32_t n) noexcept nogil:
+    # Multiply-shift on the high 32 bits: portable (no 128-bit ints) and bias below 2^-32 * n.
+    return <uint32_t>(((rng_next(r) >> 32) * <uint64_t>n) >> 32)
+
+cdef inline uint64_t stream_seed(uint64_t seed, uint64_t index) noexcept nogil:
+    # Independent per-game streams, so game i of a batch does not depend on chunking/threads.
+    cdef uint64_t x = seed ^ (index * 0xD1B54A32D192ED03ULL)
+    splitmix64(&x)
+    return splitmix64(&x)
+
+
+cdef inline void deal_cards(Rng* r, int players, uint64_t* hands, int cards_each) noexcept nogil:
+    """Fisher-Yates over the 52 cards; seat p takes deck[13p : 13p + 13]."""
+    cdef uint8_t deck[52]
+    cdef int i, j, p
+    cdef uint8_t t
+    for i in range(52):
+        deck[i] = i
+    for i in range(51, 0, -1):
+        j = rng_below(r, i + 1)
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+    for p in range(players):
+        hands[p] = 0
+        for i in range(cards_each):
+            hands[p] |= (<uint64_t>1) << deck[p * cards_each + i]
+
+
+cdef inline void deal_from(Rng* r, uint64_t pool, int* counts, int players, int skip,
+                           uint64_t* hands) noexcept nogil:
+    """Deal counts[p] random cards of `pool` to every seat except `skip` (determinisation)."""
+    cdef uint8_t cards[52]
+    cdef int n = 0, i, j, p, pos = 0
+    cdef uint8_t t
+    while pool:
+        cards[n] = TL_CTZ(pool)
+        pool &= pool - 1
+        n += 1
+    for i in range(n - 1, 0, -1):
+        j = rng_below(r, i + 1)
+        t = cards[i]
+        cards[i] = cards[j]
+        cards[j] = t
+    for p in range(players):
+        if p == skip:
+            continue
+        hands[p] = 0
+        for i in range(counts[p]):
+            hands[p] |= (<uint64_t>1) << cards[pos]
+            pos += 1
+
+
+# ---------------------------------------------------------------- the state
+
+cdef struct State:
+    uint64_t hands[4]
+    uint64_t pile_mask
+    uint64_t played
+    uint32_t pile_code
+    int32_t flags
+    int8_t players
+    int8_t turn            # -1 once the hand is over
+    int8_t pile_owner      # -1 when the pile is empty
+    int8_t must_include    # R7.2: the card the first lead must contain, or -1
+    int8_t nfinished
+    uint8_t locked         # bit p: seat p passed on this pile (R5.1)
+    int8_t order[4]        # finishing order; the loser is appended at the end (R9.2)
+
+
+cdef inline bint st_two_top(const State* s) noexcept nogil:
+    return c_is_two_combo(s.pile_code)
+
+
+cdef inline void st_init(State* s, const uint64_t* hands, int players, int leader, int flags) noexcept nogil:
+    cdef int p
+    cdef uint64_t all_cards = 0
+    s.players = players
+    s.flags = flags
+    s.pile_mask = 0
+    s.played = 0
+    s.pile_code = 0
+    s.pile_owner = -1
+    s.nfinished = 0
+    s.locked = 0
+    for p in range(4):
+        s.hands[p] = hands[p] if p < players else 0
+        s.order[p] = -1
+        all_cards |= s.hands[p]
+    if leader < 0:
+        s.must_include = TL_CTZ(all_cards)
+        for p in range(players):
+            if (s.hands[p] >> s.must_include) & 1:
+                s.turn = p
+    else:
+        s.must_include = -1
+        s.turn = leader
+
+
+cdef inline int st_check_play(const State* s, uint64_t mask, uint32_t* code_out) noexcept nogil:
+    cdef uint32_t code
+    cdef int seat = s.turn
+    if seat < 0:
+        return R_GAME_OVER
+    if mask == 0:
+        return R_NOT_A_COMBINATION
+    if mask & ~s.hands[seat]:
+        return R_CARDS_NOT_IN_HAND
+    code = c_classify(mask, s.flags)
+    if code == 0:
+        return R_NOT_A_COMBINATION
+    code_out[0] = code
+    if s.pile_code == 0:
+        if s.must_include >= 0 and not ((mask >> s.must_include) & 1):
+            return R_MUST_INCLUDE_LOWEST
+        return R_OK
+    if (s.locked >> seat) & 1:
+        return R_OK if c_bomb_beats(code, s.pile_code) else R_LOCKED_OUT
+    return R_OK if c_beats(code, s.pile_code) else R_DOES_NOT_BEAT
+
+
+cdef inline int st_check_pass(const State* s) noexcept nogil:
+    if s.turn < 0:
+        return R_GAME_OVER
+    if s.pile_code == 0:
+        return R_CANNOT_PASS_ON_LEAD
+    return R_OK
+
+
+cdef inline void st_advance(State* s) noexcept nogil:
+    """Hand the turn on (R8.1), skipping finished and locked-out seats (R5.3), clearing the
+    pile when it comes back round to the owner's seat (R6.1, R6.2)."""
+    cdef int cur = s.turn, owner = s.pile_owner, n = s.players
+    cdef bint two_top = st_two_top(s)
+    while True:
+        cur += 1
+        if cur == n:
+            cur = 0
+        if cur == owner:
+            s.pile_code = 0
+            s.pile_mask = 0
+            s.pile_owner = -1
+            s.locked = 0
+            while s.hands[cur] == 0:
+                cur += 1
+                if cur == n:
+                    cur = 0
+            s.turn = cur
+            return
+        if s.hands[cur] == 0:
+            continue
+        if ((s.locked >> cur) & 1) and not two_top:
+            continue
+        s.turn = cur
+        return
+
+
+cdef inline void st_play(State* s, uint64_t mask, uint32_t code) noexcept nogil:
+    cdef int seat = s.turn, p, left = 0, last = -1
+    s.hands[seat] &= ~mask
+    s.played |= mask
+    s.pile_mask = mask
+    s.pile_code = code
+    s.pile_owner = seat
+    s.must_include = -1
+    if s.hands[seat] == 0:
+        s.order[s.nfinished] = seat
+        s.nfinished += 1
+        for p in range(s.players):
+            if s.hands[p]:
+                left += 1
+                last = p
+        if left <= 1:
+            # R9.2: the last player holding cards is the loser, in last place.
+            if last >= 0:
+                s.order[s.nfinished] = last
+                s.nfinished += 1
+            s.turn = -1
+            return
+    st_advance(s)
+
+
+cdef inline void st_pass(State* s) noexcept nogil:
+    s.locked |= <uint8_t>(1 << s.turn)
+    st_advance(s)
+
+
+cdef inline int64_t st_moves(const State* s, uint64_t* out) noexcept nogil:
+    if s.turn < 0:
+        return 0
+    return gen_moves(s.hands[s.turn], s.pile_code, s.flags, (s.locked >> s.turn) & 1,
+                     s.must_include, out)
+
+
+# ---------------------------------------------------------------- playouts
+
+cdef inline int _longest_with_lowest(uint64_t* moves, int64_t n, uint64_t lowest_bit) noexcept nogil:
+    # Greedy lead: among moves holding the weakest card, shed the most cards; ties go to the
+    # first such move, which by the generation order has the lowest top.
+    cdef int64_t i
+    cdef int best = -1, best_n = 0, c
+    for i in range(n):
+        if moves[i] & lowest_bit:
+            c = TL_POPCOUNT(moves[i])
+            if c > best_n:
+                best_n = c
+                best = <int>i
+    return best
+
+
+cdef int st_step(State* s, Rng* r, int policy, uint64_t* buf, int64_t bufcap) noexcept nogil:
+    """Choose and apply one action by `policy`. Returns 0, or -1 if a move list overflowed."""
+    cdef int64_t n, pick
+    cdef uint64_t* moves = buf
+    cdef uint64_t mv
+    cdef bint can_pass = s.pile_code != 0
+    cdef int i
+    n = st_moves(s, NULL)
+    if n == 0:
+        st_pass(s)          # only reachable while following, so passing is legal
+        return 0
+    if n > bufcap:
+        moves = <uint64_t*>malloc(n * sizeof(uint64_t))
+        if moves == NULL:
+            return -1
+    st_moves(s, moves)
+    if policy == P_GREEDY:
+        if s.pile_code == 0:
+            i = _longest_with_lowest(moves, n, s.hands[s.turn] & (~s.hands[s.turn] + 1))
+            mv = moves[i]
+        else:
+            mv = moves[0]
+    else:
+        pick = rng_below(r, <uint32_t>(n + can_pass))
+        mv = moves[pick] if pick < n else 0
+    if moves != buf:
+        free(moves)
+    if mv == 0:
+        st_pass(s)
+    else:
+        st_play(s, mv, c_classify(mv, s.flags))
+    return 0
+
+
+cdef int st_playout(State* s, Rng* r, int policy) noexcept nogil:
+    """Play to the end of the hand. Returns 0, or -1 on allocation failure."""
+    cdef uint64_t buf[STACK_MOVES]
+    while s.turn >= 0:
+        if st_step(s, r, policy, buf, STACK_MOVES) < 0:
+            return -1
+    return 0

@@ -1,0 +1,130 @@
+"""An independent, deliberately plain model of one hand of play (RULES.md R5-R9).
+
+Built on ``reference`` only (nothing from ``tienlen``), to be driven side by side with
+``tienlen.Game``. Each rule is implemented where its label appears, as literally as
+RULES.md words it; speed is not a goal.
+
+>>> from reference import parse, cards_str
+>>> g = RefGame([parse("3♠ 4♠"), parse("5♠ 2♥")])  # R7.2: 3♠ leads, must include it
+>>> g.turn, sorted(cards_str(m) for m in g.legal_plays())
+(0, ['3♠'])
+>>> g.play(parse("3♠")); g.play(parse("2♥")); g.turn, g.can_pass()  # seat 0 may pass
+(0, True)
+"""
+
+from __future__ import annotations
+
+import reference as ref
+
+
+class RefGame:
+    def __init__(
+        self,
+        hands: list[int],
+        leader: int | None = None,
+        twos_in_sequences: bool = True,
+    ) -> None:
+        if not 2 <= len(hands) <= 4:
+            raise ValueError("a hand is played by 2, 3 or 4 players (R1.1)")
+        seen = 0
+        for h in hands:
+            ref.check_mask(h)
+            if h & seen:
+                raise ValueError("hands overlap")
+            seen |= h
+        self.players = len(hands)
+        self.twos_in_sequences = twos_in_sequences
+        self.hands = list(hands)
+        self.pile = 0
+        self.pile_owner: int | None = None
+        self.locked_out: set[int] = set()
+        self.finished: list[int] = []
+        # R7.2: the card the first lead must contain, when it applies.
+        self.must_include: int | None = None
+        if leader is None:
+            self.must_include = ref.lowest_card(seen)
+            leader = next(s for s, h in enumerate(hands) if (h >> self.must_include) & 1)
+        elif not 0 <= leader < self.players:
+            raise ValueError(f"no seat {leader}")
+        self.turn: int | None = leader  # R7.4 when given explicitly
+
+    @property
+    def is_over(self) -> bool:
+        return self.turn is None
+
+    def _pile_is_twos(self) -> bool:
+        return ref.is_two_combo(self.pile)
+
+    # ------------------------------------------------------------------ questions
+
+    def legal_plays(self) -> set[int]:
+        if self.is_over:
+            return set()
+        seat = self.turn
+        if self.pile == 0:
+            # R7.1 (any combination) and R7.2 (include the lowest card, first lead only).
+            return ref.legal_moves_fast(
+                self.hands[seat],
+                must_include=self.must_include,
+                twos_in_sequences=self.twos_in_sequences,
+            )
+        return ref.legal_moves_fast(
+            self.hands[seat],
+            self.pile,
+            locked_out=seat in self.locked_out,  # R5.2
+            twos_in_sequences=self.twos_in_sequences,
+        )
+
+    def can_pass(self) -> bool:
+        # R5.1: anyone may pass except the leader (R7.1); R5.3: a locked-out player
+        # given the turn on a pile of 2s may pass too.
+        return not self.is_over and self.pile != 0
+
+    # -------------------------------------------------------------------- actions
+
+    def play(self, mask: int) -> None:
+        if mask not in self.legal_plays():
+            raise ValueError(f"illegal play {ref.cards_str(mask)}")
+        seat = self.turn
+        self.hands[seat] &= ~mask
+        self.pile = mask
+        self.pile_owner = seat
+        self.must_include = None
+        # R5.4: a bomb unlocks no one, so locked_out is left as it is.
+        if self.hands[seat] == 0:
+            self.finished.append(seat)  # R9.1
+            still_in = [s for s in range(self.players) if self.hands[s]]
+            if len(still_in) == 1:
+                self.finished.append(still_in[0])  # R9.2
+                self.turn = None
+                return
+        self._advance_from(seat)
+
+    def pass_turn(self) -> None:
+        if not self.can_pass():
+            raise ValueError("cannot pass now")
+        seat = self.turn
+        self.locked_out.add(seat)  # R5.1
+        self._advance_from(seat)
+
+    def _advance_from(self, seat: int) -> None:
+        """R8.1 clockwise, with the R5.3 skips and the R6 pile clearing."""
+        for step in range(1, self.players + 1):
+            candidate = (seat + step) % self.players
+            if candidate == self.pile_owner:
+                # R6.1 / R6.2: the turn has come round to the owner's seat.
+                self.pile = 0
+                self.pile_owner = None
+                self.locked_out.clear()
+                leader = candidate
+                while self.hands[leader] == 0:
+                    leader = (leader + 1) % self.players
+                self.turn = leader
+                return
+            if self.hands[candidate] == 0:
+                continue  # R8.1: out players are skipped
+            if candidate in self.locked_out and not self._pile_is_twos():
+                continue  # R5.3
+            self.turn = candidate
+            return
+        raise AssertionError("unreachable: the owner's seat is always reached")

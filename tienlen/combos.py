@@ -1,0 +1,322 @@
+"""Combinations (R2), beating (R3, R4) and legal moves, all decided by the core.
+
+This module only converts between Python values and the core's masks, codes and flags;
+every rule lives in the core.
+
+>>> combo = classify("5h 5s")
+>>> print(combo, "|", combo.describe())
+pair 5♠ 5♥ | pair of fives, five of hearts high
+>>> beats("6s 6c", combo)
+True
+>>> [str(move) for move in legal_moves("3s 4c 5d 5h", "4h")]
+['5♦', '5♥']
+>>> count_legal_moves("3s 4c 5d 5h")
+7
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from . import _core
+from .cards import Card, Cards, _CARDS, _wrap
+from .errors import ComboError
+from .rules import Rules
+
+__all__ = ["Kind", "Combo", "classify", "beats", "legal_moves", "count_legal_moves"]
+
+_DEFAULT_RULES = Rules()
+_new = object.__new__
+
+_RANK_WORDS = (
+    "three", "four", "five", "six", "seven", "eight", "nine",
+    "ten", "jack", "queen", "king", "ace", "two",
+)
+_RANK_PLURALS = (
+    "threes", "fours", "fives", "sixes", "sevens", "eights", "nines",
+    "tens", "jacks", "queens", "kings", "aces", "twos",
+)
+_SUIT_WORDS = ("spades", "clubs", "diamonds", "hearts")
+
+
+class Kind(IntEnum):
+    """Kind of a combination, with the core's values (``code >> 12``)."""
+
+    SINGLE = 1
+    PAIR = 2
+    TRIPLE = 3
+    QUAD = 4
+    SEQUENCE = 5
+    DOUBLE_SEQUENCE = 6
+
+    @property
+    def label(self) -> str:
+        """Lower-case words, such as ``"double sequence"``.
+
+        >>> Kind.DOUBLE_SEQUENCE.label
+        'double sequence'
+        """
+        return self.name.lower().replace("_", " ")
+
+
+# Indexed by the kind field of a code; index 0 ("not a combination") never occurs.
+_KINDS: tuple[Kind, ...] = (Kind.SINGLE, *Kind)
+
+
+def _card_words(card: int) -> str:
+    return f"{_RANK_WORDS[card >> 2]} of {_SUIT_WORDS[card & 3]}"
+
+
+class Combo:
+    """A set of cards that forms a combination (R2), with the core's combo code.
+
+    Build one with :meth:`from_cards` (raises if the cards are not a combination) or
+    :func:`classify` (returns ``None`` instead). A combo only knows its cards and code;
+    whether it beats another depends on the rules, see :func:`beats`.
+
+    >>> combo = Combo.from_cards("9s 10s Jh")
+    >>> combo.kind, combo.top, len(combo), combo.cards
+    (<Kind.SEQUENCE: 5>, Card.parse('Jh'), 3, Cards.parse('9s 10s Jh'))
+    >>> print(combo, "|", f"{combo:a}")
+    sequence 9♠ 10♠ J♥ | sequence 9s 10s Jh
+    >>> combo.code == (5 << 12 | 3 << 6 | combo.top)
+    True
+    """
+
+    __slots__ = ("_code", "_cards")
+    _code: int
+    _cards: Cards
+
+    def __init__(self, cards: Cards | str, rules: Rules = _DEFAULT_RULES) -> None:
+        """Same as :meth:`from_cards`."""
+        cards = _as_cards(cards)
+        code = _core.classify(cards._mask, rules.flags)
+        if not code:
+            raise ComboError(f"not a combination: {cards}")
+        object.__setattr__(self, "_code", int(code))
+        object.__setattr__(self, "_cards", cards)
+
+    @classmethod
+    def from_cards(cls, cards: Cards | str, rules: Rules = _DEFAULT_RULES) -> Combo:
+        """The combination formed by ``cards`` under ``rules``.
+
+        Raises :class:`~tienlen.errors.ComboError` if they form none (:func:`classify`
+        returns ``None`` instead).
+
+        >>> Combo.from_cards("Js Qs Ks As 2s").kind
+        <Kind.SEQUENCE: 5>
+        >>> Combo.from_cards("Js Qs Ks As 2s", Rules(twos_in_sequences=False))
+        Traceback (most recent call last):
+        ...
+        tienlen.errors.ComboError: not a combination: J♠ Q♠ K♠ A♠ 2♠
+        """
+        return cls(cards, rules)
+
+    @property
+    def kind(self) -> Kind:
+        """The kind of combination."""
+        return _KINDS[self._code >> 12]
+
+    @property
+    def cards(self) -> Cards:
+        """The cards played."""
+        return self._cards
+
+    @property
+    def top(self) -> Card:
+        """The strongest card, which decides beating within a kind and length (R3.2)."""
+        return _CARDS[self._code & 63]
+
+    @property
+    def code(self) -> int:
+        """The core's combo code, ``kind << 12 | ncards << 6 | top``."""
+        return self._code
+
+    def __len__(self) -> int:
+        return (self._code >> 6) & 63
+
+    def describe(self) -> str:
+        """The combination in words.
+
+        >>> Combo.from_cards("3s 3c 4d 4h 5s 5h").describe()
+        'double sequence of 3 pairs, three to five, five of hearts high'
+        >>> Combo.from_cards("Qd").describe()
+        'single queen of diamonds'
+        """
+        kind, top = self.kind, self._code & 63
+        if kind is Kind.SINGLE:
+            return f"single {_card_words(top)}"
+        high = f"{_card_words(top)} high"
+        if kind is Kind.SEQUENCE or kind is Kind.DOUBLE_SEQUENCE:
+            low = (self._cards._mask & -self._cards._mask).bit_length() - 1
+            span = f"{_RANK_WORDS[low >> 2]} to {_RANK_WORDS[top >> 2]}"
+            if kind is Kind.SEQUENCE:
+                return f"sequence of {len(self)} cards, {span}, {high}"
+            return f"double sequence of {len(self) // 2} pairs, {span}, {high}"
+        return f"{kind.label} of {_RANK_PLURALS[top >> 2]}, {high}"
+
+    def __str__(self) -> str:
+        return f"{self.kind.label} {self._cards}"
+
+    def __format__(self, spec: str) -> str:
+        """``"a"`` gives the ASCII form; any other spec formats ``str(combo)``."""
+        if spec == "a":
+            return f"{self.kind.label} {self._cards.ascii()}"
+        return format(str(self), spec)
+
+    def __repr__(self) -> str:
+        return f"Combo.from_cards({self._cards!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Combo):
+            return self._code == other._code and self._cards == other._cards
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self._code, self._cards._mask))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Combo is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Combo is immutable: cannot delete {name!r}")
+
+    def __reduce__(self) -> tuple[object, tuple[int, Cards]]:
+        return (_combo_from_code, (self._code, self._cards))
+
+
+def _combo_from_code(code: int, cards: Cards) -> Combo:
+    """A :class:`Combo` from the code the core gave for ``cards`` (no checks)."""
+    combo = object.__new__(Combo)
+    object.__setattr__(combo, "_code", code)
+    object.__setattr__(combo, "_cards", cards)
+    return combo
+
+
+def _as_cards(cards: Cards | str) -> Cards:
+    if type(cards) is Cards:
+        return cards
+    if isinstance(cards, str):
+        return Cards.parse(cards)
+    return Cards(cards)
+
+
+def classify(cards: Cards | str, rules: Rules = _DEFAULT_RULES) -> Combo | None:
+    """The combination formed by ``cards`` (a :class:`Cards` or card text), or ``None``.
+
+    >>> classify("4s 5c 6d").kind
+    <Kind.SEQUENCE: 5>
+    >>> classify("As 2s 3s") is None  # no wrap-around (R2.7)
+    True
+    """
+    cards = _as_cards(cards)
+    code = _core.classify(cards._mask, rules.flags)
+    return _combo_from_code(int(code), cards) if code else None
+
+
+def _pile(pile: Combo | Cards | str | None, flags: int) -> tuple[int, int]:
+    """The pile's ``(code, mask)``; ``(0, 0)``, the core's empty pile, for a lead."""
+    if pile is None:
+        return 0, 0
+    if type(pile) is Combo:
+        return pile._code, pile._cards._mask
+    mask = _as_cards(pile)._mask
+    if not mask:
+        return 0, 0
+    code = _core.classify(mask, flags)
+    if not code:
+        raise ComboError(f"pile is not a combination: {_wrap(mask)}")
+    return code, mask
+
+
+def beats(
+    play: Combo | Cards | str,
+    pile: Combo | Cards | str | None,
+    rules: Rules = _DEFAULT_RULES,
+) -> bool:
+    """Whether ``play`` may go on ``pile`` (R3, R4); ``pile=None`` (or no cards) is a lead.
+
+    Cards that form no combination beat nothing (``False``); a pile that is not a
+    combination raises :class:`~tienlen.errors.ComboError`.
+
+    >>> beats("5s 5h", "5c 5d"), beats("5s 5h", "9h"), beats("3s 3c 3d 3h", "2s")
+    (True, False, True)
+    >>> beats("3s 5s", None)
+    False
+    """
+    flags = rules.flags
+    code = play._code if type(play) is Combo else _core.classify(_as_cards(play)._mask, flags)
+    return bool(code) and bool(_core.beats(code, _pile(pile, flags)[0], flags))
+
+
+def _move_args(
+    hand: Cards | str,
+    pile: Combo | Cards | str | None,
+    rules: Rules,
+    locked_out: bool,
+    must_include: Card | int | str | None,
+) -> tuple[int, int, int, bool, int]:
+    """Validate the arguments of :func:`legal_moves` into the core's positional ones."""
+    hand_mask = (hand if type(hand) is Cards else _as_cards(hand))._mask
+    flags = rules.flags
+    pile_code, pile_mask = _pile(pile, flags)
+    if pile_mask & hand_mask:
+        raise ValueError(f"cards both in the hand and on the pile: {_wrap(pile_mask & hand_mask)}")
+    if must_include is None:
+        card = -1
+    else:
+        card = Card.parse(must_include) if isinstance(must_include, str) else Card(must_include)
+        if not (hand_mask >> card) & 1:
+            raise ValueError(f"must_include card {card} is not in the hand")
+        card = int(card)
+    return hand_mask, pile_code, flags, bool(locked_out), card
+
+
+def legal_moves(
+    hand: Cards | str,
+    pile: Combo | Cards | str | None = None,
+    *,
+    rules: Rules = _DEFAULT_RULES,
+    locked_out: bool = False,
+    must_include: Card | int | str | None = None,
+) -> list[Cards]:
+    """Every play from ``hand`` allowed on ``pile`` (``None`` or no cards: a lead).
+
+    The order is the core's: ascending by kind, then number of cards, then mask (so by
+    top card, then the remaining cards from the strongest down). ``locked_out=True``
+    means the player passed earlier in this pile, so only bombs on a combination of 2s
+    are allowed (R5.2). ``must_include`` is a card every move must contain (R7.2).
+
+    Raises ``ValueError`` if the pile is not a combination or shares cards with the hand,
+    or if ``must_include`` is not in the hand.
+
+    >>> [str(move) for move in legal_moves("3s 3c 4h 9d", must_include="3s")]
+    ['3♠', '3♠ 3♣']
+    >>> legal_moves("3s 3c 3d 3h 9d", "2s", locked_out=True)
+    [Cards.parse('3s 3c 3d 3h')]
+    """
+    moves: list[Cards] = []
+    append = moves.append
+    # Inlined rather than map(_wrap, ...): a call per move is most of the wrapping cost.
+    for mask in _core.legal_moves(*_move_args(hand, pile, rules, locked_out, must_include)).tolist():
+        move = _new(Cards)
+        move._mask = mask
+        append(move)
+    return moves
+
+
+def count_legal_moves(
+    hand: Cards | str,
+    pile: Combo | Cards | str | None = None,
+    *,
+    rules: Rules = _DEFAULT_RULES,
+    locked_out: bool = False,
+    must_include: Card | int | str | None = None,
+) -> int:
+    """``len(legal_moves(...))`` with the same arguments, computed without listing them.
+
+    >>> count_legal_moves("3s 3c 4h 9d"), count_legal_moves("3s 3c 4h 9d", "3d")
+    (5, 2)
+    """
+    return int(_core.count_legal_moves(
+        *_move_args(hand, pile, rules, locked_out, must_include)))
