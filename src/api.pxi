@@ -388,7 +388,7 @@ cdef class GameState:
             m = mask
         except (OverflowError, TypeError):
             raise ValueError(f"mask must be a card mask; got {mask!r}") from None
-        if t < 0:
+        if t < 0 or self.s.players < 2:
             raise ValueError("the hand is over")
         if m == 0:
             if self.s.pile_code == 0:
@@ -416,6 +416,11 @@ cdef class GameState:
             st_pass(&self.s)
         else:
             st_play(&self.s, m, code)
+
+    cdef int _require_built(self) except -1:
+        if self.s.players < 2:
+            raise ValueError("this GameState was never initialised")
+        return 0
 
     def copy(self):
         cdef GameState g = GameState.__new__(GameState)
@@ -450,6 +455,7 @@ cdef class GameState:
         cdef State c = self.s
         cdef Rng r
         cdef int pol = _policy_arg(policy)
+        self._require_built()
         rng_seed(&r, _seed_arg(seed))
         with nogil:
             st_playout(&c, &r, pol)
@@ -465,6 +471,7 @@ cdef class GameState:
         cdef uint64_t taken
         cdef int pol = _policy_arg(policy)
         cdef int p
+        self._require_built()
         moves = []
         rng_seed(&r, _seed_arg(seed))
         while c.turn >= 0:
@@ -476,22 +483,41 @@ cdef class GameState:
 
 
 def _state_from_key(key):
-    hands, pile_mask, pile_code, owner, turn, locked, finished, mi, flags, played = key
+    """Inverse of GameState.key(), for pickling. Validates enough that no key, however
+    corrupt, can make the C code index out of bounds."""
     cdef GameState g = GameState.__new__(GameState)
-    cdef int p
-    g.s.players = len(hands)
-    for p in range(4):
-        g.s.hands[p] = hands[p] if p < len(hands) else 0
-        g.s.order[p] = finished[p] if p < len(finished) else -1
-    g.s.pile_mask = pile_mask
-    g.s.pile_code = pile_code
-    g.s.pile_owner = owner
-    g.s.turn = turn
-    g.s.locked = locked
-    g.s.nfinished = len(finished)
-    g.s.must_include = mi
-    g.s.flags = flags
-    g.s.played = played
+    cdef int p, n
+    try:
+        hands, pile_mask, pile_code, owner, turn, locked, finished, mi, flags, played = key
+        n = len(hands)
+        if not (2 <= n <= 4) or len(finished) > n:
+            raise ValueError("bad player count")
+        g.s.players = n
+        g.s.flags = _flags_arg(flags)
+        for p in range(4):
+            g.s.hands[p] = _mask_arg(hands[p], "hand") if p < n else 0
+            g.s.order[p] = -1
+        for p in range(len(finished)):
+            if not (0 <= finished[p] < n):
+                raise ValueError("bad finished seat")
+            g.s.order[p] = finished[p]
+        g.s.pile_mask = _mask_arg(pile_mask, "pile_mask")
+        g.s.pile_code = c_classify(g.s.pile_mask, g.s.flags)
+        if g.s.pile_code != pile_code:
+            raise ValueError("pile code does not match the pile")
+        if not (-1 <= owner < n and -1 <= turn < n and 0 <= locked < (1 << n)):
+            raise ValueError("seat out of range")
+        g.s.pile_owner = owner
+        g.s.turn = turn
+        g.s.locked = locked
+        g.s.nfinished = len(finished)
+        g.s.must_include = _card_arg(mi, "must_include", True)
+        if g.s.must_include >= 0 and (g.s.pile_code or turn < 0
+                                      or not ((g.s.hands[turn] >> g.s.must_include) & 1)):
+            raise ValueError("must_include must be a card of the leader")
+        g.s.played = _mask_arg(played, "played")
+    except (TypeError, OverflowError, ValueError) as e:
+        raise ValueError(f"not a GameState key: {e}") from None
     return g
 
 
@@ -518,6 +544,7 @@ def flat_monte_carlo(GameState state, unseen, int determinizations, seed, policy
     cdef uint64_t base_seed = _seed_arg(seed)
     cdef int counts[4]
     cdef int p, need = 0
+    state._require_built()
     if seat < 0:
         raise ValueError("the hand is over")
     if determinizations < 0:

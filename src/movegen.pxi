@@ -52,29 +52,51 @@ cdef inline int _filter_subs(int nib, int k, int need_bit, int above_suit, uint8
     return n
 
 
+cdef inline uint64_t _ranks_with(uint64_t hand, int k) noexcept nogil:
+    """Bit 4r set for every rank r holding at least k cards."""
+    cdef uint64_t c = nibble_counts(hand)
+    if k == 2:
+        return ((c >> 1) | (c >> 2)) & 0x1111111111111ULL
+    if k == 3:
+        return ((c & (c >> 1)) | (c >> 2)) & 0x1111111111111ULL
+    return (c >> 2) & 0x1111111111111ULL
+
+
 cdef inline int64_t _gen_sets(uint64_t hand, int k, int min_top, int mi, uint64_t* out) noexcept nogil:
     """k cards of one rank (single..quad) with top card > min_top (-1: any), containing card mi
     (-1: any)."""
-    cdef int r, i, nib, r0, r1, v, n
+    cdef int r, i, nib, n, tr
     cdef int64_t cnt = 0
+    cdef uint64_t ranks, h
     cdef uint8_t buf[6]
     cdef const uint8_t* lst
-    r0 = 0 if min_top < 0 else min_top >> 2
-    r1 = 12
+    if k == 1:
+        # Singles are just the cards, ascending.
+        h = hand
+        if min_top >= 0:
+            h &= ~((<uint64_t>2 << min_top) - 1)
+        if mi >= 0:
+            h &= (<uint64_t>1) << mi
+        if out == NULL:
+            return TL_POPCOUNT(h)
+        while h:
+            out[cnt] = h & (~h + 1)
+            h &= h - 1
+            cnt += 1
+        return cnt
+    ranks = _ranks_with(hand, k)
+    tr = (min_top >> 2) if min_top >= 0 else -1
+    if tr >= 0:
+        ranks &= ~((<uint64_t>1 << (4 * tr)) - 1)
     if mi >= 0:
-        if (mi >> 2) < r0:
-            return 0
-        r0 = mi >> 2
-        r1 = r0
-    for r in range(r0, r1 + 1):
+        ranks &= (<uint64_t>1) << (4 * (mi >> 2))
+    while ranks:
+        r = TL_CTZ(ranks) >> 2
+        ranks &= ranks - 1
         nib = (hand >> (4 * r)) & 15
-        if NSUB[nib][k] == 0:
-            continue
-        if mi >= 0 or (min_top >= 0 and r == (min_top >> 2)):
-            n = _filter_subs(nib, k,
-                             (1 << (mi & 3)) if mi >= 0 else 0,
-                             (min_top & 3) if (min_top >= 0 and r == (min_top >> 2)) else -1,
-                             buf)
+        if mi >= 0 or r == tr:
+            n = _filter_subs(nib, k, (1 << (mi & 3)) if mi >= 0 else 0,
+                             (min_top & 3) if r == tr else -1, buf)
             lst = buf
         else:
             n = NSUB[nib][k]
@@ -89,10 +111,18 @@ cdef inline int64_t _gen_sets(uint64_t hand, int k, int min_top, int mi, uint64_
 cdef inline void _prepare_runs(Choices* ch, uint64_t hand, int k, int mi, int max_rank,
                                int* runlen) noexcept nogil:
     """Per-rank choice lists for runs of k cards a rank, and runlen[r]: how many consecutive
-    ranks from r upwards have a choice (0 past max_rank)."""
+    ranks from r upwards have a choice (0 past max_rank). Only ranks that can take part in a
+    run get a list; no window ever reads the others."""
     cdef int r, nib, mr = (mi >> 2) if mi >= 0 else -1
+    cdef uint64_t present = (hand if k == 1 else _ranks_with(hand, 2))
+    present = (present | (present >> 1) | (present >> 2) | (present >> 3)) & 0x1111111111111ULL
+    present &= (<uint64_t>1 << (4 * max_rank + 1)) - 1
     runlen[max_rank + 1] = 0
     for r in range(max_rank, -1, -1):
+        runlen[r] = runlen[r + 1] + 1 if (present >> (4 * r)) & 1 else 0
+    while present:
+        r = TL_CTZ(present) >> 2
+        present &= present - 1
         nib = (hand >> (4 * r)) & 15
         if r == mr:
             ch.n[r] = _filter_subs(nib, k, 1 << (mi & 3), -1, ch.own[r])
@@ -100,7 +130,6 @@ cdef inline void _prepare_runs(Choices* ch, uint64_t hand, int k, int mi, int ma
         else:
             ch.n[r] = NSUB[nib][k]
             ch.ptr[r] = SUBS[nib][k]
-        runlen[r] = runlen[r + 1] + 1 if ch.n[r] else 0
 
 
 cdef inline int64_t _count_lead_runs(Choices* ch, const int* runlen, int mi, int max_rank) noexcept nogil:
@@ -161,31 +190,33 @@ cdef inline int64_t _gen_runs(Choices* ch, const int* runlen, uint64_t hand, int
 
 cdef inline int64_t _emit_window(Choices* ch, int s, int L, const uint8_t* tptr, int tn,
                                  uint64_t* out) noexcept nogil:
-    cdef int idx[13]
-    cdef int i, j, e = s + L - 1
-    cdef int64_t cnt = 0
-    cdef uint64_t base, low
-    cdef const uint8_t* p
-    for i in range(L):
-        idx[i] = 0
-    while True:
-        base = (<uint64_t>tptr[idx[L - 1]]) << (4 * e)
-        for i in range(1, L - 1):
-            base |= (<uint64_t>ch.ptr[s + i][idx[i]]) << (4 * (s + i))
-        p = ch.ptr[s]
-        for j in range(ch.n[s]):
-            out[cnt] = base | ((<uint64_t>p[j]) << (4 * s))
-            cnt += 1
-        # Odometer over ranks s+1 .. e; rank s is the inner loop above.
-        i = 1
-        while i < L:
-            idx[i] += 1
-            if idx[i] < (tn if i == L - 1 else ch.n[s + i]):
-                break
-            idx[i] = 0
-            i += 1
-        if i == L:
-            return cnt
+    """Write every run of the window s .. s+L-1 in ascending mask order. The list is grown one
+    rank at a time, in place: adding a more significant rank with choices c_0 < c_1 < ...
+    turns the sorted list A into A|c_0, A|c_1, ..., which is again sorted. Blocks are filled
+    from the last down so that A (the first block) is read before it is overwritten."""
+    cdef int64_t m, i, j
+    cdef int r, nr, e = s + L - 1
+    cdef uint64_t c
+    cdef uint64_t* dst
+    cdef const uint8_t* lst
+    m = ch.n[s]
+    lst = ch.ptr[s]
+    for i in range(m):
+        out[i] = (<uint64_t>lst[i]) << (4 * s)
+    for r in range(s + 1, e + 1):
+        if r == e:
+            lst = tptr
+            nr = tn
+        else:
+            lst = ch.ptr[r]
+            nr = ch.n[r]
+        for j in range(nr - 1, -1, -1):
+            c = (<uint64_t>lst[j]) << (4 * r)
+            dst = out + j * m
+            for i in range(m):
+                dst[i] = out[i] | c
+        m *= nr
+    return m
 
 
 cdef int64_t gen_moves(uint64_t hand, uint32_t pile, int flags, bint locked, int mi,

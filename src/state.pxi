@@ -187,29 +187,34 @@ cdef inline int st_check_pass(const State* s) noexcept nogil:
 cdef inline void st_advance(State* s) noexcept nogil:
     """Hand the turn on (R8.1), skipping finished and locked-out seats (R5.3), clearing the
     pile when it comes back round to the owner's seat (R6.1, R6.2)."""
-    cdef int cur = s.turn, owner = s.pile_owner, n = s.players
+    cdef int cur = s.turn, owner = s.pile_owner, n = s.players, step
     cdef bint two_top = st_two_top(s)
-    while True:
+    # Loops are bounded by the seat count, so even a state built from inconsistent fields
+    # cannot spin forever: in a consistent state the owner's seat is always reached.
+    for step in range(n):
         cur += 1
-        if cur == n:
+        if cur >= n:
             cur = 0
         if cur == owner:
-            s.pile_code = 0
-            s.pile_mask = 0
-            s.pile_owner = -1
-            s.locked = 0
-            while s.hands[cur] == 0:
-                cur += 1
-                if cur == n:
-                    cur = 0
-            s.turn = cur
-            return
+            break
         if s.hands[cur] == 0:
             continue
         if ((s.locked >> cur) & 1) and not two_top:
             continue
         s.turn = cur
         return
+    s.pile_code = 0
+    s.pile_mask = 0
+    s.pile_owner = -1
+    s.locked = 0
+    for step in range(n):
+        if s.hands[cur]:
+            s.turn = cur
+            return
+        cur += 1
+        if cur >= n:
+            cur = 0
+    s.turn = -1
 
 
 cdef inline void st_play(State* s, uint64_t mask, uint32_t code) noexcept nogil:

@@ -4,10 +4,32 @@
 >>> hand = tienlen.Cards.parse("3s 4s 5s 5h 6d 7c")
 >>> len(tienlen.legal_moves(hand))
 19
+>>> str(tienlen.classify(tienlen.Cards.parse("5h 6d 7c")).top)
+'7♣'
 """
 
 from tienlen import core
+from tienlen.cards import Card, Cards, parse_cards
+from tienlen.combos import Combo, Kind, beats, classify, count_legal_moves, legal_moves
+from tienlen.errors import CardParseError, ComboError, TienlenError
+from tienlen.rules import Rules
 
 __version__ = "0.1.0"
 
-__all__ = ["core", "__version__"]
+__all__ = [
+    "Card",
+    "CardParseError",
+    "Cards",
+    "Combo",
+    "ComboError",
+    "Kind",
+    "Rules",
+    "TienlenError",
+    "__version__",
+    "beats",
+    "classify",
+    "core",
+    "count_legal_moves",
+    "legal_moves",
+    "parse_cards",
+]

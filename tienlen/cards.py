@@ -56,17 +56,14 @@ _TOKENS: dict[str, int] = {
 def _token_error(token: str) -> CardParseError:
     """Explain why ``token`` (already known to be invalid) is not a card."""
     low = token.lower().removesuffix(_VS16)
-    if low in _RANK_SPELLINGS:
-        reason = "missing suit"
-    elif low and low[-1] in _SUIT_SPELLINGS:
+    # The longest rank spelling at the front ("10" before "1") tells where the suit starts.
+    size = next((n for n in (2, 1) if low[:n] in _RANK_SPELLINGS), 0)
+    if size:
+        reason = f"unknown suit {token[size:]!r}" if low[size:] else "missing suit"
+    elif low[-1:] in _SUIT_SPELLINGS:
         reason = f"unknown rank {token[: len(low) - 1]!r}" if len(low) > 1 else "missing rank"
     else:
-        # The longest rank spelling at the front ("10" before "1") tells where the suit starts.
-        size = next((n for n in (2, 1) if low[:n] in _RANK_SPELLINGS), 0)
-        if size:
-            reason = f"unknown suit {token[size:]!r}"
-        else:
-            reason = "expected a rank (3-10, T, J, Q, K, A, 2) then a suit (s c d h or ♠ ♣ ♦ ♥)"
+        reason = "expected a rank (3-10, T, J, Q, K, A, 2) then a suit (s c d h or ♠ ♣ ♦ ♥)"
     return CardParseError(f"not a card: {token!r} ({reason})", token)
 
 
@@ -287,6 +284,9 @@ class Cards:
     def __contains__(self, card: object) -> bool:
         """Whether a card is in the set: a :class:`Card`, an index or a card string.
 
+        Other values are never members; text that is not a card raises
+        :class:`~tienlen.errors.CardParseError` rather than quietly answering ``False``.
+
         >>> "3S" in Cards.parse("3s"), 52 in Cards.parse("3s"), None in Cards.parse("3s")
         (True, False, False)
         """
@@ -337,7 +337,9 @@ def _coerce_mask(cards: object) -> int:
         return cards._mask
     # A Card is an int, but reading it as a mask would silently give the wrong cards.
     if isinstance(cards, Card):
-        raise ValueError(f"Cards() takes a mask or an iterable; for one card use Cards([{cards!r}])")
+        raise ValueError(
+            f"Cards() takes a mask or an iterable; for one card use Cards([{cards!r}])"
+        )
     if isinstance(cards, (str, bool)):
         raise ValueError(
             f"Cards() takes a mask or an iterable of cards, got {cards!r}"

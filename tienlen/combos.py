@@ -257,19 +257,18 @@ def _move_args(
     must_include: Card | int | str | None,
 ) -> tuple[int, int, int, bool, int]:
     """Validate the arguments of :func:`legal_moves` into the core's positional ones."""
-    hand_mask = (hand if type(hand) is Cards else _as_cards(hand))._mask
+    hand_mask = _as_cards(hand)._mask
     flags = rules.flags
     pile_code, pile_mask = _pile(pile, flags)
     if pile_mask & hand_mask:
-        raise ValueError(f"cards both in the hand and on the pile: {_wrap(pile_mask & hand_mask)}")
+        overlap = _wrap(pile_mask & hand_mask)
+        raise ValueError(f"cards both in the hand and on the pile: {overlap}")
     if must_include is None:
-        card = -1
-    else:
-        card = Card.parse(must_include) if isinstance(must_include, str) else Card(must_include)
-        if not (hand_mask >> card) & 1:
-            raise ValueError(f"must_include card {card} is not in the hand")
-        card = int(card)
-    return hand_mask, pile_code, flags, bool(locked_out), card
+        return hand_mask, pile_code, flags, bool(locked_out), -1
+    card = Card.parse(must_include) if isinstance(must_include, str) else Card(must_include)
+    if not (hand_mask >> card) & 1:
+        raise ValueError(f"must include {card}, which is not in the hand")
+    return hand_mask, pile_code, flags, bool(locked_out), int(card)
 
 
 def legal_moves(
@@ -297,8 +296,9 @@ def legal_moves(
     """
     moves: list[Cards] = []
     append = moves.append
+    masks = _core.legal_moves(*_move_args(hand, pile, rules, locked_out, must_include))
     # Inlined rather than map(_wrap, ...): a call per move is most of the wrapping cost.
-    for mask in _core.legal_moves(*_move_args(hand, pile, rules, locked_out, must_include)).tolist():
+    for mask in masks.tolist():
         move = _new(Cards)
         move._mask = mask
         append(move)

@@ -1,0 +1,718 @@
+"""Interleaved head-to-head comparisons and the project's speed goals, in one process.
+
+    python bench/compare.py            # full run (~2-3 minutes), writes bench/results/latest.json
+    python bench/compare.py --quick    # smoke run (~20 s): fewer rounds, smaller blocks
+    python bench/compare.py --seed 3 --json /tmp/run.json
+
+The machine this runs on is shared and noisy, so absolute times are unreliable. Every
+comparison therefore times both sides in the same process, alternating them round by round
+(A B B A A B ...: the mirrored order cancels a linear drift), and reports the median of the
+per-round ratios. A goal is "met" when that median ratio is on the right side of the target.
+Comparisons whose other side (open_spiel, chess, tienlen.Game, tests/reference.py) is not
+importable are reported as skipped, with the reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import gc
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "tests"))
+
+import workloads  # noqa: E402
+from tienlen import core  # noqa: E402
+
+perf_ns = time.perf_counter_ns
+
+
+# ----------------------------------------------------------------------------- timing
+
+
+def timed(fn: Callable[[], int]) -> float:
+    """Nanoseconds per item of one call of ``fn`` (which returns how many items it did).
+
+    The collector is paused so a collection triggered by one side is not billed to it.
+    """
+    gc.collect()
+    gc.disable()
+    try:
+        t0 = perf_ns()
+        n = fn()
+        dt = perf_ns() - t0
+    finally:
+        gc.enable()
+    return dt / n
+
+
+def interleave(sides: dict[str, Callable[[], int]], rounds: int) -> dict[str, list[float]]:
+    """Per-item ns of each side for every round, sides alternating in mirrored order."""
+    names = list(sides)
+    for name in names:  # warm caches, allocators and lazy imports outside the timing
+        sides[name]()
+    samples: dict[str, list[float]] = {name: [] for name in names}
+    for r in range(rounds):
+        for name in names if r % 2 == 0 else names[::-1]:
+            samples[name].append(timed(sides[name]))
+    return samples
+
+
+def med(xs: list[float]) -> float:
+    return statistics.median(xs)
+
+
+def ratio(num: list[float], den: list[float]) -> float:
+    """Median over rounds of num/den, pairing the samples of the same round."""
+    return statistics.median(a / b for a, b in zip(num, den))
+
+
+# ----------------------------------------------------------------------------- results
+
+
+@dataclass
+class Result:
+    name: str
+    goal: str  # human-readable target, "" for an informational comparison
+    value: float | None  # the measured ratio or number the goal is judged on
+    unit: str
+    met: bool | None  # None: no goal, or skipped
+    detail: dict = field(default_factory=dict)
+    skipped: str = ""
+
+    def status(self) -> str:
+        if self.skipped:
+            return "skipped"
+        if self.met is None:
+            return "info"
+        return "met" if self.met else "MISSED"
+
+
+RESULTS: list[Result] = []
+
+
+def record(result: Result) -> None:
+    RESULTS.append(result)
+    value = "-" if result.value is None else f"{result.value:.3g}{result.unit}"
+    extra = result.skipped or ", ".join(f"{k}={_fmt(v)}" for k, v in result.detail.items())
+    print(f"  {result.status():8} {result.name}: {value}  [{result.goal or 'no goal'}]  {extra}",
+          flush=True)
+
+
+def _fmt(v):
+    return f"{v:.4g}" if isinstance(v, float) else str(v)
+
+
+def skip(name: str, goal: str, why: str) -> None:
+    record(Result(name, goal, None, "", None, skipped=why))
+
+
+# ----------------------------------------------------------------------------- setup
+
+
+class Config:
+    def __init__(self, quick: bool, seed: int) -> None:
+        self.quick = quick
+        self.seed = seed
+        self.rounds = 5 if quick else 15
+        self.hands = 1000 if quick else 4000
+        self.big = 1 << 20
+        self.playouts = 500 if quick else 2000
+        self.os_games = 20 if quick else 80
+        self.os_states = 100 if quick else 300
+        self.game_games = 10 if quick else 40
+        self.thread_playouts = 2000 if quick else 8000
+        self.thread_hands = 20_000 if quick else 80_000
+
+
+# ----------------------------------------------------------------------------- core vs Python yardsticks
+
+
+def bench_classify(cfg: Config) -> None:
+    goal = "classify <= 2x int.bit_count per call"
+    plays = workloads.candidate_plays(cfg.hands * 5, cfg.seed)
+    classify, bit_count = core.classify, int.bit_count
+
+    def ours():
+        for m in plays:
+            classify(m)
+        return len(plays)
+
+    def base():
+        for m in plays:
+            bit_count(m)
+        return len(plays)
+
+    s = interleave({"classify": ours, "bit_count": base}, cfg.rounds)
+    r = ratio(s["classify"], s["bit_count"])
+    record(Result("classify vs int.bit_count (per call)", goal, r, "x", r <= 2.0,
+                  {"classify_ns": med(s["classify"]), "bit_count_ns": med(s["bit_count"])}))
+
+
+def bench_classify_many(cfg: Config) -> None:
+    goal = "classify_many <= 5x np.bitwise_count per element"
+    arr = workloads.candidate_plays_array(cfg.big, cfg.seed)
+    out32 = np.empty(len(arr), np.uint32)
+    out8 = np.empty(len(arr), np.uint8)
+
+    def ours():
+        core.classify_many(arr, out=out32)
+        return len(arr)
+
+    def base():
+        np.bitwise_count(arr, out=out8)
+        return len(arr)
+
+    s = interleave({"classify_many": ours, "bitwise_count": base}, cfg.rounds)
+    r = ratio(s["classify_many"], s["bitwise_count"])
+    record(Result("classify_many vs np.bitwise_count (per element, 1M)", goal, r, "x", r <= 5.0,
+                  {"classify_many_ns": med(s["classify_many"]),
+                   "bitwise_count_ns": med(s["bitwise_count"])}))
+
+
+def bench_legal_moves_abs(cfg: Config, ctx: dict) -> None:
+    goal = "core.legal_moves fresh lead, 13 cards <= 3 us per hand"
+    hands = workloads.dealt_hands(cfg.hands, cfg.seed)
+    arr = workloads.as_u64(hands)
+    counts = core.count_legal_moves_many(arr)
+    total = int(counts.sum())
+    lm = core.legal_moves
+
+    def per_call():
+        for h in hands:
+            lm(h)
+        return len(hands)
+
+    def many():
+        core.legal_moves_many(arr)
+        return len(hands)
+
+    s = interleave({"per_call": per_call, "many": many}, cfg.rounds)
+    us = med(s["per_call"]) / 1000
+    mean_moves = total / len(hands)
+    ctx["lead_per_call_ns_per_move"] = [x / mean_moves for x in s["per_call"]]
+    ctx["lead_many_ns_per_move"] = [x / mean_moves for x in s["many"]]
+    ctx["lead_hands"] = hands
+    ctx["lead_mean_moves"] = mean_moves
+    record(Result("core.legal_moves fresh lead (13 cards)", goal, us, " us/hand", us <= 3.0,
+                  {"mean_moves": round(mean_moves, 2),
+                   "per_move_ns": med(s["per_call"]) / mean_moves,
+                   "legal_moves_many_us_per_hand": med(s["many"]) / 1000,
+                   "legal_moves_many_ns_per_move": med(s["many"]) / mean_moves}))
+
+
+def bench_python_layer(cfg: Config) -> None:
+    """What the Python objects (Cards in, list of Cards out) cost over the bare core call."""
+    name = "tienlen.legal_moves vs core.legal_moves (lead, 13 cards)"
+    try:
+        import tienlen
+        from tienlen.cards import Cards
+
+        py_lm = getattr(tienlen, "legal_moves", None)
+        if py_lm is None:
+            from tienlen.combos import legal_moves as py_lm
+    except ImportError as e:
+        return skip(name, "", f"tienlen.legal_moves not importable: {e}")
+    hands = workloads.dealt_hands(cfg.hands // 2, cfg.seed)
+    cards = [Cards(h) for h in hands]
+    lm = core.legal_moves
+
+    def py():
+        for c in cards:
+            py_lm(c)
+        return len(cards)
+
+    def ours():
+        for h in hands:
+            lm(h)
+        return len(hands)
+
+    s = interleave({"python": py, "core": ours}, cfg.rounds)
+    r = ratio(s["python"], s["core"])
+    record(Result(name, "", r, "x", None,
+                  {"python_us": med(s["python"]) / 1000, "core_us": med(s["core"]) / 1000}))
+
+
+# ----------------------------------------------------------------------------- OpenSpiel
+
+
+def _open_spiel():
+    try:
+        import pyspiel
+    except ImportError as e:
+        return None, f"open_spiel not installed ({e}); pip install -e '.[bench]'"
+    return pyspiel.load_game("dou_dizhu"), ""
+
+
+# dou_dizhu action ids: 0 = pass, 1..3 = bids, 4 and up = card plays.
+_DDZ_FIRST_PLAY_ACTION = 4
+
+
+def _ddz_first_lead(game, rng: random.Random):
+    """A state at the first card-play decision: deal by chance, bid at random, and start
+    over when every player passes the bidding (that deal ends without play)."""
+    while True:
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(rng.choice(s.chance_outcomes())[0])
+                continue
+            legal = s.legal_actions()
+            if min(legal) >= _DDZ_FIRST_PLAY_ACTION:
+                return s
+            s.apply_action(rng.choice(legal))
+
+
+def _ddz_random_game(game, rng: random.Random) -> None:
+    # The deal's chance outcomes are uniform, so a uniform pick samples them exactly.
+    s = game.new_initial_state()
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.apply_action(rng.choice(s.chance_outcomes())[0])
+        else:
+            s.apply_action(rng.choice(s.legal_actions()))
+
+
+def bench_openspiel_lead(cfg: Config, ctx: dict) -> None:
+    g1 = "fresh-lead per move >= 4x OpenSpiel dou_dizhu legal_actions() per action (per call)"
+    g2 = "fresh-lead per move >= 20x OpenSpiel (core.legal_moves_many)"
+    game, why = _open_spiel()
+    if game is None:
+        skip("fresh lead vs OpenSpiel (per call)", g1, why)
+        return skip("fresh lead vs OpenSpiel (legal_moves_many)", g2, why)
+    rng = random.Random(cfg.seed)
+    states = [_ddz_first_lead(game, rng) for _ in range(cfg.os_states)]
+    actions = sum(len(s.legal_actions()) for s in states)
+    hands = ctx["lead_hands"]
+    arr = workloads.as_u64(hands)
+    moves = int(core.count_legal_moves_many(arr).sum())
+    lm = core.legal_moves
+
+    def os_side():
+        for s in states:
+            s.legal_actions()
+        return actions
+
+    def per_call():
+        for h in hands:
+            lm(h)
+        return moves
+
+    def many():
+        core.legal_moves_many(arr)
+        return moves
+
+    s = interleave({"openspiel": os_side, "per_call": per_call, "many": many}, cfg.rounds)
+    r1 = ratio(s["openspiel"], s["per_call"])
+    r2 = ratio(s["openspiel"], s["many"])
+    common = {"openspiel_ns_per_action": med(s["openspiel"]),
+              "openspiel_actions_per_state": round(actions / len(states), 1)}
+    record(Result("fresh lead vs OpenSpiel (per call)", g1, r1, "x", r1 >= 4.0,
+                  {**common, "ours_ns_per_move": med(s["per_call"])}))
+    record(Result("fresh lead vs OpenSpiel (legal_moves_many)", g2, r2, "x", r2 >= 20.0,
+                  {**common, "ours_ns_per_move": med(s["many"])}))
+
+
+def bench_openspiel_games(cfg: Config, ctx: dict) -> None:
+    g1 = "core.random_playouts games/s >= 20x OpenSpiel dou_dizhu Python-driven random games/s"
+    game, why = _open_spiel()
+    if game is None:
+        ctx["os_game_ns"] = None
+        return skip("native playouts vs OpenSpiel random games", g1, why)
+    rng = random.Random(cfg.seed)
+    n = cfg.playouts
+    seeds = iter(range(cfg.seed * 1_000_000, 10**12))
+
+    def os_side():
+        for _ in range(cfg.os_games):
+            _ddz_random_game(game, rng)
+        return cfg.os_games
+
+    def ours():
+        core.random_playouts(n, 4, next(seeds))
+        return n
+
+    s = interleave({"openspiel": os_side, "playouts": ours}, cfg.rounds)
+    ctx["os_game_ns"] = s["openspiel"]
+    r = ratio(s["openspiel"], s["playouts"])
+    record(Result("native playouts vs OpenSpiel random games", g1, r, "x", r >= 20.0,
+                  {"openspiel_games_per_s": 1e9 / med(s["openspiel"]),
+                   "random_playouts_games_per_s": 1e9 / med(s["playouts"])}))
+
+
+# ----------------------------------------------------------------------------- tienlen.Game
+
+
+def _game_api():
+    """``(Game, PASS)`` from the package, or ``(None, reason)`` while it is not written yet."""
+    try:
+        import tienlen
+        Game = getattr(tienlen, "Game", None)
+        if Game is None:
+            from tienlen.game import Game
+        from tienlen.game import PASS
+    except ImportError as e:
+        return None, f"tienlen.Game not available yet ({e})"
+    return Game, PASS
+
+
+def game_random_checked(Game, seed: int, rng: random.Random) -> int:
+    """One random game through the public checked path: legal_moves(), can_pass(), then
+    play()/pass_turn(), which verify the action again. Returns the number of actions."""
+    g = Game(4, seed=seed)
+    n = 0
+    while not g.is_over:
+        moves = list(g.legal_moves())
+        i = rng.randrange(len(moves) + g.can_pass())
+        if i == len(moves):
+            g.pass_turn()
+        else:
+            g.play(moves[i])
+        n += 1
+    return n
+
+
+def game_random_unchecked(Game, PASS, seed: int, rng: random.Random) -> int:
+    """The same game loop through apply_unchecked (the caller vouches for legality)."""
+    g = Game(4, seed=seed)
+    n = 0
+    while not g.is_over:
+        moves = list(g.legal_moves())
+        i = rng.randrange(len(moves) + g.can_pass())
+        g.apply_unchecked(PASS if i == len(moves) else moves[i])
+        n += 1
+    return n
+
+
+def bench_game(cfg: Config, ctx: dict) -> None:
+    goal = "checked tienlen.Game random games/s >= 1x OpenSpiel dou_dizhu Python-driven games/s"
+    name = "tienlen.Game (checked) vs OpenSpiel random games"
+    Game, PASS = _game_api()
+    if Game is None:
+        skip(name, goal, PASS)
+        skip("tienlen.Game apply_unchecked vs checked", "", PASS)
+        return skip("Game.copy() vs GameState.copy()", "", PASS)
+    game, why = _open_spiel()
+    rng = random.Random(cfg.seed)
+    seeds = iter(range(cfg.seed * 1_000_000, 10**12))
+    k = cfg.game_games
+
+    def checked():
+        for _ in range(k):
+            game_random_checked(Game, next(seeds), rng)
+        return k
+
+    def unchecked():
+        for _ in range(k):
+            game_random_unchecked(Game, PASS, next(seeds), rng)
+        return k
+
+    sides = {"checked": checked, "unchecked": unchecked}
+    if game is not None:
+        def os_side():
+            for _ in range(k):
+                _ddz_random_game(game, rng)
+            return k
+        sides["openspiel"] = os_side
+    s = interleave(sides, cfg.rounds)
+    common = {"checked_games_per_s": 1e9 / med(s["checked"]),
+              "unchecked_games_per_s": 1e9 / med(s["unchecked"])}
+    if game is None:
+        skip(name, goal, why)
+    else:
+        r = ratio(s["openspiel"], s["checked"])
+        record(Result(name, goal, r, "x", r >= 1.0,
+                      {**common, "openspiel_games_per_s": 1e9 / med(s["openspiel"])}))
+    record(Result("tienlen.Game apply_unchecked vs checked", "", ratio(s["checked"], s["unchecked"]),
+                  "x", None, common))
+
+    # Copying, the primitive of any search: the Python object vs the bare core struct.
+    games = [Game(4, seed=cfg.seed * 1000 + i) for i in range(200)]
+    for i, g in enumerate(games):  # a few actions in, so the history is not empty
+        for _ in range(i % 12):
+            moves = list(g.legal_moves())
+            g.apply_unchecked(moves[0] if not g.can_pass() else PASS)
+    states = [core.GameState(core.deal(cfg.seed * 1000 + i)) for i in range(200)]
+    reps = 20
+
+    def game_copy():
+        for _ in range(reps):
+            for g in games:
+                g.copy()
+        return reps * len(games)
+
+    def state_copy():
+        for _ in range(reps):
+            for st in states:
+                st.copy()
+        return reps * len(states)
+
+    s = interleave({"Game.copy": game_copy, "GameState.copy": state_copy}, cfg.rounds)
+    record(Result("Game.copy() vs GameState.copy()", "", ratio(s["Game.copy"], s["GameState.copy"]),
+                  "x", None, {"game_copy_ns": med(s["Game.copy"]),
+                              "state_copy_ns": med(s["GameState.copy"])}))
+
+
+# ----------------------------------------------------------------------------- threads
+
+
+class CoreMeter:
+    """Wraps a side to add up its wall and process CPU time: CPU / wall is how many cores the
+    process really got. Near 2 with two threads means the loops ran in parallel (the GIL was
+    released); near 1 means they took turns; below 1 means other processes had the cores."""
+
+    def __init__(self, fn: Callable[[], int]) -> None:
+        self.fn, self.wall, self.cpu = fn, 0, 0
+
+    def __call__(self) -> int:
+        c0, w0 = time.process_time_ns(), perf_ns()
+        n = self.fn()
+        self.wall += perf_ns() - w0
+        self.cpu += time.process_time_ns() - c0
+        return n
+
+    @property
+    def cores(self) -> float:
+        return round(self.cpu / self.wall, 2) if self.wall else 0.0
+
+
+def bench_threads(cfg: Config) -> None:
+    """Two chunks on a 2-worker pool vs the same two chunks on a 1-worker pool: same calls,
+    same pool overhead, only the parallelism differs."""
+    pool1 = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+    pool2 = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+    half = cfg.thread_playouts // 2
+    seed = cfg.seed
+
+    def playouts(pool):
+        def run():
+            futs = [pool.submit(core.random_playouts_range, i * half, half, 4, seed)
+                    for i in range(2)]
+            for f in futs:
+                f.result()
+            return 2 * half
+        return CoreMeter(run)
+
+    hands = workloads.as_u64(workloads.dealt_hands(cfg.thread_hands, seed))
+    chunks = [hands[: len(hands) // 2].copy(), hands[len(hands) // 2:].copy()]
+
+    def moves(pool):
+        def run():
+            for f in [pool.submit(core.legal_moves_many, c) for c in chunks]:
+                f.result()
+            return len(hands)
+        return CoreMeter(run)
+
+    for name, make, unit in (("random_playouts", playouts, "games_per_s"),
+                             ("legal_moves_many", moves, "hands_per_s")):
+        one, two = make(pool1), make(pool2)
+        s = interleave({"1 thread": one, "2 threads": two}, cfg.rounds)
+        per_round = [a / b for a, b in zip(s["1 thread"], s["2 threads"])]
+        r = statistics.median(per_round)
+        record(Result(f"{name}, 2 threads vs 1", "speedup >= 1.7x", r, "x", r >= 1.7,
+                      {f"{unit}_1": 1e9 / med(s["1 thread"]), f"{unit}_2": 1e9 / med(s["2 threads"]),
+                       "best_round": max(per_round), "cores_used_1": one.cores,
+                       "cores_used_2": two.cores, "load_avg": os.getloadavg()[0]}))
+    pool1.shutdown()
+    pool2.shutdown()
+
+
+# ----------------------------------------------------------------------------- reference
+
+
+def bench_reference(cfg: Config) -> None:
+    try:
+        import reference
+    except ImportError as e:
+        why = f"tests/reference.py not importable ({e})"
+        skip("reference.classify vs core.classify", "", why)
+        return skip("reference.legal_moves vs core.legal_moves", "", why)
+    plays = workloads.candidate_plays(cfg.hands, cfg.seed)
+    classify = core.classify
+
+    def ref_c():
+        for m in plays:
+            reference.classify(m)
+        return len(plays)
+
+    def ours_c():
+        for m in plays:
+            classify(m)
+        return len(plays)
+
+    s = interleave({"reference": ref_c, "core": ours_c}, cfg.rounds)
+    record(Result("reference.classify vs core.classify", "", ratio(s["reference"], s["core"]),
+                  "x", None, {"reference_ns": med(s["reference"]), "core_ns": med(s["core"])}))
+
+    # The reference tries every subset of the hand (8191 for 13 cards, ~80 ms each), so the
+    # comparison uses mid-game hands, where it stays within a few ms.
+    hands = workloads.mid_game_hands(10 if cfg.quick else 30, cfg.seed)
+    lm = core.legal_moves
+    reps = 200
+
+    def ref_lm():
+        for h in hands:
+            reference.legal_moves(h)
+        return len(hands)
+
+    def ours_lm():
+        for _ in range(reps):
+            for h in hands:
+                lm(h)
+        return reps * len(hands)
+
+    s = interleave({"reference": ref_lm, "core": ours_lm}, max(3, cfg.rounds // 3))
+    record(Result("reference.legal_moves vs core.legal_moves (lead, 4-10 cards)", "",
+                  ratio(s["reference"], s["core"]), "x", None,
+                  {"reference_us": med(s["reference"]) / 1000, "core_us": med(s["core"]) / 1000}))
+
+
+# ----------------------------------------------------------------------------- python-chess
+
+# The start position and four of the standard perft test positions (chessprogramming.org).
+CHESS_FENS = (
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1q1n1/Q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+)
+
+
+def bench_chess(cfg: Config, ctx: dict) -> None:
+    name = "python-chess legal_moves per move vs ours per move"
+    try:
+        import chess
+    except ImportError as e:
+        return skip(name, "", f"chess not installed ({e}); pip install -e '.[bench]'")
+    boards = [chess.Board(fen) for fen in CHESS_FENS]
+    chess_moves = sum(len(list(b.legal_moves)) for b in boards)
+    hands = ctx["lead_hands"][:1000]
+    moves = int(core.count_legal_moves_many(workloads.as_u64(hands)).sum())
+    lm = core.legal_moves
+    reps = 20
+    sides = {}
+
+    def chess_side():
+        for _ in range(reps):
+            for b in boards:
+                list(b.legal_moves)
+        return reps * chess_moves
+
+    def core_side():
+        for h in hands:
+            lm(h)
+        return moves
+
+    sides = {"chess": chess_side, "core": core_side}
+    try:
+        import tienlen
+        from tienlen.cards import Cards
+
+        py_lm = getattr(tienlen, "legal_moves", None)
+        if py_lm is None:
+            from tienlen.combos import legal_moves as py_lm
+        cards = [Cards(h) for h in hands]
+
+        def py_side():
+            for c in cards:
+                py_lm(c)
+            return moves
+
+        sides["python"] = py_side
+    except ImportError:
+        pass
+    s = interleave(sides, cfg.rounds)
+    detail = {"chess_ns_per_move": med(s["chess"]), "core_ns_per_move": med(s["core"]),
+              "chess_moves_per_position": round(chess_moves / len(boards), 1)}
+    if "python" in s:
+        detail["tienlen_legal_moves_ns_per_move"] = med(s["python"])
+        detail["chess_vs_tienlen_legal_moves"] = ratio(s["chess"], s["python"])
+    record(Result(name, "", ratio(s["chess"], s["core"]), "x", None, detail))
+
+
+# ----------------------------------------------------------------------------- main
+
+
+def machine() -> dict:
+    model = platform.processor()
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
+        for line in out.splitlines():
+            if line.startswith("Model name:"):
+                model = line.split(":", 1)[1].strip()
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    info = {"cpu": model, "cores": os.cpu_count(), "python": platform.python_version(),
+            "numpy": np.__version__, "platform": platform.platform(),
+            "load_avg_at_start": os.getloadavg()[0]}
+    for mod in ("pyspiel", "chess"):
+        try:
+            m = __import__(mod)
+            info[mod] = getattr(m, "__version__", "installed")
+        except ImportError:
+            info[mod] = None
+    return info
+
+
+def table() -> str:
+    rows = ["| comparison | goal | measured | status |", "|---|---|---|---|"]
+    for r in RESULTS:
+        value = "-" if r.value is None else f"{r.value:.3g}{r.unit}"
+        note = r.skipped or ", ".join(f"{k} {_fmt(v)}" for k, v in r.detail.items())
+        rows.append(f"| {r.name} | {r.goal or 'no goal'} | {value} ({note}) | {r.status()} |")
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="fast smoke run (~20 s)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--json", type=Path, default=HERE / "results" / "latest.json")
+    args = ap.parse_args(argv)
+    cfg = Config(args.quick, args.seed)
+    t0 = time.perf_counter()
+    info = machine()
+    print(f"{info['cpu']}, {info['cores']} cores, Python {info['python']}, NumPy {info['numpy']}, "
+          f"load {info['load_avg_at_start']:.2f}; {cfg.rounds} interleaved rounds per comparison")
+    ctx: dict = {}
+    bench_classify(cfg)
+    bench_classify_many(cfg)
+    bench_legal_moves_abs(cfg, ctx)
+    bench_openspiel_lead(cfg, ctx)
+    bench_openspiel_games(cfg, ctx)
+    bench_game(cfg, ctx)
+    bench_threads(cfg)
+    bench_python_layer(cfg)
+    bench_reference(cfg)
+    bench_chess(cfg, ctx)
+    elapsed = time.perf_counter() - t0
+    print()
+    print(table())
+    print(f"\n{elapsed:.0f} s")
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    payload = {"machine": info, "seed": args.seed, "quick": args.quick, "rounds": cfg.rounds,
+               "elapsed_s": round(elapsed, 1),
+               "results": [{k: v for k, v in r.__dict__.items()} | {"status": r.status()}
+                           for r in RESULTS]}
+    args.json.write_text(json.dumps(payload, indent=2, default=float) + "\n")
+    print(f"wrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,350 @@
+"""Arena: bots play many hands in the duplicate format, and the results come with statistics.
+
+Every deal is played once per seat rotation (``players`` times): the hands stay in their
+seats and the bots move round them, so each bot plays every hand of every deal, and luck of
+the deal cancels out as in duplicate bridge. Statistics are computed per deal (a bot's
+average over the rotations of one deal), which makes the deals the independent units: the
+95% confidence intervals and the paired comparison are over deals.
+
+Every deal and every bot's seed derive from ``seed`` and the game's indices only, so a run
+is reproducible whatever ``jobs`` (or executor) runs it; only the timings differ.
+
+>>> result = run(["L1", "random"], games=40, players=2, seed=3)
+>>> [(s.name, s.games) for s in result.stats()]
+[('L1', 40), ('random', 40)]
+>>> cmp = result.compare("L1", "random")
+>>> cmp.diff.value < 0, 0.0 <= cmp.p_value <= 1.0    # L1 finishes higher on average
+(True, True)
+>>> run(["L1", "random"], games=40, players=2, seed=3, jobs=2).places.tolist() == result.places.tolist()
+True
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Union
+
+import numpy as np
+
+from .bots import Bot, make_bot
+from .errors import TienlenError
+from .game import Game
+from .match import hand_seed
+from .rules import Rules
+
+__all__ = ["run", "ArenaResult", "BotStats", "Interval", "Comparison", "ArenaError",
+           "BotSpec"]
+
+#: A lineup entry: a level name for :func:`tienlen.bots.make_bot`, or a picklable callable
+#: taking ``seed=`` and returning a :class:`~tienlen.bots.Bot`.
+BotSpec = Union[str, Callable[..., Bot]]
+
+_Z95 = 1.959963984540054  # two-sided 95% normal quantile
+_MASK64 = (1 << 64) - 1
+_DEFAULT_RULES = Rules()
+
+
+class ArenaError(TienlenError):
+    """A bad arena request (lineup, number of games, jobs), or a bot that broke the rules."""
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """An estimate with its 95% confidence interval (``nan`` bounds with fewer than two
+    deals)."""
+
+    value: float
+    low: float
+    high: float
+
+    def __str__(self) -> str:
+        return f"{self.value:.3f} [{self.low:.3f}, {self.high:.3f}]"
+
+
+@dataclass(frozen=True, slots=True)
+class BotStats:
+    """One lineup entry's results. Places count from 1 (first out) to ``players`` (loser)."""
+
+    name: str
+    games: int
+    first_rate: Interval
+    mean_place: Interval
+    loser_rate: Interval
+    ms_per_decision: float
+    decisions: int
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """Entry ``a`` against entry ``b``, paired by deal: ``diff`` is a's mean place minus
+    b's (negative: a finishes higher), with its 95% interval, the normal-approximation z
+    and the two-sided p-value of "no difference"."""
+
+    a: str
+    b: str
+    deals: int
+    diff: Interval
+    z: float
+    p_value: float
+
+    def __str__(self) -> str:
+        return (f"{self.a} vs {self.b}: mean place difference {self.diff} over "
+                f"{self.deals} deals, z = {self.z:.2f}, p = {self.p_value:.2g}")
+
+
+class ArenaResult:
+    """The outcome of :func:`run`.
+
+    ``places[d, r, e]`` is the finishing place (1 = first out) of lineup entry ``e`` in
+    rotation ``r`` of deal ``d``; in rotation ``r`` entry ``e`` sat in seat
+    ``(e + r) % players``. ``names`` labels the entries (repeated levels get ``#2``, ``#3``).
+    """
+
+    def __init__(self, names: tuple[str, ...], players: int, seed: int, places: np.ndarray,
+                 seconds: np.ndarray, decisions: np.ndarray) -> None:
+        self.names = names
+        self.players = players
+        self.seed = seed
+        self.places = places
+        self.seconds = seconds
+        self.decisions = decisions
+
+    @property
+    def deals(self) -> int:
+        return self.places.shape[0]
+
+    @property
+    def games(self) -> int:
+        """Hands played (deals times rotations)."""
+        return self.places.shape[0] * self.places.shape[1]
+
+    def index(self, entry: int | str) -> int:
+        """The lineup index of ``entry``, given as an index or a name from :attr:`names`."""
+        if isinstance(entry, str):
+            if entry not in self.names:
+                raise ArenaError(f"no entry named {entry!r} (entries: {', '.join(self.names)})")
+            return self.names.index(entry)
+        if type(entry) is not int or not 0 <= entry < len(self.names):
+            raise ArenaError(f"entry must be a name or an index 0..{len(self.names) - 1}; got {entry!r}")
+        return entry
+
+    def _per_deal(self, entry: int, values: np.ndarray) -> Interval:
+        return _mean_interval(values[:, :, entry].mean(axis=1))
+
+    def bot(self, entry: int | str) -> BotStats:
+        """Statistics of one entry."""
+        e = self.index(entry)
+        decisions = int(self.decisions[e])
+        return BotStats(
+            name=self.names[e],
+            games=self.games,
+            first_rate=self._per_deal(e, (self.places == 1).astype(float)),
+            mean_place=self._per_deal(e, self.places.astype(float)),
+            loser_rate=self._per_deal(e, (self.places == self.players).astype(float)),
+            ms_per_decision=1000.0 * float(self.seconds[e]) / decisions if decisions else 0.0,
+            decisions=decisions,
+        )
+
+    def stats(self) -> list[BotStats]:
+        """Statistics of every entry, in lineup order."""
+        return [self.bot(e) for e in range(len(self.names))]
+
+    def compare(self, a: int | str, b: int | str) -> Comparison:
+        """Compare two entries' mean place, paired by deal (normal approximation)."""
+        ia, ib = self.index(a), self.index(b)
+        per_deal = self.places.astype(float).mean(axis=1)
+        diff = per_deal[:, ia] - per_deal[:, ib]
+        interval = _mean_interval(diff)
+        n = len(diff)
+        sd = float(diff.std(ddof=1)) if n > 1 else math.nan
+        if n < 2:
+            z, p = math.nan, math.nan
+        elif sd == 0.0:
+            z = 0.0 if interval.value == 0 else math.copysign(math.inf, interval.value)
+            p = 1.0 if interval.value == 0 else 0.0
+        else:
+            z = interval.value / (sd / math.sqrt(n))
+            p = math.erfc(abs(z) / math.sqrt(2.0))
+        return Comparison(self.names[ia], self.names[ib], n, interval, z, p)
+
+    def table(self) -> str:
+        """The statistics as a Markdown table."""
+        lines = [
+            f"{self.games} games ({self.deals} deals x {self.places.shape[1]} rotations), "
+            f"{self.players} players, seed {self.seed}",
+            "",
+            "| bot | games | first place | mean place | last place | ms/decision |",
+            "|---|---:|---|---|---|---:|",
+        ]
+        for s in self.stats():
+            lines.append(
+                f"| {s.name} | {s.games} | {_pct(s.first_rate)} | {s.mean_place} | "
+                f"{_pct(s.loser_rate)} | {s.ms_per_decision:.2f} |")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()
+
+    def __repr__(self) -> str:
+        return f"<ArenaResult {self.games} games: {', '.join(self.names)}>"
+
+
+def _pct(interval: Interval) -> str:
+    return f"{100 * interval.value:.1f}% [{100 * interval.low:.1f}, {100 * interval.high:.1f}]"
+
+
+def _mean_interval(values: np.ndarray) -> Interval:
+    n = len(values)
+    mean = float(values.mean()) if n else math.nan
+    if n < 2:
+        return Interval(mean, math.nan, math.nan)
+    half = _Z95 * float(values.std(ddof=1)) / math.sqrt(n)
+    return Interval(mean, mean - half, mean + half)
+
+
+def _mix(*values: int) -> int:
+    """A 64-bit seed from a tuple of ints (splitmix64 steps), for per-game bot seeds."""
+    z = 0
+    for v in values:
+        z = (z + (v & _MASK64) + 0x9E3779B97F4A7C15) & _MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        z ^= z >> 31
+    return z
+
+
+def _build(spec: BotSpec, seed: int) -> Bot:
+    bot = make_bot(spec, seed=seed) if isinstance(spec, str) else spec(seed=seed)
+    if not isinstance(bot, Bot):
+        raise ArenaError(f"the bot factory {spec!r} returned {bot!r}, not a Bot")
+    return bot
+
+
+def _play_deals(lineup: tuple[BotSpec, ...], players: int, seed: int, rules: Rules,
+                start: int, stop: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Play deals ``start..stop-1`` in every rotation (runs in a worker process)."""
+    n = len(lineup)
+    places = np.zeros((stop - start, players, n), np.int8)
+    seconds = np.zeros(n)
+    decisions = np.zeros(n, np.int64)
+    clock = time.perf_counter
+    for d in range(start, stop):
+        deal_seed = hand_seed(seed, d + 1)
+        for r in range(players):
+            seat_of = [(e + r) % players for e in range(n)]
+            entry_at = {seat: e for e, seat in enumerate(seat_of)}
+            bots = [_build(lineup[entry_at[s]], _mix(seed, d, r, entry_at[s])) for s in range(players)]
+            game = Game(players, seed=deal_seed, rules=rules)
+            while not game.is_over:
+                seat = game.turn
+                view = game.view(seat)
+                e = entry_at[seat]
+                t0 = clock()
+                move = bots[seat].choose(view)
+                seconds[e] += clock() - t0
+                decisions[e] += 1
+                try:
+                    game.act(move)
+                except ValueError as error:
+                    raise ArenaError(
+                        f"{bots[seat].name} (seat {seat}, deal {d}, rotation {r}) made an "
+                        f"illegal move {move!r}: {error}") from error
+            for place, seat in enumerate(game.finished, start=1):
+                places[d - start, r, entry_at[seat]] = place
+    return places, seconds, decisions
+
+
+def run(
+    lineup: Sequence[BotSpec],
+    games: int,
+    *,
+    players: int = 4,
+    seed: int = 0,
+    jobs: int = 1,
+    rules: Rules = _DEFAULT_RULES,
+    executor: Executor | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> ArenaResult:
+    """Play ``games`` hands between the ``lineup`` (one entry per seat) and return the
+    statistics.
+
+    ``games`` must be a multiple of ``players``: each deal is played in every seat
+    rotation. Entries are level names ("random", "L1", "L2", "L3") or picklable bot
+    factories called as ``factory(seed=...)``, such as
+    ``functools.partial(make_bot, "L3", iterations=100)``. ``jobs > 1`` runs the deals on
+    that many worker processes; ``executor`` (any :class:`concurrent.futures.Executor`)
+    runs them there instead. ``progress(done, total)`` is called as games complete.
+
+    Raises :class:`ArenaError` for a bad request, or if a bot makes an illegal move.
+    """
+    lineup = tuple(lineup)
+    if type(players) is not int or not 2 <= players <= 4:
+        raise ArenaError(f"players must be 2, 3 or 4; got {players!r}")
+    if len(lineup) != players:
+        raise ArenaError(f"the lineup needs one bot per seat: {players} entries, got {len(lineup)}")
+    if type(games) is not int or games < players or games % players:
+        raise ArenaError(
+            f"games must be a positive multiple of players ({players}), so that every bot "
+            f"sits in every seat equally; got {games!r}")
+    if type(jobs) is not int or jobs < 1:
+        raise ArenaError(f"jobs must be a positive int; got {jobs!r}")
+    if type(seed) is not int or not 0 <= seed <= _MASK64:
+        raise ArenaError(f"seed must be an int in [0, 2**64); got {seed!r}")
+    if not isinstance(rules, Rules):
+        raise ArenaError(f"rules must be a Rules; got {rules!r}")
+    names = _names([_build(_checked(spec), 0).name for spec in lineup])
+    deals = games // players
+    parallel = executor is not None or jobs > 1
+    chunks = _chunks(deals, max(jobs, 2) * 4 if parallel else 1)
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    if not parallel:
+        for start, stop in chunks:
+            parts.append(_play_deals(lineup, players, seed, rules, start, stop))
+            if progress:
+                progress(stop * players, games)
+    else:
+        owned = executor is None
+        pool = ProcessPoolExecutor(max_workers=jobs) if owned else executor
+        try:
+            futures = [pool.submit(_play_deals, lineup, players, seed, rules, start, stop)
+                       for start, stop in chunks]
+            done = 0
+            for (start, stop), future in zip(chunks, futures):
+                parts.append(future.result())
+                done += (stop - start) * players
+                if progress:
+                    progress(done, games)
+        finally:
+            if owned:
+                pool.shutdown(cancel_futures=True)
+    places = np.concatenate([p[0] for p in parts])
+    seconds = np.sum([p[1] for p in parts], axis=0)
+    decisions = np.sum([p[2] for p in parts], axis=0)
+    return ArenaResult(names, players, seed, places, seconds, decisions)
+
+
+def _checked(spec: BotSpec) -> BotSpec:
+    if isinstance(spec, str) or callable(spec):
+        return spec
+    raise ArenaError(f"a lineup entry must be a level name or a bot factory; got {spec!r}")
+
+
+def _names(raw: Iterable[str]) -> tuple[str, ...]:
+    names: list[str] = []
+    for name in raw:
+        label, k = name, 1
+        while label in names:
+            k += 1
+            label = f"{name} #{k}"
+        names.append(label)
+    return tuple(names)
+
+
+def _chunks(deals: int, parts: int) -> list[tuple[int, int]]:
+    parts = max(1, min(parts, deals))
+    bounds = [deals * i // parts for i in range(parts + 1)]
+    return [(bounds[i], bounds[i + 1]) for i in range(parts)]

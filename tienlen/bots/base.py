@@ -1,0 +1,94 @@
+"""The bot protocol: a bot looks at one seat's :class:`~tienlen.view.View` and returns a move.
+
+A bot never sees hidden hands, only the view its seat is given. It returns :class:`Cards`
+to play or :data:`PASS`, and the move must be legal in that view. Anything random comes
+from the bot's own seeded generator, so a bot built with the same seed makes the same
+choices in the same situations.
+
+>>> from tienlen.game import Game
+>>> from tienlen.bots import GreedyBot
+>>> game = Game.from_hands(["3s 4s 5h 9d", "6c 7c 8c 2h"])
+>>> bot = GreedyBot(seed=1)
+>>> print(bot.choose(game.view(0)))
+3♠ 4♠ 5♥
+>>> bot.name, bot.seed
+('L1', 1)
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from abc import ABC, abstractmethod
+from typing import ClassVar, Union
+
+from ..cards import Cards
+from ..errors import TienlenError
+from ..game import PASS
+from ..view import View
+
+__all__ = ["Bot", "BotError", "Move", "PASS", "is_bomb", "TWOS_MASK"]
+
+_PassType = type(PASS)
+#: What a bot returns: cards to play, or :data:`PASS`.
+Move = Union[Cards, _PassType]
+
+#: The four 2s (rank 12), the cards that only bombs can beat.
+TWOS_MASK = 0xF << 48
+
+_QUAD, _DOUBLE_SEQUENCE = 4, 6
+_SEED_LIMIT = 1 << 64
+
+
+class BotError(TienlenError):
+    """A bot was built or asked wrongly: a bad seed, level or budget, or a view that is not
+    its turn."""
+
+
+def is_bomb(code: int) -> bool:
+    """Whether a combo code is a quad or a double sequence, the kinds that bomb 2s (R4).
+
+    >>> from tienlen import core
+    >>> is_bomb(core.classify(0b1111)), is_bomb(core.classify(0b1))
+    (True, False)
+    """
+    return code >> 12 in (_QUAD, _DOUBLE_SEQUENCE)
+
+
+class Bot(ABC):
+    """Base class of the bots. Subclasses implement :meth:`choose`.
+
+    ``seed`` (an int in [0, 2**64)) fixes every random choice; ``None`` draws one from
+    :mod:`secrets`, kept in :attr:`seed` so a game can be replayed.
+    """
+
+    #: The level name used by :func:`~tienlen.bots.make_bot` and the CLI.
+    level: ClassVar[str] = "?"
+
+    def __init__(self, seed: int | None = None) -> None:
+        if seed is None:
+            seed = secrets.randbits(64)
+        elif type(seed) is not int or not 0 <= seed < _SEED_LIMIT:
+            raise BotError(f"seed must be an int in [0, 2**64) or None; got {seed!r}")
+        self.seed: int = seed
+        self.rng = random.Random(seed)
+
+    @property
+    def name(self) -> str:
+        """A short label for tables: the level, plus any non-default settings."""
+        return self.level
+
+    @abstractmethod
+    def choose(self, view: View) -> Move:
+        """The move for the seat of ``view``, whose turn it must be: :class:`Cards` from
+        ``view.legal_moves()``, or :data:`PASS` when ``view.can_pass()``."""
+
+    def _check_turn(self, view: View) -> None:
+        if not view.is_my_turn:
+            raise BotError(
+                f"{self.name} was asked to move for seat {view.seat}, but the turn is "
+                f"{'over' if view.turn is None else f'seat {view.turn}'}'s"
+            )
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name} seed={self.seed}>"

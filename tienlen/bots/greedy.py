@@ -1,0 +1,59 @@
+"""GreedyBot (L1): shed the lowest cards first, beat the pile as cheaply as possible.
+
+The rule, precisely:
+
+- **Lead.** Play the combination with the most cards among those holding the hand's lowest
+  card, bombs (quads, double sequences) excluded; ties go to the lowest top card. So a low
+  card leaves the hand in the longest run, pair or triple it belongs to.
+- **Follow.** Play the lowest legal play: the first in the core's order (kind, length,
+  then top card). A bomb is played only on a combination of 2s; otherwise it is skipped.
+  With no such play, pass.
+- A play that empties the hand is always made.
+
+This is the core's ``GREEDY`` playout policy, except that it keeps its bombs.
+
+>>> from tienlen.game import Game
+>>> game = Game.from_hands(["3s 4s 5h 5d 9d", "6c 6d 6h 6s 2h"])
+>>> bot = GreedyBot(seed=0)
+>>> print(bot.choose(game.view(0)))
+3♠ 4♠ 5♦
+>>> _ = game.play("3s 4s 5d")
+>>> bot.choose(game.view(1))          # no run of three, and the quad is kept
+PASS
+"""
+
+from __future__ import annotations
+
+from ..view import View
+from .base import PASS, Bot, Move, is_bomb
+from .. import _core
+
+__all__ = ["GreedyBot"]
+
+
+class GreedyBot(Bot):
+    """L1: lowest combination first; never a bomb except on 2s."""
+
+    level = "L1"
+
+    def choose(self, view: View) -> Move:
+        self._check_turn(view)
+        moves = view.legal_moves()
+        hand = view.hand.mask
+        flags = view.rules.flags
+        for move in moves:
+            if move.mask == hand:
+                return move
+        if view.pile is None:
+            lowest = hand & -hand
+            best, best_len = moves[0], 0
+            for move in moves:
+                size = len(move)
+                if move.mask & lowest and size > best_len and not is_bomb(_core.classify(move.mask, flags)):
+                    best, best_len = move, size
+            return best
+        on_twos = _core.is_two_combo(view.pile.code)
+        for move in moves:
+            if on_twos or not is_bomb(_core.classify(move.mask, flags)):
+                return move
+        return PASS

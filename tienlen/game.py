@@ -1,0 +1,650 @@
+"""One hand of Tiến Lên: whose turn it is, passing, lock-out, clearing and finishing (R5-R9).
+
+:class:`Game` wraps the core's compact ``GameState``, which implements R5-R9 once for both
+this class and the native playouts. This module adds what a Python caller needs around it:
+parsing moves, naming the seat that acts, plain-English refusals
+(:class:`~tienlen.reasons.IllegalMoveError`), a history of frozen :class:`Action` records,
+per-seat :class:`~tienlen.view.View` objects for bots, cheap copies and JSON replays.
+
+>>> game = Game.from_hands(["3s 4s 9d", "5s 5h 2h", "6c 7c 8c"])
+>>> game.turn, game.must_include               # R7.2: the 3♠ holder leads, with 3♠
+(0, Card.parse('3s'))
+>>> print(game.play("3s"))
+seat 0 plays 3♠
+>>> game.play("4s", seat=0)                    # not seat 0's turn any more
+Traceback (most recent call last):
+...
+tienlen.reasons.IllegalMoveError: it is seat 1's turn, not seat 0's
+>>> print(game.pass_turn(), "|", game.play("8c"), "|", game.turn)
+seat 1 passes | seat 2 plays 8♣ | 0
+>>> [str(move) for move in game.legal_moves()]
+['9♦']
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Final, Literal, Union
+
+from . import _core
+from .cards import Card, Cards
+from .combos import Combo, classify
+from .reasons import (
+    IllegalMoveError,
+    Reason,
+    pass_message,
+    play_message,
+    reason_from_core,
+    turn_message,
+)
+from .rules import Rules
+
+from .view import View
+
+__all__ = ["Game", "Action", "LegalMoves", "PASS", "Move", "CardsLike"]
+
+_DEFAULT_RULES: Final = Rules()
+_CARDS = tuple(Card(i) for i in range(52))
+_SEED_LIMIT: Final = 1 << 64
+
+
+class _PassType:
+    """The type of :data:`PASS`; there is exactly one instance."""
+
+    __slots__ = ()
+    _instance: _PassType | None = None
+
+    def __new__(cls) -> _PassType:
+        if cls._instance is None:
+            cls._instance = object.__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "PASS"
+
+    def __reduce__(self) -> str:
+        # Pickles as a reference to the module-level name, so unpickling keeps `is PASS` true.
+        return "PASS"
+
+
+#: The pass move: what a bot returns to pass, and what :meth:`Game.act` takes.
+PASS: Final = _PassType()
+
+#: Anything that names a set of cards: :class:`Cards`, card text, a mask, or one :class:`Card`.
+CardsLike = Union[Cards, str, int, Iterable[int]]
+#: A move: cards to play, or :data:`PASS`.
+Move = Union[CardsLike, _PassType]
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One action taken in a hand, as recorded in :attr:`Game.history`.
+
+    ``action`` is ``"play"`` or ``"pass"``; for a pass ``cards`` and ``combo`` are ``None``.
+
+    >>> game = Game.from_hands(["3s 4s", "5s 9h"])
+    >>> act = game.play("3s")
+    >>> act.seat, act.action, act.cards, act.combo.kind.name, act.move
+    (0, 'play', Cards.parse('3s'), 'SINGLE', Cards.parse('3s'))
+    >>> print(game.pass_turn()), game.history[-1].move
+    seat 1 passes
+    (None, PASS)
+    """
+
+    seat: int
+    action: Literal["play", "pass"]
+    cards: Cards | None
+    combo: Combo | None
+
+    @property
+    def is_pass(self) -> bool:
+        """Whether this action is a pass."""
+        return self.cards is None
+
+    @property
+    def move(self) -> Cards | _PassType:
+        """The move as a bot would return it: the cards played, or :data:`PASS`."""
+        return PASS if self.cards is None else self.cards
+
+    def __str__(self) -> str:
+        if self.cards is None:
+            return f"seat {self.seat} passes"
+        return f"seat {self.seat} plays {self.cards}"
+
+
+# A pass carries nothing but the seat, so the four possible pass records are shared.
+_PASSES = tuple(Action(seat, "pass", None, None) for seat in range(4))
+# The core's lock-out bits (one per seat, at most 4 seats) as the sets callers see.
+_LOCKED_SETS = tuple(frozenset(s for s in range(4) if bits >> s & 1) for bits in range(16))
+
+
+def _as_cards(cards: object) -> Cards:
+    """Cards from anything :data:`CardsLike`; raises ValueError (CardParseError for text)."""
+    if type(cards) is Cards:
+        return cards
+    if isinstance(cards, str):
+        return Cards.parse(cards)
+    if isinstance(cards, Card):
+        # A Card is an int, but as a mask it would name other cards entirely.
+        return Cards([cards])
+    if isinstance(cards, _PassType):
+        raise ValueError("PASS is not a set of cards: use pass_turn() or act(PASS)")
+    return Cards(cards)  # type: ignore[arg-type]
+
+
+class LegalMoves:
+    """A lazy view of the plays open to the seat to act, like python-chess's
+    ``LegalMoveGenerator``: nothing is listed until it is iterated, ``len()`` is the core's
+    closed-form count, and ``in`` asks :meth:`Game.can_play`. It is live: it always reflects
+    the game as it is now. Passing is not a play; see :meth:`Game.can_pass`.
+
+    >>> game = Game.from_hands(["3s 3c 4d", "5s 9h"], leader=0)
+    >>> moves = game.legal_moves()
+    >>> len(moves), bool(moves), "3s 3c" in moves, "3c 4d" in moves
+    (4, True, True, False)
+    >>> [str(m) for m in moves]
+    ['3♠', '3♣', '4♦', '3♠ 3♣']
+    >>> moves
+    <LegalMoves (4): 3♠, 3♣, 4♦, 3♠ 3♣>
+    """
+
+    __slots__ = ("_game",)
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    def __iter__(self) -> Iterator[Cards]:
+        # The core's order: by kind, then number of cards, then mask.
+        for mask in self._game._state.legal_moves().tolist():
+            yield Cards(mask)
+
+    def __len__(self) -> int:
+        return self._game._state.count_legal_moves()
+
+    def __bool__(self) -> bool:
+        return self._game._state.count_legal_moves() > 0
+
+    def __contains__(self, move: object) -> bool:
+        if isinstance(move, _PassType):
+            return False
+        return self._game.can_play(move)  # type: ignore[arg-type]
+
+    def __repr__(self) -> str:
+        shown, limit = [], 12
+        for move in self:
+            if len(shown) == limit:
+                shown.append("...")
+                break
+            shown.append(str(move))
+        return f"<LegalMoves ({len(self)}): {', '.join(shown)}>"
+
+
+class Game:
+    """One hand of Tiến Lên for 2-4 players (RULES.md R5-R9), checked at every action.
+
+    ``Game(players, seed=...)`` deals with the core's own PRNG (``core.deal``), so a seed
+    fixes the hands on every platform (R1.4); ``seed=None`` draws a fresh 64-bit seed from
+    :mod:`secrets`, kept in :attr:`seed`. ``leader=None`` applies the first-hand rule (R7.2:
+    the holder of the lowest card leads and must play it); a seat number lets that seat lead
+    anything (R7.3, R7.4), as :class:`~tienlen.match.Match` does for later hands.
+
+    Actions follow the verify / can / do pattern: :meth:`verify_play` raises
+    :class:`~tienlen.reasons.IllegalMoveError` with a reason, :meth:`can_play` answers
+    ``True``/``False``, :meth:`play` acts and returns the :class:`Action` it recorded. The
+    same goes for passing. A refused action leaves the game exactly as it was.
+
+    >>> game = Game(4, seed=42)
+    >>> game.seed, game.players, [len(hand) for hand in game.hands]
+    (42, 4, [13, 13, 13, 13])
+    >>> game.turn == next(seat for seat, hand in enumerate(game.hands) if "3s" in hand)
+    True
+    >>> game.can_pass(), game.is_over, game.loser
+    (False, False, None)
+    """
+
+    __slots__ = ("_state", "_rules", "_seed", "_leader", "_initial", "_hist", "_shared",
+                 "_hist_tuple")
+
+    _state: _core.GameState
+    _rules: Rules
+    _seed: int | None
+    _leader: int | None
+    _initial: tuple[int, ...]
+    _hist: list[Action]
+    _shared: bool
+    _hist_tuple: tuple[Action, ...] | None
+
+    def __init__(
+        self,
+        players: int = 4,
+        *,
+        seed: int | None = None,
+        rules: Rules = _DEFAULT_RULES,
+        leader: int | None = None,
+    ) -> None:
+        if type(players) is not int or not 2 <= players <= 4:
+            raise ValueError(f"players must be 2, 3 or 4; got {players!r}")
+        if seed is None:
+            seed = secrets.randbits(64)
+        elif type(seed) is not int or not 0 <= seed < _SEED_LIMIT:
+            raise ValueError(f"seed must be an int in [0, 2**64); got {seed!r}")
+        self._setup(_core.deal(seed, players), rules, leader, seed)
+
+    @classmethod
+    def from_hands(
+        cls,
+        hands: Iterable[CardsLike],
+        *,
+        rules: Rules = _DEFAULT_RULES,
+        leader: int | None = None,
+    ) -> Game:
+        """A game from fixed hands (:class:`Cards`, masks or card text), one per seat, for
+        tests, puzzles and replays. Hands may have any sizes but must be non-empty and
+        disjoint. With ``leader=None`` the holder of the lowest card in play leads and must
+        include it (R7.2); otherwise seat ``leader`` leads anything (R7.4).
+
+        >>> game = Game.from_hands(["5s 6s", "4c 9h", "Kd"])
+        >>> game.turn, game.must_include, game.seed
+        (1, Card.parse('4c'), None)
+        >>> Game.from_hands(["5s 6s", "4c 9h"], leader=0).must_include is None
+        True
+        >>> Game.from_hands(["5s 6s", "5s"])
+        Traceback (most recent call last):
+        ...
+        ValueError: hands[1] shares cards with another hand
+        """
+        masks = tuple(_as_cards(hand).mask for hand in hands)
+        game = object.__new__(cls)
+        game._setup(masks, rules, leader, None)
+        return game
+
+    def _setup(self, masks: tuple[int, ...], rules: Rules, leader: int | None,
+               seed: int | None) -> None:
+        if not isinstance(rules, Rules):
+            raise ValueError(f"rules must be a Rules; got {rules!r}")
+        if leader is not None and (type(leader) is not int or not 0 <= leader < len(masks)):
+            raise ValueError(f"leader must be None or a seat 0..{len(masks) - 1}; got {leader!r}")
+        # The core validates the hands (count, emptiness, overlaps) with messages naming them.
+        self._state = _core.GameState(masks, -1 if leader is None else leader, rules.flags)
+        self._rules = rules
+        self._seed = seed
+        self._leader = leader
+        self._initial = masks
+        self._hist = []
+        self._shared = False
+        self._hist_tuple = ()
+
+    # ------------------------------------------------------------------------ state
+
+    @property
+    def players(self) -> int:
+        """Number of seats, 2-4."""
+        return self._state.players
+
+    @property
+    def rules(self) -> Rules:
+        """The ruleset this hand is played under."""
+        return self._rules
+
+    @property
+    def seed(self) -> int | None:
+        """The deal's seed, or ``None`` for a game from :meth:`from_hands`."""
+        return self._seed
+
+    @property
+    def leader(self) -> int | None:
+        """The seat given as leader, or ``None`` when the first-hand rule (R7.2) applied."""
+        return self._leader
+
+    @property
+    def initial_hands(self) -> tuple[Cards, ...]:
+        """Every seat's hand as dealt (or given), before any play."""
+        return tuple(Cards(mask) for mask in self._initial)
+
+    @property
+    def turn(self) -> int | None:
+        """The seat to act, or ``None`` once the hand is over."""
+        turn = self._state.turn
+        return None if turn < 0 else turn
+
+    @property
+    def hands(self) -> tuple[Cards, ...]:
+        """Every seat's current hand (a seat that went out holds ``Cards()``)."""
+        return tuple(Cards(mask) for mask in self._state.hands)
+
+    def hand(self, seat: int) -> Cards:
+        """One seat's current hand."""
+        return Cards(self._state.hand(self._seat_arg(seat)))
+
+    @property
+    def pile(self) -> Combo | None:
+        """The combination on top of the pile, or ``None`` when the pile is empty (a lead)."""
+        mask = self._state.pile_mask
+        if not mask:
+            return None
+        # The last play is usually still the top of the pile: reuse its Combo.
+        last = self._hist[-1].combo if self._hist else None
+        if last is not None and last.cards.mask == mask:
+            return last
+        return classify(Cards(mask), self._rules)
+
+    @property
+    def pile_owner(self) -> int | None:
+        """The seat that played the top of the pile, or ``None`` when it is empty."""
+        owner = self._state.pile_owner
+        return None if owner < 0 else owner
+
+    @property
+    def locked_out(self) -> frozenset[int]:
+        """Seats that passed on this pile (R5.1); emptied when the pile clears (R6.1)."""
+        return _LOCKED_SETS[self._state.locked_mask]
+
+    @property
+    def finished(self) -> tuple[int, ...]:
+        """Seats in finishing order so far; once over, every seat, the loser last (R9.2)."""
+        return self._state.finished
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the hand has ended (only one seat still holds cards, R9.2)."""
+        return self._state.turn < 0
+
+    @property
+    def loser(self) -> int | None:
+        """The seat left holding cards at the end, or ``None`` until the hand is over."""
+        loser = self._state.loser
+        return None if loser < 0 else loser
+
+    @property
+    def must_include(self) -> Card | None:
+        """The card the first lead must contain (R7.2), or ``None``."""
+        card = self._state.must_include
+        return None if card < 0 else _CARDS[card]
+
+    @property
+    def played(self) -> Cards:
+        """Every card played so far in this hand."""
+        return Cards(self._state.played_mask)
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """Every action so far, oldest first."""
+        if self._hist_tuple is None:
+            self._hist_tuple = tuple(self._hist)
+        return self._hist_tuple
+
+    # ----------------------------------------------------------------- questions
+
+    def legal_moves(self) -> LegalMoves:
+        """The plays open to the seat to act, every suit choice included, as a lazy
+        :class:`LegalMoves` view (empty once the hand is over). Passing is separate:
+        :meth:`can_pass`.
+
+        >>> game = Game.from_hands(["3s 4s 5s", "9h"])
+        >>> [str(move) for move in game.legal_moves()]
+        ['3♠', '3♠ 4♠ 5♠']
+        """
+        return LegalMoves(self)
+
+    def verify_play(self, cards: CardsLike, seat: int | None = None) -> None:
+        """Raise :class:`~tienlen.reasons.IllegalMoveError` if ``seat`` (default: the seat
+        to act) may not play ``cards`` now; return ``None`` if it may. ``cards`` may be
+        :class:`Cards`, card text (a :class:`~tienlen.errors.CardParseError` propagates) or
+        a mask.
+
+        >>> game = Game.from_hands(["3s 7d 8d 9d Kh", "4s 5s 6h"])
+        >>> _ = game.play("3s"); _ = game.pass_turn(); _ = game.play("7d 8d 9d")
+        >>> game.verify_play("4s 5s")
+        Traceback (most recent call last):
+        ...
+        tienlen.reasons.IllegalMoveError: 4♠ 5♠ is not a combination
+        >>> game.verify_play("4s 5s 6h")
+        Traceback (most recent call last):
+        ...
+        tienlen.reasons.IllegalMoveError: 4♠ 5♠ 6♥ does not beat 7♦ 8♦ 9♦: it has a lower top card (6♥ against 9♦)
+        """
+        self._verified_play(cards, seat)
+
+    def can_play(self, cards: CardsLike, seat: int | None = None) -> bool:
+        """Whether :meth:`play` would succeed; unparsable text still raises.
+
+        >>> game = Game.from_hands(["3s 4s", "5s"])
+        >>> game.can_play("3s"), game.can_play("4s"), game.can_play("3s", seat=1)
+        (True, False, False)
+        """
+        try:
+            self._verified_play(cards, seat)
+        except IllegalMoveError:
+            return False
+        return True
+
+    def verify_pass(self, seat: int | None = None) -> None:
+        """Raise :class:`~tienlen.reasons.IllegalMoveError` if ``seat`` (default: the seat
+        to act) may not pass now.
+
+        >>> Game.from_hands(["3s", "4s"]).verify_pass()
+        Traceback (most recent call last):
+        ...
+        tienlen.reasons.IllegalMoveError: you lead: you cannot pass
+        """
+        self._verified_seat(seat)
+        code = self._state.check_pass()
+        if code:
+            reason = reason_from_core(code)
+            raise IllegalMoveError(reason, pass_message(reason), seat=self._acting(seat))
+
+    def can_pass(self, seat: int | None = None) -> bool:
+        """Whether :meth:`pass_turn` would succeed (R5.1, R7.1)."""
+        try:
+            self.verify_pass(seat)
+        except IllegalMoveError:
+            return False
+        return True
+
+    # ------------------------------------------------------------------- actions
+
+    def play(self, cards: CardsLike, seat: int | None = None) -> Action:
+        """Play ``cards`` for ``seat`` (default: the seat to act) and return the recorded
+        :class:`Action`, or raise :class:`~tienlen.reasons.IllegalMoveError` leaving the game
+        unchanged.
+
+        >>> game = Game.from_hands(["3s 4s 5s 9h", "6d 7d 8d 2c"])
+        >>> print(game.play("3s 4s 5s"), "|", game.play("6d 7d 8d", seat=1))
+        seat 0 plays 3♠ 4♠ 5♠ | seat 1 plays 6♦ 7♦ 8♦
+        """
+        parsed = self._verified_play(cards, seat)
+        turn = self._state.turn
+        self._state.apply(parsed.mask)
+        return self._record(Action(turn, "play", parsed, classify(parsed, self._rules)))
+
+    def pass_turn(self, seat: int | None = None) -> Action:
+        """Pass for ``seat`` (default: the seat to act), which locks it out of this pile
+        (R5.1), and return the recorded :class:`Action`; or raise
+        :class:`~tienlen.reasons.IllegalMoveError` leaving the game unchanged."""
+        self.verify_pass(seat)
+        turn = self._state.turn
+        self._state.apply(0)
+        return self._record(_PASSES[turn])
+
+    def act(self, move: Move, seat: int | None = None) -> Action:
+        """Play ``move``, or pass if it is :data:`PASS`: the one entry point for a bot's
+        answer.
+
+        >>> game = Game.from_hands(["3s 4s", "5s 9h"])
+        >>> print(game.act(Cards.parse("3s")), "|", game.act(PASS))
+        seat 0 plays 3♠ | seat 1 passes
+        """
+        if isinstance(move, _PassType):
+            return self.pass_turn(seat)
+        return self.play(move, seat)  # type: ignore[arg-type]
+
+    def apply_unchecked(self, move: Cards | int | _PassType) -> Action:
+        """The fast path, for callers that took ``move`` from :meth:`legal_moves` (or chose
+        to pass when :meth:`can_pass`): ``Cards`` or a mask to play, :data:`PASS` or ``0``
+        to pass. Nothing is verified beyond what would corrupt the state (the core's
+        ``GameState.apply`` refuses a move after the end, cards not held, a
+        non-combination and a pass on lead, with a plain ``ValueError``). It still records
+        the action in :attr:`history`.
+
+        >>> game = Game.from_hands(["3s 4s", "5s 9h"])
+        >>> print(game.apply_unchecked(next(iter(game.legal_moves()))),
+        ...       "|", game.apply_unchecked(PASS))
+        seat 0 plays 3♠ | seat 1 passes
+        """
+        turn = self._state.turn
+        if move is PASS or (type(move) is int and move == 0):
+            self._state.apply(0)
+            return self._record(_PASSES[turn])
+        cards = move if type(move) is Cards else _as_cards(move)
+        self._state.apply(cards.mask)
+        return self._record(Action(turn, "play", cards, classify(cards, self._rules)))
+
+    # ---------------------------------------------------------------------- views
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may see: its own hand, every count, the public history. Bots get
+        views, never the game.
+
+        >>> game = Game.from_hands(["3s 4s", "5s 9h"])
+        >>> view = game.view(1)
+        >>> view.hand, view.card_counts, view.is_my_turn
+        (Cards.parse('5s 9h'), (2, 2), False)
+        """
+        state = self._state
+        seat = self._seat_arg(seat)
+        hands = state.hands
+        turn, owner, card = state.turn, state.pile_owner, state.must_include
+        return View(
+            seat=seat,
+            players=state.players,
+            rules=self._rules,
+            hand=Cards(hands[seat]),
+            card_counts=tuple(map(int.bit_count, hands)),
+            played=Cards(state.played_mask),
+            pile=self.pile,
+            pile_owner=None if owner < 0 else owner,
+            turn=None if turn < 0 else turn,
+            locked_out=_LOCKED_SETS[state.locked_mask],
+            finished=state.finished,
+            must_include=None if card < 0 else _CARDS[card],
+            history=self.history,
+        )
+
+    # --------------------------------------------------------- copies, comparison
+
+    def copy(self) -> Game:
+        """An independent copy. Cheap: the core state is a struct copy and the history list
+        is shared until either side appends to it (copy on write), so search can copy
+        thousands of times per move.
+
+        >>> game = Game.from_hands(["3s 4s", "5s 9h"])
+        >>> twin = game.copy(); _ = twin.play("3s")
+        >>> len(game.history), len(twin.history), game == game.copy()
+        (0, 1, True)
+        """
+        twin = object.__new__(Game)
+        twin._state = self._state.copy()
+        twin._rules = self._rules
+        twin._seed = self._seed
+        twin._leader = self._leader
+        twin._initial = self._initial
+        twin._hist = self._hist
+        twin._hist_tuple = self._hist_tuple
+        twin._shared = self._shared = True
+        return twin
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: dict) -> Game:
+        return self.copy()
+
+    def snapshot(self) -> tuple:
+        """Every field of the game as a hashable tuple: equal snapshots mean equal games
+        (same setup, same state, same history)."""
+        return (self._rules, self._seed, self._leader, self._initial, self._state.key(),
+                self.history)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.snapshot() == other.snapshot()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        pile = self.pile
+        where = "over" if self.is_over else f"turn={self.turn}"
+        return (f"<Game players={self.players} {where} pile={pile if pile else '-'} "
+                f"finished={self.finished} actions={len(self._hist)}>")
+
+    # ---------------------------------------------------------------------- replay
+
+    def to_json(self, *, indent: int | None = None) -> str:
+        """This game as versioned JSON (see :mod:`tienlen.replay`).
+
+        >>> game = Game.from_hands(["3s 4s", "5s 9h"]); _ = game.play("3s")
+        >>> Game.from_json(game.to_json()) == game
+        True
+        """
+        from .replay import game_to_json
+
+        return game_to_json(self, indent=indent)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Game:
+        """Replay a game written by :meth:`to_json`, checking every action; raises
+        :class:`~tienlen.replay.ReplayError` naming the first bad field or action."""
+        from .replay import game_from_json
+
+        return game_from_json(text)
+
+    # ------------------------------------------------------------------- helpers
+
+    def _record(self, action: Action) -> Action:
+        if self._shared:
+            self._hist = self._hist.copy()
+            self._shared = False
+        self._hist.append(action)
+        self._hist_tuple = None
+        return action
+
+    def _seat_arg(self, seat: object) -> int:
+        if type(seat) is not int or not 0 <= seat < self._state.players:
+            raise ValueError(f"seat must be 0..{self._state.players - 1}; got {seat!r}")
+        return seat
+
+    def _acting(self, seat: int | None) -> int | None:
+        turn = self._state.turn
+        return seat if seat is not None else (None if turn < 0 else turn)
+
+    def _verified_seat(self, seat: int | None, cards: Cards | None = None) -> None:
+        if seat is None:
+            return
+        self._seat_arg(seat)
+        turn = self._state.turn
+        # Once the hand is over the core's GAME_OVER is the better answer for everyone.
+        if turn >= 0 and seat != turn:
+            raise IllegalMoveError(Reason.NOT_YOUR_TURN, turn_message(turn, seat), seat=seat,
+                                   cards=cards)
+
+    def _verified_play(self, cards: CardsLike, seat: int | None) -> Cards:
+        parsed = _as_cards(cards)
+        self._verified_seat(seat, parsed)
+        state = self._state
+        code = state.check_play(parsed.mask)
+        if code:
+            reason = reason_from_core(code)
+            turn = state.turn
+            message = play_message(
+                reason,
+                parsed,
+                hand=Cards(state.hands[turn]) if turn >= 0 else Cards(),
+                pile=Cards(state.pile_mask),
+                pile_code=state.pile_code,
+                must_include=state.must_include,
+                flags=state.flags,
+            )
+            raise IllegalMoveError(reason, message, seat=self._acting(seat), cards=parsed)
+        return parsed

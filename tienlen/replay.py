@@ -1,0 +1,204 @@
+"""Game replays as versioned JSON.
+
+A replay names the schema and its version, the number of players, the rules, the seed (or
+``null`` for given hands), the initial hands, the leader (``null`` for the first-hand rule),
+every action and the finishing order so far::
+
+    {"schema": "tienlen.game", "version": 1, "players": 2, "rules": "default",
+     "seed": null, "hands": ["3s 4s", "5s 9h"], "leader": null,
+     "actions": [{"seat": 0, "action": "play", "cards": "3s"},
+                 {"seat": 1, "action": "pass"}],
+     "finished": []}
+
+Reading replays every action through the checked path. Anything wrong (not JSON, another
+schema or version, a missing, unknown or mistyped field, hands that do not match the seed,
+an action the rules refuse, a finishing order that does not match) raises
+:class:`ReplayError` naming the first bad field or action; no game is returned half-built.
+
+>>> from tienlen.game import Game
+>>> game = Game.from_hands(["3s 4s", "5s 9h"]); _ = game.play("3s"); _ = game.pass_turn()
+>>> text = game_to_json(game)
+>>> game_from_json(text) == game
+True
+>>> game_from_json(text.replace('"pass"}', '"play", "cards": "5s 9h"}'))
+Traceback (most recent call last):
+...
+tienlen.replay.ReplayError: actions[1]: seat 1 cannot play 5♠ 9♥: 5♠ 9♥ is not a combination
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final
+
+from . import _core
+from .cards import Cards
+from .errors import CardParseError, TienlenError
+from .game import Game
+from .reasons import IllegalMoveError
+from .rules import Rules
+
+__all__ = ["ReplayError", "SCHEMA", "VERSION", "game_to_json", "game_from_json"]
+
+#: The schema name every replay carries.
+SCHEMA: Final = "tienlen.game"
+#: The version this module writes and reads.
+VERSION: Final = 1
+
+_FIELDS: Final = ("schema", "version", "players", "rules", "seed", "hands", "leader",
+                  "actions", "finished")
+
+
+class ReplayError(TienlenError):
+    """A replay that cannot be read. ``field`` names the first bad field or action, such as
+    ``"version"`` or ``"actions[12]"`` (``None`` when the text is not a JSON object at all).
+    """
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(f"{field}: {message}" if field else message)
+        self.field = field
+
+
+def game_to_json(game: Game, *, indent: int | None = None) -> str:
+    """The replay of ``game`` as JSON text (cards in ASCII, such as ``"10h"``)."""
+    actions: list[dict[str, Any]] = []
+    for action in game.history:
+        if action.cards is None:
+            actions.append({"seat": action.seat, "action": "pass"})
+        else:
+            actions.append({"seat": action.seat, "action": "play",
+                            "cards": action.cards.ascii()})
+    record = {
+        "schema": SCHEMA,
+        "version": VERSION,
+        "players": game.players,
+        "rules": game.rules.name,
+        "seed": game.seed,
+        "hands": [hand.ascii() for hand in game.initial_hands],
+        "leader": game.leader,
+        "actions": actions,
+        "finished": list(game.finished),
+    }
+    return json.dumps(record, indent=indent, ensure_ascii=False)
+
+
+def _int(value: object, field: str, low: int, high: int) -> int:
+    # bool is an int subclass; true/false in a numeric field is tampering, not a number.
+    if type(value) is not int:
+        raise ReplayError(f"expected an integer, got {_json_type(value)}", field)
+    if not low <= value <= high:
+        raise ReplayError(f"{value} is out of range {low}..{high}", field)
+    return value
+
+
+def _str(value: object, field: str) -> str:
+    if type(value) is not str:
+        raise ReplayError(f"expected a string, got {_json_type(value)}", field)
+    return value
+
+
+def _list(value: object, field: str) -> list:
+    if type(value) is not list:
+        raise ReplayError(f"expected a list, got {_json_type(value)}", field)
+    return value
+
+
+def _json_type(value: object) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean",
+             int: "an integer", float: "a number", type(None): "null"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _cards(value: object, field: str) -> Cards:
+    try:
+        return Cards.parse(_str(value, field))
+    except CardParseError as error:
+        raise ReplayError(str(error), field) from None
+
+
+def game_from_json(text: str | bytes) -> Game:
+    """Rebuild a game from :func:`game_to_json` text, replaying and checking every action.
+
+    >>> game_from_json('{"schema": "tienlen.game", "version": 2}')
+    Traceback (most recent call last):
+    ...
+    tienlen.replay.ReplayError: version: unsupported version 2 (this reader knows 1)
+    """
+    try:
+        record = json.loads(text)
+    except (ValueError, TypeError) as error:  # JSONDecodeError and UnicodeDecodeError
+        raise ReplayError(f"not a JSON replay: {error}") from None
+    if type(record) is not dict:
+        raise ReplayError(f"a replay is a JSON object, got {_json_type(record)}")
+    if record.get("schema") != SCHEMA:
+        raise ReplayError(f"expected {SCHEMA!r}, got {record.get('schema')!r}", "schema")
+    version = record.get("version")
+    if version != VERSION or type(version) is not int:
+        raise ReplayError(f"unsupported version {version!r} (this reader knows {VERSION})",
+                          "version")
+    for name in record:
+        if name not in _FIELDS:
+            raise ReplayError("unknown field", name)
+    for name in _FIELDS:
+        if name not in record:
+            raise ReplayError("missing field", name)
+
+    players = _int(record["players"], "players", 2, 4)
+    try:
+        rules = Rules.from_name(_str(record["rules"], "rules"))
+    except ReplayError:
+        raise
+    except ValueError as error:
+        raise ReplayError(str(error), "rules") from None
+    seed = record["seed"]
+    if seed is not None:
+        seed = _int(seed, "seed", 0, (1 << 64) - 1)
+    hands_field = _list(record["hands"], "hands")
+    if len(hands_field) != players:
+        raise ReplayError(f"expected {players} hands, got {len(hands_field)}", "hands")
+    hands = [_cards(hand, f"hands[{seat}]") for seat, hand in enumerate(hands_field)]
+    leader = record["leader"]
+    if leader is not None:
+        leader = _int(leader, "leader", 0, players - 1)
+
+    if seed is not None:
+        for seat, (hand, dealt) in enumerate(zip(hands, _core.deal(seed, players))):
+            if hand.mask != dealt:
+                raise ReplayError(f"{hand} is not what seed {seed} deals ({Cards(dealt)})",
+                                  f"hands[{seat}]")
+    try:
+        if seed is not None:
+            game = Game(players, seed=seed, rules=rules, leader=leader)
+        else:
+            game = Game.from_hands(hands, rules=rules, leader=leader)
+    except ValueError as error:
+        raise ReplayError(str(error), "hands") from None
+
+    for index, entry in enumerate(_list(record["actions"], "actions")):
+        field = f"actions[{index}]"
+        if type(entry) is not dict:
+            raise ReplayError(f"expected an object, got {_json_type(entry)}", field)
+        kind = entry.get("action")
+        expected = {"play": {"seat", "action", "cards"}, "pass": {"seat", "action"}}.get(kind)
+        if expected is None:
+            raise ReplayError(f"action must be \"play\" or \"pass\", got {kind!r}", field)
+        if set(entry) != expected:
+            extra = sorted(set(entry) ^ expected)
+            raise ReplayError(f"a {kind} has exactly the fields {sorted(expected)}; "
+                              f"check {extra}", field)
+        seat = _int(entry["seat"], f"{field}.seat", 0, players - 1)
+        try:
+            if kind == "pass":
+                game.pass_turn(seat)
+            else:
+                cards = _cards(entry["cards"], f"{field}.cards")
+                game.play(cards, seat)
+        except IllegalMoveError as error:
+            what = "pass" if kind == "pass" else f"play {cards}"
+            raise ReplayError(f"seat {seat} cannot {what}: {error}", field) from None
+
+    finished = _list(record["finished"], "finished")
+    if finished != list(game.finished) or any(type(seat) is not int for seat in finished):
+        raise ReplayError(f"the actions finish {list(game.finished)}, the file says "
+                          f"{finished}", "finished")
+    return game

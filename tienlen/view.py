@@ -1,0 +1,139 @@
+"""What one seat may see of a hand: the only thing a bot is ever given.
+
+A :class:`View` holds the seat's own hand and the public facts (card counts, cards played,
+pile, turn, lock-outs, finishing order, history), never another seat's cards. It is a frozen
+value built by :meth:`tienlen.game.Game.view`; its questions go to the core.
+
+>>> from tienlen.game import Game
+>>> game = Game.from_hands(["3s 4s 9d", "5s 5h 2h", "6c 7c 8c"])
+>>> _ = game.play("3s")
+>>> view = game.view(1)
+>>> view.is_my_turn, view.card_counts, str(view.played), view.pile_owner
+(True, (2, 3, 3), '3♠', 0)
+>>> [str(move) for move in view.legal_moves()], view.can_pass()
+(['5♠', '5♥', '2♥'], True)
+>>> len(view.unseen)                          # 52 - own 3 - played 1
+48
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from . import _core
+from .cards import Card, Cards
+from .combos import Combo
+from .rules import Rules
+
+if TYPE_CHECKING:
+    from .game import Action
+
+__all__ = ["View"]
+
+_DECK = (1 << 52) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One seat's view of a hand. Every field is public information or the seat's own.
+
+    ``unseen`` is every card the seat has not seen: in other hands or, with fewer than four
+    players, set aside (R1.2).
+    """
+
+    seat: int
+    players: int
+    rules: Rules
+    hand: Cards
+    card_counts: tuple[int, ...]
+    played: Cards
+    pile: Combo | None
+    pile_owner: int | None
+    turn: int | None
+    locked_out: frozenset[int]
+    finished: tuple[int, ...]
+    must_include: Card | None
+    history: tuple[Action, ...]
+
+    @property
+    def is_my_turn(self) -> bool:
+        """Whether this seat is to act."""
+        return self.turn == self.seat
+
+    @property
+    def unseen(self) -> Cards:
+        """The deck minus this seat's hand minus every card played."""
+        return Cards(_DECK & ~self.hand.mask & ~self.played.mask)
+
+    def legal_moves(self) -> list[Cards]:
+        """This seat's legal plays in the core's order; ``[]`` unless it is its turn.
+
+        >>> from tienlen.game import Game
+        >>> game = Game.from_hands(["3s 4s", "5s 9h"])
+        >>> game.view(0).legal_moves(), game.view(1).legal_moves()
+        ([Cards.parse('3s')], [])
+        """
+        if self.turn != self.seat:
+            return []
+        # The core's move generator, given exactly what the game state would give it.
+        masks = _core.legal_moves(
+            self.hand.mask,
+            self.pile.code if self.pile is not None else 0,
+            self.rules.flags,
+            self.seat in self.locked_out,
+            -1 if self.must_include is None else int(self.must_include),
+        )
+        return [Cards(mask) for mask in masks.tolist()]
+
+    def can_pass(self) -> bool:
+        """Whether this seat may pass now (its turn, and not leading: R7.1)."""
+        if self.turn != self.seat:
+            return False
+        return bool(self.search_state().can_pass())
+
+    def search_state(self) -> _core.GameState:
+        """A core ``GameState`` consistent with this view, for search: this seat's hand is
+        real; every other seat holds the right number of cards taken from :attr:`unseen`
+        (the lowest ones, in seat order: arbitrary, not random; a searcher redraws them, as
+        ``core.flat_monte_carlo`` does). Raises ``ValueError`` once the hand is over.
+
+        >>> from tienlen.game import Game
+        >>> game = Game.from_hands(["3s 4s", "5s 9h"])
+        >>> state = game.view(1).search_state()
+        >>> state.turn, state.must_include, [bin(m).count("1") for m in state.hands]
+        (0, 0, [2, 2])
+        """
+        if self.turn is None:
+            raise ValueError("the hand is over: there is no state to search")
+        pool = _DECK & ~self.hand.mask & ~self.played.mask
+        hands = [0] * self.players
+        hands[self.seat] = self.hand.mask
+        if self.must_include is not None and self.turn != self.seat:
+            # Everyone knows the first leader holds this card (R7.2), and the core requires it.
+            bit = 1 << self.must_include
+            hands[self.turn] = bit
+            pool &= ~bit
+        for seat, count in enumerate(self.card_counts):
+            if seat == self.seat:
+                continue
+            mask = hands[seat]
+            for _ in range(count - mask.bit_count()):
+                low = pool & -pool
+                mask |= low
+                pool ^= low
+            hands[seat] = mask
+        locked = 0
+        for seat in self.locked_out:
+            locked |= 1 << seat
+        return _core.GameState.from_fields(
+            hands,
+            pile_mask=self.pile.cards.mask if self.pile is not None else 0,
+            pile_owner=-1 if self.pile_owner is None else self.pile_owner,
+            turn=self.turn,
+            locked_mask=locked,
+            finished=self.finished,
+            must_include=-1 if self.must_include is None else int(self.must_include),
+            flags=self.rules.flags,
+            played_mask=self.played.mask,
+        )
