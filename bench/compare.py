@@ -44,23 +44,34 @@ perf_ns = time.perf_counter_ns
 # ----------------------------------------------------------------------------- timing
 
 
-def timed(fn: Callable[[], int]) -> float:
+# The clock for single-threaded comparisons. This thread's CPU time, not wall time: on a
+# shared, overloaded machine a block of work is often descheduled half-way, and wall time
+# bills that wait to whichever side happened to be running. CPU time counts only the time
+# spent running, which for single-threaded code is what wall time would be on an idle
+# machine. `--wall` switches back (the thread comparison always uses wall time: a speedup
+# from a second thread is a wall-clock effect).
+CLOCK: Callable[[], int] = time.thread_time_ns
+
+
+def timed(fn: Callable[[], int], clock: Callable[[], int] | None = None) -> float:
     """Nanoseconds per item of one call of ``fn`` (which returns how many items it did).
 
     The collector is paused so a collection triggered by one side is not billed to it.
     """
+    clock = clock or CLOCK
     gc.collect()
     gc.disable()
     try:
-        t0 = perf_ns()
+        t0 = clock()
         n = fn()
-        dt = perf_ns() - t0
+        dt = clock() - t0
     finally:
         gc.enable()
     return dt / n
 
 
-def interleave(sides: dict[str, Callable[[], int]], rounds: int) -> dict[str, list[float]]:
+def interleave(sides: dict[str, Callable[[], int]], rounds: int,
+               clock: Callable[[], int] | None = None) -> dict[str, list[float]]:
     """Per-item ns of each side for every round, sides alternating in mirrored order."""
     names = list(sides)
     for name in names:  # warm caches, allocators and lazy imports outside the timing
@@ -68,7 +79,7 @@ def interleave(sides: dict[str, Callable[[], int]], rounds: int) -> dict[str, li
     samples: dict[str, list[float]] = {name: [] for name in names}
     for r in range(rounds):
         for name in names if r % 2 == 0 else names[::-1]:
-            samples[name].append(timed(sides[name]))
+            samples[name].append(timed(sides[name], clock))
     return samples
 
 
@@ -79,6 +90,12 @@ def med(xs: list[float]) -> float:
 def ratio(num: list[float], den: list[float]) -> float:
     """Median over rounds of num/den, pairing the samples of the same round."""
     return statistics.median(a / b for a, b in zip(num, den))
+
+
+def iqr(num: list[float], den: list[float]) -> str:
+    """Interquartile range of the per-round ratios: how far the noise moved the answer."""
+    q = statistics.quantiles([a / b for a, b in zip(num, den)], n=4)
+    return f"{q[0]:.3g}-{q[2]:.3g}"
 
 
 # ----------------------------------------------------------------------------- results
@@ -128,7 +145,7 @@ class Config:
     def __init__(self, quick: bool, seed: int) -> None:
         self.quick = quick
         self.seed = seed
-        self.rounds = 5 if quick else 15
+        self.rounds = 9 if quick else 25
         self.hands = 1000 if quick else 4000
         self.big = 1 << 20
         self.playouts = 500 if quick else 2000
@@ -160,7 +177,8 @@ def bench_classify(cfg: Config) -> None:
     s = interleave({"classify": ours, "bit_count": base}, cfg.rounds)
     r = ratio(s["classify"], s["bit_count"])
     record(Result("classify vs int.bit_count (per call)", goal, r, "x", r <= 2.0,
-                  {"classify_ns": med(s["classify"]), "bit_count_ns": med(s["bit_count"])}))
+                  {"classify_ns": med(s["classify"]), "bit_count_ns": med(s["bit_count"]),
+                   "iqr": iqr(s["classify"], s["bit_count"])}))
 
 
 def bench_classify_many(cfg: Config) -> None:
@@ -181,10 +199,11 @@ def bench_classify_many(cfg: Config) -> None:
     r = ratio(s["classify_many"], s["bitwise_count"])
     record(Result("classify_many vs np.bitwise_count (per element, 1M)", goal, r, "x", r <= 5.0,
                   {"classify_many_ns": med(s["classify_many"]),
-                   "bitwise_count_ns": med(s["bitwise_count"])}))
+                   "bitwise_count_ns": med(s["bitwise_count"]),
+                   "iqr": iqr(s["classify_many"], s["bitwise_count"])}))
 
 
-def bench_legal_moves_abs(cfg: Config, ctx: dict) -> None:
+def bench_legal_moves_abs(cfg: Config) -> None:
     goal = "core.legal_moves fresh lead, 13 cards <= 3 us per hand"
     hands = workloads.dealt_hands(cfg.hands, cfg.seed)
     arr = workloads.as_u64(hands)
@@ -204,10 +223,6 @@ def bench_legal_moves_abs(cfg: Config, ctx: dict) -> None:
     s = interleave({"per_call": per_call, "many": many}, cfg.rounds)
     us = med(s["per_call"]) / 1000
     mean_moves = total / len(hands)
-    ctx["lead_per_call_ns_per_move"] = [x / mean_moves for x in s["per_call"]]
-    ctx["lead_many_ns_per_move"] = [x / mean_moves for x in s["many"]]
-    ctx["lead_hands"] = hands
-    ctx["lead_mean_moves"] = mean_moves
     record(Result("core.legal_moves fresh lead (13 cards)", goal, us, " us/hand", us <= 3.0,
                   {"mean_moves": round(mean_moves, 2),
                    "per_move_ns": med(s["per_call"]) / mean_moves,
@@ -287,7 +302,7 @@ def _ddz_random_game(game, rng: random.Random) -> None:
             s.apply_action(rng.choice(s.legal_actions()))
 
 
-def bench_openspiel_lead(cfg: Config, ctx: dict) -> None:
+def bench_openspiel_lead(cfg: Config) -> None:
     g1 = "fresh-lead per move >= 4x OpenSpiel dou_dizhu legal_actions() per action (per call)"
     g2 = "fresh-lead per move >= 20x OpenSpiel (core.legal_moves_many)"
     game, why = _open_spiel()
@@ -297,7 +312,7 @@ def bench_openspiel_lead(cfg: Config, ctx: dict) -> None:
     rng = random.Random(cfg.seed)
     states = [_ddz_first_lead(game, rng) for _ in range(cfg.os_states)]
     actions = sum(len(s.legal_actions()) for s in states)
-    hands = ctx["lead_hands"]
+    hands = workloads.dealt_hands(cfg.hands, cfg.seed)
     arr = workloads.as_u64(hands)
     moves = int(core.count_legal_moves_many(arr).sum())
     lm = core.legal_moves
@@ -322,16 +337,17 @@ def bench_openspiel_lead(cfg: Config, ctx: dict) -> None:
     common = {"openspiel_ns_per_action": med(s["openspiel"]),
               "openspiel_actions_per_state": round(actions / len(states), 1)}
     record(Result("fresh lead vs OpenSpiel (per call)", g1, r1, "x", r1 >= 4.0,
-                  {**common, "ours_ns_per_move": med(s["per_call"])}))
+                  {**common, "ours_ns_per_move": med(s["per_call"]),
+                   "iqr": iqr(s["openspiel"], s["per_call"])}))
     record(Result("fresh lead vs OpenSpiel (legal_moves_many)", g2, r2, "x", r2 >= 20.0,
-                  {**common, "ours_ns_per_move": med(s["many"])}))
+                  {**common, "ours_ns_per_move": med(s["many"]),
+                   "iqr": iqr(s["openspiel"], s["many"])}))
 
 
-def bench_openspiel_games(cfg: Config, ctx: dict) -> None:
+def bench_openspiel_games(cfg: Config) -> None:
     g1 = "core.random_playouts games/s >= 20x OpenSpiel dou_dizhu Python-driven random games/s"
     game, why = _open_spiel()
     if game is None:
-        ctx["os_game_ns"] = None
         return skip("native playouts vs OpenSpiel random games", g1, why)
     rng = random.Random(cfg.seed)
     n = cfg.playouts
@@ -347,11 +363,11 @@ def bench_openspiel_games(cfg: Config, ctx: dict) -> None:
         return n
 
     s = interleave({"openspiel": os_side, "playouts": ours}, cfg.rounds)
-    ctx["os_game_ns"] = s["openspiel"]
     r = ratio(s["openspiel"], s["playouts"])
     record(Result("native playouts vs OpenSpiel random games", g1, r, "x", r >= 20.0,
                   {"openspiel_games_per_s": 1e9 / med(s["openspiel"]),
-                   "random_playouts_games_per_s": 1e9 / med(s["playouts"])}))
+                   "random_playouts_games_per_s": 1e9 / med(s["playouts"]),
+                   "iqr": iqr(s["openspiel"], s["playouts"])}))
 
 
 # ----------------------------------------------------------------------------- tienlen.Game
@@ -398,7 +414,7 @@ def game_random_unchecked(Game, PASS, seed: int, rng: random.Random) -> int:
     return n
 
 
-def bench_game(cfg: Config, ctx: dict) -> None:
+def bench_game(cfg: Config) -> None:
     goal = "checked tienlen.Game random games/s >= 1x OpenSpiel dou_dizhu Python-driven games/s"
     name = "tienlen.Game (checked) vs OpenSpiel random games"
     Game, PASS = _game_api()
@@ -436,7 +452,8 @@ def bench_game(cfg: Config, ctx: dict) -> None:
     else:
         r = ratio(s["openspiel"], s["checked"])
         record(Result(name, goal, r, "x", r >= 1.0,
-                      {**common, "openspiel_games_per_s": 1e9 / med(s["openspiel"])}))
+                      {**common, "openspiel_games_per_s": 1e9 / med(s["openspiel"]),
+                       "iqr": iqr(s["openspiel"], s["checked"])}))
     record(Result("tienlen.Game apply_unchecked vs checked", "", ratio(s["checked"], s["unchecked"]),
                   "x", None, common))
 
@@ -490,6 +507,14 @@ class CoreMeter:
         return round(self.cpu / self.wall, 2) if self.wall else 0.0
 
 
+def _overlap(spans: list[tuple[int, int]]) -> float:
+    """How much two calls' wall-clock spans overlap, as a fraction of the longer one. A call
+    that kept the GIL would block the other thread's call from even starting: overlap ~0
+    whatever the machine's load. Released, the calls overlap nearly completely."""
+    (s1, e1), (s2, e2) = spans
+    return max(0, min(e1, e2) - max(s1, s2)) / max(e1 - s1, e2 - s2)
+
+
 def bench_threads(cfg: Config) -> None:
     """Two chunks on a 2-worker pool vs the same two chunks on a 1-worker pool: same calls,
     same pool overhead, only the parallelism differs."""
@@ -497,36 +522,38 @@ def bench_threads(cfg: Config) -> None:
     pool2 = concurrent.futures.ThreadPoolExecutor(max_workers=2)
     half = cfg.thread_playouts // 2
     seed = cfg.seed
-
-    def playouts(pool):
-        def run():
-            futs = [pool.submit(core.random_playouts_range, i * half, half, 4, seed)
-                    for i in range(2)]
-            for f in futs:
-                f.result()
-            return 2 * half
-        return CoreMeter(run)
-
     hands = workloads.as_u64(workloads.dealt_hands(cfg.thread_hands, seed))
     chunks = [hands[: len(hands) // 2].copy(), hands[len(hands) // 2:].copy()]
 
-    def moves(pool):
+    def spanned(fn, *args):
+        t0 = perf_ns()
+        fn(*args)
+        return t0, perf_ns()
+
+    def make(pool, calls, items, overlaps):
         def run():
-            for f in [pool.submit(core.legal_moves_many, c) for c in chunks]:
-                f.result()
-            return len(hands)
+            spans = [f.result() for f in [pool.submit(spanned, *c) for c in calls]]
+            overlaps.append(_overlap(spans))
+            return items
         return CoreMeter(run)
 
-    for name, make, unit in (("random_playouts", playouts, "games_per_s"),
-                             ("legal_moves_many", moves, "hands_per_s")):
-        one, two = make(pool1), make(pool2)
-        s = interleave({"1 thread": one, "2 threads": two}, cfg.rounds)
-        per_round = [a / b for a, b in zip(s["1 thread"], s["2 threads"])]
-        r = statistics.median(per_round)
+    jobs = (
+        ("random_playouts", "games_per_s", 2 * half,
+         [(core.random_playouts_range, i * half, half, 4, seed) for i in range(2)]),
+        ("legal_moves_many", "hands_per_s", len(hands),
+         [(core.legal_moves_many, c) for c in chunks]),
+    )
+    for name, unit, items, calls in jobs:
+        ov1: list[float] = []
+        ov2: list[float] = []
+        one, two = make(pool1, calls, items, ov1), make(pool2, calls, items, ov2)
+        s = interleave({"1 thread": one, "2 threads": two}, cfg.rounds, perf_ns)
+        r = ratio(s["1 thread"], s["2 threads"])
         record(Result(f"{name}, 2 threads vs 1", "speedup >= 1.7x", r, "x", r >= 1.7,
                       {f"{unit}_1": 1e9 / med(s["1 thread"]), f"{unit}_2": 1e9 / med(s["2 threads"]),
-                       "best_round": max(per_round), "cores_used_1": one.cores,
-                       "cores_used_2": two.cores, "load_avg": os.getloadavg()[0]}))
+                       "iqr": iqr(s["1 thread"], s["2 threads"]), "call_overlap_2": round(med(ov2), 2),
+                       "cores_used_1": one.cores, "cores_used_2": two.cores,
+                       "load_avg": os.getloadavg()[0]}))
     pool1.shutdown()
     pool2.shutdown()
 
@@ -593,7 +620,7 @@ CHESS_FENS = (
 )
 
 
-def bench_chess(cfg: Config, ctx: dict) -> None:
+def bench_chess(cfg: Config) -> None:
     name = "python-chess legal_moves per move vs ours per move"
     try:
         import chess
@@ -601,7 +628,7 @@ def bench_chess(cfg: Config, ctx: dict) -> None:
         return skip(name, "", f"chess not installed ({e}); pip install -e '.[bench]'")
     boards = [chess.Board(fen) for fen in CHESS_FENS]
     chess_moves = sum(len(list(b.legal_moves)) for b in boards)
-    hands = ctx["lead_hands"][:1000]
+    hands = workloads.dealt_hands(1000, cfg.seed)
     moves = int(core.count_legal_moves_many(workloads.as_u64(hands)).sum())
     lm = core.legal_moves
     reps = 20
@@ -670,42 +697,68 @@ def machine() -> dict:
 
 
 def table() -> str:
-    rows = ["| comparison | goal | measured | status |", "|---|---|---|---|"]
+    rows = ["| comparison | goal | measured | status | details |", "|---|---|---|---|---|"]
     for r in RESULTS:
         value = "-" if r.value is None else f"{r.value:.3g}{r.unit}"
         note = r.skipped or ", ".join(f"{k} {_fmt(v)}" for k, v in r.detail.items())
-        rows.append(f"| {r.name} | {r.goal or 'no goal'} | {value} ({note}) | {r.status()} |")
+        rows.append(f"| {r.name} | {r.goal or 'none (info)'} | {value} | {r.status()} | {note} |")
     return "\n".join(rows)
+
+
+COMPARISONS: dict[str, Callable[[Config], None]] = {
+    "classify": bench_classify,
+    "classify_many": bench_classify_many,
+    "legal_moves": bench_legal_moves_abs,
+    "openspiel_lead": bench_openspiel_lead,
+    "openspiel_games": bench_openspiel_games,
+    "game": bench_game,
+    "threads": bench_threads,
+    "python_layer": bench_python_layer,
+    "reference": bench_reference,
+    "chess": bench_chess,
+}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="fast smoke run (~20 s)")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--json", type=Path, default=HERE / "results" / "latest.json")
+    ap.add_argument("--json", type=Path, default=None,
+                    help="where to write the results (default: bench/results/latest.json)")
+    ap.add_argument("--wall", action="store_true",
+                    help="time single-threaded comparisons by wall clock, not thread CPU time")
+    ap.add_argument("--only", default=",".join(COMPARISONS), metavar="NAMES",
+                    help="comma-separated subset of: " + ", ".join(COMPARISONS)
+                    + " (a partial run writes JSON only when --json is given)")
     args = ap.parse_args(argv)
+    only = [n.strip() for n in args.only.split(",") if n.strip()]
+    unknown = [n for n in only if n not in COMPARISONS]
+    if unknown:
+        ap.error(f"unknown comparison(s): {', '.join(unknown)}")
+    partial = set(only) != set(COMPARISONS)
+    global CLOCK
+    if args.wall:
+        CLOCK = perf_ns
     cfg = Config(args.quick, args.seed)
     t0 = time.perf_counter()
     info = machine()
     print(f"{info['cpu']}, {info['cores']} cores, Python {info['python']}, NumPy {info['numpy']}, "
-          f"load {info['load_avg_at_start']:.2f}; {cfg.rounds} interleaved rounds per comparison")
-    ctx: dict = {}
-    bench_classify(cfg)
-    bench_classify_many(cfg)
-    bench_legal_moves_abs(cfg, ctx)
-    bench_openspiel_lead(cfg, ctx)
-    bench_openspiel_games(cfg, ctx)
-    bench_game(cfg, ctx)
-    bench_threads(cfg)
-    bench_python_layer(cfg)
-    bench_reference(cfg)
-    bench_chess(cfg, ctx)
+          f"load {info['load_avg_at_start']:.2f}; {cfg.rounds} interleaved rounds per comparison, "
+          f"timed by {'wall clock' if args.wall else 'thread CPU time'}")
+    for name in only:
+        COMPARISONS[name](cfg)
     elapsed = time.perf_counter() - t0
     print()
     print(table())
     print(f"\n{elapsed:.0f} s")
+    if args.json is None:
+        if partial:
+            return 0
+        args.json = HERE / "results" / "latest.json"
     args.json.parent.mkdir(parents=True, exist_ok=True)
     payload = {"machine": info, "seed": args.seed, "quick": args.quick, "rounds": cfg.rounds,
+               "only": only,
+               "clock": "wall" if args.wall else "thread_cpu",
                "elapsed_s": round(elapsed, 1),
                "results": [{k: v for k, v in r.__dict__.items()} | {"status": r.status()}
                            for r in RESULTS]}

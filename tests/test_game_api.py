@@ -551,3 +551,40 @@ def test_match_basics() -> None:
 def test_match_validates(kwargs) -> None:
     with pytest.raises(ValueError):
         Match(**kwargs)
+
+
+def _over() -> Game:
+    game = Game.from_hands(["3s", "4c 5d"])
+    game.play("3s")
+    return game
+
+
+# One refused action per reason: (reason, game factory, action on the game).
+EVERY_REFUSAL = [
+    (Reason.NOT_YOUR_TURN, lambda: Game(4, seed=0), lambda g: g.play("3s", 1)),
+    (Reason.CARDS_NOT_IN_HAND, lambda: Game(4, seed=0), lambda g: g.play("3s 3h")),
+    (Reason.NOT_A_COMBINATION, lambda: Game(4, seed=0), lambda g: g.play("3s 2c")),
+    (Reason.DOES_NOT_BEAT, on_a_sequence, lambda g: g.play("9s 9h")),
+    (Reason.MUST_INCLUDE_LOWEST, lambda: Game(4, seed=0), lambda g: g.play("2c")),
+    (Reason.LOCKED_OUT, locked_on_a_two, lambda g: g.play("9d")),
+    (Reason.CANNOT_PASS_ON_LEAD, lambda: Game(4, seed=0), lambda g: g.pass_turn()),
+    (Reason.GAME_OVER, _over, lambda g: g.pass_turn()),
+]
+
+
+def test_every_reason_is_covered_by_the_refusal_table() -> None:
+    assert {reason for reason, _, _ in EVERY_REFUSAL} == set(Reason)
+
+
+@pytest.mark.parametrize("reason, make, action", EVERY_REFUSAL,
+                         ids=[r.name for r, _, _ in EVERY_REFUSAL])
+def test_every_refusal_leaves_the_game_exactly_as_it_was(reason, make, action) -> None:
+    game = make()
+    before = game.snapshot()
+    state_key = game._state.key()
+    with pytest.raises(IllegalMoveError) as info:
+        action(game)
+    assert info.value.reason is reason
+    assert game.snapshot() == before and game._state.key() == state_key
+    # And the game still plays on as if nothing happened.
+    assert game == make()

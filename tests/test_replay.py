@@ -111,6 +111,7 @@ def test_truncated_action_list_does_not_match_the_finishing_order() -> None:
 
 def test_not_an_object() -> None:
     assert "JSON object" in str(refused("[1, 2, 3]"))
+    assert "not a JSON replay" in str(refused("[" * 100_000 + "]" * 100_000))
 
 
 @pytest.mark.parametrize("version", [2, 0, "1", True, None, 1.0])
@@ -210,7 +211,7 @@ def test_an_illegal_play_is_explained() -> None:
     data = record(game)
     data["actions"].append({"seat": 1, "action": "play", "cards": "4s 5s 6h"})
     error = refused(data)
-    assert str(error) == ("actions[1]: seat 1 cannot play 4♠ 5♠ 6♥: 4♠ 5♠ 6♥ does not beat "
+    assert str(error) == ("actions[1]: seat 1 cannot play 4♠ 5♠ 6♥: it does not beat "
                           "7♦ 8♦ 9♦: it has a lower top card (6♥ against 9♦)")
 
 

@@ -12,11 +12,25 @@ from tienlen import core
 from tienlen.cards import Card, Cards, parse_cards
 from tienlen.combos import Combo, Kind, beats, classify, count_legal_moves, legal_moves
 from tienlen.errors import CardParseError, ComboError, TienlenError
+from tienlen.game import PASS, Action, Game, LegalMoves
+from tienlen.match import Match
+from tienlen.reasons import IllegalMoveError, Reason
+from tienlen.replay import ReplayError
 from tienlen.rules import Rules
+from tienlen.view import View
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "PASS",
+    "Action",
+    "Game",
+    "IllegalMoveError",
+    "LegalMoves",
+    "Match",
+    "Reason",
+    "ReplayError",
+    "View",
     "Card",
     "CardParseError",
     "Cards",

@@ -19,6 +19,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TypeVar
 
 from .cards import Card, Cards
@@ -30,6 +31,8 @@ __all__ = ["main", "build_parser"]
 
 PROG = "tienlen"
 EXIT_USAGE = 2
+# 128 + SIGINT, what a shell reports for a command stopped by Ctrl-C.
+EXIT_INTERRUPTED = 130
 
 T = TypeVar("T")
 
@@ -148,8 +151,218 @@ def run_moves(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- shared options --------------------------------------------------------------------
+
+
+def _seed(text: str) -> int:
+    """An argparse type for seeds: a non-negative integer (range checks are the game's)."""
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more: {value}")
+    return value
+
+
+def _levels(text: str) -> list[str]:
+    """``"L1,L2"`` -> ``["L1", "L2"]``; the bot factory checks the names."""
+    levels = [part.strip() for part in text.split(",")]
+    if not all(levels):
+        raise argparse.ArgumentTypeError(f"expected levels separated by commas, got {text!r}")
+    return levels
+
+
+def _use_ascii(args: argparse.Namespace) -> bool:
+    return bool(getattr(args, "ascii", False)) or not _symbols_fit(sys.stdout)
+
+
+def _add_game_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--rules", choices=Rules.NAMES, default="default", help="ruleset (default: %(default)s)"
+    )
+    parser.add_argument("--seed", type=_seed, metavar="N",
+                        help="fix the deals and the bots' choices (default: a fresh seed)")
+
+
+# --- tienlen play --------------------------------------------------------------------
+
+
+def _add_play(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "play",
+        help="play against bots in the terminal",
+        description=(
+            "Play Tiến Lên against bots. Type cards (3s 4s 5h, 10h, A♠) or their numbers "
+            "under your hand (1 2 3); p passes, h suggests a move, m lists your legal "
+            "plays, ? shows every command, q quits. Commands may also be piped in, one "
+            "per line."
+        ),
+    )
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4,
+                        help="players at the table, you included (default: %(default)s)")
+    parser.add_argument("--seat", type=int, default=0, metavar="N",
+                        help="your seat, 0 to players-1 (default: %(default)s)")
+    parser.add_argument(
+        "--bots", type=_levels, default=["L2"], metavar="LEVELS",
+        help="opponents' levels, one per opponent in seat order or one for all, from "
+             "random, L1, L2, L3 (default: L2)")
+    _add_game_options(parser)
+    parser.add_argument("--hints", action=argparse.BooleanOptionalAction, default=True,
+                        help="allow the h command to suggest moves (default: on)")
+    parser.add_argument("--ascii", action="store_true",
+                        help="write cards as 3s 10h and draw with ASCII only")
+    parser.add_argument("--save", type=Path, metavar="FILE",
+                        help="write each hand's replay JSON (hand 1 to FILE, hand n to "
+                             "FILE-n)")
+    parser.add_argument("--fast", action="store_true",
+                        help="no pause between the bots' moves")
+    parser.set_defaults(run=run_play)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """``tienlen play``: a match against bots until the player stops."""
+    from .tui.play import PlayOptions, PlaySession
+    from .tui.render import Style
+    from .tui.terminal import Terminal
+
+    levels = args.bots * (args.players - 1) if len(args.bots) == 1 else args.bots
+    options = PlayOptions(
+        players=args.players,
+        seat=args.seat,
+        levels=tuple(levels),
+        seed=args.seed,
+        rules=Rules.from_name(args.rules),
+        hints=args.hints,
+        style=Style(ascii=_use_ascii(args)),
+        save=args.save,
+        fast=args.fast,
+    )
+    return PlaySession(options, Terminal()).run()
+
+
+# --- tienlen sim ---------------------------------------------------------------------
+
+
+def _add_sim(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "sim",
+        help="bots against bots: many hands, with statistics",
+        description=(
+            "Play many hands between bots (each deal once per seat rotation, so luck "
+            "cancels out) and print, per bot, the first-place rate, mean place and loser "
+            "rate with 95% confidence intervals, and the time per decision."
+        ),
+    )
+    parser.add_argument(
+        "--bots", type=_levels, default=None, metavar="LEVELS",
+        help="one level per seat, from random, L1, L2, L3, or one level for every seat "
+             "(default: L3,L2,L2,L2, cut to --players)")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=None,
+                        help="seats (default: one per level in --bots, else 4)")
+    parser.add_argument("--games", type=int, default=100, metavar="N",
+                        help="hands to play, a multiple of the players (default: %(default)s)")
+    parser.add_argument("--jobs", type=int, default=1, metavar="J",
+                        help="worker processes (default: %(default)s)")
+    parser.add_argument("--rules", choices=Rules.NAMES, default="default",
+                        help="ruleset (default: %(default)s)")
+    parser.add_argument("--seed", type=_seed, default=0, metavar="N",
+                        help="fixes every deal and bot (default: %(default)s)")
+    parser.add_argument("--json", type=Path, metavar="FILE",
+                        help="also write the results as JSON to FILE")
+    parser.set_defaults(run=run_sim)
+
+
+_DEFAULT_LINEUP = ("L3", "L2", "L2", "L2")
+
+
+def run_sim(args: argparse.Namespace) -> int:
+    """``tienlen sim``: run the arena with a progress bar, then print the results table."""
+    from .tui.sim_view import run_simulation
+    from .tui.terminal import Terminal
+
+    levels: list[str] = args.bots if args.bots is not None else []
+    players = args.players
+    if players is None:
+        players = len(levels) if len(levels) > 1 else 4
+    if not levels:
+        levels = list(_DEFAULT_LINEUP[:players])
+    elif len(levels) == 1:
+        levels = levels * players
+    elif len(levels) != players:
+        raise ValueError(f"--bots names {len(levels)} levels but --players is {players}: "
+                         "give one level per seat, or one for all")
+    return run_simulation(
+        Terminal(),
+        levels,
+        games=args.games,
+        players=players,
+        seed=args.seed,
+        jobs=args.jobs,
+        rules=Rules.from_name(args.rules),
+        json_path=args.json,
+    )
+
+
+# --- tienlen replay ------------------------------------------------------------------
+
+
+def _add_replay(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "replay",
+        help="replay a saved hand, action by action",
+        description=(
+            "Replay a hand saved by tienlen play --save (or Game.to_json), checking every "
+            "action against the rules. A file that does not replay is reported with the "
+            "first bad field or action, and exit status 2."
+        ),
+    )
+    parser.add_argument("file", type=Path, metavar="FILE", help="the replay JSON")
+    parser.add_argument("--step", action="store_true", help="wait for Enter after each action")
+    parser.add_argument("--fast", action="store_true", help="no pause between actions")
+    parser.add_argument("--ascii", action="store_true",
+                        help="write cards as 3s 10h and draw with ASCII only")
+    parser.set_defaults(run=run_replay)
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """``tienlen replay``: verify a replay file, then show it action by action."""
+    from .tui.render import Style
+    from .tui.replay_view import replay_file
+    from .tui.terminal import Terminal
+
+    return replay_file(Terminal(), args.file, style=Style(ascii=_use_ascii(args)),
+                       step=args.step, fast=args.fast)
+
+
+# --- tienlen rules -------------------------------------------------------------------
+
+
+def _add_rules(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "rules",
+        help="show the rules of the game",
+        description="Render RULES.md, the rules as tienlen plays them, in the terminal.",
+    )
+    parser.set_defaults(run=run_rules)
+
+
+def run_rules(args: argparse.Namespace) -> int:
+    """``tienlen rules``: RULES.md rendered as terminal markdown."""
+    from .tui.rules_view import show_rules
+    from .tui.terminal import Terminal
+
+    return show_rules(Terminal())
+
+
 # Each entry adds one subcommand whose parser sets ``run`` (Namespace -> exit status).
-_SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_moves]
+_SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
+    _add_play,
+    _add_sim,
+    _add_replay,
+    _add_moves,
+    _add_rules,
+]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -187,6 +400,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:
+        # Ctrl-C is a normal way to leave a game: no traceback, the shell's usual status.
+        print(f"\n{PROG}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader (say `| head`) left. Point stdout at devnull so that the flush at
         # interpreter exit does not raise a second time.

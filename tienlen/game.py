@@ -40,7 +40,6 @@ from .reasons import (
     turn_message,
 )
 from .rules import Rules
-
 from .view import View
 
 __all__ = ["Game", "Action", "LegalMoves", "PASS", "Move", "CardsLike"]
@@ -88,9 +87,9 @@ class Action:
     >>> act = game.play("3s")
     >>> act.seat, act.action, act.cards, act.combo.kind.name, act.move
     (0, 'play', Cards.parse('3s'), 'SINGLE', Cards.parse('3s'))
-    >>> print(game.pass_turn()), game.history[-1].move
-    seat 1 passes
-    (None, PASS)
+    >>> passed = game.pass_turn()
+    >>> passed.cards, passed.combo, passed.move, str(passed), game.history == (act, passed)
+    (None, None, PASS, 'seat 1 passes', True)
     """
 
     seat: int
@@ -414,11 +413,11 @@ class Game:
         >>> game.can_play("3s"), game.can_play("4s"), game.can_play("3s", seat=1)
         (True, False, False)
         """
-        try:
-            self._verified_play(cards, seat)
-        except IllegalMoveError:
+        # Same checks as verify_play, without building the words of a refusal.
+        parsed = _as_cards(cards)
+        if self._wrong_seat(seat):
             return False
-        return True
+        return self._state.check_play(parsed.mask) == 0
 
     def verify_pass(self, seat: int | None = None) -> None:
         """Raise :class:`~tienlen.reasons.IllegalMoveError` if ``seat`` (default: the seat
@@ -436,12 +435,16 @@ class Game:
             raise IllegalMoveError(reason, pass_message(reason), seat=self._acting(seat))
 
     def can_pass(self, seat: int | None = None) -> bool:
-        """Whether :meth:`pass_turn` would succeed (R5.1, R7.1)."""
-        try:
-            self.verify_pass(seat)
-        except IllegalMoveError:
+        """Whether :meth:`pass_turn` would succeed (R5.1, R7.1).
+
+        >>> game = Game.from_hands(["3s 4s", "5s 9h"])
+        >>> game.can_pass(); _ = game.play("3s"); game.can_pass(), game.can_pass(seat=0)
+        False
+        (True, False)
+        """
+        if self._wrong_seat(seat):
             return False
-        return True
+        return self._state.check_pass() == 0
 
     # ------------------------------------------------------------------- actions
 
@@ -462,7 +465,13 @@ class Game:
     def pass_turn(self, seat: int | None = None) -> Action:
         """Pass for ``seat`` (default: the seat to act), which locks it out of this pile
         (R5.1), and return the recorded :class:`Action`; or raise
-        :class:`~tienlen.reasons.IllegalMoveError` leaving the game unchanged."""
+        :class:`~tienlen.reasons.IllegalMoveError` leaving the game unchanged.
+
+        >>> game = Game.from_hands(["3s 4s", "5s 9h", "6d"])
+        >>> _ = game.play("3s"); print(game.pass_turn(seat=1)); game.locked_out
+        seat 1 passes
+        frozenset({1})
+        """
         self.verify_pass(seat)
         turn = self._state.turn
         self._state.apply(0)
@@ -544,7 +553,7 @@ class Game:
         >>> len(game.history), len(twin.history), game == game.copy()
         (0, 1, True)
         """
-        twin = object.__new__(Game)
+        twin = object.__new__(type(self))
         twin._state = self._state.copy()
         twin._rules = self._rules
         twin._seed = self._seed
@@ -619,15 +628,19 @@ class Game:
         turn = self._state.turn
         return seat if seat is not None else (None if turn < 0 else turn)
 
-    def _verified_seat(self, seat: int | None, cards: Cards | None = None) -> None:
+    def _wrong_seat(self, seat: int | None) -> bool:
+        """Whether ``seat`` was named and is not the seat to act (a bad seat raises)."""
         if seat is None:
-            return
+            return False
         self._seat_arg(seat)
         turn = self._state.turn
         # Once the hand is over the core's GAME_OVER is the better answer for everyone.
-        if turn >= 0 and seat != turn:
-            raise IllegalMoveError(Reason.NOT_YOUR_TURN, turn_message(turn, seat), seat=seat,
-                                   cards=cards)
+        return turn >= 0 and seat != turn
+
+    def _verified_seat(self, seat: int | None, cards: Cards | None = None) -> None:
+        if self._wrong_seat(seat):
+            raise IllegalMoveError(Reason.NOT_YOUR_TURN, turn_message(self._state.turn, seat),
+                                   seat=seat, cards=cards)
 
     def _verified_play(self, cards: CardsLike, seat: int | None) -> Cards:
         parsed = _as_cards(cards)

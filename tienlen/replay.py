@@ -23,7 +23,7 @@ True
 >>> game_from_json(text.replace('"pass"}', '"play", "cards": "5s 9h"}'))
 Traceback (most recent call last):
 ...
-tienlen.replay.ReplayError: actions[1]: seat 1 cannot play 5♠ 9♥: 5♠ 9♥ is not a combination
+tienlen.replay.ReplayError: actions[1]: seat 1 cannot play 5♠ 9♥: it is not a combination
 """
 
 from __future__ import annotations
@@ -126,7 +126,8 @@ def game_from_json(text: str | bytes) -> Game:
     """
     try:
         record = json.loads(text)
-    except (ValueError, TypeError) as error:  # JSONDecodeError and UnicodeDecodeError
+    except (ValueError, TypeError, RecursionError) as error:
+        # JSONDecodeError and UnicodeDecodeError are ValueErrors; absurd nesting recurses.
         raise ReplayError(f"not a JSON replay: {error}") from None
     if type(record) is not dict:
         raise ReplayError(f"a replay is a JSON object, got {_json_type(record)}")
@@ -194,8 +195,13 @@ def game_from_json(text: str | bytes) -> Game:
                 cards = _cards(entry["cards"], f"{field}.cards")
                 game.play(cards, seat)
         except IllegalMoveError as error:
-            what = "pass" if kind == "pass" else f"play {cards}"
-            raise ReplayError(f"seat {seat} cannot {what}: {error}", field) from None
+            if kind == "pass":
+                raise ReplayError(f"seat {seat} cannot pass: {error}", field) from None
+            # "seat 2 cannot play 4♠ 5♠: it does not beat ...", not the cards twice.
+            why = str(error)
+            if why.startswith(f"{cards} "):
+                why = "it " + why[len(str(cards)) + 1:]
+            raise ReplayError(f"seat {seat} cannot play {cards}: {why}", field) from None
 
     finished = _list(record["finished"], "finished")
     if finished != list(game.finished) or any(type(seat) is not int for seat in finished):

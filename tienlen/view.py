@@ -114,15 +114,19 @@ class View:
             bit = 1 << self.must_include
             hands[self.turn] = bit
             pool &= ~bit
+        # Each other seat takes the next run of the pool's cards, lowest first: positions of
+        # the set bits, then one mask per run (cheaper than moving bits one at a time).
+        positions = [i for i, bit in enumerate(reversed(bin(pool))) if bit == "1"]
+        start = 0
         for seat, count in enumerate(self.card_counts):
-            if seat == self.seat:
+            need = count - hands[seat].bit_count()
+            if seat == self.seat or need <= 0:
                 continue
-            mask = hands[seat]
-            for _ in range(count - mask.bit_count()):
-                low = pool & -pool
-                mask |= low
-                pool ^= low
-            hands[seat] = mask
+            if start + need > len(positions):
+                raise ValueError("the card counts need more cards than the view has unseen")
+            low, high = positions[start], positions[start + need - 1]
+            hands[seat] |= pool & ((2 << high) - (1 << low))
+            start += need
         locked = 0
         for seat in self.locked_out:
             locked |= 1 << seat

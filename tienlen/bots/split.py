@@ -26,12 +26,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .. import _core
 from ..cards import Cards
 from ..combos import Combo
 from ..rules import Rules
 
 __all__ = ["GROUP", "Split", "split_hand", "split_score", "split_count", "move_damage",
-           "group_score", "is_control"]
+           "group_score", "is_control", "split_masks"]
 
 #: Score of one group; the per-single tie-break is always smaller than this.
 GROUP = 16
@@ -39,6 +40,7 @@ GROUP = 16
 _TWO = 12  # rank index of the 2s
 _SET, _SEQ, _DSEQ = 0, 1, 2
 _DEFAULT = Rules()
+_NO_TWOS = _core.NO_TWOS_IN_SEQUENCES
 
 
 def _rank_key(mask: int) -> int:
@@ -86,7 +88,7 @@ def _best(key: int, top_limit: int) -> tuple[int, tuple[int, int, int]]:
 
 
 def _top_limit(flags: int) -> int:
-    return _TWO if Rules.from_flags(flags).twos_in_sequences else _TWO - 1
+    return _TWO - 1 if flags & _NO_TWOS else _TWO
 
 
 def split_score(mask: int, flags: int = 0) -> int:
@@ -163,15 +165,19 @@ def is_control(combo: Combo) -> bool:
     return combo.top >> 2 == _TWO or combo.kind.value in (4, 6)
 
 
-def split_hand(hand: Cards, rules: Rules = _DEFAULT) -> Split:
-    """A best split of ``hand`` into combinations (see the module docstring for the score).
+def split_masks(mask: int, flags: int = 0) -> list[int]:
+    """The groups of a best split of ``mask`` as card masks, in the search's order (the
+    fast form of :func:`split_hand`, for bots).
 
     Suits are assigned after the rank search: at each rank the sequences take the lowest
     suits and the sets the rest, so pairs and singles keep the strongest cards.
+
+    >>> from tienlen.cards import Cards
+    >>> [str(Cards(m)) for m in split_masks(Cards.parse("3s 4c 5d 5h").mask)]
+    ['3♠ 4♣ 5♦', '5♥']
     """
-    limit = _TWO if rules.twos_in_sequences else _TWO - 1
-    key = _rank_key(hand.mask)
-    score = _best(key, limit)[0]
+    limit = _top_limit(flags)
+    key = _rank_key(mask)
     shapes: list[tuple[int, int, int]] = []
     while key:
         kind, low, size = _best(key, limit)[1]
@@ -182,19 +188,26 @@ def split_hand(hand: Cards, rules: Rules = _DEFAULT) -> Split:
             need = 1 if kind == _SEQ else 2
             for rank in range(low, low + size):
                 key -= need << (3 * rank)
-    pools = [[card for card in hand if card >> 2 == rank] for rank in range(13)]
+    # Per rank, the held cards lowest first; groups pop from the front.
+    pools = [[c for c in range(4 * rank, 4 * rank + 4) if mask >> c & 1] for rank in range(13)]
     masks = [0] * len(shapes)
-    # Sequences first, so they take the low suits and the sets keep the high ones.
-    order = sorted(range(len(shapes)), key=lambda i: shapes[i][0] == _SET)
-    for i in order:
+    for i in sorted(range(len(shapes)), key=lambda i: shapes[i][0] == _SET):
         kind, low, size = shapes[i]
         if kind == _SET:
-            take = [(low, size)]
+            take = ((low, size),)
         else:
-            take = [(rank, 1 if kind == _SEQ else 2) for rank in range(low, low + size)]
+            need = 1 if kind == _SEQ else 2
+            take = tuple((rank, need) for rank in range(low, low + size))
         for rank, n in take:
             for _ in range(n):
                 masks[i] |= 1 << pools[rank].pop(0)
+    return masks
+
+
+def split_hand(hand: Cards, rules: Rules = _DEFAULT) -> Split:
+    """A best split of ``hand`` into combinations, weakest group first (see the module
+    docstring for the score, and :func:`split_masks` for how suits are assigned)."""
+    masks = split_masks(hand.mask, rules.flags)
     groups = [Combo.from_cards(Cards(mask), rules) for mask in masks]
     groups.sort(key=lambda g: (is_control(g), g.top, -len(g)))
-    return Split(tuple(groups), score)
+    return Split(tuple(groups), split_score(hand.mask, rules.flags))

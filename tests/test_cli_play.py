@@ -1,0 +1,320 @@
+"""``tienlen play`` driven like a person would: through a pseudo-terminal, reading the screen.
+
+The main test plays a complete seeded hand with bad inputs along the way (a word that is
+no card, a card not held, a play that does not beat the pile, a pass on lead), accepts a
+hint, checks the finishing order, deals a second hand and checks that the winner leads it.
+Other tests cover colour, NO_COLOR, --ascii, Ctrl-C and piped input without a terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from tienlen.cards import Card, Cards
+from tienlen.cli import main
+from tienlen.game import Game
+from tienlen.match import Match
+
+# Escape sequences: SGR styles, cursor moves, mode switches (rich emits only these).
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+CLEAR = "\x1b[2J"
+CARD = re.compile(r"(?:10|[2-9JQKA])[♠♣♦♥]")
+NAMES = ("You", "Minh", "Lan", "Hoa")  # seat order with --seat 0 (the default)
+PROMPTS = {
+    "move": "Your move> ",
+    "again": r"Play another hand\? \[Y/n\] ",
+    "confirm": r"Quit anyway\? \[y/N\] ",
+    "eof": pexpect.EOF,
+}
+TIMEOUT = 30
+
+
+def strip(text: str) -> str:
+    return ANSI.sub("", text).replace("\r", "")
+
+
+def cards_in(text: str) -> list[Card]:
+    return [Card.parse(token) for token in CARD.findall(text)]
+
+
+def child_env(**extra: str) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES")}
+    env.update(TERM="xterm-256color", PYTHONIOENCODING="utf-8", **extra)
+    return env
+
+
+class PtyGame:
+    """``tienlen play`` in a pseudo-terminal, with the screen as text."""
+
+    def __init__(self, *args: str, **env: str) -> None:
+        self.child = pexpect.spawn(
+            sys.executable, ["-m", "tienlen", "play", *args], env=child_env(**env),
+            dimensions=(60, 100), encoding="utf-8", timeout=TIMEOUT)
+        self.raw = ""    # everything the program wrote, escape codes included
+        self.last = ""   # what it wrote between the last input and the current prompt
+
+    def wait(self) -> str:
+        """Read up to the next prompt (or the end); the prompt's name."""
+        index = self.child.expect(list(PROMPTS.values()))
+        after = self.child.after if isinstance(self.child.after, str) else ""
+        self.last = self.child.before + after
+        self.raw += self.last
+        return list(PROMPTS)[index]
+
+    def send(self, line: str) -> str:
+        self.child.sendline(line)
+        return self.wait()
+
+    @property
+    def screen(self) -> str:
+        """The terminal's contents: the program redraws from a cleared screen, so it is
+        everything since the last clear."""
+        return strip(self.raw.rsplit(CLEAR, 1)[-1])
+
+    @property
+    def said(self) -> str:
+        """The text printed in answer to the last input."""
+        return strip(self.last)
+
+    def hand(self) -> list[Card]:
+        lines = self.screen.splitlines()
+        heading = max(i for i, line in enumerate(lines) if line.startswith("Your hand"))
+        return cards_in(lines[heading + 1])
+
+    def pile(self) -> list[Card]:
+        line = next(line for line in self.screen.splitlines() if "Pile  " in line)
+        return cards_in(line.split("played by")[0])
+
+    def situation(self) -> str:
+        return next(line for line in self.screen.splitlines() if line.startswith("Your turn"))
+
+    def close(self) -> int:
+        self.child.expect(pexpect.EOF)
+        self.child.close()
+        return self.child.exitstatus
+
+
+def seed_where_seat_0_leads() -> int:
+    # The seat holding 3♠ leads the first hand (R7.2); the test wants that to be the person.
+    return next(seed for seed in range(1000) if Match(4, seed=seed).game.turn == 0)
+
+
+def not_beating(hand: list[Card], pile: list[Card]) -> list[Card] | None:
+    """Cards the person holds that form a combination that does not beat ``pile``."""
+    if len(pile) > 1:
+        return hand[:1]  # a single never beats a pair, a triple or a run (R3.3)
+    lower = [card for card in hand if card < pile[0]]
+    return lower[:1] or None
+
+
+def test_play_a_full_hand_with_bad_inputs_a_hint_and_a_second_hand(tmp_path: Path) -> None:
+    seed = seed_where_seat_0_leads()
+    save = tmp_path / "hand.json"
+    game = PtyGame("--seed", str(seed), "--fast", "--bots", "L1,L2,L1", "--save", str(save))
+
+    assert game.wait() == "move"
+    screen = game.screen
+    assert f"Tiến Lên · hand 1 · seed {seed}" in screen
+    assert "Your turn: you lead, and your play must include 3♠" in game.situation()
+    hand = game.hand()
+    assert len(hand) == 13 and hand == sorted(hand) and hand[0] == Card.parse("3s")
+    assert " ".join(str(i) for i in range(1, 14)) in re.sub(r"\s+", " ", screen)
+    for name in ("Minh", "Lan", "Hoa"):
+        assert re.search(rf"{name}\s+L[12]\s+13", screen), screen
+
+    # Bad inputs: each shows the engine's reason and asks again; nothing is played.
+    assert game.send("p") == "move"
+    assert "you lead: you cannot pass" in game.said
+    assert game.send("zz") == "move"
+    assert "not a card: 'zz'" in game.said
+    missing = next(Card(i) for i in range(52) if Card(i) not in hand)
+    assert game.send(f"{missing:a}") == "move"
+    assert f"you do not hold {missing}" in game.said
+    assert game.send(str(hand[1])) == "move"  # the ♠ form, without 3♠
+    assert "the first lead must include 3♠" in game.said
+    assert game.send("99") == "move"
+    assert "there is no card 99" in game.said
+    assert game.send("m") == "move"
+    assert "#1 3♠" in game.said and "legal plays" in game.said
+
+    # A hint, accepted with y.
+    assert game.send("h") == "move"
+    hint_line = next(line for line in game.said.splitlines() if line.startswith("Hint: "))
+    hinted = Cards(cards_in(hint_line.split("  ")[0]))
+    assert Card.parse("3s") in hinted
+    assert "sampled deals" in " ".join(game.said.split())  # the reason, however wrapped
+    assert game.send("y") in ("move", "again")
+    assert f"You lead {hinted}" in game.said
+
+    refused_non_beating = False
+    for _ in range(200):
+        situation = game.situation()
+        pile, hand = game.pile(), game.hand()
+        attempt = not_beating(hand, pile) if pile else None
+        if not refused_non_beating and attempt and "passed on this pile" not in situation:
+            play = Cards(attempt)
+            assert game.send(" ".join(f"{c:a}" for c in play)) == "move"
+            assert f"{play} does not beat {Cards(pile)}:" in game.said, game.said
+            if len(pile) == 1:
+                assert "it has a lower top card" in game.said
+            assert game.hand() == hand  # refused: the hand on screen is unchanged
+            refused_non_beating = True
+            continue
+        state = game.send("p" if "pass (p)" in situation else "#1")
+        if state == "again":
+            break
+        assert state == "move", game.said
+    else:
+        pytest.fail("the hand did not end")
+    assert refused_non_beating
+
+    # The end of the hand: finishing order, loser, scoreboard.
+    screen = game.screen
+    table = screen[screen.index("Finishing order"):screen.index("Match after")]
+    order = re.findall(r"(?:1st|2nd|3rd|4th) │ (\w+)", table)
+    assert sorted(order) == sorted(NAMES), screen
+    loser = order[-1]
+    assert f"{loser} {'are' if loser == 'You' else 'is'} the loser" in screen
+    assert "Match after 1 hand" in screen
+    record = json.loads(save.read_text(encoding="utf-8"))
+    assert [NAMES[seat] for seat in record["finished"]] == order
+    replayed = Game.from_json(save.read_text(encoding="utf-8"))
+    assert replayed.history[0].seat == 0 and replayed.history[0].cards == hinted
+    assert f"Replay saved to {save}" in game.said
+
+    # A second hand, dealt fresh and led by the winner (R7.3).
+    winner = order[0]
+    assert game.send("y") == "move"
+    screen = game.screen
+    assert "hand 2" in screen
+    if winner == "You":
+        assert "Hand 2: You won hand 1 and lead." in screen
+        assert "you lead: play any combination" in game.situation()
+        assert len(game.hand()) == 13
+    else:
+        log = screen[screen.index("Hand 2: "):]
+        assert log.startswith(f"Hand 2: {winner} won hand 1 and leads.")
+        first_action = log.splitlines()[1]
+        assert re.match(rf"│ {winner} leads ", first_action), log
+
+    # Quitting in the middle of a hand asks first.
+    assert game.send("q") == "confirm"
+    assert game.send("n") == "move"
+    assert game.send("q") == "confirm"
+    assert game.send("y") == "eof"
+    assert "Thanks for playing." in game.said
+    assert game.close() == 0
+    assert not (tmp_path / "hand-2.json").exists()  # hand 2 was never finished
+
+
+def sgr_colours(raw: str) -> set[str]:
+    """Colour parameters (30-37, 38, 90-97) used by SGR escape sequences in ``raw``."""
+    colours = set()
+    for params in re.findall(r"\x1b\[([0-9;]*)m", raw):
+        for param in params.split(";"):
+            if param and (30 <= int(param) <= 38 or 90 <= int(param) <= 97):
+                colours.add(param)
+    return colours
+
+
+def quit_at_first_prompt(game: PtyGame) -> None:
+    assert game.wait() == "move"
+    game.child.sendline("q")
+    assert game.wait() == "confirm"
+    game.child.sendline("y")
+    assert game.wait() == "eof"
+
+
+def test_play_colours_red_suits_and_honours_no_color() -> None:
+    coloured = PtyGame("--seed", "5", "--fast")
+    quit_at_first_prompt(coloured)
+    hand_line = next(line for line in coloured.raw.rsplit(CLEAR, 1)[-1].splitlines()
+                     if CARD.search(line))
+    for card in cards_in(strip(hand_line)):
+        painted = f"\x1b[31m{card}" in hand_line
+        assert painted == (card.suit >= 2), (card, hand_line)  # ♦ ♥ red, ♠ ♣ plain
+    assert coloured.close() == 0
+
+    plain = PtyGame("--seed", "5", "--fast", NO_COLOR="1")
+    quit_at_first_prompt(plain)
+    assert sgr_colours(plain.raw) == set()
+    assert cards_in(strip(plain.raw))  # still the suit symbols, just not coloured
+    assert plain.close() == 0
+
+
+def test_play_ascii_draws_cards_and_boxes_in_ascii() -> None:
+    game = PtyGame("--seed", "5", "--fast", "--ascii", "--players", "3", "--bots", "random")
+    quit_at_first_prompt(game)
+    screen = strip(game.raw.rsplit(CLEAR, 1)[-1])
+    assert not re.search(r"[^\x00-\x7f]", screen), screen
+    assert "Tien Len - hand 1 - seed 5" in screen
+    hand_line = screen.splitlines()[[i for i, line in enumerate(screen.splitlines())
+                                     if line.startswith("Your hand")][-1] + 1]
+    assert len(re.findall(r"\b(?:10|[2-9JQKA])[scdh]\b", hand_line)) == 13
+    assert re.search(r"Minh\s+random\s+\d+", screen), screen
+    assert game.close() == 0
+
+
+def test_ctrl_c_exits_cleanly() -> None:
+    game = PtyGame("--seed", "5", "--fast")
+    assert game.wait() == "move"
+    game.child.sendintr()
+    assert game.wait() == "eof"
+    assert "interrupted" in game.said and "Traceback" not in game.raw
+    assert game.close() == 130
+
+
+def run_piped(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tienlen", "play", *args], input=stdin, capture_output=True,
+        text=True, encoding="utf-8", env=child_env(), timeout=TIMEOUT)
+
+
+def test_play_with_piped_stdin_reads_one_command_per_line_and_exits_0_at_eof() -> None:
+    # Play the first legal move, or pass when that is refused, until the input runs out.
+    commands = "zz\n" + "#1\np\n" * 30
+    done = run_piped("--seed", "11", "--bots", "L1", stdin=commands)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    out = done.stdout
+    assert "\x1b" not in out  # no colour codes, no screen clearing
+    assert "Your move> zz\n" in out  # each command is echoed after its prompt
+    assert "not a card: 'zz'" in out
+    assert "Finishing order" in out and "Match after 1 hand" in out
+    # No pauses without a terminal, so a whole hand takes well under the timeout.
+    assert out.rstrip().endswith("Thanks for playing.")
+
+
+def test_play_piped_eof_in_the_middle_of_a_hand_exits_0() -> None:
+    done = run_piped("--seed", "11", stdin="3s 4s 5s 6s 7s 8s 9s\n")
+    assert done.returncode == 0
+    assert "End of input: leaving the game." in done.stdout
+    assert "\x1b" not in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "3", "--bots", "L1,L2,L3"], "--bots: give one level for each of the 2"),
+        (["--bots", "L9"], "unknown bot level 'L9'"),
+        (["--seat", "4"], "--seat must be 0..3"),
+        (["--players", "5"], "invalid choice: 5"),
+        (["--seed", "-1"], "must be 0 or more"),
+    ],
+)
+def test_play_bad_options_are_one_line_errors(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["play", *args]) == 2
+    out, err = capsys.readouterr()
+    assert message in err and out == ""
+    assert "Traceback" not in err

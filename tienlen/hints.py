@@ -1,0 +1,233 @@
+"""Hints: the move a bot would make for you, and a short reason you can learn from.
+
+Reasons come from the L2 hand split (:mod:`tienlen.bots.split`: which groups the move
+keeps intact, which it breaks) and, at level L3, from the search's estimate of the average
+finishing place.
+
+>>> from tienlen.game import Game
+>>> game = Game.from_hands(["4s 5c 6d 9h Ks Kh 2s", "3s 8d 10c Jd Qh Ah 7c"])
+>>> _ = game.play("3s")
+>>> print(hint(game.view(0), level="L2"))
+Play 9♥: it keeps your 4-5-6 run, your pair of Ks and your 2♠ for later
+>>> _ = game.play("9h"); _ = game.play("Ah")
+>>> print(hint(game.view(0), level="L2"))
+Pass: your 2♠ is worth more later, when it wins the pile or stops someone going out
+>>> h = hint(game.view(0), level="L3", iterations=100)
+>>> h.level, 1.0 <= h.average_place <= 2.0
+('L3', True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .bots import HeuristicBot, SearchBot, make_bot
+from .bots.base import PASS, TWOS_MASK, BotError, Move
+from .bots.heuristic import Decision
+from .bots.split import GROUP, move_damage, split_masks
+from .cards import RANKS, Cards
+from .combos import Kind, classify
+from .view import View
+from . import _core
+
+__all__ = ["Hint", "hint", "DEFAULT_HINT_ITERATIONS"]
+
+#: Sampled deals per hint at level L3: enough for a stable answer in well under a second.
+DEFAULT_HINT_ITERATIONS = 200
+
+_LEVELS = ("random", "L1", "L2", "L3")
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A suggested move with its reason. ``average_place`` is the L3 search's estimate for
+    the move (1 = first out), ``None`` at other levels. ``str(hint)`` reads like
+    ``"Play 7♠ 8♦ 9♣: it keeps your pair of Ks and your 2 for later"``."""
+
+    move: Move
+    reason: str
+    level: str
+    average_place: float | None = None
+
+    @property
+    def is_pass(self) -> bool:
+        return self.move is PASS
+
+    def __str__(self) -> str:
+        action = "Pass" if self.move is PASS else f"Play {self.move}"
+        return f"{action}: {self.reason}"
+
+
+def hint(view: View, level: str = "L3", *, seed: int = 0,
+         iterations: int = DEFAULT_HINT_ITERATIONS) -> Hint:
+    """The move the ``level`` bot would make in ``view``, and why.
+
+    Deterministic: the same view, level, seed and ``iterations`` (L3 only) give the same
+    hint. Raises :class:`~tienlen.bots.BotError` (a ``ValueError``) if it is not the
+    view's turn or the level is unknown.
+    """
+    canonical = next((name for name in _LEVELS if isinstance(level, str)
+                      and name.lower() == level.lower()), None)
+    if canonical is None:
+        raise BotError(f"unknown hint level {level!r} (expected one of: {', '.join(_LEVELS)})")
+    if not view.is_my_turn:
+        raise BotError(f"no hint for seat {view.seat}: it is not its turn")
+    moves = view.legal_moves()
+    can_pass = view.can_pass()
+    explain = _Explainer(view, moves, can_pass)
+    if canonical == "L3":
+        bot = SearchBot(seed, iterations=iterations)
+        if len(moves) + can_pass == 1 or view.hand in moves:
+            move = bot.choose(view)
+            return Hint(move, explain.reason(move), canonical)
+        estimate = bot.evaluate(view)
+        move = estimate.best
+        reason = explain.reason(move)
+        place = estimate.place_of(move)
+        others = [(p, m) for m, p in zip(estimate.moves, estimate.mean_places) if m != move]
+        note = f"in {estimate.samples} sampled deals it finishes {_place(place)} on average"
+        if others:
+            runner_place, runner = min(others, key=lambda pm: pm[0])
+            what = "passing" if runner is PASS else f"{runner}"
+            note += f", against {_place(runner_place)} for {what}"
+        return Hint(move, f"{reason}; {note}", canonical, place)
+    if canonical == "L2":
+        decision = HeuristicBot(seed).decide(view)
+        return Hint(decision.move, explain.reason(decision.move, decision), canonical)
+    move = make_bot(canonical, seed=seed).choose(view)
+    if canonical == "random":
+        return Hint(move, "a random legal move (choose a level for advice)", canonical)
+    return Hint(move, explain.reason(move), canonical)
+
+
+def _place(place: float) -> str:
+    return f"{place:.2f}"
+
+
+def _rank_word(rank: int) -> str:
+    return RANKS[rank]
+
+
+def group_words(cards: Cards, flags: int = 0) -> str:
+    """A group in a player's words: "pair of Ks", "4-5-6 run", "2♥".
+
+    >>> group_words(Cards.parse("Ks Kh")), group_words(Cards.parse("4s 5c 6d"))
+    ('pair of Ks', '4-5-6 run')
+    >>> group_words(Cards.parse("2h")), group_words(Cards.parse("3s 3c 4d 4h 5s 5c"))
+    ('2♥', '3-4-5 double run')
+    """
+    combo = classify(cards, _rules(flags))
+    if combo is None:
+        return str(cards)
+    ranks = sorted({card >> 2 for card in cards})
+    top = _rank_word(ranks[-1])
+    if combo.kind is Kind.SINGLE:
+        return str(cards)
+    if combo.kind is Kind.PAIR:
+        return f"pair of {top}s"
+    if combo.kind is Kind.TRIPLE:
+        return f"three {top}s"
+    if combo.kind is Kind.QUAD:
+        return f"four {top}s"
+    run = "-".join(_rank_word(r) for r in ranks)
+    return f"{run} run" if combo.kind is Kind.SEQUENCE else f"{run} double run"
+
+
+def _rules(flags: int):
+    from .rules import Rules
+
+    return Rules.from_flags(flags)
+
+
+def _join(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+class _Explainer:
+    """Words for why a move fits the hand, from the split before and after it."""
+
+    def __init__(self, view: View, moves: list[Cards], can_pass: bool) -> None:
+        self.view = view
+        self.hand = view.hand.mask
+        self.flags = view.rules.flags
+        self.moves = moves
+        self.groups = split_masks(self.hand, self.flags)
+        others = [(c, seat) for seat, c in enumerate(view.card_counts)
+                  if seat != view.seat and c]
+        self.closest = min(others) if others else None
+
+    def _notable(self, group: int) -> bool:
+        # Singles below a 2 are the leftovers of a split, not something worth keeping.
+        return group.bit_count() > 1 or bool(group & TWOS_MASK)
+
+    def kept(self, move: int) -> list[str]:
+        rest = self.hand & ~move
+        groups = split_masks(rest, self.flags)
+        return [self._your(g) for g in sorted(groups, key=lambda g: g.bit_length()) if self._notable(g)]
+
+    def broken(self, move: int) -> list[str]:
+        return [self._your(g) for g in self.groups if g & move and g != move and self._notable(g)]
+
+    def _your(self, group: int) -> str:
+        return f"your {group_words(Cards(group), self.flags)}"
+
+    def reason(self, move: Move, decision: Decision | None = None) -> str:
+        if move is PASS:
+            return self._pass_reason()
+        mask = move.mask
+        if mask == self.hand:
+            return "it is your last combination: you go out"
+        parts: list[str] = []
+        rule = decision.rule if decision else None
+        if self.closest and self.closest[0] <= 2 and (rule in (None, "block")):
+            count, seat = self.closest
+            cards = "card" if count == 1 else "cards"
+            if rule == "block" or self.view.pile is not None:
+                parts.append(f"seat {seat} has {count} {cards} left, so play high to stop them")
+        if rule == "finish":
+            parts.append("nothing left unseen beats it, so you keep the lead for your last group")
+        if rule == "bomb":
+            parts.append("a bomb is exactly what beats their 2s")
+        if rule == "control":
+            parts.append("it should win the pile, and your hand is nearly done")
+        broken = self.broken(mask)
+        kept = self.kept(mask)
+        if broken:
+            parts.append(f"it breaks {_join(broken)}")
+        if kept:
+            parts.append(f"it keeps {_join(kept)} for later")
+        if not parts:
+            if self.view.pile is None:
+                parts.append("it sheds your weakest cards first")
+            else:
+                parts.append("it is the cheapest play that beats the pile")
+        return "; ".join(parts)
+
+    def _pass_reason(self) -> str:
+        if not self.moves:
+            if self.view.seat in self.view.locked_out:
+                return "you passed on this pile, so only a bomb on 2s could be played"
+            return "nothing in your hand beats the pile"
+        plain = [m.mask for m in self.moves if not self._control(m.mask)]
+        strong = [m.mask for m in self.moves if self._control(m.mask)]
+        parts = []
+        broken: list[str] = []
+        for move in plain:
+            broken += [b for b in self.broken(move) if b not in broken]
+        if plain and broken:
+            only = "your only plain beating move" if len(plain) == 1 else "every plain move that beats it"
+            if not strong:
+                only = "your only beating move" if len(plain) == 1 else "every move that beats it"
+            parts.append(f"{only} breaks {' or '.join(broken)}")
+        elif plain:
+            parts.append("keeping your hand as it is scores better than beating this pile")
+        if strong:
+            words = _join([self._your(m) for m in strong[:2]] + (["more"] if len(strong) > 2 else []))
+            parts.append(f"{words} {'is' if len(strong) == 1 else 'are'} worth more later, "
+                         "when it wins the pile or stops someone going out")
+        return "; ".join(parts)
+
+    def _control(self, move: int) -> bool:
+        return bool(move & TWOS_MASK) or _core.classify(move, self.flags) >> 12 in (4, 6)

@@ -1,0 +1,1 @@
+"""Terminal front end: rendering and input for `tienlen play`, `replay` and `sim`."""

@@ -1,0 +1,510 @@
+"""``tienlen play``: one person against bots, hand after hand, in the terminal.
+
+The loop asks the engine everything: the :class:`~tienlen.match.Match` deals and picks the
+leader, :class:`~tienlen.game.Game` accepts or refuses each move with a reason, the bots
+and the hint see only a :class:`~tienlen.view.View`. This module turns typed text into a
+move and draws what happened.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from rich.columns import Columns
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from ..bots import Bot, make_bot
+from ..cards import Card, Cards
+from ..errors import CardParseError
+from ..game import PASS, Action, Game, Move
+from ..match import Match
+from ..rules import Rules
+from ..view import View
+from .render import (SeatInfo, Style, board, cards_text, combo_text, finishing_table,
+                     ordinal, scoreboard)
+from .terminal import Terminal
+
+__all__ = ["PlayOptions", "PlaySession", "Command", "parse_command", "cards_from_input",
+           "bot_names", "save_path", "moves_listing", "help_table"]
+
+#: Names for the bots, in seat order after the person's seat.
+BOT_NAMES: tuple[str, ...] = ("Minh", "Lan", "Hoa")
+#: Seconds between two bot moves on an interactive terminal, so each can be read.
+BOT_PAUSE = 0.7
+# How many lines of the action log stay on the redrawn board.
+_LOG_LINES = 6
+
+CommandKind = Literal["empty", "play", "pass", "hint", "yes", "moves", "pick", "help", "quit"]
+
+_WORDS: dict[str, CommandKind] = {
+    "p": "pass", "pass": "pass",
+    "h": "hint", "hint": "hint",
+    "y": "yes", "yes": "yes",
+    "m": "moves", "moves": "moves",
+    "?": "help", "help": "help",
+    "q": "quit", "quit": "quit", "exit": "quit",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One line typed at the prompt. ``text`` holds the cards of a play and ``number`` the
+    move number of ``#N``."""
+
+    kind: CommandKind
+    text: str = ""
+    number: int = 0
+
+
+def parse_command(line: str) -> Command:
+    """The command a line of input names; anything unknown is taken as cards to play.
+
+    >>> parse_command(" Pass "), parse_command("#3").number, parse_command("3s 4s").kind
+    (Command(kind='pass', text='', number=0), 3, 'play')
+    >>> parse_command("#x")
+    Traceback (most recent call last):
+    ...
+    ValueError: '#x': after # give the number of a move from the list (m shows it)
+    """
+    text = line.strip()
+    if not text:
+        return Command("empty")
+    word = _WORDS.get(text.lower())
+    if word is not None:
+        return Command(word)
+    if text.startswith("#"):
+        digits = text[1:].strip()
+        if not digits.isdigit():
+            raise ValueError(f"{text!r}: after # give the number of a move from the list "
+                             "(m shows it)")
+        return Command("pick", number=int(digits))
+    return Command("play", text=text)
+
+
+def cards_from_input(text: str, hand: Cards) -> Cards:
+    """The cards named by ``text``: card names (``3s 10h A♠``) and/or 1-based positions in
+    ``hand`` as drawn (``1 2 3``). Whether the play is legal is the game's question.
+
+    >>> hand = Cards.parse("3s 4s 5h 9d")
+    >>> print(cards_from_input("1 2 3", hand), "|", cards_from_input("9d, 1", hand))
+    3♠ 4♠ 5♥ | 3♠ 9♦
+    >>> cards_from_input("7", hand)
+    Traceback (most recent call last):
+    ...
+    ValueError: there is no card 7: your hand has 4 cards, numbered 1-4
+    """
+    ordered = list(hand)
+    chosen: list[Card] = []
+    for token in re.split(r"[\s,]+", text.strip()):
+        if not token:
+            continue
+        if token.isdigit():
+            number = int(token)
+            if not 1 <= number <= len(ordered):
+                raise ValueError(f"there is no card {number}: your hand has "
+                                 f"{len(ordered)} cards, numbered 1-{len(ordered)}")
+            card = ordered[number - 1]
+        else:
+            card = Card.parse(token)
+        if card in chosen:
+            raise ValueError(f"{card} is named twice")
+        chosen.append(card)
+    return Cards(chosen)
+
+
+def bot_names(players: int, you: int) -> list[str]:
+    """Seat names: "You" for the person, a bot name for every other seat."""
+    names = iter(BOT_NAMES)
+    return ["You" if seat == you else next(names) for seat in range(players)]
+
+
+def save_path(path: Path, hand_number: int) -> Path:
+    """Where hand ``hand_number``'s replay goes: the first hand in ``path`` itself, later
+    hands beside it as ``<stem>-<n><suffix>`` (a replay holds one hand)."""
+    if hand_number == 1:
+        return path
+    return path.with_name(f"{path.stem}-{hand_number}{path.suffix or '.json'}")
+
+
+def _bot_seed(match_seed: int, seat: int) -> int:
+    # A string seed gives random.Random the same stream on every platform and run.
+    return random.Random(f"tienlen-bot:{match_seed}:{seat}").getrandbits(64)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayOptions:
+    """Everything ``tienlen play`` was asked for, already parsed."""
+
+    players: int = 4
+    seat: int = 0
+    levels: tuple[str, ...] = ("L2", "L2", "L2")
+    seed: int | None = None
+    rules: Rules = Rules()
+    hints: bool = True
+    hint_level: str = "L3"
+    style: Style = Style()
+    save: Path | None = None
+    fast: bool = False
+
+
+class _Quit(Exception):
+    """The player chose to leave."""
+
+
+class PlaySession:
+    """A match between the person at ``options.seat`` and bots, driven from a terminal."""
+
+    def __init__(self, options: PlayOptions, terminal: Terminal) -> None:
+        players = options.players
+        if not 0 <= options.seat < players:
+            raise ValueError(f"--seat must be 0..{players - 1} with {players} players; "
+                             f"got {options.seat}")
+        if len(options.levels) != players - 1:
+            raise ValueError(f"--bots: give one level for each of the {players - 1} "
+                             f"opponents, or one level for all; got {len(options.levels)}")
+        self.options = options
+        self.term = terminal
+        self.style = options.style
+        self.you = options.seat
+        self.match = Match(players, seed=options.seed, rules=options.rules)
+        names = bot_names(players, self.you)
+        levels = iter(options.levels)
+        self.bots: dict[int, Bot] = {}
+        seats: list[SeatInfo] = []
+        for seat in range(players):
+            if seat == self.you:
+                seats.append(SeatInfo(names[seat], None, is_you=True))
+                continue
+            level = next(levels)
+            # make_bot validates the level name (a ValueError names the choices).
+            self.bots[seat] = make_bot(level, seed=_bot_seed(self.match.seed, seat))
+            seats.append(SeatInfo(names[seat], self.bots[seat].name))
+        self.seats = seats
+        self.log: deque[Text] = deque(maxlen=_LOG_LINES)
+        self._pending_hint: Move | None = None
+        self._scores_before = self.match.scores
+
+    # ------------------------------------------------------------------ helpers
+
+    @property
+    def game(self) -> Game:
+        return self.match.game
+
+    def _name(self, seat: int) -> str:
+        return self.seats[seat].name
+
+    def _words(self, text: str) -> str:
+        return self.style.words(text)
+
+    def _title(self) -> str:
+        sep = "-" if self.style.ascii else "·"
+        parts = [self.style.title, f"hand {self.match.hand_number}",
+                 f"seed {self.match.seed}"]
+        if self.match.rules != Rules():
+            parts.append(f"rules {self.match.rules.name}")
+        return f" {sep} ".join(parts)
+
+    def _event(self, text: Text) -> None:
+        """Record a line of the action log; a transcript gets it at once."""
+        self.log.append(text)
+        if not self.term.interactive:
+            self.term.print(text)
+
+    def _screen(self, footer: RenderableType | None = None,
+                reveal: bool = False) -> RenderableType:
+        game = self.game
+        return board(
+            game.view(self.you),
+            self.seats,
+            self.style,
+            title=self._title(),
+            hands=game.hands if reveal else None,
+            # A transcript already printed each event as it happened.
+            events=list(self.log) if self.term.interactive else (),
+            footer=footer,
+        )
+
+    def _refuse(self, message: str) -> None:
+        mark = "x" if self.style.ascii else "✗"
+        self.term.print(Text(f"{mark} {self._words(message)}", style="bold red"))
+
+    # ------------------------------------------------------------------- match
+
+    def run(self) -> int:
+        """Play hands until the person stops; the exit status (0)."""
+        try:
+            self._announce_hand()
+            while True:
+                self._play_hand()
+                self._finish_hand()
+                if not self.term.confirm("Play another hand?", default=True):
+                    break
+                self.match.next_hand()
+                self._announce_hand()
+        except _Quit:
+            pass
+        except EOFError:
+            self.term.print(Text("End of input: leaving the game.", style="dim"))
+        self.term.print(Text("Thanks for playing.", style="dim"))
+        return 0
+
+    def _announce_hand(self) -> None:
+        game = self.game
+        self.log.clear()
+        self._pending_hint = None
+        self._scores_before = self.match.scores
+        number = self.match.hand_number
+        leader = game.turn
+        assert leader is not None  # a new hand always has a seat to act
+        text = Text(f"Hand {number}: ", style="bold")
+        if game.must_include is not None:
+            text.append(f"{self._name(leader)} hold{'' if leader == self.you else 's'} ")
+            text.append_text(cards_text([game.must_include], self.style))
+            text.append(" and lead" + ("" if leader == self.you else "s")
+                        + ", with a play that includes it.")
+        else:
+            previous = self.match.results[-1][0] if self.match.results else None
+            who = self._name(leader)
+            verb = "lead" if leader == self.you else "leads"
+            if previous == leader:
+                text.append(f"{who} won hand {number - 1} and {verb}.")
+            else:
+                text.append(f"{who} {verb}.")
+        self._event(text)
+
+    def _play_hand(self) -> None:
+        while not self.game.is_over:
+            seat = self.game.turn
+            assert seat is not None
+            if seat == self.you:
+                self._your_turn()
+            else:
+                self._bot_turn(seat)
+
+    def _finish_hand(self) -> None:
+        game, match = self.game, self.match
+        after = match.scores
+        points = [a - b for a, b in zip(after, self._scores_before)]
+        self.term.redraw(self._screen(reveal=True))
+        self.term.print()
+        self.term.print(finishing_table(game.finished, self.seats, self.style, points))
+        loser = game.loser
+        assert loser is not None
+        left = game.hand(loser)
+        line = Text(f"{self._name(loser)} {'are' if loser == self.you else 'is'} "
+                    f"the loser, left holding ", style="bold")
+        line.append_text(cards_text(left, self.style))
+        self.term.print(line)
+        self.term.print(scoreboard(after, match.place_counts, self.seats,
+                                   len(match.results), self.style))
+        self._save()
+
+    def _save(self) -> None:
+        if self.options.save is None:
+            return
+        path = save_path(self.options.save, self.match.hand_number)
+        try:
+            path.write_text(self.game.to_json(indent=1) + "\n", encoding="utf-8")
+        except OSError as error:
+            self._refuse(f"could not save the replay to {path}: {error.strerror or error}")
+            return
+        self.term.print(Text(f"Replay saved to {path} (tienlen replay {path})", style="dim"))
+
+    # --------------------------------------------------------------------- acts
+
+    def _apply(self, seat: int, move: Move) -> Action:
+        """Act for ``seat`` and log what happened (the game refuses illegal moves)."""
+        game = self.game
+        had_pile = game.pile is not None
+        action = game.act(move, seat=seat)
+        name = self._name(seat)
+        you = seat == self.you
+        if action.cards is None:
+            self._event(Text(f"{name} pass{'' if you else 'es'}", style="italic"))
+        else:
+            line = Text(f"{name} {'lead' if not had_pile else 'play'}{'' if you else 's'} ")
+            assert action.combo is not None
+            line.append_text(combo_text(action.combo, self.style))
+            self._event(line)
+        if action.cards is not None and seat in game.finished:
+            place = game.finished.index(seat) + 1
+            self._event(Text(f"{name} {'are' if you else 'is'} out: {ordinal(place)} place.",
+                             style="green"))
+        if game.is_over:
+            loser = game.loser
+            assert loser is not None
+            self._event(Text(f"The hand is over. {self._name(loser)} "
+                             f"{'are' if loser == self.you else 'is'} the loser.",
+                             style="bold"))
+        elif had_pile and game.pile is None:
+            leader = game.turn
+            assert leader is not None
+            self._event(Text(f"Everyone passed: the pile is cleared and "
+                             f"{self._name(leader)} lead{'' if leader == self.you else 's'}.",
+                             style="cyan"))
+        return action
+
+    def _bot_turn(self, seat: int) -> None:
+        view = self.game.view(seat)
+        move = self.bots[seat].choose(view)
+        self._apply(seat, move)
+        if self.term.interactive and not self.game.is_over:
+            self.term.redraw(self._screen())
+            self.term.pause(0 if self.options.fast else BOT_PAUSE)
+
+    def _situation(self, view: View) -> Text:
+        """One line above the prompt saying what the person may do now."""
+        text = Text("Your turn: ", style="bold cyan")
+        if view.pile is None:
+            text.append("you lead")
+            if view.must_include is not None:
+                text.append(", and your play must include ")
+                text.append_text(cards_text([view.must_include], self.style))
+            else:
+                text.append(": play any combination")
+        else:
+            moves = view.legal_moves()
+            if view.seat in view.locked_out:
+                text.append("you passed on this pile, so only a bomb on the 2s may play")
+                if not moves:
+                    text.append("; you hold none: pass (p)")
+            elif not moves:
+                text.append("nothing you hold beats ")
+                text.append_text(cards_text(view.pile.cards, self.style))
+                text.append(", so pass (p)")
+            else:
+                text.append("beat ")
+                text.append_text(cards_text(view.pile.cards, self.style))
+                text.append(" or pass")
+        text.append(".  ", style="")
+        text.append("Type cards or numbers; ? for help.", style="dim")
+        return text
+
+    def _your_turn(self) -> None:
+        view = self.game.view(self.you)
+        self.term.redraw(self._screen(footer=self._situation(view)))
+        while True:
+            line = self.term.ask(Text("Your move> ", style="bold"))
+            try:
+                if self._handle(line, view):
+                    return
+            except _Quit:
+                raise
+            except ValueError as error:  # IllegalMoveError, CardParseError and the like
+                self._refuse(str(error))
+
+    def _handle(self, line: str, view: View) -> bool:
+        """Carry out one typed command; ``True`` once the person has acted."""
+        command = parse_command(line)
+        pending, self._pending_hint = self._pending_hint, None
+        if command.kind == "empty":
+            return False
+        if command.kind == "help":
+            self.term.print(help_table(self.style))
+            return False
+        if command.kind == "quit":
+            if self.term.confirm("The hand is not over. Quit anyway?", default=False):
+                raise _Quit
+            return False
+        if command.kind == "moves":
+            self.term.print(moves_listing(view, self.style))
+            return False
+        if command.kind == "hint":
+            self._show_hint(view)
+            return False
+        if command.kind == "yes":
+            if pending is None:
+                raise ValueError("there is no suggestion to accept: type h for a hint first")
+            self._apply(self.you, pending)
+            return True
+        if command.kind == "pass":
+            self._apply(self.you, PASS)
+            return True
+        if command.kind == "pick":
+            moves = view.legal_moves()
+            if not moves:
+                raise ValueError("you have no legal play: pass (p)")
+            if not 1 <= command.number <= len(moves):
+                raise ValueError(f"there is no move #{command.number}: the moves are "
+                                 f"numbered 1-{len(moves)} (m lists them)")
+            self._apply(self.you, moves[command.number - 1])
+            return True
+        try:
+            cards = cards_from_input(command.text, view.hand)
+        except CardParseError as error:
+            raise ValueError(f"{error}. Type ? for help.") from None
+        if not cards:
+            raise ValueError("name at least one card, or type p to pass")
+        self._apply(self.you, cards)
+        return True
+
+    def _show_hint(self, view: View) -> None:
+        if not self.options.hints:
+            raise ValueError("hints are off for this game (--no-hints)")
+        try:
+            from ..hints import hint  # the hint engine loads only when asked for
+        except ImportError:
+            raise ValueError("hints are not available in this version") from None
+
+        suggestion = hint(view, level=self.options.hint_level)
+        move = suggestion.move
+        text = Text("Hint: ", style="bold magenta")
+        if move is PASS:
+            text.append("pass")
+        else:
+            text.append_text(cards_text(move, self.style))  # type: ignore[arg-type]
+        text.append(f"  {self._words(suggestion.reason)}")
+        self.term.print(text)
+        self.term.print(Text("Type y to play it, or anything else to choose yourself.",
+                             style="dim"))
+        self._pending_hint = move
+
+
+def moves_listing(view: View, style: Style) -> RenderableType:
+    """Every legal play, numbered for ``#N``, plus passing when allowed."""
+    moves = view.legal_moves()
+    if not moves:
+        return Text("No legal play: pass (p).", style="yellow")
+    entries = []
+    for number, move in enumerate(moves, start=1):
+        entry = Text(f"#{number} ", style="dim")
+        entry.append_text(cards_text(move, style))
+        entries.append(entry)
+    parts: list[RenderableType] = [
+        Text(f"{len(moves)} legal play{'s' if len(moves) != 1 else ''} "
+             "(type #N to play one):", style="bold"),
+        Columns(entries, padding=(0, 3)),
+    ]
+    if view.can_pass():
+        parts.append(Text("or p to pass", style="dim"))
+    return Group(*parts)
+
+
+_HELP: Sequence[tuple[str, str]] = (
+    ("3s 4s 5h   10h   A♠", "play these cards (ranks 3-10 J Q K A 2, suits s c d h)"),
+    ("1 2 3", "play the cards with these numbers (shown under your hand)"),
+    ("p, pass", "pass: you are locked out until the pile clears"),
+    ("h, hint", "suggest a move and say why; then y plays it"),
+    ("m, moves", "list your legal plays, numbered"),
+    ("#N", "play move N of that list"),
+    ("?, help", "this help"),
+    ("q, quit", "leave the game (asks first during a hand)"),
+)
+
+
+def help_table(style: Style) -> Table:
+    table = Table(title="Commands", box=style.box, title_justify="left", title_style="bold")
+    table.add_column("type")
+    table.add_column("to")
+    for keys, what in _HELP:
+        table.add_row(style.words(keys), what)
+    return table
+

@@ -1,0 +1,106 @@
+"""``tienlen replay FILE``: a saved hand shown action by action, drawn like ``play``.
+
+The file is read by :meth:`Game.from_json`, which checks every field and replays every
+action through the rules; a corrupt or tampered file stops there with the engine's
+:class:`~tienlen.replay.ReplayError`. Only a file that replays cleanly is then shown, by
+playing its recorded actions again on a fresh game.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+
+from ..game import Game
+from ..replay import ReplayError
+from .render import SeatInfo, Style, board, cards_text, combo_text, finishing_table, ordinal
+from .terminal import Terminal
+
+__all__ = ["load_replay", "replay_file", "REPLAY_PAUSE"]
+
+#: Seconds between two actions on an interactive terminal without ``--step``.
+REPLAY_PAUSE = 0.8
+
+
+def load_replay(path: Path) -> Game:
+    """The game recorded in ``path``, every action verified. Raises ``ValueError`` (a
+    :class:`ReplayError` for a bad replay) with the file's name in the message."""
+    try:
+        text = path.read_bytes()
+    except OSError as error:
+        raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
+    try:
+        return Game.from_json(text)
+    except ReplayError as error:
+        raise ReplayError(f"{path} is not a valid replay: {error}") from None
+
+
+def _fresh(recorded: Game) -> Game:
+    """The recorded game before its first action: same deal, rules and leader."""
+    if recorded.seed is not None:
+        return Game(recorded.players, seed=recorded.seed, rules=recorded.rules,
+                    leader=recorded.leader)
+    return Game.from_hands(recorded.initial_hands, rules=recorded.rules,
+                           leader=recorded.leader)
+
+
+def replay_file(terminal: Terminal, path: Path, *, style: Style, step: bool = False,
+                fast: bool = False) -> int:
+    """Verify ``path``, then show it action by action; the exit status."""
+    recorded = load_replay(path)
+    game = _fresh(recorded)
+    seats = [SeatInfo(f"Seat {seat}") for seat in range(game.players)]
+    history = recorded.history
+    sep = "-" if style.ascii else "·"
+    seed = "given hands" if recorded.seed is None else f"seed {recorded.seed}"
+    log: list[Text] = []
+
+    def show(number: int) -> None:
+        title = (f"{style.title} replay {sep} {path.name} {sep} {seed} {sep} "
+                 f"action {number}/{len(history)}")
+        # Everything is public in a replay: every hand is shown, and the seat about to
+        # act (the loser, at the end) gets the large hand.
+        focus = game.turn if game.turn is not None else game.loser
+        screen = board(game.view(focus), seats, style, title=title, hands=game.hands,
+                       focus=focus, events=log[-6:] if terminal.interactive else ())
+        terminal.redraw(screen)
+
+    verified = Text(f"{path}: {len(history)} actions, all verified against the rules.",
+                    style="green")
+    terminal.print(verified)
+    show(0)
+    for number, recorded_action in enumerate(history, start=1):
+        if step and not terminal.wait_for_enter():
+            return 0
+        if not step:
+            terminal.pause(0 if fast else REPLAY_PAUSE)
+        had_pile = game.pile is not None
+        action = game.act(recorded_action.move, seat=recorded_action.seat)
+        name = seats[action.seat].name
+        line = Text(f"{number:>3}. {name} ")
+        if action.combo is None:
+            line.append("passes", style="italic")
+        else:
+            line.append("plays " if had_pile else "leads ")
+            line.append_text(combo_text(action.combo, style))
+        if action.cards is not None and action.seat in game.finished:
+            line.append(f"  and is out, {ordinal(game.finished.index(action.seat) + 1)}",
+                        style="green")
+        log.append(line)
+        if not terminal.interactive:
+            terminal.print(line)
+        if terminal.interactive or number == len(history):
+            show(number)
+
+    terminal.print()
+    if game.is_over:
+        terminal.print(finishing_table(game.finished, seats, style))
+        loser = game.loser
+        assert loser is not None
+        end = Text(f"{seats[loser].name} is the loser, left holding ", style="bold")
+        end.append_text(cards_text(game.hand(loser), style))
+        terminal.print(end)
+    else:
+        terminal.print(Text("The replay stops before the end of the hand.", style="yellow"))
+    return 0

@@ -1,0 +1,102 @@
+"""The terminal the front end talks to: a rich console plus line input.
+
+Two modes, picked from the streams rather than a flag, so the same command works typed by a
+person and fed from a script:
+
+- **interactive** (stdin and stdout are terminals): colour unless ``NO_COLOR`` is set,
+  the board is redrawn in place, bot moves are paced so a person can follow them.
+- **scripted** (anything else, such as ``tienlen play < moves.txt``): no colour codes and
+  no screen clearing; each command read is echoed after its prompt, so the transcript
+  reads like a session.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import TextIO
+
+from rich.console import Console, RenderableType
+from rich.text import Text
+
+__all__ = ["Terminal"]
+
+
+def _is_tty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):  # a closed or stub stream
+        return False
+
+
+class Terminal:
+    """Console output and line input for one command."""
+
+    def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
+        self.stdin = sys.stdin if stdin is None else stdin
+        stdout = sys.stdout if stdout is None else stdout
+        self.interactive = _is_tty(self.stdin) and _is_tty(stdout)
+        if self.interactive:
+            # rich itself honours NO_COLOR (and FORCE_COLOR) from the environment.
+            self.console = Console(file=stdout, highlight=False, emoji=False, markup=False)
+            try:
+                import readline  # noqa: F401  # line editing and history for input()
+            except ImportError:  # pragma: no cover - not on every platform
+                pass
+        else:
+            # Piped input means a script or a log: plain text only, whatever the terminal.
+            self.console = Console(file=stdout, highlight=False, emoji=False, markup=False,
+                                   color_system=None, force_terminal=False)
+
+    def print(self, *objects: RenderableType | str, **kwargs: object) -> None:
+        self.console.print(*objects, **kwargs)  # type: ignore[arg-type]
+
+    def redraw(self, screen: RenderableType) -> None:
+        """Show ``screen``: in place on a terminal, appended to the transcript otherwise."""
+        if self.interactive:
+            self.console.clear()
+        else:
+            self.console.print()
+        self.console.print(screen)
+
+    def pause(self, seconds: float) -> None:
+        """Give a person time to read; scripts never wait."""
+        if self.interactive and seconds > 0:
+            time.sleep(seconds)
+
+    def ask(self, prompt: str | Text) -> str:
+        """One line of input, stripped. Raises ``EOFError`` at the end of input."""
+        if isinstance(prompt, str):
+            prompt = Text(prompt)
+        if self.interactive:
+            return self.console.input(prompt).strip()
+        self.console.print(prompt, end="")
+        line = self.stdin.readline()
+        if not line:
+            self.console.print()
+            raise EOFError
+        self.console.print(Text(line.rstrip("\n")))
+        return line.strip()
+
+    def confirm(self, question: str, *, default: bool) -> bool:
+        """A yes/no question; Enter takes ``default``. End of input counts as "no"."""
+        hint = "[Y/n]" if default else "[y/N]"
+        while True:
+            try:
+                answer = self.ask(f"{question} {hint} ").lower()
+            except EOFError:
+                return False
+            if not answer:
+                return default
+            if answer in ("y", "yes"):
+                return True
+            if answer in ("n", "no", "q", "quit"):
+                return False
+            self.console.print("Please answer y or n.", style="yellow")
+
+    def wait_for_enter(self, prompt: str = "Enter: next, q: stop ") -> bool:
+        """Wait for Enter; ``False`` if the reader asked to stop (``q`` or end of input)."""
+        try:
+            return self.ask(prompt).lower() not in ("q", "quit")
+        except EOFError:
+            return False
