@@ -4,6 +4,8 @@
 # meaningful: masks inside the deck, codes that classify could have produced, flags we know.
 # Everything raises ValueError (never OverflowError/TypeError) so callers catch one thing.
 
+import operator
+
 import numpy as np
 cimport numpy as cnp
 
@@ -86,6 +88,19 @@ cdef int _card_arg(object card, str name, bint allow_none) except -2:
     if c < 0 or c > 51:
         raise ValueError(f"{name} must be a card index 0..51{' or -1' if allow_none else ''}; got {card!r}")
     return <int>c
+
+
+cdef int _small_int_arg(object obj, str name, int lo, int hi) except -9:
+    """An int in lo..hi (bools refused: True is not a seat)."""
+    if isinstance(obj, bool):
+        raise ValueError(f"{name} must be an int, not a bool")
+    try:
+        v = operator.index(obj)
+    except TypeError:
+        raise ValueError(f"{name} must be an int; got {obj!r}") from None
+    if v < lo or v > hi:
+        raise ValueError(f"{name} must be in {lo}..{hi}; got {obj!r}")
+    return v
 
 
 def code_kind(code):
@@ -237,9 +252,7 @@ cdef class GameState:
             if hs[p] & seen:
                 raise ValueError(f"hands[{p}] shares cards with another hand")
             seen |= hs[p]
-        lead = -1 if leader is None else leader
-        if not (-1 <= lead < n):
-            raise ValueError(f"leader must be a seat 0..{n - 1} or -1; got {leader!r}")
+        lead = -1 if leader is None else _small_int_arg(leader, "leader", -1, n - 1)
         st_init(&self.s, hs, n, lead, f)
 
     @staticmethod
@@ -269,11 +282,13 @@ cdef class GameState:
         if g.s.pile_mask and not g.s.pile_code:
             raise ValueError("pile_mask is not a combination")
         g.s.played = _mask_arg(played_mask, "played_mask")
-        if not (-1 <= pile_owner < n) or ((pile_owner == -1) != (g.s.pile_code == 0)):
+        if g.s.played & seen:
+            raise ValueError("played_mask overlaps the hands")
+        g.s.pile_owner = _small_int_arg(pile_owner, "pile_owner", -1, n - 1)
+        if (g.s.pile_owner == -1) != (g.s.pile_code == 0):
             raise ValueError(f"pile_owner {pile_owner!r} does not fit the pile")
-        g.s.pile_owner = pile_owner
-        finished = tuple(finished)
-        if len(set(finished)) != len(finished) or any(not (0 <= x < n) or g.s.hands[x] for x in finished):
+        finished = tuple(_small_int_arg(x, "finished seat", 0, n - 1) for x in finished)
+        if len(set(finished)) != len(finished) or any(g.s.hands[x] for x in finished):
             raise ValueError("finished must list distinct seats that hold no cards")
         if sum(1 for p in range(n) if g.s.hands[p]) < 2:
             raise ValueError("a hand in play needs at least two players holding cards")
@@ -282,14 +297,16 @@ cdef class GameState:
         for p, x in enumerate(finished):
             g.s.order[p] = x
         g.s.nfinished = len(finished)
-        if not (0 <= turn < n) or g.s.hands[turn] == 0:
+        g.s.turn = _small_int_arg(turn, "turn", 0, n - 1)
+        if g.s.hands[g.s.turn] == 0:
             raise ValueError(f"turn {turn!r} must be a seat that holds cards")
-        g.s.turn = turn
-        if locked_mask < 0 or locked_mask >= (1 << n):
-            raise ValueError("locked_mask has bits beyond the players")
-        g.s.locked = locked_mask
+        g.s.locked = _small_int_arg(locked_mask, "locked_mask", 0, (1 << n) - 1)
+        if g.s.pile_code == 0 and g.s.locked:
+            raise ValueError("nobody can be locked out of an empty pile")
+        if (g.s.locked >> g.s.turn) & 1 and not c_is_two_combo(g.s.pile_code):
+            raise ValueError("a locked-out seat only gets the turn while 2s are on top (R5.3)")
         g.s.must_include = _card_arg(must_include, "must_include", True)
-        if g.s.must_include >= 0 and (g.s.pile_code or not ((g.s.hands[turn] >> g.s.must_include) & 1)):
+        if g.s.must_include >= 0 and (g.s.pile_code or not ((g.s.hands[g.s.turn] >> g.s.must_include) & 1)):
             raise ValueError("must_include applies only to a lead by its holder")
         return g
 
@@ -367,12 +384,7 @@ cdef class GameState:
     def check_play(self, mask):
         """Reason code (0 = OK) for playing `mask` now."""
         cdef uint32_t code = 0
-        cdef uint64_t m
-        try:
-            m = mask
-        except (OverflowError, TypeError):
-            raise ValueError(f"mask must be a card mask, an int in [0, 2**52); got {mask!r}") from None
-        return st_check_play(&self.s, m, &code)
+        return st_check_play(&self.s, _mask_arg(mask, "mask"), &code)
 
     def check_pass(self):
         return st_check_pass(&self.s)
@@ -384,10 +396,7 @@ cdef class GameState:
         cdef uint64_t m
         cdef uint32_t code
         cdef int t = self.s.turn
-        try:
-            m = mask
-        except (OverflowError, TypeError):
-            raise ValueError(f"mask must be a card mask; got {mask!r}") from None
+        m = _mask_arg(mask, "mask")
         if t < 0 or self.s.players < 2:
             raise ValueError("the hand is over")
         if m == 0:
@@ -404,11 +413,7 @@ cdef class GameState:
         """Checked path: apply `mask` (0 = pass) or raise ValueError naming the reason."""
         cdef uint32_t code = 0
         cdef int reason
-        cdef uint64_t m
-        try:
-            m = mask
-        except (OverflowError, TypeError):
-            raise ValueError(f"mask must be a card mask; got {mask!r}") from None
+        cdef uint64_t m = _mask_arg(mask, "mask")
         reason = st_check_pass(&self.s) if m == 0 else st_check_play(&self.s, m, &code)
         if reason != R_OK:
             raise ValueError(REASON_NAMES[reason])

@@ -145,11 +145,17 @@ def test_play_a_full_hand_with_bad_inputs_a_hint_and_a_second_hand(tmp_path: Pat
     assert "there is no card 99" in game.said
     assert game.send("m") == "move"
     assert "#1 3♠" in game.said and "legal plays" in game.said
+    assert game.send("?") == "move"
+    assert "Commands" in game.said and "list your legal plays, numbered" in game.said
+    assert game.send("#999") == "move"
+    assert "there is no move #999" in game.said
+    assert len(game.hand()) == 13  # every refusal left the game as it was
 
     # A hint, accepted with y.
     assert game.send("h") == "move"
     hint_line = next(line for line in game.said.splitlines() if line.startswith("Hint: "))
-    hinted = Cards(cards_in(hint_line.split("  ")[0]))
+    hinted = Cards(cards_in(hint_line.split(" — ")[0]))
+    assert hint_line.startswith(f"Hint: play {hinted} — ")
     assert Card.parse("3s") in hinted
     assert "sampled deals" in " ".join(game.said.split())  # the reason, however wrapped
     assert game.send("y") in ("move", "again")
@@ -292,6 +298,13 @@ def test_play_with_piped_stdin_reads_one_command_per_line_and_exits_0_at_eof() -
     assert "Finishing order" in out and "Match after 1 hand" in out
     # No pauses without a terminal, so a whole hand takes well under the timeout.
     assert out.rstrip().endswith("Thanks for playing.")
+
+
+def test_play_without_hints_refuses_h_and_y_needs_a_hint() -> None:
+    done = run_piped("--seed", "11", "--no-hints", stdin="h\ny\n")
+    assert done.returncode == 0
+    assert "hints are off for this game (--no-hints)" in done.stdout
+    assert "there is no suggestion to accept: type h for a hint first" in done.stdout
 
 
 def test_play_piped_eof_in_the_middle_of_a_hand_exits_0() -> None:

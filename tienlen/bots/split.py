@@ -43,12 +43,17 @@ _DEFAULT = Rules()
 _NO_TWOS = _core.NO_TWOS_IN_SEQUENCES
 
 
+# Rank counts of every 12-bit slice of a mask (three ranks), packed 3 bits per rank.
+_SLICE_KEYS = tuple(
+    sum(((m >> (4 * r)) & 15).bit_count() << (3 * r) for r in range(3)) for m in range(1 << 12)
+)
+
+
 def _rank_key(mask: int) -> int:
     """The hand's rank counts packed 3 bits per rank (count 0..4)."""
-    key = 0
-    for rank in range(13):
-        key |= ((mask >> (4 * rank)) & 15).bit_count() << (3 * rank)
-    return key
+    keys = _SLICE_KEYS
+    return (keys[mask & 0xFFF] | keys[(mask >> 12) & 0xFFF] << 9 | keys[(mask >> 24) & 0xFFF] << 18
+            | keys[(mask >> 36) & 0xFFF] << 27 | keys[mask >> 48] << 36)
 
 
 @lru_cache(maxsize=1 << 18)

@@ -38,7 +38,7 @@ __all__ = ["PlayOptions", "PlaySession", "Command", "parse_command", "cards_from
 #: Names for the bots, in seat order after the person's seat.
 BOT_NAMES: tuple[str, ...] = ("Minh", "Lan", "Hoa")
 #: Seconds between two bot moves on an interactive terminal, so each can be read.
-BOT_PAUSE = 0.7
+BOT_PAUSE = 0.6
 # How many lines of the action log stay on the redrawn board.
 _LOG_LINES = 6
 
@@ -202,7 +202,10 @@ class PlaySession:
         return self.seats[seat].name
 
     def _words(self, text: str) -> str:
-        return self.style.words(text)
+        """An engine or hint message as the screen words it: cards in the chosen form,
+        and seats by the names the board shows."""
+        named = re.sub(r"\bseat (\d)\b", lambda m: self._name(int(m[1])), text)
+        return self.style.words(named)
 
     def _title(self) -> str:
         sep = "-" if self.style.ascii else "·"
@@ -396,8 +399,6 @@ class PlaySession:
             try:
                 if self._handle(line, view):
                     return
-            except _Quit:
-                raise
             except ValueError as error:  # IllegalMoveError, CardParseError and the like
                 self._refuse(str(error))
 
@@ -458,10 +459,11 @@ class PlaySession:
         move = suggestion.move
         text = Text("Hint: ", style="bold magenta")
         if move is PASS:
-            text.append("pass")
+            text.append("pass", style="bold")
         else:
+            text.append("play ", style="bold")
             text.append_text(cards_text(move, self.style))  # type: ignore[arg-type]
-        text.append(f"  {self._words(suggestion.reason)}")
+        text.append(f" {self.style.dash} {self._words(suggestion.reason)}")
         self.term.print(text)
         self.term.print(Text("Type y to play it, or anything else to choose yourself.",
                              style="dim"))

@@ -226,7 +226,7 @@ def board(
     # Shown hands need more room: then the board takes what the terminal has.
     panel = Panel(Group(*parts), title=title, title_align="left", box=style.box,
                   width=BOARD_WIDTH if hands is None else None, padding=(0, 1),
-                  expand=False)
+                  expand=hands is None)
 
     shown = view.seat if focus is None else focus
     who = seats[shown]

@@ -66,7 +66,7 @@ def replay_file(terminal: Terminal, path: Path, *, style: Style, step: bool = Fa
                        focus=focus, events=log[-6:] if terminal.interactive else ())
         terminal.redraw(screen)
 
-    verified = Text(f"{path}: {len(history)} actions, all verified against the rules.",
+    verified = Text(f"{path.name}: all {len(history)} actions verified against the rules.",
                     style="green")
     terminal.print(verified)
     show(0)

@@ -1,0 +1,157 @@
+"""The arena: duplicate seating, reproducibility across jobs/executors, and the statistics."""
+
+from __future__ import annotations
+
+import functools
+import math
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from tienlen import core
+from tienlen.arena import ArenaError, ArenaResult, run
+from tienlen.bots import GreedyBot, RandomBot, make_bot
+from tienlen.game import PASS
+from tienlen.match import hand_seed
+from tienlen.rules import Rules
+
+
+class _Recorder(GreedyBot):
+    """L1 that records, at every decision, its seat and the hand it was dealt."""
+
+    seen: set[tuple[int, int]] = set()
+
+    def choose(self, view):
+        played = 0
+        for action in view.history:
+            if action.seat == view.seat and action.cards is not None:
+                played |= action.cards.mask
+        _Recorder.seen.add((view.seat, view.hand.mask | played))
+        return super().choose(view)
+
+
+class _Cheater(RandomBot):
+    def choose(self, view):
+        return PASS      # illegal whenever it leads
+
+
+def test_run_reports_every_entry_with_games_and_timings():
+    result = run(["L1", "random", "L1", "random"], games=40, seed=2)
+    assert result.names == ("L1", "random", "L1 #2", "random #2")
+    assert result.games == 40 and result.deals == 10 and result.places.shape == (10, 4, 4)
+    for stats in result.stats():
+        assert stats.games == 40 and stats.decisions > 0 and stats.ms_per_decision >= 0
+        assert 1.0 <= stats.mean_place.value <= 4.0
+        assert stats.mean_place.low <= stats.mean_place.value <= stats.mean_place.high
+    # Every game has each place exactly once.
+    assert (np.sort(result.places, axis=2) == np.arange(1, 5)).all()
+    assert "| L1 #2 | 40 |" in result.table()
+
+
+def test_every_entry_sits_in_every_seat_on_the_same_deals():
+    # Identical deterministic bots: a seat's place depends only on the deal, so rotating
+    # the entries must rotate the places: places[d, r, e] == places[d, 0, (e + r) % n].
+    result = run(["L1"] * 4, games=24, seed=5)
+    for r in range(4):
+        for e in range(4):
+            assert (result.places[:, r, e] == result.places[:, 0, (e + r) % 4]).all()
+
+
+def test_deals_come_from_the_seed_and_repeat_for_every_rotation():
+    _Recorder.seen = set()
+    run([_Recorder, _Recorder, _Recorder], games=6, players=3, seed=9)
+    dealt = {(seat, hand) for d in range(2)
+             for seat, hand in enumerate(core.deal(hand_seed(9, d + 1), 3))}
+    assert _Recorder.seen == dealt
+
+
+def test_results_are_reproducible_whatever_runs_them():
+    lineup = ["L2", functools.partial(make_bot, "L3", iterations=3), "random", "L1"]
+    one = run(lineup, games=16, seed=11)
+    assert (run(lineup, games=16, seed=11).places == one.places).all()
+    assert (run(lineup, games=16, seed=11, jobs=2).places == one.places).all()
+    with ThreadPoolExecutor(3) as pool:
+        assert (run(lineup, games=16, seed=11, executor=pool).places == one.places).all()
+    assert not (run(lineup, games=16, seed=12).places == one.places).all()
+
+
+def test_a_stronger_bot_wins_more_and_the_comparison_says_so():
+    result = run(["L1", "random"], games=200, players=2, seed=1)
+    l1, rnd = result.bot("L1"), result.bot("random")
+    assert l1.first_rate.value > 0.75 and rnd.loser_rate.value > 0.75
+    cmp = result.compare("L1", "random")
+    assert cmp.diff.value < 0 and cmp.diff.high < 0 and cmp.p_value < 1e-6 and cmp.deals == 100
+    # Swapping the order flips the sign, not the p-value.
+    back = result.compare(1, 0)
+    assert back.diff.value == -cmp.diff.value and back.p_value == cmp.p_value
+
+
+def _synthetic(places: list[list[list[int]]], players: int) -> ArenaResult:
+    arr = np.array(places, np.int8)
+    n = arr.shape[2]
+    return ArenaResult(tuple(f"b{i}" for i in range(n)), players, 0, arr,
+                       np.full(n, 0.5), np.full(n, 100, np.int64))
+
+
+def test_statistics_match_a_hand_computation():
+    # 2 players, 1 rotation pair per deal; b0's per-deal mean places: 1, 1.5, 1, 2.
+    places = [
+        [[1, 2], [1, 2]],
+        [[1, 2], [2, 1]],
+        [[1, 2], [1, 2]],
+        [[2, 1], [2, 1]],
+    ]
+    result = _synthetic(places, 2)
+    stats = result.bot("b0")
+    per_deal = np.array([1.0, 1.5, 1.0, 2.0])
+    half = 1.959963984540054 * per_deal.std(ddof=1) / 2
+    assert stats.mean_place.value == pytest.approx(1.375)
+    assert stats.mean_place.low == pytest.approx(1.375 - half)
+    assert stats.mean_place.high == pytest.approx(1.375 + half)
+    assert stats.first_rate.value == pytest.approx(0.625)
+    assert stats.loser_rate.value == pytest.approx(0.375)
+    assert stats.ms_per_decision == pytest.approx(5.0)
+    cmp = result.compare("b0", "b1")
+    diff = per_deal - (3 - per_deal)
+    z = diff.mean() / (diff.std(ddof=1) / 2)
+    assert cmp.z == pytest.approx(z)
+    assert cmp.p_value == pytest.approx(math.erfc(abs(z) / math.sqrt(2)))
+
+
+def test_statistics_edge_cases():
+    same = _synthetic([[[1, 2], [1, 2]], [[1, 2], [1, 2]]], 2)
+    cmp = same.compare(0, 1)
+    assert cmp.p_value == 0.0 and cmp.z == -math.inf        # no variance, clear difference
+    tie = _synthetic([[[1, 2], [2, 1]], [[2, 1], [1, 2]]], 2)
+    assert tie.compare(0, 1).p_value == 1.0
+    one = _synthetic([[[1, 2], [2, 1]]], 2)
+    assert math.isnan(one.bot(0).mean_place.low) and math.isnan(one.compare(0, 1).p_value)
+
+
+def test_bad_requests_raise_arena_errors():
+    with pytest.raises(ArenaError, match="one bot per seat"):
+        run(["L1", "L2"], games=8)
+    with pytest.raises(ArenaError, match="multiple of players"):
+        run(["L1"] * 4, games=10)
+    with pytest.raises(ArenaError, match="jobs"):
+        run(["L1"] * 4, games=8, jobs=0)
+    with pytest.raises(ValueError, match="unknown bot level"):
+        run(["L1", "L1", "L1", "L7"], games=8)
+    with pytest.raises(ArenaError, match="level name or a bot factory"):
+        run(["L1", "L1", "L1", 3], games=8)
+    result = run(["L1"] * 2, games=2, players=2)
+    with pytest.raises(ArenaError, match="no entry named"):
+        result.bot("L9")
+
+
+def test_an_illegal_move_stops_the_run_naming_the_bot():
+    with pytest.raises(ArenaError, match="random.*illegal move PASS"):
+        run([_Cheater, _Cheater], games=2, players=2)
+
+
+def test_progress_and_rules_are_passed_through():
+    calls = []
+    result = run(["L1", "L2", "L1"], games=6, players=3, seed=4,
+                 rules=Rules(twos_in_sequences=False), progress=lambda d, t: calls.append((d, t)))
+    assert calls[-1] == (6, 6) and result.players == 3

@@ -1,0 +1,149 @@
+"""The rest of the command line: --version, help, ``tienlen rules``, ``moves`` still working,
+and the play front end's input parsing and card colouring, tested directly."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+import tienlen
+from tienlen.cards import Card, Cards
+from tienlen.cli import main
+from tienlen.tui.play import Command, cards_from_input, parse_command, save_path
+from tienlen.tui.render import Style, card_text, cards_text, ordinal
+from tienlen.tui.rules_view import rules_text
+
+REPO = Path(__file__).resolve().parents[1]
+TUI_MODULES = ["render", "terminal", "play", "replay_view", "sim_view", "rules_view"]
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--version"]) == 0
+    out = capsys.readouterr().out
+    assert re.fullmatch(r"tienlen \d+\.\d+\.\d+\S*\n", out), out
+    assert out.split()[1] == tienlen.__version__
+
+
+def test_help_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    for command in ("play", "sim", "replay", "moves", "rules"):
+        assert re.search(rf"^\s+{command}\s+\w", out, re.M), command
+
+
+def test_no_subcommand_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 2
+    assert "the following arguments are required: COMMAND" in capsys.readouterr().err
+
+
+def test_rules_renders_rules_md(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules"]) == 0
+    out = capsys.readouterr().out
+    assert "The rules of Tiến Lên, as tienlen plays them" in out
+    for label in ("R1.1", "R4.1", "R7.3", "R10.2"):
+        assert label in out
+    assert "**R1.1**" not in out and "## R1" not in out  # rendered, not the raw markdown
+    assert "quad" in out and "a single 2" in out  # the bomb table's cells
+
+
+def test_rules_text_is_the_contract() -> None:
+    assert rules_text() == (REPO / "RULES.md").read_text(encoding="utf-8")
+
+
+def test_rules_from_the_command_line_works_without_a_terminal() -> None:
+    done = subprocess.run([sys.executable, "-m", "tienlen", "rules"], capture_output=True,
+                          text=True, encoding="utf-8", stdin=subprocess.DEVNULL, timeout=30)
+    assert done.returncode == 0 and "R9.2" in done.stdout and "\x1b" not in done.stdout
+
+
+def test_moves_still_works(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["moves", "3s 3c 4d 5h", "--pile", "3d", "--ascii"]) == 0
+    assert capsys.readouterr().out == (
+        "hand: 3s 3c 4d 5h (4 cards)\npile: single 3d\nsingles (2):\n  4d\n  5h\n"
+        "total: 2 legal plays\n")
+
+
+@pytest.mark.parametrize(
+    ("line", "command"),
+    [
+        ("", Command("empty")),
+        ("  p ", Command("pass")),
+        ("PASS", Command("pass")),
+        ("h", Command("hint")),
+        ("hint", Command("hint")),
+        ("y", Command("yes")),
+        ("m", Command("moves")),
+        ("moves", Command("moves")),
+        ("?", Command("help")),
+        ("help", Command("help")),
+        ("q", Command("quit")),
+        ("#12", Command("pick", number=12)),
+        ("# 3", Command("pick", number=3)),
+        ("3s 4s 5h", Command("play", text="3s 4s 5h")),
+        ("1 2 3", Command("play", text="1 2 3")),
+    ],
+)
+def test_parse_command(line: str, command: Command) -> None:
+    assert parse_command(line) == command
+
+
+def test_cards_from_input_takes_names_numbers_and_symbols() -> None:
+    hand = Cards.parse("3s 4c 10h Qd As 2h")
+    assert cards_from_input("1 2", hand) == Cards.parse("3s 4c")
+    assert cards_from_input("10h", hand) == Cards.parse("10h")
+    assert cards_from_input("A♠, 6", hand) == Cards.parse("As 2h")
+    assert cards_from_input("Td", hand) == Cards.parse("10d")  # not held: the game says so
+    with pytest.raises(ValueError, match="there is no card 0"):
+        cards_from_input("0", hand)
+    with pytest.raises(ValueError, match="3♠ is named twice"):
+        cards_from_input("1 3s", hand)
+    with pytest.raises(ValueError, match="not a card: 'zz'"):
+        cards_from_input("zz", hand)
+
+
+def test_save_path_keeps_every_hand(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    assert save_path(path, 1) == path
+    assert save_path(path, 2) == tmp_path / "game-2.json"
+    assert save_path(tmp_path / "game", 3) == tmp_path / "game-3.json"
+
+
+def test_red_suits_are_red_and_black_suits_plain() -> None:
+    style = Style()
+    assert str(card_text(Card.parse("9h"), style).style) == "red"
+    assert str(card_text(Card.parse("9d"), style).style) == "red"
+    assert str(card_text(Card.parse("9s"), style).style) == ""
+    assert str(card_text(Card.parse("9c"), style).style) == ""
+    assert cards_text(Cards.parse("3s 10h"), Style(ascii=True)).plain == "3s 10h"
+    console = Console(color_system="standard", force_terminal=True, width=40)
+    with console.capture() as capture:
+        console.print(cards_text(Cards.parse("5s 5h"), style))
+    assert capture.get() == "5♠ \x1b[31m5♥\x1b[0m\n"
+
+
+def test_ascii_style_rewrites_engine_messages() -> None:
+    style = Style(ascii=True)
+    message = "4♠ 5♠ does not beat 7♦ 8♦ 9♦: it has a lower top card (5♠ against 9♦)"
+    assert style.words(message) == \
+        "4s 5s does not beat 7d 8d 9d: it has a lower top card (5s against 9d)"
+    assert style.words("Tiến Lên") == "Tien Len"
+    assert Style().words(message) == message
+
+
+@pytest.mark.parametrize(("place", "word"), [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th")])
+def test_ordinal(place: int, word: str) -> None:
+    assert ordinal(place) == word
+
+
+@pytest.mark.parametrize("name", TUI_MODULES)
+def test_tui_doctests(name: str) -> None:
+    module = importlib.import_module(f"tienlen.tui.{name}")
+    failures, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert failures == 0
