@@ -147,3 +147,18 @@ def test_tui_doctests(name: str) -> None:
     module = importlib.import_module(f"tienlen.tui.{name}")
     failures, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert failures == 0
+
+
+def test_rules_text_from_an_installed_wheel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Outside a checkout the copy shipped inside the package is read."""
+    from tienlen.tui import rules_view
+
+    site = tmp_path / "site-packages"
+    (site / "tienlen" / "tui").mkdir(parents=True)
+    (site / "tienlen" / "RULES.md").write_text("# shipped rules\n", encoding="utf-8")
+    monkeypatch.setattr(rules_view, "__file__", str(site / "tienlen" / "tui" / "rules_view.py"))
+    monkeypatch.setattr(rules_view.resources, "files", lambda package: site / package)
+    assert rules_view.rules_text() == "# shipped rules\n"
+    (site / "tienlen" / "RULES.md").unlink()
+    with pytest.raises(ValueError, match="RULES.md is missing from this installation"):
+        rules_view.rules_text()

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 from dataclasses import dataclass
 from typing import Final, Literal, Union
 
@@ -40,6 +41,9 @@ from .reasons import (
     turn_message,
 )
 from .rules import Rules
+
+if TYPE_CHECKING:
+    import numpy as np
 from .view import View
 
 __all__ = ["Game", "Action", "LegalMoves", "PASS", "Move", "CardsLike"]
@@ -147,6 +151,8 @@ class LegalMoves:
     ['3♠', '3♣', '4♦', '3♠ 3♣']
     >>> moves
     <LegalMoves (4): 3♠, 3♣, 4♦, 3♠ 3♣>
+    >>> str(moves[-1]), moves.masks().tolist()
+    ('3♠ 3♣', [1, 2, 64, 3])
     """
 
     __slots__ = ("_game",)
@@ -161,6 +167,15 @@ class LegalMoves:
 
     def __len__(self) -> int:
         return self._game._state.count_legal_moves()
+
+    def __getitem__(self, index: int) -> Cards:
+        # Lets a caller pick the i-th move (e.g. uniformly at random, with len()) without
+        # wrapping every move in a Cards object first.
+        return Cards(int(self._game._state.legal_moves()[index]))
+
+    def masks(self) -> "np.ndarray":
+        """The moves as the core's uint64 mask array (no Python objects built)."""
+        return self._game._state.legal_moves()
 
     def __bool__(self) -> bool:
         return self._game._state.count_legal_moves() > 0

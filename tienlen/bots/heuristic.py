@@ -38,8 +38,7 @@ from .. import _core
 from ..cards import Cards
 from ..view import View
 from .base import PASS, TWOS_MASK, Bot, Move, is_bomb
-from ..rules import Rules
-from .split import GROUP, move_damage, split_count, split_hand
+from .split import GROUP, move_damage, split_count, split_masks
 
 __all__ = ["HeuristicBot", "Decision"]
 
@@ -117,7 +116,7 @@ class _Context:
         intact = [m for m in moves if self.damage(m) < _KEEPS] or moves
         # Finishing line: when every group but one wins for sure, lead the sure winners
         # (each gives the lead back) and go out with the last group.
-        groups = [g.cards.mask for g in split_hand(Cards(self.hand), Rules.from_flags(self.flags)).groups]
+        groups = split_masks(self.hand, self.flags)
         legal = set(moves)
         winners = [g for g in groups if g in legal and self.unbeatable(g)]
         if winners and len(groups) - len(winners) <= 1:

@@ -119,20 +119,19 @@ class SearchBot(Bot):
         for move in moves:
             if move == hand:
                 return move
-        can_pass = view.can_pass()
-        if len(moves) + can_pass == 1:
+        state = view.search_state()
+        if len(moves) + state.can_pass() == 1:
             return moves[0] if moves else PASS
-        return self._search(view, start).best
+        return self._search(view, state, start).best
 
     def evaluate(self, view: View) -> Estimate:
         """Search the position and return every candidate's average place, whatever the
         number of candidates (``choose`` skips the search when the answer is forced)."""
         start = time.perf_counter()
         self._check_turn(view)
-        return self._search(view, start)
+        return self._search(view, view.search_state(), start)
 
-    def _search(self, view: View, start: float) -> Estimate:
-        state = view.search_state()
+    def _search(self, view: View, state: _core.GameState, start: float) -> Estimate:
         unseen = view.unseen.mask
         if self.iterations is not None:
             actions, sums = _core.flat_monte_carlo(

@@ -15,17 +15,17 @@ __all__ = ["rules_text", "show_rules"]
 def rules_text() -> str:
     """The text of RULES.md.
 
-    An installed wheel carries it inside the package (CMake installs it next to the
-    modules); a source checkout has it at the repository root, one level above.
+    A source checkout (an editable install included) reads the file at the repository
+    root, so an edit shows at once; an installed wheel carries a copy inside the package,
+    which CMake installs next to the modules.
     """
+    root = Path(__file__).resolve().parents[2]
+    if (root / "pyproject.toml").is_file() and (root / "RULES.md").is_file():
+        return (root / "RULES.md").read_text(encoding="utf-8")
     shipped = resources.files("tienlen").joinpath("RULES.md")
     if shipped.is_file():
         return shipped.read_text(encoding="utf-8")
-    checkout = Path(__file__).resolve().parents[2] / "RULES.md"
-    try:
-        return checkout.read_text(encoding="utf-8")
-    except OSError:
-        raise ValueError("RULES.md is missing from this installation") from None
+    raise ValueError("RULES.md is missing from this installation")
 
 
 def show_rules(terminal: Terminal) -> int:
