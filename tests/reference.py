@@ -19,7 +19,7 @@ True
 
 from __future__ import annotations
 
-from itertools import combinations, product
+from itertools import combinations
 from typing import Iterable, Iterator
 
 SINGLE = 1
@@ -280,11 +280,15 @@ def combos_in(hand: int, twos_in_sequences: bool = True) -> Iterator[int]:
                 yield sum(chosen)
     top_rank = TWO_RANK if twos_in_sequences else TWO_RANK - 1
     for per_rank in (1, 2):
+        options = [[sum(chosen) for chosen in combinations(cards, per_rank)] for cards in by_rank]
         for lo in range(NUM_RANKS):
-            for hi in range(lo + 2, top_rank + 1):
-                choices = [list(combinations(by_rank[r], per_rank)) for r in range(lo, hi + 1)]
-                for picks in product(*choices):
-                    yield sum(sum(p) for p in picks)
+            runs = [0]  # every way to pick the ranks lo..hi so far
+            for hi in range(lo, top_rank + 1):
+                if not options[hi]:
+                    break  # a missing rank ends every run from lo
+                runs = [m | o for m in runs for o in options[hi]]
+                if hi - lo >= 2:
+                    yield from runs
 
 
 def legal_moves_fast(

@@ -47,6 +47,7 @@ class RefGame:
         elif not 0 <= leader < self.players:
             raise ValueError(f"no seat {leader}")
         self.turn: int | None = leader  # R7.4 when given explicitly
+        self._legal_cache: tuple = (None, frozenset())
 
     @property
     def is_over(self) -> bool:
@@ -63,17 +64,14 @@ class RefGame:
         seat = self.turn
         if self.pile == 0:
             # R7.1 (any combination) and R7.2 (include the lowest card, first lead only).
-            return ref.legal_moves_fast(
-                self.hands[seat],
-                must_include=self.must_include,
-                twos_in_sequences=self.twos_in_sequences,
-            )
-        return ref.legal_moves_fast(
-            self.hands[seat],
-            self.pile,
-            locked_out=seat in self.locked_out,  # R5.2
-            twos_in_sequences=self.twos_in_sequences,
-        )
+            args = (self.hands[seat], 0, False, self.must_include)
+        else:
+            args = (self.hands[seat], self.pile, seat in self.locked_out, None)  # R5.2
+        # Asked several times per turn by the tests; the answer depends on args alone.
+        if self._legal_cache[0] != args:
+            moves = ref.legal_moves_fast(*args, twos_in_sequences=self.twos_in_sequences)
+            self._legal_cache = (args, frozenset(moves))
+        return set(self._legal_cache[1])
 
     def can_pass(self) -> bool:
         # R5.1: anyone may pass except the leader (R7.1); R5.3: a locked-out player

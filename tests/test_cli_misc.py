@@ -134,6 +134,7 @@ def test_ascii_style_rewrites_engine_messages() -> None:
     assert style.words(message) == \
         "4s 5s does not beat 7d 8d 9d: it has a lower top card (5s against 9d)"
     assert style.words("Tiến Lên") == "Tien Len"
+    assert style.words("a suit (s c d h or ♠ ♣ ♦ ♥)") == "a suit (s c d h or s c d h)"
     assert Style().words(message) == message
 
 

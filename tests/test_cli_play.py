@@ -12,6 +12,7 @@ import json
 import os
 import re
 import subprocess
+import time
 import sys
 from pathlib import Path
 
@@ -202,10 +203,10 @@ def test_play_a_full_hand_with_bad_inputs_a_hint_and_a_second_hand(tmp_path: Pat
     assert game.send("y") == "move"
     screen = game.screen
     assert "hand 2" in screen
+    assert len(game.hand()) == 13  # dealt fresh; the person has not acted yet
     if winner == "You":
         assert "Hand 2: You won hand 1 and lead." in screen
         assert "you lead: play any combination" in game.situation()
-        assert len(game.hand()) == 13
     else:
         log = screen[screen.index("Hand 2: "):]
         assert log.startswith(f"Hand 2: {winner} won hand 1 and leads.")
@@ -259,7 +260,11 @@ def test_play_colours_red_suits_and_honours_no_color() -> None:
 
 def test_play_ascii_draws_cards_and_boxes_in_ascii() -> None:
     game = PtyGame("--seed", "5", "--fast", "--ascii", "--players", "3", "--bots", "random")
-    quit_at_first_prompt(game)
+    assert game.wait() == "move"
+    assert game.send("zz") == "move"  # the parser's message names the suits too
+    assert "or s c d h" in game.said
+    assert game.send("q") == "confirm"
+    assert game.send("y") == "eof"
     screen = strip(game.raw.rsplit(CLEAR, 1)[-1])
     assert not re.search(r"[^\x00-\x7f]", screen), screen
     assert "Tien Len - hand 1 - seed 5" in screen
@@ -331,3 +336,26 @@ def test_play_bad_options_are_one_line_errors(
     out, err = capsys.readouterr()
     assert message in err and out == ""
     assert "Traceback" not in err
+
+
+def test_bot_moves_appear_one_by_one_with_a_pause() -> None:
+    from tienlen.tui.play import BOT_PAUSE
+
+    # Seat 1 leads, so the three bots each act once before the person's first turn.
+    seed = next(seed for seed in range(1000) if Match(4, seed=seed).game.turn == 1)
+    game = PtyGame("--seed", str(seed), "--bots", "L1")
+    started = time.monotonic()
+    assert game.wait() == "move"
+    elapsed = time.monotonic() - started
+    frames = [strip(frame) for frame in game.raw.split(CLEAR)[1:]]
+    # One frame per bot move, then the person's turn; each shows one more action.
+    assert len(frames) == 4
+    for count, frame in enumerate(frames[:3], start=1):
+        actions = re.findall(r"│ (?:Minh|Lan|Hoa) (?:leads|plays|passes)", frame)
+        assert len(actions) == count, frame
+    assert elapsed >= 3 * BOT_PAUSE
+    game.child.sendline("q")
+    assert game.wait() == "confirm"
+    game.child.sendline("y")
+    assert game.wait() == "eof"
+    assert game.close() == 0

@@ -7,6 +7,7 @@ other must refuse too. ``TIENLEN_SOAK=1`` plays 100 times more games.
 
 from __future__ import annotations
 
+import math
 import os
 import random
 from dataclasses import dataclass, field
@@ -44,14 +45,21 @@ class Log:
 
 
 def deal(rng: random.Random, players: int) -> list[int]:
-    """Random hands: full 13-card deals, or short hands from a few high ranks, where 2s,
-    quads, double sequences, lock-outs and endings come up much more often."""
-    if rng.random() < 0.5:
+    """Random hands of three styles: full 13-card deals; short hands from the top ranks,
+    where endings and 2s come quickly; and short hands from a narrow band of ranks plus
+    the 2s, where quads and double sequences meet 2s on the pile (bombs, R4/R5)."""
+    style = rng.random()
+    if style < 0.35:
         size, deck = 13, list(range(52))
-    else:
+    elif style < 0.6:
         size = rng.randint(2, 9)
-        low_rank = rng.randint(0, 13 - -(-size * players // 4))
+        low_rank = rng.randint(0, 13 - math.ceil(size * players / 4))
         deck = list(range(4 * low_rank, 52))
+    else:
+        size = rng.randint(4, 10)
+        width = min(12, math.ceil(size * players / 4) + rng.randint(0, 1))
+        low_rank = rng.randint(0, 12 - width)
+        deck = list(range(4 * low_rank, 4 * (low_rank + width))) + [48, 49, 50, 51]
     cards = rng.sample(deck, size * players)
     return [sum(1 << c for c in cards[i * size : (i + 1) * size]) for i in range(players)]
 
@@ -106,18 +114,23 @@ def compare(game: Game, g: RefGame, log: Log) -> set[int]:
     return want
 
 
-def choose(rng: random.Random, plays: set[int], can_pass: bool) -> int:
-    """Uniform over plays and pass, but often prefer bombs, 2s or any play, so that the
-    special rules (R4, R5.2-R5.4) come up in most games."""
+def is_bomb_shape(mask: int) -> bool:
+    return ref.classify(mask)[0] in (QUAD, DOUBLE_SEQUENCE)
+
+
+def choose(rng: random.Random, plays: set[int], can_pass: bool, pile: int) -> int:
+    """Uniform over plays and pass, but often play 2s, bomb them, or play rather than
+    pass, so that the special rules (R4, R5.2-R5.4) come up in most games."""
     ordered = sorted(plays)
     r = rng.random()
+    if ref.is_two_combo(pile) and r < 0.7:
+        bombs = [m for m in ordered if is_bomb_shape(m)]
+        if bombs:
+            return rng.choice(bombs)
     if ordered and r < 0.3:
-        special = [
-            m for m in ordered
-            if ref.is_two_combo(m) or ref.classify(m)[0] in (QUAD, DOUBLE_SEQUENCE)
-        ]
-        if special:
-            return rng.choice(special)
+        twos = [m for m in ordered if ref.is_two_combo(m)]
+        if twos:
+            return rng.choice(twos)
     if ordered and (r < 0.5 or not can_pass):
         return rng.choice(ordered)
     return rng.choice(ordered + ([PASS] if can_pass else []))
@@ -167,6 +180,8 @@ class Tally:
     bombs: int = 0
     locked_turns_on_twos: int = 0
     owner_out_clears: int = 0
+    locked_bombs: int = 0
+    bomb_on_bomb: int = 0
 
 
 def play_one(rng: random.Random, players: int, tally: Tally) -> None:
@@ -183,7 +198,7 @@ def play_one(rng: random.Random, players: int, tally: Tally) -> None:
             tally.locked_turns_on_twos += 1
         if rng.random() < 0.3:
             probe_refusals(rng, game, g, legal, log)
-        move = choose(rng, legal, g.can_pass())
+        move = choose(rng, legal, g.can_pass(), g.pile)
         owner_before = g.pile_owner
         if move == PASS:
             log.actions.append(f"seat {seat} passes")
@@ -193,6 +208,9 @@ def play_one(rng: random.Random, players: int, tally: Tally) -> None:
             log.actions.append(f"seat {seat} plays [{ref.cards_str(move)}]")
             if ref.is_two_combo(g.pile) and not ref.is_two_combo(move):
                 tally.bombs += 1
+                tally.locked_bombs += seat in g.locked_out
+            if g.pile and is_bomb_shape(g.pile):
+                tally.bomb_on_bomb += 1
             game.play(Cards(move))
             g.play(move)
         if owner_before is not None and g.pile == 0 and g.hands[owner_before] == 0:
@@ -210,7 +228,7 @@ def test_game_matches_reference(players: int) -> None:
     for _ in range(700 * SOAK):
         play_one(rng, players, tally)
     # The random policy must actually reach the rules that matter most.
-    assert tally.bombs > 20 * SOAK
-    assert tally.owner_out_clears > 10 * SOAK
-    if players > 2:
-        assert tally.locked_turns_on_twos > 50 * SOAK
+    assert tally.bombs > 25 * SOAK, tally
+    if players > 2:  # with two players a pass always hands the lead back at once
+        assert tally.locked_turns_on_twos > 50 * SOAK, tally
+        assert tally.owner_out_clears > 50 * SOAK, tally

@@ -29,7 +29,6 @@ __all__ = [
     "cards_text",
     "combo_text",
     "ordinal",
-    "plain",
     "board",
     "hand_grid",
     "finishing_table",
@@ -74,8 +73,9 @@ class Style:
         """``text`` (often an engine message) with its cards in the chosen form."""
         if not self.ascii:
             return text
-        return _CARD_IN_TEXT.sub(lambda m: m[1] + m[2].translate(_ASCII_SUITS),
-                                 text).translate(_ACCENTS)
+        # Cards first ("4♠" -> "4s"), then any suit symbol left in prose.
+        text = _CARD_IN_TEXT.sub(lambda m: m[1] + m[2].translate(_ASCII_SUITS), text)
+        return text.translate(_ASCII_SUITS).translate(_ACCENTS).replace("—", "-")
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,10 +92,6 @@ def ordinal(place: int) -> str:
     """``1`` -> ``"1st"``."""
     suffix = {1: "st", 2: "nd", 3: "rd"}.get(place if place < 20 else place % 10, "th")
     return f"{place}{suffix}"
-
-
-def plain(text: str) -> Text:
-    return Text(text)
 
 
 def card_text(card: Card, style: Style) -> Text:

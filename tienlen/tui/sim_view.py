@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,30 @@ __all__ = ["run_simulation", "results_table", "results_json", "SCHEMA"]
 
 #: The schema name of ``--json`` output.
 SCHEMA = "tienlen.sim"
+
+
+class _OnDemandFuture(Future):
+    """A future that runs its call in the thread that first asks for the result."""
+
+    def __init__(self, call: Callable[[], Any]) -> None:
+        super().__init__()
+        self._call: Callable[[], Any] | None = call
+
+    def result(self, timeout: float | None = None) -> Any:
+        call, self._call = self._call, None
+        if call is not None:
+            try:
+                self.set_result(call())
+            except Exception as error:  # KeyboardInterrupt is not caught: it stops all
+                self.set_exception(error)
+        return super().result(timeout)
+
+
+class _OnDemandExecutor(Executor):
+    """Runs nothing ahead: each submitted call runs when its result is needed."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
+        return _OnDemandFuture(lambda: fn(*args, **kwargs))
 
 
 class _RateColumn(ProgressColumn):
@@ -157,11 +181,11 @@ def run_simulation(
     with progress:
         if jobs == 1:
             # The arena reports progress per chunk of deals, and it makes chunks only when
-            # it is given an executor. One worker thread plays them in order, while this
-            # thread keeps the bar moving; the results do not depend on who runs them.
-            with ThreadPoolExecutor(max_workers=1) as executor:
-                result = arena.run(lineup, games, players=players, seed=seed, jobs=1,
-                                   rules=rules, executor=executor, progress=advance)
+            # it is given an executor. This one plays each chunk in this thread when its
+            # result is asked for: the bar moves between chunks, and Ctrl-C stops at once.
+            # The results do not depend on who plays the chunks.
+            result = arena.run(lineup, games, players=players, seed=seed, jobs=1,
+                               rules=rules, executor=_OnDemandExecutor(), progress=advance)
         else:
             result = arena.run(lineup, games, players=players, seed=seed, jobs=jobs,
                                rules=rules, progress=advance)
