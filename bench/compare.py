@@ -493,14 +493,19 @@ class CoreMeter:
     released); near 1 means they took turns; below 1 means other processes had the cores."""
 
     def __init__(self, fn: Callable[[], int]) -> None:
-        self.fn, self.wall, self.cpu = fn, 0, 0
+        self.fn, self.wall, self.cpu, self.items = fn, 0, 0, 0
 
     def __call__(self) -> int:
         c0, w0 = time.process_time_ns(), perf_ns()
         n = self.fn()
         self.wall += perf_ns() - w0
         self.cpu += time.process_time_ns() - c0
+        self.items += n
         return n
+
+    @property
+    def cpu_per_item(self) -> float:
+        return self.cpu / self.items
 
     @property
     def cores(self) -> float:
@@ -553,6 +558,10 @@ def bench_threads(cfg: Config) -> None:
                       {f"{unit}_1": 1e9 / med(s["1 thread"]), f"{unit}_2": 1e9 / med(s["2 threads"]),
                        "iqr": iqr(s["1 thread"], s["2 threads"]), "call_overlap_2": round(med(ov2), 2),
                        "cores_used_1": one.cores, "cores_used_2": two.cores,
+                       # CPU per item, 1 thread over 2 threads: ~1 means running two at once
+                       # costs no extra work, so with two idle cores the speedup would be
+                       # ~2 x call_overlap_2. This is a diagnosis, not the measurement.
+                       "cpu_per_item_1_over_2": round(one.cpu_per_item / two.cpu_per_item, 2),
                        "load_avg": os.getloadavg()[0]}))
     pool1.shutdown()
     pool2.shutdown()
@@ -632,7 +641,6 @@ def bench_chess(cfg: Config) -> None:
     moves = int(core.count_legal_moves_many(workloads.as_u64(hands)).sum())
     lm = core.legal_moves
     reps = 20
-    sides = {}
 
     def chess_side():
         for _ in range(reps):

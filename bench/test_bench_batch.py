@@ -1,4 +1,4 @@
-"""Batch (nogil) entry points on NumPy arrays."""
+"""Batch (nogil) entry points on NumPy arrays. random_playouts is in test_bench_playouts.py."""
 
 from __future__ import annotations
 
@@ -73,8 +73,3 @@ def test_legal_moves_many_following(per_item, following_arr):
 def test_legal_moves_many_locked_out(per_item, locked_arr):
     hands, piles, lo = locked_arr
     per_item(lambda: core.legal_moves_many(hands, piles, 0, lo), HANDS)
-
-
-def test_random_playouts(per_item, seed):
-    n = 2000
-    per_item(core.random_playouts, n, n, 4, seed)

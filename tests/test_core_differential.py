@@ -287,7 +287,7 @@ def test_classify_rejects_bits_above_51() -> None:
 
 def test_is_two_combo_matches_reference(small_masks: list[int]) -> None:
     codes = {}
-    for m in small_masks[:: 7] + [random_valid_combo(random.Random(i)) for i in range(2000)]:
+    for m in small_masks[::7] + [random_valid_combo(random.Random(i)) for i in range(2000)]:
         c = ref.code(m)
         if c:
             codes.setdefault(c, m)
@@ -478,3 +478,32 @@ def test_legal_moves_big_leads(flags: int, tis: bool) -> None:
         hand = random_hand(rng, 13) | random_hand(rng, rng.randint(1, 13))
         must = rng.choice(ref.cards_of(hand)) if rng.random() < 0.5 else None
         check_legal_moves(hand, 0, flags, tis, False, must, ref.legal_moves_fast)
+
+
+@pytest.mark.parametrize("flags, tis", SETTINGS, ids=SETTING_IDS)
+def test_batch_legal_moves_match_reference(flags: int, tis: bool) -> None:
+    if not hasattr(core, "legal_moves_many"):
+        pytest.skip("no batch move generator in this core")
+    rng = random.Random(20_000 + flags)
+    cases = [random_situation(rng, tis) for _ in range(1_000 * SOAK)]
+    hands = np.array([h for h, _, _, _ in cases], dtype=np.uint64)
+    piles = np.array([ref.code(p, tis) for _, p, _, _ in cases], dtype=np.uint32)
+    locked = np.array([lk for _, _, lk, _ in cases], dtype=bool)
+    must = np.array([-1 if m is None else m for _, _, _, m in cases], dtype=np.int8)
+    offsets, moves = core.legal_moves_many(hands, piles, flags, locked, must)
+    counts = core.count_legal_moves_many(hands, piles, flags, locked, must)
+    offsets, moves, counts = offsets.tolist(), moves.tolist(), counts.tolist()
+    assert len(offsets) == len(cases) + 1
+    for i, (hand, pile, lk, m) in enumerate(cases):
+        row = moves[offsets[i] : offsets[i + 1]]
+        want = ref.legal_moves(hand, pile, lk, m, tis)
+        where = situation_str(hand, pile, flags, tis, lk, m)
+        assert set(row) == want, (
+            f"legal_moves_many row {i} disagrees: {where}\n"
+            f"  only in core: {moves_str(set(row) - want)}\n"
+            f"  only in reference: {moves_str(want - set(row))}"
+        )
+        assert len(row) == len(want) == counts[i], f"row {i} has duplicates or a wrong count: {where}"
+        assert row == [int(x) for x in core.legal_moves(hand, int(piles[i]), flags, lk, int(must[i]))], (
+            f"legal_moves_many row {i} is not in legal_moves() order: {where}"
+        )

@@ -45,28 +45,63 @@ class Log:
 
 
 def deal(rng: random.Random, players: int) -> list[int]:
-    """Random hands of three styles: full 13-card deals; short hands from the top ranks,
-    where endings and 2s come quickly; and short hands from a narrow band of ranks plus
-    the 2s, where quads and double sequences meet 2s on the pile (bombs, R4/R5)."""
+    """Random hands of four styles: full 13-card deals; short hands from the top ranks,
+    where endings and 2s come quickly; short hands from a narrow band of ranks plus the
+    2s; and "duels" where most seats hold a bomb and some 2s (R4, R5.2-R5.4)."""
     style = rng.random()
-    if style < 0.35:
+    if style < 0.3:
         size, deck = 13, list(range(52))
-    elif style < 0.6:
+    elif style < 0.5:
         size = rng.randint(2, 9)
         low_rank = rng.randint(0, 13 - math.ceil(size * players / 4))
         deck = list(range(4 * low_rank, 52))
-    else:
+    elif style < 0.75:
         size = rng.randint(4, 10)
         width = min(12, math.ceil(size * players / 4) + rng.randint(0, 1))
         low_rank = rng.randint(0, 12 - width)
         deck = list(range(4 * low_rank, 4 * (low_rank + width))) + [48, 49, 50, 51]
+    else:
+        return duel_deal(rng, players)
     cards = rng.sample(deck, size * players)
     return [sum(1 << c for c in cards[i * size : (i + 1) * size]) for i in range(players)]
+
+
+def duel_deal(rng: random.Random, players: int) -> list[int]:
+    free = ref.FULL_DECK
+    hands = [0] * players
+    for seat in range(players):
+        if rng.random() < 0.7:
+            # A quad, or a double sequence of 3-5 pairs, from ranks below the 2s.
+            pairs = rng.choice([0, 3, 3, 4, 5])
+            length = max(pairs, 1)
+            lo = rng.randint(0, 12 - length)
+            need = 4 if pairs == 0 else 2
+            bomb = 0
+            for r in range(lo, lo + length):
+                here = [c for c in range(4 * r, 4 * r + 4) if (free >> c) & 1]
+                if len(here) < need:
+                    bomb = 0
+                    break
+                bomb |= sum(1 << c for c in rng.sample(here, need))
+            hands[seat] |= bomb
+            free &= ~bomb
+        twos = [c for c in range(48, 52) if (free >> c) & 1]
+        for c in rng.sample(twos, min(len(twos), rng.randint(0, 2))):
+            hands[seat] |= 1 << c
+            free &= ~(1 << c)
+    for seat in range(players):
+        extra = rng.randint(1, 5)
+        pool = ref.cards_of(free)
+        for c in rng.sample(pool, extra):
+            hands[seat] |= 1 << c
+            free &= ~(1 << c)
+    return hands
 
 
 def game_state(game: Game) -> dict:
     return {
         "turn": game.turn,
+        "hands": tuple(h.mask for h in game.hands),
         "pile": None if game.pile is None else game.pile.cards.mask,
         "pile_owner": game.pile_owner,
         "locked_out": game.locked_out,
@@ -78,6 +113,7 @@ def game_state(game: Game) -> dict:
 def ref_state(g: RefGame) -> dict:
     return {
         "turn": g.turn,
+        "hands": tuple(g.hands),
         "pile": None if g.pile == 0 else g.pile,
         "pile_owner": g.pile_owner,
         "locked_out": frozenset(g.locked_out),
@@ -88,6 +124,7 @@ def ref_state(g: RefGame) -> dict:
 
 def state_str(state: dict) -> str:
     shown = dict(state)
+    shown["hands"] = " | ".join(ref.cards_str(h) for h in shown["hands"])
     if shown["pile"] is not None:
         shown["pile"] = f"[{ref.cards_str(shown['pile'])}]"
     return ", ".join(f"{k}={v}" for k, v in shown.items())
@@ -118,15 +155,22 @@ def is_bomb_shape(mask: int) -> bool:
     return ref.classify(mask)[0] in (QUAD, DOUBLE_SEQUENCE)
 
 
-def choose(rng: random.Random, plays: set[int], can_pass: bool, pile: int) -> int:
-    """Uniform over plays and pass, but often play 2s, bomb them, or play rather than
-    pass, so that the special rules (R4, R5.2-R5.4) come up in most games."""
+def holds_bomb(hand: int) -> bool:
+    return any(is_bomb_shape(m) for m in ref.combos_in(hand) if m.bit_count() >= 4)
+
+
+def choose(rng: random.Random, plays: set[int], can_pass: bool, pile: int, hand: int) -> int:
+    """Uniform over plays and pass, but often play 2s, bomb them, save a bomb by passing
+    (to bomb later while locked out), or play rather than pass, so that the special rules
+    (R4, R5.2-R5.4) come up in most games."""
     ordered = sorted(plays)
     r = rng.random()
     if ref.is_two_combo(pile) and r < 0.7:
         bombs = [m for m in ordered if is_bomb_shape(m)]
         if bombs:
             return rng.choice(bombs)
+    if can_pass and not ref.is_two_combo(pile) and r < 0.4 and holds_bomb(hand):
+        return PASS
     if ordered and r < 0.3:
         twos = [m for m in ordered if ref.is_two_combo(m)]
         if twos:
@@ -175,6 +219,14 @@ def probe_refusals(rng: random.Random, game: Game, g: RefGame, legal: set[int], 
 
 @dataclass
 class Tally:
+    """How often the games reached the rarer rules, so the test can insist they did.
+
+    bombs: a quad or double sequence played on 2s (R4.1); locked_bombs: by a locked-out
+    player (R5.2); bomb_on_bomb: a play on a quad or double sequence (R4.3, and the
+    R5.4 skip); locked_turns_on_twos: a locked-out seat given the turn (R5.3);
+    owner_out_clears: the pile cleared after its owner went out (R6.2).
+    """
+
     games: int = 0
     actions: int = 0
     bombs: int = 0
@@ -196,9 +248,8 @@ def play_one(rng: random.Random, players: int, tally: Tally) -> None:
         seat = g.turn
         if seat in g.locked_out:
             tally.locked_turns_on_twos += 1
-        if rng.random() < 0.3:
-            probe_refusals(rng, game, g, legal, log)
-        move = choose(rng, legal, g.can_pass(), g.pile)
+        probe_refusals(rng, game, g, legal, log)
+        move = choose(rng, legal, g.can_pass(), g.pile, g.hands[seat])
         owner_before = g.pile_owner
         if move == PASS:
             log.actions.append(f"seat {seat} passes")
@@ -228,7 +279,9 @@ def test_game_matches_reference(players: int) -> None:
     for _ in range(700 * SOAK):
         play_one(rng, players, tally)
     # The random policy must actually reach the rules that matter most.
-    assert tally.bombs > 25 * SOAK, tally
+    assert tally.bombs > 50 * SOAK, tally
+    assert tally.bomb_on_bomb >= 3 * SOAK, tally
     if players > 2:  # with two players a pass always hands the lead back at once
-        assert tally.locked_turns_on_twos > 50 * SOAK, tally
-        assert tally.owner_out_clears > 50 * SOAK, tally
+        assert tally.locked_turns_on_twos > 200 * SOAK, tally
+        assert tally.locked_bombs > 15 * SOAK, tally
+        assert tally.owner_out_clears > 200 * SOAK, tally

@@ -113,12 +113,14 @@ class _Context:
         return _core.count_legal_moves(self.unseen, self.code(move), self.flags) == 0
 
     def lead(self, moves: list[int]) -> Decision:
-        intact = [m for m in moves if self.damage(m) < _KEEPS] or moves
-        # Finishing line: when every group but one wins for sure, lead the sure winners
-        # (each gives the lead back) and go out with the last group.
+        # The split's groups are the intact leads (on a first lead, the one group holding
+        # the required card is the only legal one).
         groups = split_masks(self.hand, self.flags)
         legal = set(moves)
-        winners = [g for g in groups if g in legal and self.unbeatable(g)]
+        intact = [g for g in groups if g in legal] or moves
+        # Finishing line: when every group but one wins for sure, lead the sure winners
+        # (each gives the lead back) and go out with the last group.
+        winners = [g for g in intact if self.unbeatable(g)]
         if winners and len(groups) - len(winners) <= 1:
             best = max(winners, key=lambda m: (m.bit_count(), -self._top(m)))
             return Decision(Cards(best), "finish", self.damage(best))

@@ -132,8 +132,9 @@ def move_damage(hand: int, move: int, flags: int = 0) -> int:
     (0, 35)
     """
     limit = _top_limit(flags)
-    return (_best(_rank_key(hand & ~move), limit)[0] + group_score(move)
-            - _best(_rank_key(hand), limit)[0])
+    key = _rank_key(hand)
+    # Rank counts subtract: the key of hand - move is key(hand) - key(move).
+    return _best(key - _rank_key(move), limit)[0] + group_score(move) - _best(key, limit)[0]
 
 
 @dataclass(frozen=True, slots=True)
