@@ -1,13 +1,15 @@
 """Interleaved head-to-head comparisons and the project's speed goals, in one process.
 
-    python bench/compare.py            # full run (~2-3 minutes), writes bench/results/latest.json
-    python bench/compare.py --quick    # smoke run (~20 s): fewer rounds, smaller blocks
+    python bench/compare.py            # full run (20-45 s), writes bench/results/latest.json
+    python bench/compare.py --quick    # smoke run (5-10 s): fewer rounds, smaller blocks
     python bench/compare.py --seed 3 --json /tmp/run.json
+    python bench/compare.py --only threads,game     # a subset
 
 The machine this runs on is shared and noisy, so absolute times are unreliable. Every
 comparison therefore times both sides in the same process, alternating them round by round
 (A B B A A B ...: the mirrored order cancels a linear drift), and reports the median of the
 per-round ratios. A goal is "met" when that median ratio is on the right side of the target.
+Single-threaded sides are timed by this thread's CPU time (see CLOCK).
 Comparisons whose other side (open_spiel, chess, tienlen.Game, tests/reference.py) is not
 importable are reported as skipped, with the reason.
 """
@@ -110,10 +112,13 @@ class Result:
     met: bool | None  # None: no goal, or skipped
     detail: dict = field(default_factory=dict)
     skipped: str = ""
+    inconclusive: str = ""  # why a miss says nothing about our code (the machine was busy)
 
     def status(self) -> str:
         if self.skipped:
             return "skipped"
+        if self.inconclusive:
+            return "inconclusive"
         if self.met is None:
             return "info"
         return "met" if self.met else "MISSED"
@@ -125,7 +130,7 @@ RESULTS: list[Result] = []
 def record(result: Result) -> None:
     RESULTS.append(result)
     value = "-" if result.value is None else f"{result.value:.3g}{result.unit}"
-    extra = result.skipped or ", ".join(f"{k}={_fmt(v)}" for k, v in result.detail.items())
+    extra = result.skipped or result.inconclusive or ", ".join(f"{k}={_fmt(v)}" for k, v in result.detail.items())
     print(f"  {result.status():8} {result.name}: {value}  [{result.goal or 'no goal'}]  {extra}",
           flush=True)
 
@@ -487,19 +492,37 @@ def bench_game(cfg: Config) -> None:
 # ----------------------------------------------------------------------------- threads
 
 
+def _idle_ticks() -> int | None:
+    """Idle + iowait clock ticks of the whole machine so far (Linux), or None."""
+    try:
+        with open("/proc/stat") as f:
+            fields = f.readline().split()
+        return int(fields[4]) + int(fields[5])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 class CoreMeter:
-    """Wraps a side to add up its wall and process CPU time: CPU / wall is how many cores the
-    process really got. Near 2 with two threads means the loops ran in parallel (the GIL was
-    released); near 1 means they took turns; below 1 means other processes had the cores."""
+    """Wraps a side to add up its wall and process CPU time, and the machine's idle time.
+
+    CPU / wall is how many cores the process really got: near 2 with two threads means the
+    loops ran in parallel. If it stays near 1 the idle time tells why: cores left idle mean
+    our threads serialised (a lock, or the GIL taken back); no idle core means other
+    processes had the second core, and the run says nothing about our code."""
+
+    TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
     def __init__(self, fn: Callable[[], int]) -> None:
         self.fn, self.wall, self.cpu, self.items = fn, 0, 0, 0
+        self.idle: int | None = 0
 
     def __call__(self) -> int:
-        c0, w0 = time.process_time_ns(), perf_ns()
+        i0, c0, w0 = _idle_ticks(), time.process_time_ns(), perf_ns()
         n = self.fn()
         self.wall += perf_ns() - w0
         self.cpu += time.process_time_ns() - c0
+        i1 = _idle_ticks()
+        self.idle = None if i0 is None or i1 is None or self.idle is None else self.idle + i1 - i0
         self.items += n
         return n
 
@@ -510,6 +533,13 @@ class CoreMeter:
     @property
     def cores(self) -> float:
         return round(self.cpu / self.wall, 2) if self.wall else 0.0
+
+    @property
+    def idle_cores(self) -> float | None:
+        """Average number of idle cores on the machine while this side ran."""
+        if self.idle is None or not self.wall:
+            return None
+        return round(self.idle / self.TICK / (self.wall / 1e9), 2)
 
 
 def _overlap(spans: list[tuple[int, int]]) -> float:
@@ -554,15 +584,20 @@ def bench_threads(cfg: Config) -> None:
         one, two = make(pool1, calls, items, ov1), make(pool2, calls, items, ov2)
         s = interleave({"1 thread": one, "2 threads": two}, cfg.rounds, perf_ns)
         r = ratio(s["1 thread"], s["2 threads"])
+        busy = ""
+        if r < 1.7 and two.cores < 1.5 and two.idle_cores is not None and two.idle_cores < 0.3:
+            busy = (f"machine busy: the 2-thread side got {two.cores} cores while "
+                    f"{two.idle_cores} cores stood idle; rerun on an idle machine")
         record(Result(f"{name}, 2 threads vs 1", "speedup >= 1.7x", r, "x", r >= 1.7,
                       {f"{unit}_1": 1e9 / med(s["1 thread"]), f"{unit}_2": 1e9 / med(s["2 threads"]),
                        "iqr": iqr(s["1 thread"], s["2 threads"]), "call_overlap_2": round(med(ov2), 2),
                        "cores_used_1": one.cores, "cores_used_2": two.cores,
+                       "idle_cores_2": two.idle_cores,
                        # CPU per item, 1 thread over 2 threads: ~1 means running two at once
                        # costs no extra work, so with two idle cores the speedup would be
                        # ~2 x call_overlap_2. This is a diagnosis, not the measurement.
                        "cpu_per_item_1_over_2": round(one.cpu_per_item / two.cpu_per_item, 2),
-                       "load_avg": os.getloadavg()[0]}))
+                       "load_avg": os.getloadavg()[0]}, inconclusive=busy))
     pool1.shutdown()
     pool2.shutdown()
 
@@ -708,7 +743,8 @@ def table() -> str:
     rows = ["| comparison | goal | measured | status | details |", "|---|---|---|---|---|"]
     for r in RESULTS:
         value = "-" if r.value is None else f"{r.value:.3g}{r.unit}"
-        note = r.skipped or ", ".join(f"{k} {_fmt(v)}" for k, v in r.detail.items())
+        note = r.skipped or "; ".join(
+            x for x in (r.inconclusive, ", ".join(f"{k} {_fmt(v)}" for k, v in r.detail.items())) if x)
         rows.append(f"| {r.name} | {r.goal or 'none (info)'} | {value} | {r.status()} | {note} |")
     return "\n".join(rows)
 
@@ -729,7 +765,7 @@ COMPARISONS: dict[str, Callable[[Config], None]] = {
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--quick", action="store_true", help="fast smoke run (~20 s)")
+    ap.add_argument("--quick", action="store_true", help="fast smoke run (5-10 s)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", type=Path, default=None,
                     help="where to write the results (default: bench/results/latest.json)")

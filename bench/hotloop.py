@@ -1,13 +1,16 @@
 """Run one hot path alone, for a profiler: the same seeded inputs as compare.py.
 
     PY=$(python -c 'import sys; print(sys.executable)')   # not a pyenv shim: valgrind runs it
-    valgrind --tool=callgrind --branch-sim=yes $PY bench/hotloop.py classify_many
-    valgrind --tool=callgrind --branch-sim=yes $PY bench/hotloop.py classify_many --setup-only
+    valgrind --tool=callgrind --branch-sim=yes \
+        --toggle-collect='__pyx_pf_7tienlen_5_core_*classify_many*' \
+        $PY bench/hotloop.py classify_many
     perf record -g $PY bench/hotloop.py legal_moves_many --reps 200
 
 Instruction counts from callgrind are repeatable on a noisy machine where times are not.
-Subtract a ``--setup-only`` run (inputs built, hot path not called) from a normal run to get
-the cost of the hot path alone, then divide by the items it processed (printed on stderr).
+``--toggle-collect`` counts only inside the named function, which needs a core built with
+symbols (the default install is stripped): ``pip install --no-build-isolation -e .
+-Cinstall.strip=false``. The item count is printed on stderr, to divide by.
+``--setup-only`` builds the inputs without running the hot path.
 """
 
 from __future__ import annotations

@@ -69,7 +69,7 @@ def classify_many(masks, flags=0, out=None):
     cdef Py_ssize_t i
     with nogil:
         for i in range(m.shape[0]):
-            o[i] = c_classify(m[i], f)
+            o[i] = c_classify_flat(m[i], f)
     return res
 
 

@@ -29,12 +29,17 @@ cdef uint64_t DECK_MASK = (<uint64_t>1 << 52) - 1
 # NIB_ONES[k]: k nibbles each holding 1; used to test "every rank in a window has n cards"
 # in one comparison once each nibble holds its own popcount.
 cdef uint64_t NIB_ONES[14]
+# The same, indexed by span & 15; spans 14 and 15 cannot occur for a real window, and their
+# entry (all bits set) can never equal a nibble-count vector, which holds values <= 4.
+cdef uint64_t NIB_ONES16[16]
 
 cdef void _init_bits() noexcept:
     cdef int k
     NIB_ONES[0] = 0
     for k in range(1, 14):
         NIB_ONES[k] = (NIB_ONES[k - 1] << 4) | 1
+    for k in range(16):
+        NIB_ONES16[k] = NIB_ONES[k] if k < 14 else 0xFFFFFFFFFFFFFFFFULL
 
 _init_bits()
 
@@ -84,6 +89,27 @@ cdef inline uint32_t c_classify(uint64_t m, int flags) noexcept nogil:
     elif counts == 2 * NIB_ONES[span]:
         return mkcode(K_DOUBLE_SEQUENCE, n, top)
     return 0
+
+
+cdef inline uint32_t c_classify_flat(uint64_t m, int flags) noexcept nogil:
+    """c_classify without data-dependent branches, for batch loops over shuffled inputs,
+    where a mispredicted branch costs more than computing every case. Same results
+    (tests/test_batch.py checks it against c_classify).
+
+    Once each nibble holds its rank's count, shifting the window down to rank 0 and
+    comparing with 1111.. (or 2222..) over `span` nibbles proves every rank in the window
+    has exactly one (two) cards and that there is nothing outside it."""
+    cdef int n = TL_POPCOUNT(m)
+    cdef int top = TL_TOPBIT(m | 1)
+    cdef int tr = top >> 2
+    cdef int lr = TL_CTZ(m | (<uint64_t>1 << 63)) >> 2    # 15 for m == 0: never a combo
+    cdef int span = tr - lr + 1
+    cdef uint64_t counts = nibble_counts(m) >> (4 * lr)
+    cdef uint64_t ones = NIB_ONES16[span & 15]
+    cdef int run_ok = (span >= 3) & ((tr != RANK_TWO) | ((flags & F_NO_TWOS) == 0))
+    cdef int kind = ((tr == lr) * n) | ((run_ok & (counts == ones)) * K_SEQUENCE) \
+        | ((run_ok & (counts == 2 * ones)) * K_DOUBLE_SEQUENCE)
+    return mkcode(kind, n, top) & (<uint32_t>0 - <uint32_t>(kind != 0))
 
 
 cdef inline bint c_is_two_combo(uint32_t code) noexcept nogil:

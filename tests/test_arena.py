@@ -107,8 +107,10 @@ def test_statistics_match_a_hand_computation():
     per_deal = np.array([1.0, 1.5, 1.0, 2.0])
     half = 1.959963984540054 * per_deal.std(ddof=1) / 2
     assert stats.mean_place.value == pytest.approx(1.375)
-    assert stats.mean_place.low == pytest.approx(1.375 - half)
+    # The interval is clipped to the places that exist (1..players).
+    assert stats.mean_place.low == pytest.approx(max(1.0, 1.375 - half)) == 1.0
     assert stats.mean_place.high == pytest.approx(1.375 + half)
+    assert 0.0 <= stats.first_rate.low <= stats.first_rate.high <= 1.0
     assert stats.first_rate.value == pytest.approx(0.625)
     assert stats.loser_rate.value == pytest.approx(0.375)
     assert stats.ms_per_decision == pytest.approx(5.0)

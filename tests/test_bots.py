@@ -22,6 +22,7 @@ from tienlen.bots import (
     make_bot,
 )
 from tienlen.bots import search as search_module
+from tienlen.bots.playout import Playout, plan_of
 from tienlen.bots.split import move_damage, split_count, split_hand, split_masks
 from tienlen.cards import Cards
 from tienlen.game import Game
@@ -253,25 +254,29 @@ def test_heuristic_bombs_a_pile_of_twos():
 # ----------------------------------------------------------------------- SearchBot
 
 
-def test_search_bot_budget_options_are_validated():
+def test_search_bot_options_are_validated():
     with pytest.raises(BotError, match="not both"):
         SearchBot(seed=0, iterations=5, time_ms=10)
     with pytest.raises(BotError, match="iterations must be a positive int"):
         SearchBot(seed=0, iterations=0)
     with pytest.raises(BotError, match="time_ms must be a positive number"):
         SearchBot(seed=0, time_ms=-1)
-    with pytest.raises(BotError, match="policy"):
-        SearchBot(seed=0, policy=7)
+    with pytest.raises(BotError, match="playout must be one of"):
+        SearchBot(seed=0, playout="smart")
+    with pytest.raises(BotError, match="depth"):
+        SearchBot(seed=0, depth=-1)
     assert SearchBot(seed=0).time_ms == 50.0 and SearchBot(seed=0).name == "L3"
     assert SearchBot(seed=0, time_ms=20).name == "L3(time_ms=20)"
+    assert SearchBot(seed=0, iterations=9, playout="greedy").name == "L3(iterations=9, playout=greedy)"
 
 
-def test_search_bot_skips_the_search_when_the_answer_is_forced(monkeypatch):
+@pytest.mark.parametrize("playout", ["plan", "greedy"])
+def test_search_bot_skips_the_search_when_the_answer_is_forced(monkeypatch, playout):
     calls = []
-    real = search_module._core.flat_monte_carlo
-    monkeypatch.setattr(search_module._core, "flat_monte_carlo",
-                        lambda *a, **k: calls.append(a) or real(*a, **k))
-    bot = SearchBot(seed=0, iterations=10)
+    real = SearchBot._estimate
+    monkeypatch.setattr(SearchBot, "_estimate",
+                        lambda self, *a: calls.append(a) or real(self, *a))
+    bot = SearchBot(seed=0, iterations=10, playout=playout)
     only = _after(["3s 2h", "4s 9d"], "2h", leader=0)       # seat 1 can only pass
     assert bot.choose(only.view(1)) is PASS
     out = Game.from_hands(["3s 4s 5s", "6s 9h"], leader=0)    # seat 0 goes out at once
@@ -281,9 +286,10 @@ def test_search_bot_skips_the_search_when_the_answer_is_forced(monkeypatch):
     assert len(calls) == 1
 
 
-def test_search_estimate_lists_every_action_with_places_in_range():
+@pytest.mark.parametrize("playout", ["plan", "greedy", "random"])
+def test_search_estimate_lists_every_action_with_places_in_range(playout):
     game = _after(["3s 8d Kh 2c", "5s 7c 9d Qh", "4s 6c 10d Jd"], "3s")
-    estimate = SearchBot(seed=1, iterations=30).evaluate(game.view(1))
+    estimate = SearchBot(seed=1, iterations=30, playout=playout).evaluate(game.view(1))
     assert list(estimate.moves) == [*game.view(1).legal_moves(), PASS]
     assert estimate.samples == 30
     assert all(1.0 <= p <= 3.0 for p in estimate.mean_places)
@@ -292,25 +298,26 @@ def test_search_estimate_lists_every_action_with_places_in_range():
         estimate.place_of(Cards.parse("2h"))
 
 
-def test_search_prefers_the_move_that_wins():
+@pytest.mark.parametrize("playout", ["plan", "greedy"])
+def test_search_prefers_the_move_that_wins(playout):
     # Seat 1 holds one card. 2♥ takes the pile (one card cannot bomb) and 4♠ goes out;
     # passing lets seat 1 lead its last card and finish first.
     game = _after(["2h 4s", "As 9d"], "As", leader=1)
-    bot = SearchBot(seed=0, iterations=50)
+    bot = SearchBot(seed=0, iterations=50, playout=playout)
     estimate = bot.evaluate(game.view(0))
     assert estimate.place_of(Cards.parse("2h")) == 1.0 and estimate.place_of(PASS) == 2.0
     assert bot.choose(game.view(0)) == Cards.parse("2h")
 
 
-def test_search_iterations_mode_is_reproducible():
-    game = Game(4, seed=21)
-    view = game.view(game.turn)
-    a = SearchBot(seed=4, iterations=60).evaluate(view)
-    assert a == SearchBot(seed=4, iterations=60).evaluate(view)
-    assert a != SearchBot(seed=5, iterations=60).evaluate(view)
+@pytest.mark.parametrize("playout", ["plan", "greedy"])
+def test_search_iterations_mode_is_reproducible(playout):
+    view = Game.from_hands(core.deal(21), leader=0).view(0)
+    a = SearchBot(seed=4, iterations=30, playout=playout).evaluate(view)
+    assert a == SearchBot(seed=4, iterations=30, playout=playout).evaluate(view)
+    assert a != SearchBot(seed=5, iterations=30, playout=playout).evaluate(view)
 
 
-def test_time_budget_rounds_fill_the_budget_without_overshooting(monkeypatch):
+def test_native_time_budget_rounds_fill_the_budget_without_overshooting(monkeypatch):
     # A fake clock where every sampled deal costs 0.5 ms: the rounds must stop at 50 ms.
     clock = [0.0]
     real = core.flat_monte_carlo
@@ -322,22 +329,37 @@ def test_time_budget_rounds_fill_the_budget_without_overshooting(monkeypatch):
     monkeypatch.setattr(search_module._core, "flat_monte_carlo", timed)
     monkeypatch.setattr(search_module, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
     game = Game(4, seed=21)
-    estimate = SearchBot(seed=4).evaluate(game.view(game.turn))
+    estimate = SearchBot(seed=4, playout="greedy").evaluate(game.view(game.turn))
     assert 0.045 <= clock[0] <= 0.0505
     assert estimate.samples == round(clock[0] / 0.0005)
 
 
-def test_time_budget_holds_on_the_real_clock():
+def test_plan_time_budget_stops_before_the_next_sample_would_overrun(monkeypatch):
+    # A fake clock that moves 0.5 ms per reading: each sample reads it twice (1 ms).
+    clock = [0.0]
+
+    def tick() -> float:
+        clock[0] += 0.0005
+        return clock[0]
+
+    monkeypatch.setattr(search_module, "time", types.SimpleNamespace(perf_counter=tick))
     game = Game(4, seed=21)
-    view = game.view(game.turn)
+    estimate = SearchBot(seed=4).evaluate(game.view(game.turn))
+    assert 45 <= estimate.samples <= 50 and clock[0] <= 0.051
+
+
+@pytest.mark.parametrize("playout", ["plan", "greedy"])
+def test_time_budget_holds_on_the_real_clock(playout):
+    view = Game.from_hands(core.deal(21), leader=0).view(0)
     start = time.perf_counter()
-    estimate = SearchBot(seed=4, time_ms=30).evaluate(view)
+    estimate = SearchBot(seed=4, time_ms=30, playout=playout).evaluate(view)
     elapsed = time.perf_counter() - start
     # Loose: a loaded test machine can stretch any round, but never by seconds.
     assert estimate.samples > 0 and elapsed < 0.5
 
 
-def test_search_releases_the_gil_so_other_threads_run():
+@pytest.mark.parametrize("playout, iterations", [("greedy", 1000), ("plan", 120)])
+def test_other_threads_run_during_a_search(playout, iterations):
     view = Game.from_hands(core.deal(8), leader=0).view(0)      # a free lead: many moves
     ticks: list[float] = []
     stop = threading.Event()
@@ -352,13 +374,46 @@ def test_search_releases_the_gil_so_other_threads_run():
     try:
         time.sleep(0.01)
         start = time.perf_counter()
-        # One native call of a few hundred ms: with the GIL held the ticker would freeze.
-        estimate = SearchBot(seed=0, iterations=600).evaluate(view)
+        # greedy: one native call of a few hundred ms, which would freeze the ticker for
+        # all of it if it held the GIL. plan: Python steps hand the GIL over every switch
+        # interval and the native tails release it.
+        estimate = SearchBot(seed=0, iterations=iterations, playout=playout).evaluate(view)
         end = time.perf_counter()
     finally:
         stop.set()
         thread.join()
-    assert estimate.samples == 600 and len(estimate.moves) > 10 and end - start > 0.1
+    assert estimate.samples == iterations and len(estimate.moves) > 1 and end - start > 0.2
     during = [t for t in ticks if start <= t <= end]
     gaps = [b - a for a, b in zip([start, *during], [*during, end])]
-    assert len(during) > 10 and max(gaps) < 0.05, (len(during), max(gaps))
+    # Loose enough for a loaded machine (the OS may not schedule the ticker for a while),
+    # strict enough to fail if the search held the GIL throughout.
+    assert len(during) >= 5 and max(gaps) < 0.5 * (end - start), (len(during), max(gaps))
+
+
+class _CheckedState(core.GameState):
+    """A GameState whose fast path checks every move, so an illegal plan move raises."""
+
+    def apply(self, mask):
+        self.apply_checked(mask)
+
+
+def test_plan_playouts_make_only_legal_moves_and_finish_every_hand():
+    for seed in range(150):
+        hands = core.deal(seed, 2 + seed % 3)
+        flags = core.NO_TWOS_IN_SEQUENCES if seed % 5 == 0 else 0
+        state = _CheckedState(hands, -1 if seed % 2 else seed % len(hands), flags)
+        order = Playout(flags).run(state, [plan_of(h, flags) for h in hands], 1000, seed)
+        assert sorted(order) == list(range(len(hands))) and state.is_over
+
+
+def test_plan_playouts_hand_over_to_the_native_playout_after_depth_actions():
+    hands = core.deal(3)
+    state = core.GameState(hands)
+    plans = [plan_of(h) for h in hands]
+    assert Playout(0).run(state.copy(), [list(p) for p in plans], 0, 9) == state.playout(9, core.GREEDY)
+
+
+def test_a_plan_is_the_split_weakest_first_with_twos_and_bombs_last():
+    plan = plan_of(Cards.parse("2s 3s 4c 5d 9h 9c 7s 7c 7d 7h").mask)
+    assert [str(Cards(m)) for m, _ in plan] == ["3♠ 4♣ 5♦", "9♣ 9♥", "7♠ 7♣ 7♦ 7♥", "2♠"]
+    assert all(code == core.classify(m) for m, code in plan)

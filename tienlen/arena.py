@@ -132,8 +132,10 @@ class ArenaResult:
             raise ArenaError(f"entry must be a name or an index 0..{len(self.names) - 1}; got {entry!r}")
         return entry
 
-    def _per_deal(self, entry: int, values: np.ndarray) -> Interval:
-        return _mean_interval(values[:, :, entry].mean(axis=1))
+    def _per_deal(self, entry: int, values: np.ndarray, low: float, high: float) -> Interval:
+        # The normal interval can reach past what the quantity can be (a rate below 0).
+        est = _mean_interval(values[:, :, entry].mean(axis=1))
+        return Interval(est.value, max(low, est.low), min(high, est.high)) if est.low == est.low else est
 
     def bot(self, entry: int | str) -> BotStats:
         """Statistics of one entry."""
@@ -142,9 +144,9 @@ class ArenaResult:
         return BotStats(
             name=self.names[e],
             games=self.games,
-            first_rate=self._per_deal(e, (self.places == 1).astype(float)),
-            mean_place=self._per_deal(e, self.places.astype(float)),
-            loser_rate=self._per_deal(e, (self.places == self.players).astype(float)),
+            first_rate=self._per_deal(e, (self.places == 1).astype(float), 0.0, 1.0),
+            mean_place=self._per_deal(e, self.places.astype(float), 1.0, float(self.players)),
+            loser_rate=self._per_deal(e, (self.places == self.players).astype(float), 0.0, 1.0),
             ms_per_decision=1000.0 * float(self.seconds[e]) / decisions if decisions else 0.0,
             decisions=decisions,
         )

@@ -21,14 +21,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import _core
 from .bots import HeuristicBot, SearchBot, make_bot
-from .bots.base import PASS, TWOS_MASK, BotError, Move
+from .bots.base import PASS, TWOS_MASK, BotError, Move, is_bomb
 from .bots.heuristic import Decision
-from .bots.split import GROUP, move_damage, split_masks
+from .bots.split import split_masks
 from .cards import RANKS, Cards
 from .combos import Kind, classify
+from .rules import Rules
 from .view import View
-from . import _core
 
 __all__ = ["Hint", "hint", "DEFAULT_HINT_ITERATIONS"]
 
@@ -36,6 +37,7 @@ __all__ = ["Hint", "hint", "DEFAULT_HINT_ITERATIONS"]
 DEFAULT_HINT_ITERATIONS = 200
 
 _LEVELS = ("random", "L1", "L2", "L3")
+_DEFAULT_RULES = Rules()
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +76,7 @@ def hint(view: View, level: str = "L3", *, seed: int = 0,
         raise BotError(f"no hint for seat {view.seat}: it is not its turn")
     moves = view.legal_moves()
     can_pass = view.can_pass()
-    explain = _Explainer(view, moves, can_pass)
+    explain = _Explainer(view, moves)
     if canonical == "L3":
         bot = SearchBot(seed, iterations=iterations)
         if len(moves) + can_pass == 1 or view.hand in moves:
@@ -104,11 +106,7 @@ def _place(place: float) -> str:
     return f"{place:.2f}"
 
 
-def _rank_word(rank: int) -> str:
-    return RANKS[rank]
-
-
-def group_words(cards: Cards, flags: int = 0) -> str:
+def group_words(cards: Cards, rules: Rules = _DEFAULT_RULES) -> str:
     """A group in a player's words: "pair of Ks", "4-5-6 run", "2♥".
 
     >>> group_words(Cards.parse("Ks Kh")), group_words(Cards.parse("4s 5c 6d"))
@@ -116,62 +114,55 @@ def group_words(cards: Cards, flags: int = 0) -> str:
     >>> group_words(Cards.parse("2h")), group_words(Cards.parse("3s 3c 4d 4h 5s 5c"))
     ('2♥', '3-4-5 double run')
     """
-    combo = classify(cards, _rules(flags))
-    if combo is None:
+    combo = classify(cards, rules)
+    if combo is None or combo.kind is Kind.SINGLE:
         return str(cards)
     ranks = sorted({card >> 2 for card in cards})
-    top = _rank_word(ranks[-1])
-    if combo.kind is Kind.SINGLE:
-        return str(cards)
+    top = RANKS[ranks[-1]]
     if combo.kind is Kind.PAIR:
         return f"pair of {top}s"
     if combo.kind is Kind.TRIPLE:
         return f"three {top}s"
     if combo.kind is Kind.QUAD:
         return f"four {top}s"
-    run = "-".join(_rank_word(r) for r in ranks)
+    run = "-".join(RANKS[r] for r in ranks)
     return f"{run} run" if combo.kind is Kind.SEQUENCE else f"{run} double run"
 
 
-def _rules(flags: int):
-    from .rules import Rules
-
-    return Rules.from_flags(flags)
-
-
-def _join(items: list[str]) -> str:
+def _join(items: list[str], word: str = "and") -> str:
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return f"{', '.join(items[:-1])} {word} {items[-1]}"
 
 
 class _Explainer:
     """Words for why a move fits the hand, from the split before and after it."""
 
-    def __init__(self, view: View, moves: list[Cards], can_pass: bool) -> None:
+    def __init__(self, view: View, moves: list[Cards]) -> None:
         self.view = view
         self.hand = view.hand.mask
+        self.rules = view.rules
         self.flags = view.rules.flags
         self.moves = moves
         self.groups = split_masks(self.hand, self.flags)
-        others = [(c, seat) for seat, c in enumerate(view.card_counts)
-                  if seat != view.seat and c]
-        self.closest = min(others) if others else None
 
-    def _notable(self, group: int) -> bool:
+    @staticmethod
+    def _notable(group: int) -> bool:
         # Singles below a 2 are the leftovers of a split, not something worth keeping.
         return group.bit_count() > 1 or bool(group & TWOS_MASK)
 
+    def _control(self, move: int) -> bool:
+        return bool(move & TWOS_MASK) or is_bomb(_core.classify(move, self.flags))
+
+    def _your(self, group: int) -> str:
+        return f"your {group_words(Cards(group), self.rules)}"
+
     def kept(self, move: int) -> list[str]:
-        rest = self.hand & ~move
-        groups = split_masks(rest, self.flags)
-        return [self._your(g) for g in sorted(groups, key=lambda g: g.bit_length()) if self._notable(g)]
+        rest = split_masks(self.hand & ~move, self.flags)
+        return [self._your(g) for g in sorted(rest, key=int.bit_length) if self._notable(g)]
 
     def broken(self, move: int) -> list[str]:
         return [self._your(g) for g in self.groups if g & move and g != move and self._notable(g)]
-
-    def _your(self, group: int) -> str:
-        return f"your {group_words(Cards(group), self.flags)}"
 
     def reason(self, move: Move, decision: Decision | None = None) -> str:
         if move is PASS:
@@ -181,16 +172,16 @@ class _Explainer:
             return "it is your last combination: you go out"
         parts: list[str] = []
         rule = decision.rule if decision else None
-        if self.closest and self.closest[0] <= 2 and (rule in (None, "block")):
-            count, seat = self.closest
+        if rule == "block":
+            count, seat = min((c, p) for p, c in enumerate(self.view.card_counts)
+                              if p != self.view.seat and c)
             cards = "card" if count == 1 else "cards"
-            if rule == "block" or self.view.pile is not None:
-                parts.append(f"seat {seat} has {count} {cards} left, so play high to stop them")
-        if rule == "finish":
-            parts.append("nothing left unseen beats it, so you keep the lead for your last group")
-        if rule == "bomb":
+            parts.append(f"seat {seat} has {count} {cards} left, so play high to stop them")
+        elif rule == "finish":
+            parts.append("nothing unseen beats it, so you keep the lead for your last group")
+        elif rule == "bomb":
             parts.append("a bomb is exactly what beats their 2s")
-        if rule == "control":
+        elif rule == "control":
             parts.append("it should win the pile, and your hand is nearly done")
         broken = self.broken(mask)
         kept = self.kept(mask)
@@ -199,10 +190,8 @@ class _Explainer:
         if kept:
             parts.append(f"it keeps {_join(kept)} for later")
         if not parts:
-            if self.view.pile is None:
-                parts.append("it sheds your weakest cards first")
-            else:
-                parts.append("it is the cheapest play that beats the pile")
+            parts.append("it sheds your weakest cards first" if self.view.pile is None
+                         else "it is the cheapest play that beats the pile")
         return "; ".join(parts)
 
     def _pass_reason(self) -> str:
@@ -213,21 +202,19 @@ class _Explainer:
         plain = [m.mask for m in self.moves if not self._control(m.mask)]
         strong = [m.mask for m in self.moves if self._control(m.mask)]
         parts = []
-        broken: list[str] = []
-        for move in plain:
-            broken += [b for b in self.broken(move) if b not in broken]
-        if plain and broken:
-            only = "your only plain beating move" if len(plain) == 1 else "every plain move that beats it"
-            if not strong:
-                only = "your only beating move" if len(plain) == 1 else "every move that beats it"
-            parts.append(f"{only} breaks {' or '.join(broken)}")
-        elif plain:
-            parts.append("keeping your hand as it is scores better than beating this pile")
         if strong:
             words = _join([self._your(m) for m in strong[:2]] + (["more"] if len(strong) > 2 else []))
             parts.append(f"{words} {'is' if len(strong) == 1 else 'are'} worth more later, "
                          "when it wins the pile or stops someone going out")
+        broken: list[str] = []
+        for move in plain:
+            broken += [b for b in self.broken(move) if b not in broken]
+        if broken:
+            if strong:
+                what = "the other beating move" if len(plain) == 1 else "every other beating move"
+            else:
+                what = "your only beating move" if len(plain) == 1 else "every move that beats it"
+            parts.append(f"{what} breaks {_join(broken, 'or')}")
+        elif plain:
+            parts.append("keeping your hand as it is scores better than beating this pile")
         return "; ".join(parts)
-
-    def _control(self, move: int) -> bool:
-        return bool(move & TWOS_MASK) or _core.classify(move, self.flags) >> 12 in (4, 6)

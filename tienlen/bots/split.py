@@ -194,8 +194,8 @@ def split_masks(mask: int, flags: int = 0) -> list[int]:
             need = 1 if kind == _SEQ else 2
             for rank in range(low, low + size):
                 key -= need << (3 * rank)
-    # Per rank, the held cards lowest first; groups pop from the front.
-    pools = [[c for c in range(4 * rank, 4 * rank + 4) if mask >> c & 1] for rank in range(13)]
+    # Per rank, the cards still free as a 4-bit nibble; groups take the lowest bits.
+    free = [(mask >> (4 * rank)) & 15 for rank in range(13)]
     masks = [0] * len(shapes)
     for i in sorted(range(len(shapes)), key=lambda i: shapes[i][0] == _SET):
         kind, low, size = shapes[i]
@@ -205,8 +205,12 @@ def split_masks(mask: int, flags: int = 0) -> list[int]:
             need = 1 if kind == _SEQ else 2
             take = tuple((rank, need) for rank in range(low, low + size))
         for rank, n in take:
+            nibble = free[rank]
             for _ in range(n):
-                masks[i] |= 1 << pools[rank].pop(0)
+                bit = nibble & -nibble
+                masks[i] |= bit << (4 * rank)
+                nibble ^= bit
+            free[rank] = nibble
     return masks
 
 

@@ -1,0 +1,140 @@
+"""Plan playouts: finish a sampled deal with every seat playing a simplified L2.
+
+The core's ``GREEDY`` playout has every seat beat the pile whenever it can and spend its
+2s at the first chance, which is how L1 plays but not how a careful player does. Search
+that assumes greedy opponents plays well against L1 and no better than L2 against L2. This
+policy is the rollout twin of :class:`~tienlen.bots.HeuristicBot`, cut down to what is cheap
+per step:
+
+- every seat keeps a *plan*: the best split of its hand (:mod:`tienlen.bots.split`), weakest
+  group first, 2s and bombs last, recomputed only when it plays something off-plan;
+- **lead**: the weakest group that is not a 2 or a bomb; with an opponent on 1-2 cards, a
+  group bigger than that opponent's hand, else the highest group;
+- **follow**: the lowest group that beats the pile; a 2 or a bomb only when the plan is
+  down to three groups, an opponent holds three cards or fewer, or it bombs 2s; with an
+  opponent on 1-2 cards, the highest legal play; otherwise pass.
+
+Only the first ``depth`` actions are chosen here, in Python; the core's native ``GREEDY``
+playout (GIL released) finishes the hand. Legality is never decided here: leads and the
+``beats`` test come from the core, and a seat that is locked out (R5.2) only bombs.
+
+This is the policy the core should grow natively (see ``docs/strength.md``): then the whole
+playout runs in C, far faster, with the GIL released throughout.
+
+>>> from tienlen import core
+>>> state = core.GameState(core.deal(4))
+>>> hands = state.hands
+>>> order = Playout(flags=0).run(state.copy(), [plan_of(h) for h in hands], depth=1000, seed=1)
+>>> sorted(order), state.finished
+([0, 1, 2, 3], ())
+"""
+
+from __future__ import annotations
+
+from .. import _core
+from .base import TWOS_MASK, is_bomb
+from .split import split_masks
+
+__all__ = ["Playout", "plan_of", "Plan"]
+
+#: A seat's plan: ``(mask, combo code)`` per group, weakest first, 2s and bombs last.
+Plan = list[tuple[int, int]]
+
+# A plan this short can afford to spend a 2 or a bomb to win the lead.
+_SHORT_PLAN = 3
+# An opponent this close to going out makes every seat play to stop them.
+_DANGER = 2
+# ... and this close makes a 2 or a bomb worth spending.
+_NEAR = 3
+
+
+def _is_control(mask: int, code: int) -> bool:
+    return bool(mask & TWOS_MASK) or is_bomb(code)
+
+
+def plan_of(mask: int, flags: int = 0) -> Plan:
+    """The plan for a hand: its best split as ``(mask, code)`` pairs, weakest first.
+
+    >>> from tienlen.cards import Cards
+    >>> [str(Cards(m)) for m, _ in plan_of(Cards.parse("2s 3s 4c 5d 9h 9c").mask)]
+    ['3♠ 4♣ 5♦', '9♣ 9♥', '2♠']
+    """
+    classify = _core.classify
+    groups = [(g, classify(g, flags)) for g in split_masks(mask, flags)]
+    groups.sort(key=lambda g: (_is_control(*g), g[1] & 63, -g[0].bit_count()))
+    return groups
+
+
+class Playout:
+    """Runs plan playouts under one ruleset (``flags``)."""
+
+    __slots__ = ("flags",)
+
+    def __init__(self, flags: int = 0) -> None:
+        self.flags = flags
+
+    def run(self, state: _core.GameState, plans: list[Plan], depth: int, seed: int) -> tuple[int, ...]:
+        """Play ``state`` (changed in place) to the end and return the finishing order.
+
+        ``plans[p]`` is seat p's plan for its current hand (updated in place). The first
+        ``depth`` actions follow the plan policy, the rest the core's ``GREEDY`` playout
+        seeded with ``seed``.
+        """
+        beats, is_two, flags = _core.beats, _core.is_two_combo, self.flags
+        for _ in range(depth):
+            seat = state.turn
+            if seat < 0:
+                return state.finished
+            hands = state.hands
+            plan = plans[seat]
+            danger = min([h.bit_count() for p, h in enumerate(hands) if p != seat and h] or [99])
+            pile = state.pile_code
+            move = 0
+            if pile == 0:
+                card = state.must_include
+                if card >= 0:
+                    # R7.2: the first lead must hold the lowest card; its group does.
+                    move = next(m for m, _c in plan if (m >> card) & 1)
+                else:
+                    move = self._lead(plan, danger)
+            elif (state.locked_mask >> seat) & 1:
+                # R5.2: a seat that passed may only bomb the 2s on top.
+                move = next((m for m, c in plan if is_bomb(c) and beats(c, pile, flags)), 0)
+            elif danger <= _DANGER:
+                moves = state.legal_moves().tolist()
+                if moves:
+                    move = max(moves, key=lambda m: (not is_bomb(_core.classify(m, flags)),
+                                                     m.bit_length()))
+            else:
+                two_pile = is_two(pile)
+                for m, c in plan:
+                    if beats(c, pile, flags):
+                        if (not _is_control(m, c) or len(plan) <= _SHORT_PLAN
+                                or danger <= _NEAR or (two_pile and is_bomb(c))):
+                            move = m
+                        break
+            state.apply(move)
+            if move:
+                for i, (m, _c) in enumerate(plan):
+                    if m == move:
+                        del plan[i]
+                        break
+                else:
+                    plans[seat] = plan_of(hands[seat] & ~move, flags)
+        if state.turn < 0:
+            return state.finished
+        return state.playout(seed, _core.GREEDY)
+
+    @staticmethod
+    def _lead(plan: Plan, danger: int) -> int:
+        if len(plan) == 1:
+            return plan[0][0]
+        if danger <= _DANGER:
+            for m, c in plan:
+                if m.bit_count() > danger and not _is_control(m, c):
+                    return m
+            return max(plan, key=lambda g: g[1] & 63)[0]
+        for m, c in plan:
+            if not _is_control(m, c):
+                return m
+        return plan[0][0]
