@@ -378,6 +378,28 @@ cdef class GameState:
     def count_legal_moves(self):
         return st_moves(&self.s, NULL)
 
+    def legal_moves_list(self):
+        """legal_moves() as a list of Python ints: cheaper than an array when the caller
+        wraps every move in a Python object anyway."""
+        cdef uint64_t buf[STACK_MOVES]
+        cdef uint64_t* moves = buf
+        cdef int64_t n, i
+        if self.s.turn < 0:
+            return []
+        n = st_moves(&self.s, NULL)
+        if n > MAX_MOVES_C:
+            raise ValueError(f"{n} legal moves exceed MAX_MOVES={MAX_MOVES_C}")
+        if n > STACK_MOVES:
+            moves = <uint64_t*>malloc(n * sizeof(uint64_t))
+            if moves == NULL:
+                raise MemoryError()
+        try:
+            st_moves(&self.s, moves)
+            return [moves[i] for i in range(n)]
+        finally:
+            if moves != buf:
+                free(moves)
+
     def can_pass(self):
         return st_check_pass(&self.s) == R_OK
 
@@ -391,7 +413,7 @@ cdef class GameState:
 
     def apply(self, mask):
         """Fast path: play `mask` (0 = pass) trusting that it is legal, as OpenSpiel's
-        apply_action does. It still refuses what would corrupt the state (a move after the
+        apply_action does, and return the play's combo code (0 for a pass). It still refuses what would corrupt the state (a move after the
         end, cards not held, a non-combination, a pass on an empty pile) with ValueError."""
         cdef uint64_t m
         cdef uint32_t code
@@ -403,11 +425,31 @@ cdef class GameState:
             if self.s.pile_code == 0:
                 raise ValueError("cannot pass on lead")
             st_pass(&self.s)
-            return
+            return 0
         code = c_classify(m, self.s.flags)
         if code == 0 or (m & ~self.s.hands[t]):
             raise ValueError("not a combination held by the player to act")
         st_play(&self.s, m, code)
+        return code
+
+    def try_play(self, mask):
+        """The checked path in one call: play `mask` if it is legal and return its combo code
+        (> 0); otherwise change nothing and return minus the reason code."""
+        cdef uint32_t code = 0
+        cdef uint64_t m = _mask_arg(mask, "mask")
+        cdef int reason = st_check_play(&self.s, m, &code)
+        if reason != R_OK:
+            return -reason
+        st_play(&self.s, m, code)
+        return code
+
+    def try_pass(self):
+        """Pass if allowed and return 0; otherwise change nothing and return minus the reason."""
+        cdef int reason = st_check_pass(&self.s)
+        if reason != R_OK:
+            return -reason
+        st_pass(&self.s)
+        return 0
 
     def apply_checked(self, mask):
         """Checked path: apply `mask` (0 = pass) or raise ValueError naming the reason."""

@@ -185,12 +185,20 @@ class Combo:
         return (_combo_from_code, (self._code, self._cards))
 
 
+_set_code = Combo._code.__set__  # type: ignore[attr-defined]
+_set_cards = Combo._cards.__set__  # type: ignore[attr-defined]
+
+
 def _combo_from_code(code: int, cards: Cards) -> Combo:
-    """A :class:`Combo` from the code the core gave for ``cards`` (no checks)."""
-    combo = object.__new__(Combo)
-    object.__setattr__(combo, "_code", code)
-    object.__setattr__(combo, "_cards", cards)
+    """A :class:`Combo` from the code the core gave for ``cards`` (no checks). The slot
+    descriptors are called directly: this runs once per action in every game."""
+    combo = _new_combo(Combo)
+    _set_code(combo, code)
+    _set_cards(combo, cards)
     return combo
+
+
+_new_combo = object.__new__
 
 
 def _as_cards(cards: Cards | str) -> Cards:

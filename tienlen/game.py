@@ -26,12 +26,11 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
-from dataclasses import dataclass
-from typing import Final, Literal, Union
+from typing import Final, Literal, NamedTuple, Union
 
 from . import _core
-from .cards import Card, Cards
-from .combos import Combo, classify
+from .cards import Card, Cards, _wrap
+from .combos import Combo, _combo_from_code, classify
 from .reasons import (
     IllegalMoveError,
     Reason,
@@ -81,9 +80,11 @@ CardsLike = Union[Cards, str, int, Iterable[int]]
 Move = Union[CardsLike, _PassType]
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One action taken in a hand, as recorded in :attr:`Game.history`.
+class Action(NamedTuple):
+    """One action taken in a hand, as recorded in :attr:`Game.history`: a small frozen
+    record ``(seat, action, cards, combo)``. It is a named tuple because a record is made on
+    every action of every game, and a tuple is several times cheaper to build than a frozen
+    dataclass.
 
     ``action`` is ``"play"`` or ``"pass"``; for a pass ``cards`` and ``combo`` are ``None``.
 
@@ -116,6 +117,9 @@ class Action:
             return f"seat {self.seat} passes"
         return f"seat {self.seat} plays {self.cards}"
 
+
+# Building the record straight from a tuple skips the named tuple's Python-level __new__.
+_new_action = tuple.__new__
 
 # A pass carries nothing but the seat, so the four possible pass records are shared.
 _PASSES = tuple(Action(seat, "pass", None, None) for seat in range(4))
@@ -161,9 +165,9 @@ class LegalMoves:
         self._game = game
 
     def __iter__(self) -> Iterator[Cards]:
-        # The core's order: by kind, then number of cards, then mask.
-        for mask in self._game._state.legal_moves().tolist():
-            yield Cards(mask)
+        # The core's order: by kind, then number of cards, then mask. The core only returns
+        # subsets of a valid hand, so the masks skip Cards' validation.
+        return map(_wrap, self._game._state.legal_moves_list())
 
     def __len__(self) -> int:
         return self._game._state.count_legal_moves()
@@ -171,7 +175,7 @@ class LegalMoves:
     def __getitem__(self, index: int) -> Cards:
         # Lets a caller pick the i-th move (e.g. uniformly at random, with len()) without
         # wrapping every move in a Cards object first.
-        return Cards(int(self._game._state.legal_moves()[index]))
+        return _wrap(int(self._game._state.legal_moves()[index]))
 
     def masks(self) -> "np.ndarray":
         """The moves as the core's uint64 mask array (no Python objects built)."""
@@ -219,7 +223,7 @@ class Game:
     """
 
     __slots__ = ("_state", "_rules", "_seed", "_leader", "_initial", "_hist", "_shared",
-                 "_hist_tuple")
+                 "_hist_tuple", "_legal")
 
     _state: _core.GameState
     _rules: Rules
@@ -289,6 +293,7 @@ class Game:
         self._hist = []
         self._shared = False
         self._hist_tuple = ()
+        self._legal = None
 
     # ------------------------------------------------------------------------ state
 
@@ -400,7 +405,11 @@ class Game:
         >>> [str(move) for move in game.legal_moves()]
         ['3♠', '3♠ 4♠ 5♠']
         """
-        return LegalMoves(self)
+        # The view is live, so one per game serves every call.
+        view = self._legal
+        if view is None:
+            view = self._legal = LegalMoves(self)
+        return view
 
     def verify_play(self, cards: CardsLike, seat: int | None = None) -> None:
         """Raise :class:`~tienlen.reasons.IllegalMoveError` if ``seat`` (default: the seat
@@ -457,7 +466,7 @@ class Game:
         False
         (True, False)
         """
-        if self._wrong_seat(seat):
+        if seat is not None and self._wrong_seat(seat):
             return False
         return self._state.check_pass() == 0
 
@@ -472,10 +481,15 @@ class Game:
         >>> print(game.play("3s 4s 5s"), "|", game.play("6d 7d 8d", seat=1))
         seat 0 plays 3♠ 4♠ 5♠ | seat 1 plays 6♦ 7♦ 8♦
         """
-        parsed = self._verified_play(cards, seat)
-        turn = self._state.turn
-        self._state.apply(parsed.mask)
-        return self._record(Action(turn, "play", parsed, classify(parsed, self._rules)))
+        parsed = cards if type(cards) is Cards else _as_cards(cards)
+        state = self._state
+        turn = state.turn
+        # One core call checks and applies; only a refusal pays for building its reason.
+        code = state.try_play(parsed.mask) if seat is None or not self._wrong_seat(seat) else -1
+        if code <= 0:
+            self._verified_play(parsed, seat)
+            raise AssertionError("unreachable: the core refused a play that verifies")
+        return self._record(_new_action(Action, (turn, "play", parsed, _combo_from_code(code, parsed))))
 
     def pass_turn(self, seat: int | None = None) -> Action:
         """Pass for ``seat`` (default: the seat to act), which locks it out of this pile
@@ -487,9 +501,10 @@ class Game:
         seat 1 passes
         frozenset({1})
         """
-        self.verify_pass(seat)
         turn = self._state.turn
-        self._state.apply(0)
+        if (seat is not None and self._wrong_seat(seat)) or self._state.try_pass():
+            self.verify_pass(seat)
+            raise AssertionError("unreachable: the core refused a pass that verifies")
         return self._record(_PASSES[turn])
 
     def act(self, move: Move, seat: int | None = None) -> Action:
@@ -522,8 +537,8 @@ class Game:
             self._state.apply(0)
             return self._record(_PASSES[turn])
         cards = move if type(move) is Cards else _as_cards(move)
-        self._state.apply(cards.mask)
-        return self._record(Action(turn, "play", cards, classify(cards, self._rules)))
+        code = self._state.apply(cards.mask)
+        return self._record(_new_action(Action, (turn, "play", cards, _combo_from_code(code, cards))))
 
     # ---------------------------------------------------------------------- views
 
@@ -576,6 +591,7 @@ class Game:
         twin._initial = self._initial
         twin._hist = self._hist
         twin._hist_tuple = self._hist_tuple
+        twin._legal = None
         twin._shared = self._shared = True
         return twin
 
