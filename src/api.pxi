@@ -20,6 +20,7 @@ DOUBLE_SEQUENCE = K_DOUBLE_SEQUENCE
 NO_TWOS_IN_SEQUENCES = F_NO_TWOS
 FULL_DECK = DECK_MASK
 MAX_MOVES = MAX_MOVES_C
+MAX_MOVES_13_CARDS = MAX_MOVES_13
 RANDOM = P_RANDOM
 GREEDY = P_GREEDY
 
@@ -187,11 +188,21 @@ def legal_moves(hand, pile_code=0, flags=0, locked_out=False, must_include=-1):
 
 
 cdef object _moves_array(uint64_t h, uint32_t p, int f, bint lo, int mi):
-    cdef cnp.npy_intp n = gen_moves(h, p, f, lo, mi, NULL)
+    cdef uint64_t buf[MAX_MOVES_13]
+    cdef cnp.npy_intp n
+    cdef cnp.ndarray arr
+    if TL_POPCOUNT(h) <= 13:
+        # Ordinary hands: one generation pass into a stack buffer, then a copy.
+        n = gen_moves(h, p, f, lo, mi, buf)
+        arr = cnp.PyArray_SimpleNew(1, &n, cnp.NPY_UINT64)
+        if n:
+            memcpy(cnp.PyArray_DATA(arr), buf, n * sizeof(uint64_t))
+        return arr
+    n = gen_moves(h, p, f, lo, mi, NULL)
     if n > MAX_MOVES_C:
         raise ValueError(f"{n} legal moves exceed MAX_MOVES={MAX_MOVES_C}; "
                          "use count_legal_moves for huge hands")
-    cdef cnp.ndarray arr = cnp.PyArray_SimpleNew(1, &n, cnp.NPY_UINT64)
+    arr = cnp.PyArray_SimpleNew(1, &n, cnp.NPY_UINT64)
     if n:
         gen_moves(h, p, f, lo, mi, <uint64_t*>cnp.PyArray_DATA(arr))
     return arr

@@ -152,7 +152,11 @@ def legal_moves_many(hands, pile_codes=None, flags=0, locked_out=None, must_incl
     """Legal moves of many hands in CSR layout: `(offsets, moves)`, where the moves of row i
     are `moves[offsets[i]:offsets[i + 1]]`, each row in the order of legal_moves().
 
-    Rows are counted in closed form first, so the only memory used is the output itself.
+    One generation pass, straight into the output: hands of up to 13 cards cannot have more
+    than MAX_MOVES_13_CARDS moves, so a row is written whenever that much room is left
+    (larger hands are counted first). The output is over-reserved in virtual memory, which
+    the OS only backs where rows are written, and shrunk in place at the end, so the memory
+    used is the output itself.
 
     >>> import numpy as np
     >>> offsets, moves = legal_moves_many(np.array([0b11, 0, 0b1], dtype=np.uint64))
@@ -161,33 +165,49 @@ def legal_moves_many(hands, pile_codes=None, flags=0, locked_out=None, must_incl
     """
     cdef int f = _flags_arg(flags)
     hands, pile_codes, locked_out, must_include = _moves_args(hands, pile_codes, f, locked_out, must_include)
-    cdef const uint64_t[::1] h = hands
-    cdef const uint32_t[::1] p = pile_codes
-    cdef const uint8_t[::1] lo = locked_out
-    cdef const int8_t[::1] mi = must_include
-    cdef Py_ssize_t n = h.shape[0], i, bad = -1
+    cdef Py_ssize_t n = hands.shape[0]
+    cdef Py_ssize_t done = 0
+    cdef int64_t need
     offsets = np.empty(n + 1, np.int64)
-    cdef int64_t[::1] off = offsets
-    cdef int64_t c, total = 0
-    with nogil:
-        off[0] = 0
-        for i in range(n):
-            c = gen_moves(h[i], p[i], f, lo[i], mi[i], NULL)
-            if c > MAX_MOVES_C:
-                bad = i
-                break
-            total += c
-            off[i + 1] = total
-    if bad >= 0:
-        raise ValueError(f"hands[{bad}] has more than MAX_MOVES={MAX_MOVES_C} legal moves")
-    moves = np.empty(total, np.uint64)
-    cdef uint64_t[::1] mv = moves
-    cdef uint64_t* base = &mv[0] if total else NULL
-    if total:
-        with nogil:
-            for i in range(n):
-                gen_moves(h[i], p[i], f, lo[i], mi[i], base + off[i])
+    offsets[0] = 0
+    cdef int64_t cap = max(64 * n, 4 * MAX_MOVES_13)
+    moves = np.empty(cap, np.uint64)
+    while True:
+        done, need = _fill_rows(hands, pile_codes, locked_out, must_include, f, offsets, moves, done)
+        if done == n:
+            break
+        if need > MAX_MOVES_C:
+            raise ValueError(f"hands[{done}] has more than MAX_MOVES={MAX_MOVES_C} legal moves")
+        cap = max(2 * cap, offsets[done] + need)
+        grown = np.empty(cap, np.uint64)
+        grown[:offsets[done]] = moves[:offsets[done]]
+        moves = grown
+    moves.resize(int(offsets[n]), refcheck=False)
     return offsets, moves
+
+
+cdef tuple _fill_rows(const uint64_t[::1] h, const uint32_t[::1] p, const uint8_t[::1] lo,
+                      const int8_t[::1] mi, int f, int64_t[::1] off, uint64_t[::1] mv,
+                      Py_ssize_t i):
+    """Write rows from i on until the output lacks room for the next one. Returns the first
+    unwritten row and the room it needs."""
+    cdef Py_ssize_t n = h.shape[0]
+    cdef int64_t total = off[i], cap = mv.shape[0], need = 0
+    cdef uint64_t* base = &mv[0]
+    with nogil:
+        while i < n:
+            if TL_POPCOUNT(h[i]) <= 13:
+                need = MAX_MOVES_13
+            else:
+                need = gen_moves(h[i], p[i], f, lo[i], mi[i], NULL)
+                if need > MAX_MOVES_C:
+                    break
+            if total + need > cap:
+                break
+            total += gen_moves(h[i], p[i], f, lo[i], mi[i], base + total)
+            i += 1
+            off[i] = total
+    return i, need
 
 
 def random_playouts(Py_ssize_t n, int players=4, seed=0, flags=0, policy=P_RANDOM, out=None):

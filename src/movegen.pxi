@@ -11,6 +11,12 @@
 
 cdef enum:
     MAX_MOVES_C = 1 << 22
+    # No hand of 13 cards or fewer has more than 486 legal plays (the maximum, over every
+    # distribution of 13 cards into ranks, of the lead count: a lead offers a superset of
+    # any other situation's moves, and adding a card never removes one). Proven by
+    # exhaustive enumeration in tests/test_move_bound.py. It lets callers generate ordinary
+    # hands straight into a fixed buffer, without a counting pass first.
+    MAX_MOVES_13 = 486
 
 # SUBS[nib][k][i]: the i-th submask (ascending) of the 4-bit rank group `nib` that has k bits.
 cdef uint8_t SUBS[16][5][6]
@@ -35,6 +41,10 @@ cdef struct Choices:
     const uint8_t* ptr[13]
     int n[13]
     uint8_t own[13][6]      # storage for the ranks whose list had to be filtered
+    # Fast path for the common window where every rank has exactly one choice: `first` holds
+    # each rank's first choice in place, `multi` has bit 4r set where rank r has several.
+    uint64_t first
+    uint64_t multi
 
 
 cdef inline int _filter_subs(int nib, int k, int need_bit, int above_suit, uint8_t* dst) noexcept nogil:
@@ -120,6 +130,8 @@ cdef inline void _prepare_runs(Choices* ch, uint64_t hand, int k, int mi, int ma
     runlen[max_rank + 1] = 0
     for r in range(max_rank, -1, -1):
         runlen[r] = runlen[r + 1] + 1 if (present >> (4 * r)) & 1 else 0
+    ch.first = 0
+    ch.multi = 0
     while present:
         r = TL_CTZ(present) >> 2
         present &= present - 1
@@ -130,6 +142,9 @@ cdef inline void _prepare_runs(Choices* ch, uint64_t hand, int k, int mi, int ma
         else:
             ch.n[r] = NSUB[nib][k]
             ch.ptr[r] = SUBS[nib][k]
+        ch.first |= (<uint64_t>ch.ptr[r][0]) << (4 * r)
+        if ch.n[r] > 1:
+            ch.multi |= (<uint64_t>1) << (4 * r)
 
 
 cdef inline int64_t _count_lead_runs(Choices* ch, const int* runlen, int mi, int max_rank) noexcept nogil:
@@ -153,6 +168,7 @@ cdef inline int64_t _gen_runs(Choices* ch, const int* runlen, uint64_t hand, int
     above min_top (-1: any), containing card mi (-1: any), top rank <= max_rank."""
     cdef int r, s, e, mr, tr, tn, top_lim_n = 0
     cdef int64_t cnt = 0, prod
+    cdef uint64_t below
     cdef uint8_t top_lim[6]
     cdef const uint8_t* tptr
     mr = (mi >> 2) if mi >= 0 else -1
@@ -179,7 +195,13 @@ cdef inline int64_t _gen_runs(Choices* ch, const int* runlen, uint64_t hand, int
             tptr = ch.ptr[e]
             tn = ch.n[e]
         if out != NULL:
-            cnt += _emit_window(ch, s, L, tptr, tn, out + cnt)
+            below = ((<uint64_t>1) << (4 * e)) - ((<uint64_t>1) << (4 * s))
+            if tn == 1 and not (ch.multi & below):
+                # One choice per rank: the run is the window's first choices, in O(1).
+                out[cnt] = (ch.first & below) | ((<uint64_t>tptr[0]) << (4 * e))
+                cnt += 1
+            else:
+                cnt += _emit_window(ch, s, L, tptr, tn, out + cnt)
         else:
             prod = tn
             for r in range(s, e):

@@ -277,15 +277,20 @@ cdef int st_step(State* s, Rng* r, int policy, uint64_t* buf, int64_t bufcap) no
     cdef uint64_t mv
     cdef bint can_pass = s.pile_code != 0
     cdef int i
-    n = st_moves(s, NULL)
+    if TL_POPCOUNT(s.hands[s.turn]) <= 13 and bufcap >= MAX_MOVES_13:
+        n = st_moves(s, moves)
+    else:
+        n = st_moves(s, NULL)
+        if n > bufcap:
+            moves = <uint64_t*>malloc(n * sizeof(uint64_t))
+            if moves == NULL:
+                return -1
+        st_moves(s, moves)
     if n == 0:
+        if moves != buf:
+            free(moves)
         st_pass(s)          # only reachable while following, so passing is legal
         return 0
-    if n > bufcap:
-        moves = <uint64_t*>malloc(n * sizeof(uint64_t))
-        if moves == NULL:
-            return -1
-    st_moves(s, moves)
     if policy == P_GREEDY:
         if s.pile_code == 0:
             i = _longest_with_lowest(moves, n, s.hands[s.turn] & (~s.hands[s.turn] + 1))

@@ -358,7 +358,7 @@ def test_time_budget_holds_on_the_real_clock(playout):
     assert estimate.samples > 0 and elapsed < 0.5
 
 
-@pytest.mark.parametrize("playout, iterations", [("greedy", 1000), ("plan", 120)])
+@pytest.mark.parametrize("playout, iterations", [("greedy", 2000), ("plan", 200)])
 def test_other_threads_run_during_a_search(playout, iterations):
     view = Game.from_hands(core.deal(8), leader=0).view(0)      # a free lead: many moves
     ticks: list[float] = []
@@ -382,7 +382,7 @@ def test_other_threads_run_during_a_search(playout, iterations):
     finally:
         stop.set()
         thread.join()
-    assert estimate.samples == iterations and len(estimate.moves) > 1 and end - start > 0.2
+    assert estimate.samples == iterations and len(estimate.moves) > 1 and end - start > 0.1
     during = [t for t in ticks if start <= t <= end]
     gaps = [b - a for a, b in zip([start, *during], [*during, end])]
     # Loose enough for a loaded machine (the OS may not schedule the ticker for a while),

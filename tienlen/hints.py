@@ -86,7 +86,9 @@ def hint(view: View, level: str = "L3", *, seed: int = 0,
         move = estimate.best
         reason = explain.reason(move)
         place = estimate.place_of(move)
-        others = [(p, m) for m, p in zip(estimate.moves, estimate.mean_places) if m != move]
+        # Moves the search dropped early rest on fewer samples: compare with the full ones.
+        others = [(p, m) for m, p, n in zip(estimate.moves, estimate.mean_places, estimate.counts)
+                  if m != move and n == estimate.samples]
         note = f"in {estimate.samples} sampled deals it finishes {_place(place)} on average"
         if others:
             runner_place, runner = min(others, key=lambda pm: pm[0])

@@ -46,8 +46,6 @@ _SHORT_PLAN = 3
 _DANGER = 2
 # ... and this close makes a 2 or a bomb worth spending.
 _NEAR = 3
-# Plans this short are checked for a finishing line of sure winners.
-_FINISH_CHECK = 4
 
 
 def _is_control(mask: int, code: int) -> bool:
@@ -98,7 +96,7 @@ class Playout:
                     # R7.2: the first lead must hold the lowest card; its group does.
                     move = next(m for m, _c in plan if (m >> card) & 1)
                 else:
-                    move = self._lead(plan, danger, hands, seat)
+                    move = self._lead(plan, danger)
             elif (state.locked_mask >> seat) & 1:
                 # R5.2: a seat that passed may only bomb the 2s on top.
                 move = next((m for m, c in plan if is_bomb(c) and beats(c, pile, flags)), 0)
@@ -111,8 +109,8 @@ class Playout:
                 two_pile = is_two(pile)
                 for m, c in plan:
                     if beats(c, pile, flags):
-                        if (not _is_control(m, c) or danger <= _NEAR or (two_pile and is_bomb(c))
-                                or (len(plan) <= _SHORT_PLAN and self._sure(c, hands, seat))):
+                        if (not _is_control(m, c) or len(plan) <= _SHORT_PLAN
+                                or danger <= _NEAR or (two_pile and is_bomb(c))):
                             move = m
                         break
             state.apply(move)
@@ -127,23 +125,10 @@ class Playout:
             return state.finished
         return state.playout(seed, _core.GREEDY)
 
-    def _sure(self, code: int, hands: tuple[int, ...], seat: int) -> bool:
-        """Whether nothing the other seats hold, pooled as L2 pools its unseen cards,
-        beats ``code``."""
-        others = 0
-        for p, h in enumerate(hands):
-            if p != seat:
-                others |= h
-        return _core.count_legal_moves(others, code, self.flags) == 0
-
-    def _lead(self, plan: Plan, danger: int, hands: tuple[int, ...], seat: int) -> int:
+    @staticmethod
+    def _lead(plan: Plan, danger: int) -> int:
         if len(plan) == 1:
             return plan[0][0]
-        if len(plan) <= _FINISH_CHECK:
-            # L2's finishing line: sure winners first when at most one group is not one.
-            winners = [(m, c) for m, c in plan if self._sure(c, hands, seat)]
-            if winners and len(plan) - len(winners) <= 1:
-                return max(winners, key=lambda g: (g[0].bit_count(), -(g[1] & 63)))[0]
         if danger <= _DANGER:
             for m, c in plan:
                 if m.bit_count() > danger and not _is_control(m, c):

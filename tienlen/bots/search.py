@@ -64,6 +64,10 @@ _NATIVE = {"greedy": _core.GREEDY, "random": _core.RANDOM}
 # Plan search on more candidates than this keeps only the moves that keep the split.
 _PRUNE_ABOVE = 8
 _KEEPS = GROUP // 2
+# Racing: from this many samples on, every few samples, drop the clearly worse moves.
+_RACE_MIN = 8
+_RACE_EVERY = 4
+_RACE_Z = 2.0
 # The first timed native round is small, to learn the speed before committing the budget.
 _FIRST_ROUND = 4
 # Native rounds are sized to this share of the time left, so the last rarely overshoots.
@@ -75,16 +79,23 @@ class Estimate:
     """The search's answer: each candidate move with its average finishing place
     (1 = first out), over ``samples`` sampled deals. Candidates are the legal moves in the
     core's order, then :data:`PASS` when passing is allowed; with ``prune`` the plan engine
-    keeps, out of more than eight moves, only those that keep the hand's best split."""
+    keeps, out of more than eight moves, only those that keep the hand's best split, and
+    stops sampling a move once it is clearly worse than the best (its ``counts`` entry is
+    then below ``samples``)."""
 
     moves: tuple[Move, ...]
     mean_places: tuple[float, ...]
     samples: int
+    #: Samples behind each move: ``samples``, or fewer for a move the search dropped early.
+    counts: tuple[int, ...] = ()
 
     @property
     def best(self) -> Move:
-        """The move with the lowest average place (the first such, on a tie)."""
-        return self.moves[self.mean_places.index(min(self.mean_places))]
+        """The move with the lowest average place among those searched to the end (the
+        first such, on a tie)."""
+        full = [i for i, n in enumerate(self.counts or [self.samples] * len(self.moves))
+                if n == self.samples]
+        return self.moves[min(full, key=self.mean_places.__getitem__)]
 
     def place_of(self, move: Move) -> float:
         """The average place of ``move``; raises ``ValueError`` if it was not a candidate."""
@@ -214,6 +225,8 @@ class SearchBot(Bot):
         if state.can_pass():
             actions.append(0)
         sums = [0] * len(actions)
+        places: list[list[int]] = [[] for _ in actions]
+        active = list(range(len(actions)))
         pool = list(view.unseen)
         counts = view.card_counts
         others = [p for p in range(view.players) if p != seat and counts[p]]
@@ -242,14 +255,17 @@ class SearchBot(Bot):
             base = _core.GameState.from_fields(hands, **fields)
             plans = [plan_of(h, flags) if h else [] for h in hands]
             seed = rng.getrandbits(64)
-            for i, action in enumerate(actions):
+            for i in active:
                 trial = base.copy()
-                trial.apply(action)
+                trial.apply(actions[i])
                 sample_plans = [list(plan) for plan in plans]
                 sample_plans[seat] = list(own[i])
-                order = engine.run(trial, sample_plans, self.depth, seed)
-                sums[i] += order.index(seat)
+                place = engine.run(trial, sample_plans, self.depth, seed).index(seat)
+                sums[i] += place
+                places[i].append(place)
             samples += 1
+            if self.prune and len(active) > 1 and samples >= _RACE_MIN and samples % _RACE_EVERY == 0:
+                active = _race(active, places, sums)
             if deadline is None:
                 if samples >= self.iterations:
                     break
@@ -257,11 +273,34 @@ class SearchBot(Bot):
                 now = time.perf_counter()
                 if now + (now - t0) > deadline:
                     break
-        return _estimate(actions, sums, samples)
+        return Estimate(tuple(Cards(a) if a else PASS for a in actions),
+                        tuple(1.0 + sums[i] / len(places[i]) for i in range(len(actions))),
+                        samples, tuple(len(p) for p in places))
+
+
+def _race(active: list[int], places: list[list[int]], sums: list[int]) -> list[int]:
+    """The actions still worth sampling: those not clearly worse than the current best.
+
+    All active actions saw the same samples, so each is compared with the best on the
+    paired differences; one whose mean difference exceeds ``_RACE_Z`` standard errors is
+    dropped."""
+    best = min(active, key=sums.__getitem__)
+    ref = places[best]
+    n = len(ref)
+    kept = []
+    for i in active:
+        if i != best:
+            diffs = [a - b for a, b in zip(places[i], ref)]
+            mean = sum(diffs) / n
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+            if mean > 0 and mean * mean * n > _RACE_Z * _RACE_Z * var:
+                continue
+        kept.append(i)
+    return kept
 
 
 def _estimate(actions: list[int], sums: list[int], samples: int) -> Estimate:
     moves = tuple(Cards(a) if a else PASS for a in actions)
     # The core counts places from 0; players read them from 1.
     means = tuple(1.0 + s / samples for s in sums)
-    return Estimate(moves, means, samples)
+    return Estimate(moves, means, samples, (samples,) * len(moves))
