@@ -157,3 +157,25 @@ def test_progress_and_rules_are_passed_through():
     result = run(["L1", "L2", "L1"], games=6, players=3, seed=4,
                  rules=Rules(twos_in_sequences=False), progress=lambda d, t: calls.append((d, t)))
     assert calls[-1] == (6, 6) and result.players == 3
+
+
+def test_a_comparison_reads_as_one_line():
+    result = _synthetic([[[1, 2], [1, 2]], [[1, 2], [2, 1]], [[2, 1], [1, 2]]], 2)
+    text = str(result.compare("b0", "b1"))
+    assert text.startswith("b0 vs b1: mean place difference -0.333 [") and "over 3 deals" in text
+    assert text.endswith("z = -1.00, p = 0.32")
+    assert "p < 1e-300" in str(_synthetic([[[1, 2], [1, 2]]] * 3, 2).compare(0, 1))
+
+
+def test_a_comparison_can_pool_several_entries_per_side():
+    # 2 players: each deal's places are (b0, b1, b2) over two rotations.
+    result = _synthetic([[[1, 2, 3], [2, 1, 3]], [[1, 3, 2], [1, 2, 3]], [[2, 1, 3], [1, 3, 2]]], 3)
+    pooled = result.compare(["b0", "b1"], "b2")
+    per_deal = result.places.astype(float).mean(axis=1)
+    diff = per_deal[:, :2].mean(axis=1) - per_deal[:, 2]
+    assert pooled.a == "b0 + b1" and pooled.b == "b2"
+    assert pooled.diff.value == pytest.approx(diff.mean())
+    with pytest.raises(ArenaError, match="share an entry"):
+        result.compare(["b0", "b1"], ["b1"])
+    with pytest.raises(ArenaError, match="at least one entry"):
+        result.compare([], "b2")

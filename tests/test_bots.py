@@ -415,5 +415,28 @@ def test_plan_playouts_hand_over_to_the_native_playout_after_depth_actions():
 
 def test_a_plan_is_the_split_weakest_first_with_twos_and_bombs_last():
     plan = plan_of(Cards.parse("2s 3s 4c 5d 9h 9c 7s 7c 7d 7h").mask)
-    assert [str(Cards(m)) for m, _ in plan] == ["3♠ 4♣ 5♦", "9♣ 9♥", "7♠ 7♣ 7♦ 7♥", "2♠"]
-    assert all(code == core.classify(m) for m, code in plan)
+    assert [str(Cards(m)) for m, _, _ in plan] == ["3♠ 4♣ 5♦", "9♣ 9♥", "7♠ 7♣ 7♦ 7♥", "2♠"]
+    assert [control for _, _, control in plan] == [False, False, True, True]
+    assert all(code == core.classify(m) for m, code, _ in plan)
+    plan.pop()
+    assert len(plan_of(Cards.parse("2s 3s 4c 5d 9h 9c 7s 7c 7d 7h").mask)) == 4
+
+
+def test_racing_drops_only_the_clearly_worse_moves():
+    # Move 0 finishes first in every sample; move 1 is always last; move 2 is within noise.
+    places = [[0] * 12, [3] * 12, [0] * 11 + [1]]
+    sums = [sum(p) for p in places]
+    assert search_module._race([0, 1, 2], places, sums) == [0, 2]
+
+
+def test_near_ties_go_to_the_move_that_finishes_first_more_often():
+    # Same mean place (1.0 in core units) within the noise: 0 wins 4 of 8, 1 wins 2 of 8.
+    steady = [1, 1, 1, 1, 1, 1, 1, 1]
+    swingy = [0, 2, 0, 2, 0, 2, 0, 2]
+    rare = [0, 1, 1, 1, 1, 1, 0, 2]
+    sums = [sum(steady), sum(swingy), sum(rare)]
+    assert search_module._choose([steady, swingy, rare], sums, 8, [1, 2, 4]) == 1
+    # A move that is clearly better on average wins even if it is never first.
+    assert search_module._choose([[1] * 8, [3, 3, 3, 0] * 2], [8, 18], 8, [1, 2]) == 0
+    # Exact ties go to the lowest cards, and a play before a pass.
+    assert search_module._choose([[1] * 8, [1] * 8, [1] * 8], [8] * 3, 8, [0, 8, 2]) == 2

@@ -58,7 +58,7 @@ def test_an_l3_hint_reports_the_search_estimate_and_is_deterministic():
     a = hint(game.view(0), "L3", seed=3, iterations=80)
     assert a == hint(game.view(0), "L3", seed=3, iterations=80)
     assert a.average_place is not None and 1.0 <= a.average_place <= 2.0
-    assert "in 80 sampled deals it finishes" in a.reason and "on average, against" in a.reason
+    assert "in 80 sampled deals its average place is" in a.reason
 
 
 def test_a_hint_follows_the_levels_choice():
@@ -89,3 +89,19 @@ def test_group_words():
     assert group_words(Cards.parse("10s Jc Qd")) == "10-J-Q run"
     assert group_words(Cards.parse("3s 3c 4d 4h 5s 5c")) == "3-4-5 double run"
     assert group_words(Cards.parse("2h")) == "2♥"
+
+
+def test_the_search_note_skips_suit_twins_and_explains_a_win_first_choice():
+    from tienlen.bots.search import Estimate
+    from tienlen.hints import _search_note
+
+    a, twin, other = Cards.parse("5s"), Cards.parse("5h"), Cards.parse("9s")
+    plain = Estimate((a, twin, other, PASS), (1.5, 1.5, 1.8, 2.0), 50, (50, 50, 50, 50))
+    assert _search_note(plain, a) == (
+        "in 50 sampled deals its average place is 1.50, against 1.80 for 9♠")
+    tie = Estimate((a, other), (1.6, 1.5), 50, (50, 50), (0.5, 0.4), 0)
+    assert _search_note(tie, a) == (
+        "in 50 sampled deals its average place is 1.60, level with 9♠ (1.50) within the "
+        "noise, and it goes out first more often (50% against 40%)")
+    dropped = Estimate((a, other), (1.5, 1.2), 50, (50, 8))
+    assert _search_note(dropped, a) == "in 50 sampled deals its average place is 1.50"

@@ -37,7 +37,10 @@ from .match import hand_seed
 from .rules import Rules
 
 __all__ = ["run", "ArenaResult", "BotStats", "Interval", "Comparison", "ArenaError",
-           "BotSpec"]
+           "BotSpec", "Entry"]
+
+#: A lineup entry in a result: its index, or its name in :attr:`ArenaResult.names`.
+Entry = Union[int, str]
 
 #: A lineup entry: a level name for :func:`tienlen.bots.make_bot`, or a picklable callable
 #: taking ``seed=`` and returning a :class:`~tienlen.bots.Bot`.
@@ -92,8 +95,10 @@ class Comparison:
     p_value: float
 
     def __str__(self) -> str:
+        # Past z of about 38 the p-value underflows to 0.0; say so rather than print 0.
+        p = f"= {self.p_value:.2g}" if self.p_value != 0.0 else "< 1e-300"
         return (f"{self.a} vs {self.b}: mean place difference {self.diff} over "
-                f"{self.deals} deals, z = {self.z:.2f}, p = {self.p_value:.2g}")
+                f"{self.deals} deals, z = {self.z:.2f}, p {p}")
 
 
 class ArenaResult:
@@ -122,7 +127,7 @@ class ArenaResult:
         """Hands played (deals times rotations)."""
         return self.places.shape[0] * self.places.shape[1]
 
-    def index(self, entry: int | str) -> int:
+    def index(self, entry: Entry) -> int:
         """The lineup index of ``entry``, given as an index or a name from :attr:`names`."""
         if isinstance(entry, str):
             if entry not in self.names:
@@ -137,7 +142,7 @@ class ArenaResult:
         est = _mean_interval(values[:, :, entry].mean(axis=1))
         return Interval(est.value, max(low, est.low), min(high, est.high)) if est.low == est.low else est
 
-    def bot(self, entry: int | str) -> BotStats:
+    def bot(self, entry: Entry) -> BotStats:
         """Statistics of one entry."""
         e = self.index(entry)
         decisions = int(self.decisions[e])
@@ -155,11 +160,21 @@ class ArenaResult:
         """Statistics of every entry, in lineup order."""
         return [self.bot(e) for e in range(len(self.names))]
 
-    def compare(self, a: int | str, b: int | str) -> Comparison:
-        """Compare two entries' mean place, paired by deal (normal approximation)."""
-        ia, ib = self.index(a), self.index(b)
+    def compare(self, a: Entry | Sequence[Entry], b: Entry | Sequence[Entry]) -> Comparison:
+        """Compare two entries' mean place, paired by deal (normal approximation).
+
+        Either side may be several entries (say every copy of one level in the lineup):
+        then its per-deal mean place is their average.
+
+        >>> result = run(["L2", "L2", "L1", "L1"], games=40, seed=8)
+        >>> result.compare(["L2", "L2 #2"], ["L1", "L1 #2"]).a
+        'L2 + L2 #2'
+        """
+        ia, ib = self._group(a), self._group(b)
+        if set(ia) & set(ib):
+            raise ArenaError("the two sides of a comparison share an entry")
         per_deal = self.places.astype(float).mean(axis=1)
-        diff = per_deal[:, ia] - per_deal[:, ib]
+        diff = per_deal[:, ia].mean(axis=1) - per_deal[:, ib].mean(axis=1)
         interval = _mean_interval(diff)
         n = len(diff)
         sd = float(diff.std(ddof=1)) if n > 1 else math.nan
@@ -171,7 +186,16 @@ class ArenaResult:
         else:
             z = interval.value / (sd / math.sqrt(n))
             p = math.erfc(abs(z) / math.sqrt(2.0))
-        return Comparison(self.names[ia], self.names[ib], n, interval, z, p)
+        return Comparison(" + ".join(self.names[i] for i in ia),
+                          " + ".join(self.names[i] for i in ib), n, interval, z, p)
+
+    def _group(self, entries: Entry | Sequence[Entry]) -> list[int]:
+        if isinstance(entries, (str, int)):
+            return [self.index(entries)]
+        group = [self.index(e) for e in entries]
+        if not group:
+            raise ArenaError("a side of a comparison needs at least one entry")
+        return group
 
     def table(self) -> str:
         """The statistics as a Markdown table."""
@@ -301,7 +325,9 @@ def run(
     names = _names([_build(_checked(spec), 0).name for spec in lineup])
     deals = games // players
     parallel = executor is not None or jobs > 1
-    chunks = _chunks(deals, max(jobs, 2) * 4 if parallel else 1)
+    # Chunks only set the granularity of progress reports and load balancing: every game's
+    # seeds come from its indices, so the results do not depend on them.
+    chunks = _chunks(deals, max(jobs, 2) * 8 if parallel else (16 if progress else 1))
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     if not parallel:
         for start, stop in chunks:

@@ -25,7 +25,8 @@ from . import _core
 from .bots import HeuristicBot, SearchBot, make_bot
 from .bots.base import PASS, TWOS_MASK, BotError, Move, is_bomb
 from .bots.heuristic import Decision
-from .bots.split import split_masks
+from .bots.search import Estimate
+from .bots.split import GROUP, move_damage, split_masks
 from .cards import RANKS, Cards
 from .combos import Kind, classify
 from .rules import Rules
@@ -84,17 +85,8 @@ def hint(view: View, level: str = "L3", *, seed: int = 0,
             return Hint(move, explain.reason(move), canonical)
         estimate = bot.evaluate(view)
         move = estimate.best
-        reason = explain.reason(move)
-        place = estimate.place_of(move)
-        # Moves the search dropped early rest on fewer samples: compare with the full ones.
-        others = [(p, m) for m, p, n in zip(estimate.moves, estimate.mean_places, estimate.counts)
-                  if m != move and n == estimate.samples]
-        note = f"in {estimate.samples} sampled deals it finishes {_place(place)} on average"
-        if others:
-            runner_place, runner = min(others, key=lambda pm: pm[0])
-            what = "passing" if runner is PASS else f"{runner}"
-            note += f", against {_place(runner_place)} for {what}"
-        return Hint(move, f"{reason}; {note}", canonical, place)
+        return Hint(move, f"{explain.reason(move)}; {_search_note(estimate, move)}", canonical,
+                    estimate.place_of(move))
     if canonical == "L2":
         decision = HeuristicBot(seed).decide(view)
         return Hint(decision.move, explain.reason(decision.move, decision), canonical)
@@ -104,8 +96,30 @@ def hint(view: View, level: str = "L3", *, seed: int = 0,
     return Hint(move, explain.reason(move), canonical)
 
 
-def _place(place: float) -> str:
-    return f"{place:.2f}"
+def _shape(move: Move) -> tuple[int, ...]:
+    return () if move is PASS else tuple(card >> 2 for card in move)
+
+
+def _search_note(estimate: Estimate, move: Move) -> str:
+    """The search's numbers for ``move``, against the best different-looking move."""
+    index = estimate.moves.index(move)
+    place = estimate.mean_places[index]
+    note = f"in {estimate.samples} sampled deals its average place is {place:.2f}"
+    # A move that differs only in suits is no alternative worth naming; a move the search
+    # dropped early rests on fewer samples.
+    shape = _shape(move)
+    others = [i for i, (m, n) in enumerate(zip(estimate.moves, estimate.counts))
+              if n == estimate.samples and _shape(m) != shape]
+    if not others:
+        return note
+    runner = min(others, key=estimate.mean_places.__getitem__)
+    what = "passing" if estimate.moves[runner] is PASS else str(estimate.moves[runner])
+    other = estimate.mean_places[runner]
+    if other < place and estimate.first_rates:
+        won, runner_won = estimate.first_rates[index], estimate.first_rates[runner]
+        return (f"{note}, level with {what} ({other:.2f}) within the noise, and it goes out "
+                f"first more often ({won:.0%} against {runner_won:.0%})")
+    return f"{note}, against {other:.2f} for {what}"
 
 
 def group_words(cards: Cards, rules: Rules = _DEFAULT_RULES) -> str:
@@ -185,7 +199,9 @@ class _Explainer:
             parts.append("a bomb is exactly what beats their 2s")
         elif rule == "control":
             parts.append("it should win the pile, and your hand is nearly done")
-        broken = self.broken(mask)
+        # A move that is a group of another best split breaks nothing that matters.
+        damaged = move_damage(self.hand, mask, self.flags) >= GROUP // 2
+        broken = self.broken(mask) if damaged else []
         kept = self.kept(mask)
         if broken:
             parts.append(f"it breaks {_join(broken)}")

@@ -6,8 +6,11 @@ level      class             plays
 random     :class:`RandomBot`    uniformly among the legal moves and pass
 L1         :class:`GreedyBot`    its lowest combination; the cheapest play that beats the pile
 L2         :class:`HeuristicBot` by a plan of the fewest groups, keeping 2s and bombs back
-L3         :class:`SearchBot`    by information-set Monte Carlo over native playouts
+L3         :class:`SearchBot`    by information-set Monte Carlo over plan playouts
 =========  ================  ==============================================================
+
+Helpers: :mod:`~tienlen.bots.split` (the hand split behind L2 and the hints) and
+:mod:`~tienlen.bots.playout` (the plan policy L3 plays its samples out with).
 
 >>> from tienlen.game import Game
 >>> game = Game(4, seed=5)
@@ -26,10 +29,10 @@ from .base import PASS, Bot, BotError, Move
 from .greedy import GreedyBot
 from .heuristic import HeuristicBot
 from .random_bot import RandomBot
-from .search import SearchBot
+from .search import Estimate, SearchBot
 
 __all__ = ["Bot", "BotError", "Move", "PASS", "RandomBot", "GreedyBot", "HeuristicBot",
-           "SearchBot", "make_bot", "LEVELS"]
+           "SearchBot", "Estimate", "make_bot", "LEVELS"]
 
 _BY_LEVEL: dict[str, type[Bot]] = {
     "random": RandomBot,

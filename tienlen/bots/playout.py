@@ -31,14 +31,17 @@ playout runs in C, far faster, with the GIL released throughout.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .. import _core
 from .base import TWOS_MASK, is_bomb
 from .split import split_masks
 
 __all__ = ["Playout", "plan_of", "Plan"]
 
-#: A seat's plan: ``(mask, combo code)`` per group, weakest first, 2s and bombs last.
-Plan = list[tuple[int, int]]
+#: A seat's plan: ``(mask, combo code, is a 2 or a bomb)`` per group, weakest first, 2s
+#: and bombs last.
+Plan = list[tuple[int, int, bool]]
 
 # A plan this short can afford to spend a 2 or a bomb to win the lead.
 _SHORT_PLAN = 3
@@ -53,16 +56,27 @@ def _is_control(mask: int, code: int) -> bool:
 
 
 def plan_of(mask: int, flags: int = 0) -> Plan:
-    """The plan for a hand: its best split as ``(mask, code)`` pairs, weakest first.
+    """The plan for a hand: its best split as ``(mask, code, is 2-or-bomb)`` triples,
+    weakest first, 2s and bombs last. A new list each call (playouts edit their plans).
 
     >>> from tienlen.cards import Cards
-    >>> [str(Cards(m)) for m, _ in plan_of(Cards.parse("2s 3s 4c 5d 9h 9c").mask)]
-    ['3♠ 4♣ 5♦', '9♣ 9♥', '2♠']
+    >>> [(str(Cards(m)), control) for m, _, control in plan_of(Cards.parse("2s 3s 4c 5d 9h 9c").mask)]
+    [('3♠ 4♣ 5♦', False), ('9♣ 9♥', False), ('2♠', True)]
     """
+    return list(_plan(mask, flags))
+
+
+@lru_cache(maxsize=1 << 16)
+def _plan(mask: int, flags: int) -> tuple[tuple[int, int, bool], ...]:
+    # Cached: under common random numbers every candidate action replays the same sampled
+    # deal, so the same hands come back again and again.
     classify = _core.classify
-    groups = [(g, classify(g, flags)) for g in split_masks(mask, flags)]
-    groups.sort(key=lambda g: (_is_control(*g), g[1] & 63, -g[0].bit_count()))
-    return groups
+    groups = []
+    for g in split_masks(mask, flags):
+        code = classify(g, flags)
+        groups.append((g, code, _is_control(g, code)))
+    groups.sort(key=lambda g: (g[2], g[1] & 63, -g[0].bit_count()))
+    return tuple(groups)
 
 
 class Playout:
@@ -87,19 +101,24 @@ class Playout:
                 return state.finished
             hands = state.hands
             plan = plans[seat]
-            danger = min([h.bit_count() for p, h in enumerate(hands) if p != seat and h] or [99])
+            danger = 99
+            for p, h in enumerate(hands):
+                if h and p != seat:
+                    count = h.bit_count()
+                    if count < danger:
+                        danger = count
             pile = state.pile_code
             move = 0
             if pile == 0:
                 card = state.must_include
                 if card >= 0:
                     # R7.2: the first lead must hold the lowest card; its group does.
-                    move = next(m for m, _c in plan if (m >> card) & 1)
+                    move = next(g[0] for g in plan if (g[0] >> card) & 1)
                 else:
                     move = self._lead(plan, danger)
             elif (state.locked_mask >> seat) & 1:
                 # R5.2: a seat that passed may only bomb the 2s on top.
-                move = next((m for m, c in plan if is_bomb(c) and beats(c, pile, flags)), 0)
+                move = next((m for m, c, _ in plan if is_bomb(c) and beats(c, pile, flags)), 0)
             elif danger <= _DANGER:
                 moves = state.legal_moves().tolist()
                 if moves:
@@ -107,16 +126,16 @@ class Playout:
                                                      m.bit_length()))
             else:
                 two_pile = is_two(pile)
-                for m, c in plan:
+                for m, c, control in plan:
                     if beats(c, pile, flags):
-                        if (not _is_control(m, c) or len(plan) <= _SHORT_PLAN
+                        if (not control or len(plan) <= _SHORT_PLAN
                                 or danger <= _NEAR or (two_pile and is_bomb(c))):
                             move = m
                         break
             state.apply(move)
             if move:
-                for i, (m, _c) in enumerate(plan):
-                    if m == move:
+                for i, group in enumerate(plan):
+                    if group[0] == move:
                         del plan[i]
                         break
                 else:
@@ -130,11 +149,11 @@ class Playout:
         if len(plan) == 1:
             return plan[0][0]
         if danger <= _DANGER:
-            for m, c in plan:
-                if m.bit_count() > danger and not _is_control(m, c):
+            for m, _c, control in plan:
+                if m.bit_count() > danger and not control:
                     return m
             return max(plan, key=lambda g: g[1] & 63)[0]
-        for m, c in plan:
-            if not _is_control(m, c):
+        for m, _c, control in plan:
+            if not control:
                 return m
         return plan[0][0]

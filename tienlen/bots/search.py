@@ -68,6 +68,8 @@ _KEEPS = GROUP // 2
 _RACE_MIN = 8
 _RACE_EVERY = 4
 _RACE_Z = 2.0
+# Moves within this many standard errors of the best average place count as level.
+_TIE_Z = 2.0
 # The first timed native round is small, to learn the speed before committing the budget.
 _FIRST_ROUND = 4
 # Native rounds are sized to this share of the time left, so the last rarely overshoots.
@@ -88,11 +90,17 @@ class Estimate:
     samples: int
     #: Samples behind each move: ``samples``, or fewer for a move the search dropped early.
     counts: tuple[int, ...] = ()
+    #: Share of samples in which each move finished first (empty for the native engine).
+    first_rates: tuple[float, ...] = ()
+    #: The index of the chosen move, when the search chose among near-ties itself.
+    chosen: int = -1
 
     @property
     def best(self) -> Move:
-        """The move with the lowest average place among those searched to the end (the
-        first such, on a tie)."""
+        """The chosen move: the lowest average place among the moves searched to the end
+        (the first such, on a tie), unless the search broke a near-tie itself."""
+        if self.chosen >= 0:
+            return self.moves[self.chosen]
         full = [i for i, n in enumerate(self.counts or [self.samples] * len(self.moves))
                 if n == self.samples]
         return self.moves[min(full, key=self.mean_places.__getitem__)]
@@ -270,12 +278,36 @@ class SearchBot(Bot):
                 if samples >= self.iterations:
                     break
             else:
+                # Stop unless one more sample, at the slower of its last and average cost,
+                # still fits: the budget is a ceiling, not a target to overshoot.
                 now = time.perf_counter()
-                if now + (now - t0) > deadline:
+                if now + max(now - t0, (now - start) / samples) > deadline:
                     break
         return Estimate(tuple(Cards(a) if a else PASS for a in actions),
                         tuple(1.0 + sums[i] / len(places[i]) for i in range(len(actions))),
-                        samples, tuple(len(p) for p in places))
+                        samples, tuple(len(p) for p in places),
+                        tuple(p.count(0) / len(p) for p in places),
+                        _choose(places, sums, samples, actions))
+
+
+def _choose(places: list[list[int]], sums: list[int], samples: int, actions: list[int]) -> int:
+    """The lowest average place wins; among the moves the samples cannot tell from it
+    (within one standard error of the paired difference), the one that finishes first
+    most often, since a first place is what a player is after. Exact ties (often moves
+    that differ only in suits) go to the lowest cards, and to a play before a pass."""
+    full = [i for i, p in enumerate(places) if len(p) == samples]
+    best = min(full, key=sums.__getitem__)
+    if samples < 2:
+        return best
+    ref = places[best]
+    tied = []
+    for i in full:
+        diffs = [a - b for a, b in zip(places[i], ref)]
+        mean = sum(diffs) / samples
+        var = sum((d - mean) ** 2 for d in diffs) / (samples - 1)
+        if mean * mean * samples <= _TIE_Z * _TIE_Z * var:
+            tied.append(i)
+    return max(tied, key=lambda i: (places[i].count(0), -sums[i], -(actions[i] or 1 << 60)))
 
 
 def _race(active: list[int], places: list[list[int]], sums: list[int]) -> list[int]:
