@@ -13,6 +13,7 @@ from tienlen.cards import Card, Cards, parse_cards
 from tienlen.combos import Combo, Kind, beats, classify, count_legal_moves, legal_moves
 from tienlen.errors import CardParseError, ComboError, TienlenError
 from tienlen.game import PASS, Action, Game, LegalMoves
+from tienlen.hints import Hint, hint
 from tienlen.match import Match
 from tienlen.reasons import IllegalMoveError, Reason
 from tienlen.replay import ReplayError
@@ -25,6 +26,7 @@ __all__ = [
     "PASS",
     "Action",
     "Game",
+    "Hint",
     "IllegalMoveError",
     "LegalMoves",
     "Match",
@@ -44,6 +46,7 @@ __all__ = [
     "classify",
     "core",
     "count_legal_moves",
+    "hint",
     "legal_moves",
     "parse_cards",
 ]

@@ -69,7 +69,7 @@ _RACE_MIN = 8
 _RACE_EVERY = 4
 _RACE_Z = 2.0
 # Moves within this many standard errors of the best average place count as level.
-_TIE_Z = 2.0
+_TIE_Z = 1.0
 # The first timed native round is small, to learn the speed before committing the budget.
 _FIRST_ROUND = 4
 # Native rounds are sized to this share of the time left, so the last rarely overshoots.
