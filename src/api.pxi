@@ -622,6 +622,11 @@ def flat_monte_carlo(GameState state, unseen, int determinizations, seed, policy
     if nm:
         actions[:nm] = moves
     sums = np.zeros(na, np.int64)
+    # Every candidate's code is the same in every sample: classify once, not per playout.
+    codes = np.zeros(na, np.uint32)
+    if nm:
+        codes[:nm] = classify_many(np.ascontiguousarray(moves), state.s.flags)
+    cdef uint32_t[::1] cd = codes
     cdef uint64_t[::1] act = actions
     cdef int64_t[::1] sm = sums
     cdef int64_t d, a, k
@@ -643,7 +648,7 @@ def flat_monte_carlo(GameState state, unseen, int determinizations, seed, policy
                 if act[a] == 0:
                     st_pass(&c)
                 else:
-                    st_play(&c, act[a], c_classify(act[a], c.flags))
+                    st_play(&c, act[a], cd[a])
                 st_playout(&c, &r, pol)
                 for k in range(c.players):
                     if c.order[k] == seat:
