@@ -652,6 +652,43 @@ def bench_reference(cfg: Config) -> None:
                   {"reference_us": med(s["reference"]) / 1000, "core_us": med(s["core"]) / 1000}))
 
 
+def bench_plan(cfg: Config) -> None:
+    """The PLAN playout policy (what L3 samples with): native vs its Python twin, per game,
+    from fresh 4-player deals; and the greedy policy's speed for scale."""
+    name = "PLAN playouts: Python reference vs core (per game)"
+    try:
+        from reference_playout import Playout, plan_of
+    except ImportError as e:
+        return skip(name, "", f"tests/reference_playout.py not importable ({e})")
+    games = 20 if cfg.quick else 60
+    seeds = iter(range(10**9))
+    engine = Playout(0)
+
+    def ref():
+        base = next(seeds) * games
+        for i in range(games):
+            state = core.GameState(core.deal(base + i))
+            engine.run(state, [plan_of(h) for h in state.hands])
+        return games
+
+    n = cfg.playouts
+
+    def plan():
+        core.random_playouts(n, 4, next(seeds), 0, core.PLAN)
+        return n
+
+    def greedy():
+        core.random_playouts(n, 4, next(seeds), 0, core.GREEDY)
+        return n
+
+    s = interleave({"reference": ref, "plan": plan, "greedy": greedy}, max(3, cfg.rounds // 3))
+    record(Result(name, "", ratio(s["reference"], s["plan"]), "x", None,
+                  {"reference_games_per_s": 1e9 / med(s["reference"]),
+                   "plan_games_per_s": 1e9 / med(s["plan"]),
+                   "greedy_games_per_s": 1e9 / med(s["greedy"]),
+                   "iqr": iqr(s["reference"], s["plan"])}))
+
+
 # ----------------------------------------------------------------------------- python-chess
 
 # The start position and four of the standard perft test positions (chessprogramming.org).
@@ -759,6 +796,7 @@ COMPARISONS: dict[str, Callable[[Config], None]] = {
     "threads": bench_threads,
     "python_layer": bench_python_layer,
     "reference": bench_reference,
+    "plan": bench_plan,
     "chess": bench_chess,
 }
 

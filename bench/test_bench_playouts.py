@@ -24,6 +24,28 @@ def test_greedy_playouts_4p(per_item, seed):
     per_item(lambda: core.random_playouts(1000, 4, seed, 0, core.GREEDY), 1000)
 
 
+def test_plan_playouts_4p(per_item, seed):
+    per_item(lambda: core.random_playouts(1000, 4, seed, 0, core.PLAN), 1000)
+
+
+def test_sampled_places_plan_following(per_item, states):
+    """L3's inner loop: 20 sampled deals x every candidate reply to a lead, PLAN playouts."""
+    positions = []
+    for s0 in states[:20]:
+        s = s0.copy()
+        s.apply(s.legal_moves()[0])
+        candidates = s.legal_moves().tolist() + [0]
+        unseen = core.FULL_DECK & ~s.hand(s.turn) & ~s.played_mask
+        positions.append((s, unseen, candidates))
+    playouts = 20 * sum(len(c) for _, _, c in positions)
+
+    def run():
+        for i, (s, unseen, candidates) in enumerate(positions):
+            core.sampled_places(s, unseen, candidates, 20, i, core.PLAN)
+
+    per_item(run, playouts)
+
+
 def test_gamestate_playout(per_item, states):
     def run():
         for i, s in enumerate(states):

@@ -19,5 +19,6 @@ True
 include "bits.pxi"
 include "movegen.pxi"
 include "state.pxi"
+include "plan.pxi"
 include "api.pxi"
 include "batch.pxi"

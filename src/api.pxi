@@ -23,6 +23,7 @@ MAX_MOVES = MAX_MOVES_C
 MAX_MOVES_13_CARDS = MAX_MOVES_13
 RANDOM = P_RANDOM
 GREEDY = P_GREEDY
+PLAN = P_PLAN
 
 OK = R_OK
 GAME_OVER = R_GAME_OVER
@@ -508,36 +509,67 @@ cdef class GameState:
                 f"owner={self.s.pile_owner}, locked={self.s.locked:#x}, finished={self.finished})")
 
     def playout(self, seed, policy=P_RANDOM):
-        """Finishing order of a playout from here by `policy` (RANDOM or GREEDY). The state
-        itself is unchanged."""
+        """Finishing order of a playout from here by `policy` (RANDOM, GREEDY or PLAN). The
+        state itself is unchanged. PLAN ignores the seed: it is deterministic."""
         cdef State c = self.s
         cdef Rng r
+        cdef SplitMemo m
         cdef int pol = _policy_arg(policy)
+        cdef int failed = 0
         self._require_built()
         rng_seed(&r, _seed_arg(seed))
+        _memo_for(&m, pol)
         with nogil:
-            st_playout(&c, &r, pol)
+            failed = run_playout(&c, &r, pol, &m)
+            memo_close(&m)
+        if failed:
+            raise MemoryError("playout could not allocate a move buffer")
         return tuple(c.order[p] for p in range(c.nfinished))
 
     def playout_moves(self, seed, policy=P_RANDOM):
         """Like playout, but also returns the list of actions taken (0 = pass), so that the
         native playout can be checked against tienlen.Game."""
         cdef State c = self.s
-        cdef State before
         cdef Rng r
-        cdef uint64_t buf[STACK_MOVES]
-        cdef uint64_t taken
         cdef int pol = _policy_arg(policy)
-        cdef int p
         self._require_built()
-        moves = []
         rng_seed(&r, _seed_arg(seed))
-        while c.turn >= 0:
-            before = c
-            st_step(&c, &r, pol, buf, STACK_MOVES)
-            taken = before.hands[before.turn] & ~c.hands[before.turn]
-            moves.append(taken)
+        moves = _record_steps(&c, &r, pol)
         return tuple(c.order[p] for p in range(c.nfinished)), moves
+
+
+cdef list _record_steps(State* c, Rng* r, int pol):
+    """Play `c` to the end by `pol`, returning every action taken (0 = pass)."""
+    cdef State before
+    cdef uint64_t buf[STACK_MOVES]
+    cdef SplitMemo m
+    cdef Plans pl
+    cdef int failed = 0
+    moves = []
+    _memo_for(&m, pol)
+    try:
+        if pol == P_PLAN:
+            plans_init(&pl, c, &m)
+        while c.turn >= 0:
+            before = c[0]
+            if pol == P_PLAN:
+                failed = st_plan_step(c, &pl, &m, buf, STACK_MOVES)
+            else:
+                failed = st_step(c, r, pol, buf, STACK_MOVES)
+            if failed:
+                raise MemoryError("playout could not allocate a move buffer")
+            moves.append(before.hands[before.turn] & ~c.hands[before.turn])
+    finally:
+        memo_close(&m)
+    return moves
+
+
+cdef int _memo_for(SplitMemo* m, int policy) except -1:
+    """Open the split memo `m` if `policy` needs one (always leaves it safe to close)."""
+    m.slots = NULL
+    if policy == P_PLAN and memo_open(m) < 0:
+        raise MemoryError("could not allocate the split memo")
+    return 0
 
 
 def _state_from_key(key):
@@ -580,9 +612,124 @@ def _state_from_key(key):
 
 
 cdef int _policy_arg(object policy) except -1:
-    if policy not in (P_RANDOM, P_GREEDY):
-        raise ValueError(f"policy must be RANDOM (0) or GREEDY (1); got {policy!r}")
+    if type(policy) is bool or policy not in (P_RANDOM, P_GREEDY, P_PLAN):
+        raise ValueError(f"policy must be RANDOM (0), GREEDY (1) or PLAN (2); got {policy!r}")
     return policy
+
+
+cdef int _sample_counts(GameState state, uint64_t pool, int* counts) except -1:
+    """Card counts the sampled hands need (0 for the acting seat); checks `pool` can deal them."""
+    cdef int seat = state.s.turn, p, need = 0
+    state._require_built()
+    if seat < 0:
+        raise ValueError("the hand is over")
+    if pool & state.s.hands[seat]:
+        raise ValueError("unseen overlaps the acting seat's hand")
+    for p in range(state.s.players):
+        counts[p] = TL_POPCOUNT(state.s.hands[p]) if p != seat else 0
+        need += counts[p]
+    if TL_POPCOUNT(pool) < need:
+        raise ValueError(f"unseen holds {TL_POPCOUNT(pool)} cards but the other hands need {need}")
+    return 0
+
+
+cdef int _mc_run(const State* start, uint64_t pool, const int* counts,
+                 const uint64_t* act, const uint32_t* cd, int64_t na, int64_t samples,
+                 uint64_t seed, int pol, int64_t* sums, int8_t* places) noexcept nogil:
+    """The sampling loop behind flat_monte_carlo and sampled_places. `places`, if not NULL,
+    receives an (na, samples) row-major array of the acting seat's places. Returns 0, or -1
+    if memory ran out."""
+    cdef int seat = start.turn, k, failed = 0
+    cdef int64_t d, a
+    cdef State base, c
+    cdef Rng deal_rng, r, r0
+    cdef SplitMemo m
+    cdef Plans base_plans, pl
+    cdef SeatPlan* own = NULL
+    m.slots = NULL
+    if pol == P_PLAN:
+        if memo_open(&m) < 0:
+            return -1
+        # The acting seat's hand is the same in every sample: plan its remainders once.
+        own = <SeatPlan*>malloc((na if na > 0 else 1) * sizeof(SeatPlan))
+        if own == NULL:
+            memo_close(&m)
+            return -1
+        for a in range(na):
+            plan_compute(&own[a], start.hands[seat] & ~act[a], start.flags, &m)
+    rng_seed(&deal_rng, seed)
+    base = start[0]
+    for d in range(samples):
+        deal_from(&deal_rng, pool, counts, base.players, seat, base.hands)
+        r0.s[0] = rng_next(&deal_rng)
+        r0.s[1] = rng_next(&deal_rng)
+        r0.s[2] = rng_next(&deal_rng)
+        r0.s[3] = rng_next(&deal_rng) | 1
+        if pol == P_PLAN:
+            plans_init(&base_plans, &base, &m)
+        for a in range(na):
+            c = base
+            r = r0
+            if act[a] == 0:
+                st_pass(&c)
+            else:
+                st_play(&c, act[a], cd[a])
+            if pol == P_PLAN:
+                pl = base_plans
+                pl.seat[seat] = own[a]
+                failed = st_plan_playout(&c, &pl, &m)
+            else:
+                failed = st_playout(&c, &r, pol)
+            if failed:
+                break
+            for k in range(c.players):
+                if c.order[k] == seat:
+                    if sums != NULL:
+                        sums[a] += k
+                    if places != NULL:
+                        places[a * samples + d] = k
+                    break
+        if failed:
+            break
+    free(own)
+    memo_close(&m)
+    return failed
+
+
+cdef tuple _mc_actions(GameState state, object actions):
+    """The candidate actions (legal moves then pass, or the caller's list, each checked) and
+    their combo codes."""
+    cdef uint64_t[::1] act
+    cdef uint32_t[::1] cd
+    cdef uint32_t code = 0
+    cdef Py_ssize_t i
+    cdef int reason
+    if actions is None:
+        moves = state.legal_moves()
+        nm = len(moves)
+        arr = np.zeros(nm + (state.s.pile_code != 0), np.uint64)
+        arr[:nm] = moves
+        codes = np.zeros(len(arr), np.uint32)
+        if nm:
+            # Every candidate's code is the same in every sample: classify once, not per playout.
+            codes[:nm] = classify_many(np.ascontiguousarray(moves), state.s.flags)
+        return arr, codes
+    try:
+        arr = np.array([_mask_arg(a, "action") for a in actions], dtype=np.uint64)
+    except TypeError:
+        raise ValueError(f"actions must be an iterable of masks; got {type(actions).__name__}") from None
+    codes = np.zeros(len(arr), np.uint32)
+    act = arr
+    cd = codes
+    for i in range(act.shape[0]):
+        if act[i] == 0:
+            reason = st_check_pass(&state.s)
+        else:
+            reason = st_check_play(&state.s, act[i], &code)
+            cd[i] = code
+        if reason != R_OK:
+            raise ValueError(f"action {act[i]:#x} is not legal here: {REASON_NAMES[reason]}")
+    return arr, codes
 
 
 def flat_monte_carlo(GameState state, unseen, int determinizations, seed, policy=P_GREEDY):
@@ -596,62 +743,83 @@ def flat_monte_carlo(GameState state, unseen, int determinizations, seed, policy
     action, the sum over samples of the acting seat's finishing place (0 = first). The GIL is
     released for the whole search.
     """
-    cdef int seat = state.s.turn
     cdef uint64_t pool = _mask_arg(unseen, "unseen")
     cdef int pol = _policy_arg(policy)
     cdef uint64_t base_seed = _seed_arg(seed)
     cdef int counts[4]
-    cdef int p, need = 0
-    state._require_built()
-    if seat < 0:
-        raise ValueError("the hand is over")
+    cdef int failed
     if determinizations < 0:
         raise ValueError("determinizations must be >= 0")
-    if pool & state.s.hands[seat]:
-        raise ValueError("unseen overlaps the acting seat's hand")
-    for p in range(state.s.players):
-        counts[p] = TL_POPCOUNT(state.s.hands[p]) if p != seat else 0
-        need += counts[p]
-    if TL_POPCOUNT(pool) < need:
-        raise ValueError(f"unseen holds {TL_POPCOUNT(pool)} cards but the other hands need {need}")
-    moves = state.legal_moves()
-    cdef int64_t nm = len(moves)
-    cdef bint can_pass = state.s.pile_code != 0
-    cdef int64_t na = nm + can_pass
-    actions = np.zeros(na, np.uint64)
-    if nm:
-        actions[:nm] = moves
-    sums = np.zeros(na, np.int64)
-    # Every candidate's code is the same in every sample: classify once, not per playout.
-    codes = np.zeros(na, np.uint32)
-    if nm:
-        codes[:nm] = classify_many(np.ascontiguousarray(moves), state.s.flags)
-    cdef uint32_t[::1] cd = codes
-    cdef uint64_t[::1] act = actions
+    _sample_counts(state, pool, counts)
+    actions, codes = _mc_actions(state, None)
+    sums = np.zeros(len(actions), np.int64)
+    cdef const uint64_t[::1] act = actions
+    cdef const uint32_t[::1] cd = codes
     cdef int64_t[::1] sm = sums
-    cdef int64_t d, a, k
-    cdef State base, c
-    cdef Rng deal_rng, r, r0
-    cdef uint32_t code
+    cdef int64_t na = act.shape[0]
+    if na == 0:
+        return actions, sums
     with nogil:
-        rng_seed(&deal_rng, base_seed)
-        base = state.s
-        for d in range(determinizations):
-            deal_from(&deal_rng, pool, counts, base.players, seat, base.hands)
-            r0.s[0] = rng_next(&deal_rng)
-            r0.s[1] = rng_next(&deal_rng)
-            r0.s[2] = rng_next(&deal_rng)
-            r0.s[3] = rng_next(&deal_rng) | 1
-            for a in range(na):
-                c = base
-                r = r0
-                if act[a] == 0:
-                    st_pass(&c)
-                else:
-                    st_play(&c, act[a], cd[a])
-                st_playout(&c, &r, pol)
-                for k in range(c.players):
-                    if c.order[k] == seat:
-                        sm[a] += k
-                        break
+        failed = _mc_run(&state.s, pool, counts, &act[0], &cd[0], na, determinizations,
+                         base_seed, pol, &sm[0], NULL)
+    if failed:
+        raise MemoryError("flat_monte_carlo could not allocate its buffers")
     return actions, sums
+
+
+def sampled_places(GameState state, unseen, actions, int samples, seed, policy=P_PLAN):
+    """Finishing places of the acting seat after each of `actions`, in each sampled deal.
+
+    Like flat_monte_carlo, but over the caller's candidate `actions` (masks, 0 = pass; each
+    must be legal in `state`, or ValueError) and keeping every sample: returns an int8 array
+    of shape (len(actions), samples), places counted from 0 (first out). Sample d is the
+    same deal for every action (common random numbers). The GIL is released throughout.
+
+    >>> state = GameState(deal(5))
+    >>> moves = state.legal_moves()[:3]
+    >>> places = sampled_places(state, FULL_DECK & ~state.hand(state.turn), moves, 8, seed=1)
+    >>> places.shape, bool(((places >= 0) & (places < 4)).all())
+    ((3, 8), True)
+    """
+    cdef uint64_t pool = _mask_arg(unseen, "unseen")
+    cdef int pol = _policy_arg(policy)
+    cdef uint64_t base_seed = _seed_arg(seed)
+    cdef int counts[4]
+    cdef int failed
+    if samples < 0:
+        raise ValueError("samples must be >= 0")
+    _sample_counts(state, pool, counts)
+    arr, codes = _mc_actions(state, actions)
+    out = np.zeros((len(arr), samples), np.int8)
+    cdef const uint64_t[::1] act = arr
+    cdef const uint32_t[::1] cd = codes
+    cdef int8_t[:, ::1] o = out
+    cdef int64_t na = act.shape[0]
+    if na == 0 or samples == 0:
+        return out
+    with nogil:
+        failed = _mc_run(&state.s, pool, counts, &act[0], &cd[0], na, samples,
+                         base_seed, pol, NULL, &o[0, 0])
+    if failed:
+        raise MemoryError("sampled_places could not allocate its buffers")
+    return out
+
+
+def plan(hand, flags=0):
+    """The PLAN policy's plan for `hand`: the groups of a best split (fewest combinations,
+    then fewest singles below a 2) as masks, weakest first with 2s and bombs last.
+
+    >>> [hex(m) for m in plan(0b111 | 1 << 4 | 1 << 8)]    # 3♠ 3♣ 3♦ 4♠ 5♠
+    ['0x6', '0x111']
+
+    (the pair 3♣ 3♦, then the run 3♠ 4♠ 5♠: the sequence takes the lowest suits, and the
+    weaker group, by top card, comes first)
+    """
+    cdef uint64_t h = _mask_arg(hand, "hand")
+    cdef int f = _flags_arg(flags)
+    cdef SplitMemo m
+    cdef SeatPlan sp
+    _memo_for(&m, P_PLAN)
+    plan_compute(&sp, h, f, &m)
+    memo_close(&m)
+    return tuple(sp.mask[i] for i in range(sp.n))

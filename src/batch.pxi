@@ -212,7 +212,7 @@ cdef tuple _fill_rows(const uint64_t[::1] h, const uint32_t[::1] p, const uint8_
 
 def random_playouts(Py_ssize_t n, int players=4, seed=0, flags=0, policy=P_RANDOM, out=None):
     """Play `n` hands from fresh deals by `policy` (RANDOM: uniform over the legal moves plus
-    pass when allowed) and return the finishing orders as an (n, players) int8 array.
+    pass when allowed; GREEDY; PLAN: every seat plays its best split) and return the finishing orders as an (n, players) int8 array.
 
     Game i uses its own stream derived from (seed, i), so results do not depend on how the
     work is chunked or threaded: random_playouts(10, seed=s)[5:] equals the games 5..9 of any
@@ -242,16 +242,19 @@ def random_playouts_range(Py_ssize_t first, Py_ssize_t n, int players=4, seed=0,
     cdef uint64_t hands[4]
     cdef State st
     cdef Rng r
+    cdef SplitMemo m
+    _memo_for(&m, pol)
     with nogil:
         for i in range(n):
             rng_seed(&r, stream_seed(s0, <uint64_t>(first + i)))
             deal_cards(&r, players, hands, 13)
             st_init(&st, hands, players, -1, f)
-            if st_playout(&st, &r, pol) < 0:
+            if run_playout(&st, &r, pol, &m) < 0:
                 failed = 1
                 break
             for p in range(players):
                 o[i, p] = st.order[p]
+        memo_close(&m)
     if failed:
         raise MemoryError("playout could not allocate a move buffer")
     return res
@@ -265,8 +268,7 @@ def record_playout(seed, Py_ssize_t index, int players=4, flags=0, policy=P_RAND
     cdef int pol = _policy_arg(policy)
     cdef Rng r
     cdef uint64_t hands[4]
-    cdef uint64_t buf[STACK_MOVES]
-    cdef State st, before
+    cdef State st
     if players < 2 or players > 4:
         raise ValueError(f"players must be 2, 3 or 4; got {players}")
     if index < 0:
@@ -274,11 +276,6 @@ def record_playout(seed, Py_ssize_t index, int players=4, flags=0, policy=P_RAND
     rng_seed(&r, stream_seed(_seed_arg(seed), <uint64_t>index))
     deal_cards(&r, players, hands, 13)
     st_init(&st, hands, players, -1, f)
-    actions = []
-    while st.turn >= 0:
-        before = st
-        if st_step(&st, &r, pol, buf, STACK_MOVES) < 0:
-            raise MemoryError("playout could not allocate a move buffer")
-        actions.append(before.hands[before.turn] & ~st.hands[before.turn])
+    actions = _record_steps(&st, &r, pol)
     return (tuple(hands[p] for p in range(players)), actions,
             tuple(st.order[p] for p in range(st.nfinished)))

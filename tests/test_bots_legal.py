@@ -48,9 +48,9 @@ def _lineup(l3: dict) -> list:
 
 def test_all_four_bots_play_only_legal_moves_in_10000_games():
     games = 100_000 if SOAK else 10_000
-    result = run(_lineup({"iterations": 1, "depth": 2}), games, seed=2024, jobs=2)
+    result = run(_lineup({"iterations": 4}), games, seed=2024, jobs=2)
     assert result.games == games
-    assert result.names == ("random", "L1", "L2", "L3(iterations=1, depth=2)")
+    assert result.names == ("random", "L1", "L2", "L3(iterations=4)")
     # Every bot decided in every game (each game needs at least one move per seat).
     assert all(n >= games for n in result.decisions)
 
@@ -62,7 +62,7 @@ def test_bots_stay_legal_with_fewer_players_and_the_no_twos_variant(players, rul
     games = (6000 if SOAK else 300) // players * players
     for start in range(0, 4, players):
         picked = [levels[(start + i) % 4] for i in range(players)]
-        lineup = [functools.partial(Typed, lv, **({"iterations": 2, "depth": 4} if lv == "L3" else {}))
+        lineup = [functools.partial(Typed, lv, **({"iterations": 2} if lv == "L3" else {}))
                   for lv in picked]
         result = run(lineup, games, players=players, seed=7 + start, rules=rules)
         assert result.games == games

@@ -40,14 +40,14 @@ def replay(hands: tuple[int, ...], actions: list[int], order: tuple[int, ...],
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("policy", [core.RANDOM, core.GREEDY], ids=["random", "greedy"])
+@pytest.mark.parametrize("policy", [core.RANDOM, core.GREEDY, core.PLAN], ids=["random", "greedy", "plan"])
 def test_native_playouts_replay_through_game(policy: int, players: int) -> None:
     for index in range(PER_CASE):
         hands, actions, order = core.record_playout(SEED, index, players, 0, policy)
         replay(hands, actions, order, Rules(), f"playout {index} ({players}p, policy {policy})")
 
 
-@pytest.mark.parametrize("policy", [core.RANDOM, core.GREEDY], ids=["random", "greedy"])
+@pytest.mark.parametrize("policy", [core.RANDOM, core.GREEDY, core.PLAN], ids=["random", "greedy", "plan"])
 def test_native_playouts_replay_through_game_without_twos_in_sequences(policy: int) -> None:
     rules = Rules(twos_in_sequences=False)
     for index in range(60 * SOAK):

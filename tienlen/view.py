@@ -96,7 +96,7 @@ class View:
         """A core ``GameState`` consistent with this view, for search: this seat's hand is
         real; every other seat holds the right number of cards taken from :attr:`unseen`
         (the lowest ones, in seat order: arbitrary, not random; a searcher redraws them, as
-        ``core.flat_monte_carlo`` does). Raises ``ValueError`` once the hand is over.
+        ``core.sampled_places`` does). Raises ``ValueError`` once the hand is over.
 
         >>> from tienlen.game import Game
         >>> game = Game.from_hands(["3s 4s", "5s 9h"])

@@ -9,8 +9,8 @@ L2         :class:`HeuristicBot` by a plan of the fewest groups, keeping 2s and 
 L3         :class:`SearchBot`    by information-set Monte Carlo over plan playouts
 =========  ================  ==============================================================
 
-Helpers: :mod:`~tienlen.bots.split` (the hand split behind L2 and the hints) and
-:mod:`~tienlen.bots.playout` (the plan policy L3 plays its samples out with).
+Helper: :mod:`~tienlen.bots.split`, the hand split behind L2, the hints, and (in C) the
+core's ``PLAN`` playout policy that L3 searches with.
 
 >>> from tienlen.game import Game
 >>> game = Game(4, seed=5)

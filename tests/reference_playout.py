@@ -1,41 +1,32 @@
-"""Plan playouts: finish a sampled deal with every seat playing a simplified L2.
+"""The Python twin of the core's PLAN playout policy, to test it against move for move.
 
-The core's ``GREEDY`` playout has every seat beat the pile whenever it can and spend its
-2s at the first chance, which is how L1 plays but not how a careful player does. Search
-that assumes greedy opponents plays well against L1 and no better than L2 against L2. This
-policy is the rollout twin of :class:`~tienlen.bots.HeuristicBot`, cut down to what is cheap
-per step:
+Written straight from the specification in ``docs/strength.md`` on top of the Python split
+search (:mod:`tienlen.bots.split`), asking the core only rule questions (``beats``, legal
+moves, applying a move). Every seat plays a cut-down L2:
 
-- every seat keeps a *plan*: the best split of its hand (:mod:`tienlen.bots.split`), weakest
-  group first, 2s and bombs last, recomputed only when it plays something off-plan;
+- every seat keeps a *plan*: the best split of its hand, weakest group first, 2s and bombs
+  last, recomputed only when it plays something off-plan;
 - **lead**: the weakest group that is not a 2 or a bomb; with an opponent on 1-2 cards, a
   group bigger than that opponent's hand, else the highest group;
 - **follow**: the lowest group that beats the pile; a 2 or a bomb only when the plan is
   down to three groups, an opponent holds three cards or fewer, or it bombs 2s; with an
   opponent on 1-2 cards, the highest legal play; otherwise pass.
 
-Only the first ``depth`` actions are chosen here, in Python; the core's native ``GREEDY``
-playout (GIL released) finishes the hand. Legality is never decided here: leads and the
-``beats`` test come from the core, and a seat that is locked out (R5.2) only bombs.
-
-This is the policy the core should grow natively (see ``docs/strength.md``): then the whole
-playout runs in C, far faster, with the GIL released throughout.
-
 >>> from tienlen import core
 >>> state = core.GameState(core.deal(4))
 >>> hands = state.hands
->>> order = Playout(flags=0).run(state.copy(), [plan_of(h) for h in hands], depth=1000, seed=1)
->>> sorted(order), state.finished
-([0, 1, 2, 3], ())
+>>> order = Playout(flags=0).run(state.copy(), [plan_of(h) for h in hands])
+>>> order == state.playout(0, core.PLAN)
+True
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from .. import _core
-from .base import TWOS_MASK, is_bomb
-from .split import split_masks
+from tienlen import _core
+from tienlen.bots.base import TWOS_MASK, is_bomb
+from tienlen.bots.split import split_masks
 
 __all__ = ["Playout", "plan_of", "Plan"]
 
@@ -87,18 +78,15 @@ class Playout:
     def __init__(self, flags: int = 0) -> None:
         self.flags = flags
 
-    def run(self, state: _core.GameState, plans: list[Plan], depth: int, seed: int) -> tuple[int, ...]:
+    def run(self, state: _core.GameState, plans: list[Plan], trace: list[int] | None = None) -> tuple[int, ...]:
         """Play ``state`` (changed in place) to the end and return the finishing order.
 
-        ``plans[p]`` is seat p's plan for its current hand (updated in place). The first
-        ``depth`` actions follow the plan policy, the rest the core's ``GREEDY`` playout
-        seeded with ``seed``.
+        ``plans[p]`` is seat p's plan for its current hand (updated in place); every action
+        taken (0 = pass) is appended to ``trace`` if given.
         """
         beats, is_two, flags = _core.beats, _core.is_two_combo, self.flags
-        for _ in range(depth):
+        while state.turn >= 0:
             seat = state.turn
-            if seat < 0:
-                return state.finished
             hands = state.hands
             plan = plans[seat]
             danger = 99
@@ -133,6 +121,8 @@ class Playout:
                             move = m
                         break
             state.apply(move)
+            if trace is not None:
+                trace.append(move)
             if move:
                 for i, group in enumerate(plan):
                     if group[0] == move:
@@ -140,9 +130,7 @@ class Playout:
                         break
                 else:
                     plans[seat] = plan_of(hands[seat] & ~move, flags)
-        if state.turn < 0:
-            return state.finished
-        return state.playout(seed, _core.GREEDY)
+        return state.finished
 
     @staticmethod
     def _lead(plan: Plan, danger: int) -> int:
