@@ -67,10 +67,20 @@ def classify_many(masks, flags=0, out=None):
     res = _out_arg(out, np.uint32, (m.shape[0],))
     cdef uint32_t[::1] o = res
     cdef Py_ssize_t i
-    with nogil:
-        for i in range(m.shape[0]):
-            o[i] = c_classify_flat(m[i], f)
+    if m.shape[0]:
+        with nogil:
+            c_classify_array(&m[0], &o[0], m.shape[0], f)
     return res
+
+
+def _simd(enabled=None):
+    """Whether the batch classify uses its SIMD path (AVX2 on x86-64, if the CPU has it);
+    `enabled=False` forces the scalar loop (for tests). Returns the previous setting."""
+    global simd_enabled
+    previous = bool(simd_enabled and tl_have_avx2())
+    if enabled is not None:
+        simd_enabled = 1 if enabled else 0
+    return previous
 
 
 def beats_many(play_codes, pile_codes, flags=0, out=None):

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from tienlen import core
+from tienlen import _core, core
 
 SOAK = 100 if os.environ.get("TIENLEN_SOAK") == "1" else 1
 FLAGS = [0, core.NO_TWOS_IN_SEQUENCES]
@@ -34,8 +34,51 @@ def _mixed_masks(rng: np.random.Generator, n: int) -> np.ndarray:
     return masks
 
 
+@pytest.fixture(params=["simd", "scalar"])
+def classify_path(request):
+    """Run a test through the SIMD batch classify (where the CPU has it) and the scalar loop."""
+    previous = _core._simd(request.param == "simd")
+    yield request.param
+    _core._simd(previous)
+
+
+def _runs_and_near_misses(rng: np.random.Generator) -> np.ndarray:
+    """Every window of ranks with 1, 2 or 3 cards a rank (random suits), each also with a
+    gap, with one card too many, and with one rank doubled: the shapes where a sequence
+    test can go wrong."""
+    masks = []
+    for lo in range(13):
+        for hi in range(lo, 13):
+            for need in (1, 2, 3):
+                mask = 0
+                for rank in range(lo, hi + 1):
+                    for suit in rng.permutation(4)[:need].tolist():
+                        mask |= 1 << (4 * rank + suit)
+                masks.append(mask)
+                if hi - lo >= 2:
+                    gap = int(rng.integers(lo + 1, hi))
+                    masks.append(mask & ~(0xF << (4 * gap)))
+                spare = [c for c in range(4 * lo, 4 * hi + 4) if not (mask >> c) & 1]
+                if spare:
+                    masks.append(mask | 1 << int(rng.choice(spare)))
+                outside = [c for c in range(52) if not lo * 4 <= c < hi * 4 + 4]
+                if outside:
+                    masks.append(mask | 1 << int(rng.choice(outside)))
+    return np.array(masks, dtype=np.uint64)
+
+
 @pytest.mark.parametrize("flags", FLAGS)
-def test_classify_many_agrees_with_classify_on_100k_masks(flags: int) -> None:
+def test_classify_many_agrees_on_runs_and_near_misses(flags: int, classify_path: str) -> None:
+    rng = np.random.default_rng(23)
+    for offset in range(4):                     # every alignment of the SIMD blocks of 4
+        masks = _runs_and_near_misses(rng)[offset:]
+        codes = core.classify_many(masks, flags)
+        assert codes.tolist() == [core.classify(int(m), flags) for m in masks.tolist()]
+    assert {int(k) for k in core.classify_many(masks, flags) >> 12} == {0, 1, 2, 3, 4, 5, 6}
+
+
+@pytest.mark.parametrize("flags", FLAGS)
+def test_classify_many_agrees_with_classify_on_100k_masks(flags: int, classify_path: str) -> None:
     rng = np.random.default_rng(11 + flags)
     masks = _mixed_masks(rng, 100_000 * SOAK)
     codes = core.classify_many(masks, flags)
@@ -48,7 +91,7 @@ def test_classify_many_agrees_with_classify_on_100k_masks(flags: int) -> None:
 
 
 @pytest.mark.parametrize("flags", FLAGS)
-def test_classify_many_agrees_on_every_mask_of_up_to_3_cards(flags: int) -> None:
+def test_classify_many_agrees_on_every_mask_of_up_to_3_cards(flags: int, classify_path: str) -> None:
     masks = np.array(
         [sum(1 << c for c in combo) for k in (1, 2, 3) for combo in itertools.combinations(range(52), k)],
         dtype=np.uint64,
