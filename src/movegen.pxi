@@ -118,23 +118,28 @@ cdef inline int64_t _gen_sets(uint64_t hand, int k, int min_top, int mi, uint64_
     return cnt
 
 
-cdef inline void _prepare_runs(Choices* ch, uint64_t hand, int k, int mi, int max_rank,
-                               int* runlen) noexcept nogil:
-    """Per-rank choice lists for runs of k cards a rank, and runlen[r]: how many consecutive
-    ranks from r upwards have a choice (0 past max_rank). Only ranks that can take part in a
-    run get a list; no window ever reads the others."""
+cdef inline uint64_t _prepare_runs(Choices* ch, uint64_t hand, int k, int mi, int max_rank,
+                                   int* runlen) noexcept nogil:
+    """Per-rank choice lists for runs of k cards a rank; returns bit 4r set for every rank r
+    up to max_rank that has a choice. If `runlen` is not NULL, also runlen[r]: how many
+    consecutive ranks from r upwards have a choice (0 past max_rank). Only ranks that can take
+    part in a run get a list; no window ever reads the others."""
     cdef int r, nib, mr = (mi >> 2) if mi >= 0 else -1
     cdef uint64_t present = (hand if k == 1 else _ranks_with(hand, 2))
+    cdef uint64_t left
     present = (present | (present >> 1) | (present >> 2) | (present >> 3)) & 0x1111111111111ULL
     present &= (<uint64_t>1 << (4 * max_rank + 1)) - 1
-    runlen[max_rank + 1] = 0
-    for r in range(max_rank, -1, -1):
-        runlen[r] = runlen[r + 1] + 1 if (present >> (4 * r)) & 1 else 0
+    if runlen != NULL:
+        runlen[max_rank + 1] = 0
+        for r in range(max_rank, -1, -1):
+            # Branch-free: whether a rank is present is data the predictor cannot learn.
+            runlen[r] = (runlen[r + 1] + 1) * <int>((present >> (4 * r)) & 1)
     ch.first = 0
     ch.multi = 0
-    while present:
-        r = TL_CTZ(present) >> 2
-        present &= present - 1
+    left = present
+    while left:
+        r = TL_CTZ(left) >> 2
+        left &= left - 1
         nib = (hand >> (4 * r)) & 15
         if r == mr:
             ch.n[r] = _filter_subs(nib, k, 1 << (mi & 3), -1, ch.own[r])
@@ -142,9 +147,11 @@ cdef inline void _prepare_runs(Choices* ch, uint64_t hand, int k, int mi, int ma
         else:
             ch.n[r] = NSUB[nib][k]
             ch.ptr[r] = SUBS[nib][k]
-        ch.first |= (<uint64_t>ch.ptr[r][0]) << (4 * r)
-        if ch.n[r] > 1:
-            ch.multi |= (<uint64_t>1) << (4 * r)
+        if runlen != NULL:      # only _gen_runs, which takes runlen, reads these
+            ch.first |= (<uint64_t>ch.ptr[r][0]) << (4 * r)
+            if ch.n[r] > 1:
+                ch.multi |= (<uint64_t>1) << (4 * r)
+    return present
 
 
 cdef inline int64_t _count_lead_runs(Choices* ch, const int* runlen, int mi, int max_rank) noexcept nogil:
@@ -210,6 +217,58 @@ cdef inline int64_t _gen_runs(Choices* ch, const int* runlen, uint64_t hand, int
     return cnt
 
 
+cdef inline int64_t _gen_lead_runs(const Choices* ch, uint64_t present, uint64_t* out) noexcept nogil:
+    """Every run of 3+ ranks for a free lead (no card required), in order: by length, then
+    by window, then ascending mask. `present` has bit 4r set for each rank with a choice.
+    The runs of a window of length L are those of the same window of length L-1 (written
+    just before, in order) with each choice of the new top rank added, so every run of 4+
+    ranks costs one load, one OR and one store."""
+    cdef int64_t cnt = 0, m, i, start
+    cdef int64_t off[13]
+    cdef int64_t num[13]
+    cdef int s, e, L, a, b, c, na, nb
+    cdef uint64_t vc, vb, starts, w
+    cdef uint64_t* src
+    # Bit 4s of `starts`: ranks s .. s+L-1 all have a choice.
+    starts = present & (present >> 4) & (present >> 8)
+    w = starts
+    while w:
+        s = TL_CTZ(w) >> 2
+        w &= w - 1
+        off[s] = cnt
+        na = ch.n[s]
+        nb = ch.n[s + 1]
+        for c in range(ch.n[s + 2]):
+            vc = (<uint64_t>ch.ptr[s + 2][c]) << (4 * (s + 2))
+            for b in range(nb):
+                vb = vc | ((<uint64_t>ch.ptr[s + 1][b]) << (4 * (s + 1)))
+                for a in range(na):
+                    out[cnt] = vb | ((<uint64_t>ch.ptr[s][a]) << (4 * s))
+                    cnt += 1
+        num[s] = cnt - off[s]
+    L = 4
+    starts &= present >> 12
+    while starts:
+        w = starts
+        while w:
+            s = TL_CTZ(w) >> 2
+            w &= w - 1
+            e = s + L - 1
+            src = out + off[s]
+            m = num[s]
+            start = cnt
+            for c in range(ch.n[e]):
+                vc = (<uint64_t>ch.ptr[e][c]) << (4 * e)
+                for i in range(m):
+                    out[cnt + i] = src[i] | vc
+                cnt += m
+            off[s] = start
+            num[s] = cnt - start
+        L += 1
+        starts &= present >> (4 * (L - 1))
+    return cnt
+
+
 cdef inline int64_t _emit_window(Choices* ch, int s, int L, const uint8_t* tptr, int tn,
                                  uint64_t* out) noexcept nogil:
     """Write every run of the window s .. s+L-1 in ascending mask order. The list is grown one
@@ -246,6 +305,7 @@ cdef int64_t gen_moves(uint64_t hand, uint32_t pile, int flags, bint locked, int
     """Count (out == NULL) or write every legal play of `hand` on `pile`."""
     cdef int64_t cnt = 0
     cdef int k, L, max_rank, pk, plen, ptop, twos, top_run
+    cdef uint64_t present
     cdef Choices ch
     cdef int runlen[14]
     if mi >= 0 and not ((hand >> mi) & 1):
@@ -257,6 +317,10 @@ cdef int64_t gen_moves(uint64_t hand, uint32_t pile, int flags, bint locked, int
         for k in range(1, 5):
             cnt += _gen_sets(hand, k, -1, mi, (out + cnt) if out != NULL else NULL)
         for k in range(1, 3):
+            if out != NULL and mi < 0:
+                present = _prepare_runs(&ch, hand, k, mi, max_rank, NULL)
+                cnt += _gen_lead_runs(&ch, present, out + cnt)
+                continue
             _prepare_runs(&ch, hand, k, mi, max_rank, runlen)
             if out == NULL:
                 cnt += _count_lead_runs(&ch, runlen, mi, max_rank)
