@@ -46,10 +46,20 @@ REASON_NAMES = {
 }
 
 
+cdef inline object _as_int(object obj):
+    """`obj` as an int, by `__index__`: floats, strings and bools raise TypeError (Cython's
+    own conversion would truncate 1.5 to 1). Exact ints, the hot path, pass straight on."""
+    if type(obj) is int:
+        return obj
+    if isinstance(obj, bool):
+        raise TypeError("a bool is not a number here")
+    return operator.index(obj)
+
+
 cdef uint64_t _mask_arg(object obj, str name) except? 0xFFFFFFFFFFFFFFFF:
     cdef uint64_t m
     try:
-        m = obj
+        m = _as_int(obj)
     except (OverflowError, TypeError):
         raise ValueError(f"{name} must be a card mask, an int in [0, 2**52); got {obj!r}") from None
     if m >> 52:
@@ -60,7 +70,7 @@ cdef uint64_t _mask_arg(object obj, str name) except? 0xFFFFFFFFFFFFFFFF:
 cdef int _flags_arg(object flags) except -1:
     cdef int64_t f
     try:
-        f = flags
+        f = _as_int(flags)
     except (OverflowError, TypeError):
         raise ValueError(f"flags must be an int; got {flags!r}") from None
     if f < 0 or (f & ~(<int64_t>F_ALL)):
@@ -71,7 +81,7 @@ cdef int _flags_arg(object flags) except -1:
 cdef uint32_t _code_arg(object code, int flags, str name) except? 0xFFFFFFFF:
     cdef int64_t c
     try:
-        c = code
+        c = _as_int(code)
     except (OverflowError, TypeError):
         raise ValueError(f"{name} must be a combo code (int); got {code!r}") from None
     if c < 0 or c > 0xFFFF or not c_code_valid(<uint32_t>c, flags):
@@ -82,7 +92,7 @@ cdef uint32_t _code_arg(object code, int flags, str name) except? 0xFFFFFFFF:
 cdef int _card_arg(object card, str name, bint allow_none) except -2:
     cdef int64_t c
     try:
-        c = card
+        c = _as_int(card)
     except (OverflowError, TypeError):
         raise ValueError(f"{name} must be a card index 0..51{' or -1' if allow_none else ''}; got {card!r}") from None
     if c == -1 and allow_none:
@@ -90,6 +100,19 @@ cdef int _card_arg(object card, str name, bint allow_none) except -2:
     if c < 0 or c > 51:
         raise ValueError(f"{name} must be a card index 0..51{' or -1' if allow_none else ''}; got {card!r}")
     return <int>c
+
+
+cdef int64_t _count_arg(object obj, str name) except -1:
+    """A count: an int >= 0 (bools refused)."""
+    if isinstance(obj, bool):
+        raise ValueError(f"{name} must be an int, not a bool")
+    try:
+        v = operator.index(obj)
+    except TypeError:
+        raise ValueError(f"{name} must be an int; got {obj!r}") from None
+    if v < 0 or v >= (1 << 40):
+        raise ValueError(f"{name} must be in 0..2**40; got {obj!r}")
+    return v
 
 
 cdef int _small_int_arg(object obj, str name, int lo, int hi) except -9:
@@ -117,9 +140,11 @@ def code_top(code):
     """Top (strongest) card index of a combo code."""
     return code & 63
 
-def make_code(int kind, int ncards, int top):
-    """Pack a combo code. No validation: use classify() to get codes from cards."""
-    return mkcode(kind, ncards, top)
+def make_code(kind, ncards, top):
+    """Pack a combo code. Only the field ranges are checked: use classify() to get codes
+    from cards."""
+    return mkcode(_small_int_arg(kind, "kind", 0, 6), _small_int_arg(ncards, "ncards", 0, 52),
+                  _small_int_arg(top, "top", 0, 51))
 
 
 def classify(mask, flags=0):
@@ -209,7 +234,7 @@ cdef object _moves_array(uint64_t h, uint32_t p, int f, bint lo, int mi):
     return arr
 
 
-def deal(seed, int players=4):
+def deal(seed, players=4):
     """The deal for `seed` (an int in [0, 2**64)): a tuple of `players` masks of 13 cards.
 
     Fisher-Yates over the deck with xoshiro256** seeded by splitmix64(seed); seat p takes
@@ -221,18 +246,24 @@ def deal(seed, int players=4):
     """
     cdef Rng r
     cdef uint64_t hands[4]
-    if players < 2 or players > 4:
-        raise ValueError(f"players must be 2, 3 or 4; got {players}")
+    cdef int n = _small_int_arg(players, "players", 2, 4)
     rng_seed(&r, _seed_arg(seed))
-    deal_cards(&r, players, hands, 13)
-    return tuple(hands[p] for p in range(players))
+    deal_cards(&r, n, hands, 13)
+    return tuple(hands[p] for p in range(n))
 
 
 cdef uint64_t _seed_arg(object seed) except? 0xFFFFFFFFFFFFFFFF:
     try:
-        return <uint64_t>seed
+        return <uint64_t>_as_int(seed)
     except (OverflowError, TypeError):
         raise ValueError(f"seed must be an int in [0, 2**64); got {seed!r}") from None
+
+
+cdef tuple _hands_arg(object hands):
+    try:
+        return tuple(hands)
+    except TypeError:
+        raise ValueError(f"hands must be a sequence of 2-4 masks; got {type(hands).__name__}") from None
 
 
 cdef class GameState:
@@ -251,7 +282,7 @@ cdef class GameState:
         cdef uint64_t seen = 0
         cdef int n, p, lead
         cdef int f = _flags_arg(flags)
-        hands = tuple(hands)
+        hands = _hands_arg(hands)
         n = len(hands)
         if n < 2 or n > 4:
             raise ValueError(f"a hand needs 2, 3 or 4 players; got {n} hands")
@@ -274,7 +305,7 @@ cdef class GameState:
         cdef GameState g = GameState.__new__(GameState)
         cdef uint64_t seen = 0, m
         cdef int n, p, f = _flags_arg(flags)
-        hands = tuple(hands)
+        hands = _hands_arg(hands)
         n = len(hands)
         if n < 2 or n > 4:
             raise ValueError(f"a hand needs 2, 3 or 4 players; got {n} hands")
@@ -339,10 +370,8 @@ cdef class GameState:
     def hands(self):
         return tuple(self.s.hands[p] for p in range(self.s.players))
 
-    def hand(self, int seat):
-        if seat < 0 or seat >= self.s.players:
-            raise ValueError(f"seat must be 0..{self.s.players - 1}; got {seat}")
-        return self.s.hands[seat]
+    def hand(self, seat):
+        return self.s.hands[_small_int_arg(seat, "seat", 0, self.s.players - 1)]
 
     @property
     def pile_code(self):
@@ -617,6 +646,12 @@ cdef int _policy_arg(object policy) except -1:
     return policy
 
 
+cdef GameState _state_arg(object obj):
+    if not isinstance(obj, GameState):
+        raise ValueError(f"state must be a GameState; got {type(obj).__name__}")
+    return obj
+
+
 cdef int _sample_counts(GameState state, uint64_t pool, int* counts) except -1:
     """Card counts the sampled hands need (0 for the acting seat); checks `pool` can deal them."""
     cdef int seat = state.s.turn, p, need = 0
@@ -732,7 +767,7 @@ cdef tuple _mc_actions(GameState state, object actions):
     return arr, codes
 
 
-def flat_monte_carlo(GameState state, unseen, int determinizations, seed, policy=P_GREEDY):
+def flat_monte_carlo(state, unseen, determinizations, seed, policy=P_GREEDY):
     """Information-set Monte Carlo for the seat to act in `state`.
 
     The acting seat's hand is taken as known; every other seat's hand is redrawn, for each of
@@ -743,15 +778,15 @@ def flat_monte_carlo(GameState state, unseen, int determinizations, seed, policy
     action, the sum over samples of the acting seat's finishing place (0 = first). The GIL is
     released for the whole search.
     """
+    cdef GameState gs = _state_arg(state)
     cdef uint64_t pool = _mask_arg(unseen, "unseen")
     cdef int pol = _policy_arg(policy)
     cdef uint64_t base_seed = _seed_arg(seed)
     cdef int counts[4]
     cdef int failed
-    if determinizations < 0:
-        raise ValueError("determinizations must be >= 0")
-    _sample_counts(state, pool, counts)
-    actions, codes = _mc_actions(state, None)
+    cdef int64_t samples = _count_arg(determinizations, "determinizations")
+    _sample_counts(gs, pool, counts)
+    actions, codes = _mc_actions(gs, None)
     sums = np.zeros(len(actions), np.int64)
     cdef const uint64_t[::1] act = actions
     cdef const uint32_t[::1] cd = codes
@@ -760,18 +795,19 @@ def flat_monte_carlo(GameState state, unseen, int determinizations, seed, policy
     if na == 0:
         return actions, sums
     with nogil:
-        failed = _mc_run(&state.s, pool, counts, &act[0], &cd[0], na, determinizations,
+        failed = _mc_run(&gs.s, pool, counts, &act[0], &cd[0], na, samples,
                          base_seed, pol, &sm[0], NULL)
     if failed:
         raise MemoryError("flat_monte_carlo could not allocate its buffers")
     return actions, sums
 
 
-def sampled_places(GameState state, unseen, actions, int samples, seed, policy=P_PLAN):
+def sampled_places(state, unseen, actions, samples, seed, policy=P_PLAN):
     """Finishing places of the acting seat after each of `actions`, in each sampled deal.
 
     Like flat_monte_carlo, but over the caller's candidate `actions` (masks, 0 = pass; each
-    must be legal in `state`, or ValueError) and keeping every sample: returns an int8 array
+    must be legal in `state`, or ValueError; None means every legal move, then pass if
+    allowed) and keeping every sample: returns an int8 array
     of shape (len(actions), samples), places counted from 0 (first out). Sample d is the
     same deal for every action (common random numbers). The GIL is released throughout.
 
@@ -781,24 +817,24 @@ def sampled_places(GameState state, unseen, actions, int samples, seed, policy=P
     >>> places.shape, bool(((places >= 0) & (places < 4)).all())
     ((3, 8), True)
     """
+    cdef GameState gs = _state_arg(state)
     cdef uint64_t pool = _mask_arg(unseen, "unseen")
     cdef int pol = _policy_arg(policy)
     cdef uint64_t base_seed = _seed_arg(seed)
     cdef int counts[4]
     cdef int failed
-    if samples < 0:
-        raise ValueError("samples must be >= 0")
-    _sample_counts(state, pool, counts)
-    arr, codes = _mc_actions(state, actions)
-    out = np.zeros((len(arr), samples), np.int8)
+    cdef int64_t n = _count_arg(samples, "samples")
+    _sample_counts(gs, pool, counts)
+    arr, codes = _mc_actions(gs, actions)
+    out = np.zeros((len(arr), n), np.int8)
     cdef const uint64_t[::1] act = arr
     cdef const uint32_t[::1] cd = codes
     cdef int8_t[:, ::1] o = out
     cdef int64_t na = act.shape[0]
-    if na == 0 or samples == 0:
+    if na == 0 or n == 0:
         return out
     with nogil:
-        failed = _mc_run(&state.s, pool, counts, &act[0], &cd[0], na, samples,
+        failed = _mc_run(&gs.s, pool, counts, &act[0], &cd[0], na, n,
                          base_seed, pol, NULL, &o[0, 0])
     if failed:
         raise MemoryError("sampled_places could not allocate its buffers")

@@ -222,9 +222,10 @@ cdef tuple _fill_rows(const uint64_t[::1] h, const uint32_t[::1] p, const uint8_
     return i, need
 
 
-def random_playouts(Py_ssize_t n, int players=4, seed=0, flags=0, policy=P_RANDOM, out=None):
+def random_playouts(n, players=4, seed=0, flags=0, policy=P_RANDOM, out=None):
     """Play `n` hands from fresh deals by `policy` (RANDOM: uniform over the legal moves plus
-    pass when allowed; GREEDY; PLAN: every seat plays its best split) and return the finishing orders as an (n, players) int8 array.
+    pass when allowed; GREEDY; PLAN: every seat plays its best split) and return the
+    finishing orders as an (n, players) int8 array.
 
     Game i uses its own stream derived from (seed, i), so results do not depend on how the
     work is chunked or threaded: random_playouts(10, seed=s)[5:] equals the games 5..9 of any
@@ -237,17 +238,15 @@ def random_playouts(Py_ssize_t n, int players=4, seed=0, flags=0, policy=P_RANDO
     return random_playouts_range(0, n, players, seed, flags, policy, out)
 
 
-def random_playouts_range(Py_ssize_t first, Py_ssize_t n, int players=4, seed=0, flags=0,
-                          policy=P_RANDOM, out=None):
+def random_playouts_range(first, n, players=4, seed=0, flags=0, policy=P_RANDOM, out=None):
     """Games first .. first+n-1 of the stream `random_playouts` draws from `seed`."""
     cdef int f = _flags_arg(flags)
     cdef int pol = _policy_arg(policy)
     cdef uint64_t s0 = _seed_arg(seed)
-    if players < 2 or players > 4:
-        raise ValueError(f"players must be 2, 3 or 4; got {players}")
-    if n < 0 or first < 0:
-        raise ValueError("n and first must be >= 0")
-    res = _out_arg(out, np.int8, (n, players))
+    cdef int players_ = _small_int_arg(players, "players", 2, 4)
+    cdef Py_ssize_t first_ = _count_arg(first, "first")
+    cdef Py_ssize_t n_ = _count_arg(n, "n")
+    res = _out_arg(out, np.int8, (n_, players_))
     cdef int8_t[:, ::1] o = res
     cdef Py_ssize_t i
     cdef int p, failed = 0
@@ -257,14 +256,14 @@ def random_playouts_range(Py_ssize_t first, Py_ssize_t n, int players=4, seed=0,
     cdef SplitMemo m
     _memo_for(&m, pol)
     with nogil:
-        for i in range(n):
-            rng_seed(&r, stream_seed(s0, <uint64_t>(first + i)))
-            deal_cards(&r, players, hands, 13)
-            st_init(&st, hands, players, -1, f)
+        for i in range(n_):
+            rng_seed(&r, stream_seed(s0, <uint64_t>(first_ + i)))
+            deal_cards(&r, players_, hands, 13)
+            st_init(&st, hands, players_, -1, f)
             if run_playout(&st, &r, pol, &m) < 0:
                 failed = 1
                 break
-            for p in range(players):
+            for p in range(players_):
                 o[i, p] = st.order[p]
         memo_close(&m)
     if failed:
@@ -272,7 +271,7 @@ def random_playouts_range(Py_ssize_t first, Py_ssize_t n, int players=4, seed=0,
     return res
 
 
-def record_playout(seed, Py_ssize_t index, int players=4, flags=0, policy=P_RANDOM):
+def record_playout(seed, index, players=4, flags=0, policy=P_RANDOM):
     """Game `index` of `random_playouts(..., seed=seed)`, recorded: `(hands, actions, order)`
     with the dealt masks, every action in turn (0 = pass) and the finishing order. Lets tests
     replay native playouts through tienlen.Game."""
@@ -281,13 +280,10 @@ def record_playout(seed, Py_ssize_t index, int players=4, flags=0, policy=P_RAND
     cdef Rng r
     cdef uint64_t hands[4]
     cdef State st
-    if players < 2 or players > 4:
-        raise ValueError(f"players must be 2, 3 or 4; got {players}")
-    if index < 0:
-        raise ValueError("index must be >= 0")
-    rng_seed(&r, stream_seed(_seed_arg(seed), <uint64_t>index))
-    deal_cards(&r, players, hands, 13)
-    st_init(&st, hands, players, -1, f)
+    cdef int n = _small_int_arg(players, "players", 2, 4)
+    rng_seed(&r, stream_seed(_seed_arg(seed), <uint64_t>_count_arg(index, "index")))
+    deal_cards(&r, n, hands, 13)
+    st_init(&st, hands, n, -1, f)
     actions = _record_steps(&st, &r, pol)
-    return (tuple(hands[p] for p in range(players)), actions,
+    return (tuple(hands[p] for p in range(n)), actions,
             tuple(st.order[p] for p in range(st.nfinished)))

@@ -1,0 +1,94 @@
+"""Every public function of the native core, called with bad values in every argument:
+the answer is a ValueError that says which argument is wrong (never a crash, a TypeError
+or an OverflowError), and a GameState argument is left exactly as it was.
+
+A crash here takes the whole test run down, which is the point: Python code that can be
+made to segfault is a bug whatever it was passed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tienlen import core
+
+BIG = 1 << 70
+EMPTY: list = []
+NOT_AN_INT = object()
+# Values that are wrong in every position: not an int, or an int far out of range.
+ALWAYS_BAD = [None, "x", 1.5, BIG, EMPTY, NOT_AN_INT]
+# ... plus values that are wrong in most positions.
+BAD = ALWAYS_BAD + [-1, True]
+
+
+def _state() -> core.GameState:
+    state = core.GameState(core.deal(3))
+    state.apply(state.legal_moves()[0])
+    return state
+
+
+def _unseen(state: core.GameState) -> int:
+    return core.FULL_DECK & ~state.hand(state.turn) & ~state.played_mask
+
+
+# name -> (function, good arguments); each argument in turn is replaced by every BAD value.
+CALLS = {
+    "classify": (core.classify, lambda: [0b11, 0]),
+    "beats": (core.beats, lambda: [core.classify(0b10), core.classify(0b1), 0]),
+    "legal_moves": (core.legal_moves, lambda: [0b111, 0, 0, False, -1]),
+    "count_legal_moves": (core.count_legal_moves, lambda: [0b111, 0, 0, False, -1]),
+    "is_two_combo": (core.is_two_combo, lambda: [core.classify(1 << 51)]),
+    "make_code": (core.make_code, lambda: [1, 1, 0]),
+    "deal": (core.deal, lambda: [1, 4]),
+    "plan": (core.plan, lambda: [0b111, 0]),
+    "flat_monte_carlo": (core.flat_monte_carlo, lambda: (lambda s: [s, _unseen(s), 2, 1, core.GREEDY])(_state())),
+    "sampled_places": (core.sampled_places,
+                       lambda: (lambda s: [s, _unseen(s), [0], 2, 1, core.PLAN])(_state())),
+    "random_playouts": (core.random_playouts, lambda: [2, 4, 1, 0, core.PLAN]),
+    "random_playouts_range": (core.random_playouts_range, lambda: [1, 2, 4, 1, 0, core.RANDOM]),
+    "record_playout": (core.record_playout, lambda: [1, 0, 4, 0, core.GREEDY]),
+    "classify_many": (core.classify_many, lambda: [np.array([1, 3], np.uint64), 0]),
+    "count_legal_moves_many": (core.count_legal_moves_many, lambda: [np.array([7], np.uint64)]),
+    "legal_moves_many": (core.legal_moves_many, lambda: [np.array([7], np.uint64)]),
+    "GameState": (core.GameState, lambda: [core.deal(1), -1, 0]),
+}
+
+# Arguments that legitimately accept some of those values (documented meanings).
+ACCEPTS = {
+    ("legal_moves", 3): BAD, ("count_legal_moves", 3): BAD,   # locked_out: any truth value
+    ("GameState", 1): [None],                                  # leader=None: the R7.2 rule
+    ("sampled_places", 2): [None, EMPTY],         # every action; no action (an empty result)
+}
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_bad_arguments_raise_value_error_and_change_nothing(name: str) -> None:
+    fn, good = CALLS[name]
+    fn(*good())                                             # the good call works
+    for position in range(len(good())):
+        for bad in BAD:
+            args = good()
+            state = next((a for a in args if isinstance(a, core.GameState)), None)
+            before = state.key() if state is not None else None
+            args[position] = bad
+            try:
+                fn(*args)
+            except ValueError:
+                pass
+            except Exception as e:  # noqa: BLE001 - the failure names what escaped
+                pytest.fail(f"{name} argument {position} = {bad!r}: {type(e).__name__}: {e}")
+            else:
+                # -1 or True is a valid value in some positions (a leader of -1, a
+                # locked_out flag); nothing else may be accepted.
+                accepted = ACCEPTS.get((name, position), [])
+                assert all(bad is not b for b in ALWAYS_BAD) or any(bad is a for a in accepted), \
+                    (name, position, bad)
+            if state is not None:
+                assert state.key() == before, (name, position, bad)
+
+
+def test_search_functions_refuse_a_missing_state() -> None:
+    with pytest.raises(ValueError, match="GameState"):
+        core.flat_monte_carlo(None, 0, 1, 1)
+    with pytest.raises(ValueError, match="GameState"):
+        core.sampled_places(None, 0, [0], 1, 1)
