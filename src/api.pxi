@@ -330,6 +330,10 @@ cdef class GameState:
         g.s.pile_owner = _small_int_arg(pile_owner, "pile_owner", -1, n - 1)
         if (g.s.pile_owner == -1) != (g.s.pile_code == 0):
             raise ValueError(f"pile_owner {pile_owner!r} does not fit the pile")
+        try:
+            finished = tuple(finished)
+        except TypeError:
+            raise ValueError(f"finished must be a sequence of seats; got {finished!r}") from None
         finished = tuple(_small_int_arg(x, "finished seat", 0, n - 1) for x in finished)
         if len(set(finished)) != len(finished) or any(g.s.hands[x] for x in finished):
             raise ValueError("finished must list distinct seats that hold no cards")

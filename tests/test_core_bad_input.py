@@ -92,3 +92,44 @@ def test_search_functions_refuse_a_missing_state() -> None:
         core.flat_monte_carlo(None, 0, 1, 1)
     with pytest.raises(ValueError, match="GameState"):
         core.sampled_places(None, 0, [0], 1, 1)
+
+
+METHODS = {
+    "apply": lambda s: [s.legal_moves()[0]],
+    "apply_checked": lambda s: [s.legal_moves()[0]],
+    "try_play": lambda s: [s.legal_moves()[0]],
+    "check_play": lambda s: [s.legal_moves()[0]],
+    "hand": lambda s: [0],
+    "playout": lambda s: [1, core.PLAN],
+    "playout_moves": lambda s: [1, core.GREEDY],
+}
+
+
+@pytest.mark.parametrize("method", sorted(METHODS))
+def test_game_state_methods_refuse_bad_arguments_and_change_nothing(method: str) -> None:
+    for position in range(len(METHODS[method](_state()))):
+        for bad in BAD:
+            state = _state()
+            before = state.key()
+            args = METHODS[method](state)
+            args[position] = bad
+            try:
+                getattr(state, method)(*args)
+            except ValueError:
+                pass
+            except Exception as e:  # noqa: BLE001 - the failure names what escaped
+                pytest.fail(f"GameState.{method} argument {position} = {bad!r}: {type(e).__name__}: {e}")
+            else:
+                assert all(bad is not b for b in ALWAYS_BAD), (method, position, bad)
+            assert state.key() == before, (method, position, bad)
+
+
+def test_from_fields_refuses_bad_fields() -> None:
+    good = dict(hands=core.deal(2), pile_mask=0, pile_owner=-1, turn=0, locked_mask=0,
+                finished=(), must_include=-1, flags=0, played_mask=0)
+    for field in good:
+        for bad in ALWAYS_BAD:
+            if field == "finished" and bad is EMPTY:
+                continue                                    # no seat has finished: valid
+            with pytest.raises(ValueError):
+                core.GameState.from_fields(**{**good, field: bad})
