@@ -21,9 +21,11 @@ def _mixed_masks(rng: np.random.Generator, n: int) -> np.ndarray:
     plus uniform random masks, empty and full masks."""
     parts = []
     seed = int(rng.integers(1 << 32))
-    while sum(len(p) for p in parts) < n // 2:
+    total = 0                       # a running count: summing the parts each time is quadratic
+    while total < n // 2:
         seed += 1
         parts.append(core.legal_moves(core.deal(seed)[0]))
+        total += len(parts[-1])
     hands = [core.deal(seed + i)[i % 4] for i in range(n // 4)]
     subsets = [h & int(rng.integers(0, 1 << 52)) for h in hands]
     parts.append(np.array(subsets, dtype=np.uint64))
