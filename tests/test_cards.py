@@ -236,6 +236,23 @@ def test_cards_is_immutable():
     assert hand.mask == 7
 
 
+def test_listed_moves_share_one_object_per_mask_and_the_table_stays_bounded(monkeypatch):
+    # Cards are immutable, so listing the same move twice may hand back the same object;
+    # it must still equal a freshly built Cards, and the table must not grow without end.
+    from tienlen import Game, legal_moves
+
+    game = Game(4, seed=2)
+    first, again = list(game.legal_moves()), list(game.legal_moves())
+    assert first == again == [Cards(m) for m in game.legal_moves().masks().tolist()]
+    assert all(a is b for a, b in zip(first, again))
+    assert legal_moves(game.view(game.turn).hand) == [Cards(m.mask) for m in legal_moves(game.view(game.turn).hand)]
+    monkeypatch.setattr(tienlen.cards, "_INTERN_LIMIT", 100)
+    table = tienlen.cards._interned.__self__
+    for mask in range(1, 1000):
+        assert tienlen.cards._interned(mask) == Cards(mask)
+    assert 0 < len(table) <= 100
+
+
 def test_cards_operators_need_cards():
     with pytest.raises(TypeError):
         Cards(1) | 2  # type: ignore[operator]

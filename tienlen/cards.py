@@ -375,5 +375,30 @@ def _wrap(mask: int) -> Cards:
     return cards
 
 
+# How many move objects the table below keeps before it starts again (a few MB at most).
+_INTERN_LIMIT = 1 << 15
+
+
+class _Interned(dict):
+    """One shared :class:`Cards` per mask, for the masks the core lists as moves.
+
+    ``Cards`` are immutable, so a move listed again (the same single, pair or run comes up
+    in position after position) can reuse the object built the first time: a hit is a
+    dict lookup, where building an object was most of the cost of listing moves in Python.
+    Cleared when full, so it stays bounded."""
+
+    __slots__ = ()
+
+    def __missing__(self, mask: int) -> Cards:
+        if len(self) >= _INTERN_LIMIT:
+            self.clear()
+        cards = self[mask] = _wrap(mask)
+        return cards
+
+
+#: ``_interned(mask)``: the shared :class:`Cards` for a valid mask (no checks: hot path).
+_interned = _Interned().__getitem__
+
+
 #: Same as :meth:`Cards.parse`.
 parse_cards = Cards.parse

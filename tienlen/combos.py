@@ -19,14 +19,13 @@ from __future__ import annotations
 from enum import IntEnum
 
 from . import _core
-from .cards import Card, Cards, _CARDS, _wrap
+from .cards import Card, Cards, _CARDS, _interned, _wrap
 from .errors import ComboError
 from .rules import Rules
 
 __all__ = ["Kind", "Combo", "classify", "beats", "legal_moves", "count_legal_moves"]
 
 _DEFAULT_RULES = Rules()
-_new = object.__new__
 
 _RANK_WORDS = (
     "three", "four", "five", "six", "seven", "eight", "nine",
@@ -302,15 +301,8 @@ def legal_moves(
     >>> legal_moves("3s 3c 3d 3h 9d", "2s", locked_out=True)
     [Cards.parse('3s 3c 3d 3h')]
     """
-    moves: list[Cards] = []
-    append = moves.append
     masks = _core.legal_moves(*_move_args(hand, pile, rules, locked_out, must_include))
-    # Inlined rather than map(_wrap, ...): a call per move is most of the wrapping cost.
-    for mask in masks.tolist():
-        move = _new(Cards)
-        move._mask = mask
-        append(move)
-    return moves
+    return list(map(_interned, masks.tolist()))
 
 
 def count_legal_moves(

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from typing import Final, Literal, NamedTuple, Union
 
 from . import _core
-from .cards import Card, Cards, _wrap
+from .cards import Card, Cards, _interned
 from .combos import Combo, _combo_from_code, classify
 from .reasons import (
     IllegalMoveError,
@@ -167,7 +167,7 @@ class LegalMoves:
     def __iter__(self) -> Iterator[Cards]:
         # The core's order: by kind, then number of cards, then mask. The core only returns
         # subsets of a valid hand, so the masks skip Cards' validation.
-        return map(_wrap, self._game._state.legal_moves_list())
+        return map(_interned, self._game._state.legal_moves_list())
 
     def __len__(self) -> int:
         return self._game._state.count_legal_moves()
@@ -175,7 +175,7 @@ class LegalMoves:
     def __getitem__(self, index: int) -> Cards:
         # Lets a caller pick the i-th move (e.g. uniformly at random, with len()) without
         # wrapping every move in a Cards object first.
-        return _wrap(int(self._game._state.legal_moves()[index]))
+        return _interned(int(self._game._state.legal_moves()[index]))
 
     def masks(self) -> "np.ndarray":
         """The moves as the core's uint64 mask array (no Python objects built)."""
