@@ -102,30 +102,25 @@ cdef int _card_arg(object card, str name, bint allow_none) except -2:
     return <int>c
 
 
-cdef int64_t _count_arg(object obj, str name) except -1:
-    """A count: an int >= 0 (bools refused)."""
-    if isinstance(obj, bool):
-        raise ValueError(f"{name} must be an int, not a bool")
+cdef int64_t _int_arg(object obj, str name, int64_t lo, int64_t hi) except? -9:
+    """An int in lo..hi, taken by __index__ (floats, strings and bools refused)."""
     try:
-        v = operator.index(obj)
-    except TypeError:
-        raise ValueError(f"{name} must be an int; got {obj!r}") from None
-    if v < 0 or v >= (1 << 40):
-        raise ValueError(f"{name} must be in 0..2**40; got {obj!r}")
-    return v
-
-
-cdef int _small_int_arg(object obj, str name, int lo, int hi) except -9:
-    """An int in lo..hi (bools refused: True is not a seat)."""
-    if isinstance(obj, bool):
-        raise ValueError(f"{name} must be an int, not a bool")
-    try:
-        v = operator.index(obj)
+        v = _as_int(obj)
     except TypeError:
         raise ValueError(f"{name} must be an int; got {obj!r}") from None
     if v < lo or v > hi:
         raise ValueError(f"{name} must be in {lo}..{hi}; got {obj!r}")
     return v
+
+
+cdef inline int _small_int_arg(object obj, str name, int lo, int hi) except? -9:
+    """An int in lo..hi (bools refused: True is not a seat)."""
+    return <int>_int_arg(obj, name, lo, hi)
+
+
+cdef inline int64_t _count_arg(object obj, str name) except -1:
+    """A count: an int in 0..2**40."""
+    return _int_arg(obj, name, 0, <int64_t>1 << 40)
 
 
 def code_kind(code):
@@ -427,19 +422,19 @@ cdef class GameState:
         """legal_moves() as a list of Python ints: cheaper than an array when the caller
         wraps every move in a Python object anyway."""
         cdef uint64_t buf[STACK_MOVES]
-        cdef uint64_t* moves = buf
+        cdef uint64_t* moves
         cdef int64_t n, i
         if self.s.turn < 0:
             return []
-        n = st_moves(&self.s, NULL)
-        if n > MAX_MOVES_C:
-            raise ValueError(f"{n} legal moves exceed MAX_MOVES={MAX_MOVES_C}")
-        if n > STACK_MOVES:
-            moves = <uint64_t*>malloc(n * sizeof(uint64_t))
-            if moves == NULL:
-                raise MemoryError()
+        if TL_POPCOUNT(self.s.hands[self.s.turn]) > 13:
+            # Only a hand this big can have more moves than MAX_MOVES: count it first.
+            n = st_moves(&self.s, NULL)
+            if n > MAX_MOVES_C:
+                raise ValueError(f"{n} legal moves exceed MAX_MOVES={MAX_MOVES_C}")
+        n = st_moves_buffered(&self.s, buf, STACK_MOVES, &moves)
+        if n < 0:
+            raise MemoryError()
         try:
-            st_moves(&self.s, moves)
             return [moves[i] for i in range(n)]
         finally:
             if moves != buf:

@@ -223,7 +223,7 @@ cdef int st_plan_step(State* s, Plans* pl, SplitMemo* m, uint64_t* buf, int64_t 
     cdef SeatPlan* sp = &pl.seat[seat]
     cdef uint32_t pile = s.pile_code, code = 0
     cdef uint64_t move = 0
-    cdef uint64_t* moves = buf
+    cdef uint64_t* moves
     cdef int64_t n, j
     for p in range(s.players):
         if p != seat and s.hands[p]:
@@ -247,15 +247,9 @@ cdef int st_plan_step(State* s, Plans* pl, SplitMemo* m, uint64_t* buf, int64_t 
                 break
     elif danger <= PLAN_DANGER:
         # Stop the short hand: the highest play that beats the pile, bombs last.
-        if TL_POPCOUNT(s.hands[seat]) <= 13 and bufcap >= MAX_MOVES_13:
-            n = st_moves(s, moves)
-        else:
-            n = st_moves(s, NULL)
-            if n > bufcap:
-                moves = <uint64_t*>malloc(n * sizeof(uint64_t))
-                if moves == NULL:
-                    return -1
-            st_moves(s, moves)
+        n = st_moves_buffered(s, buf, bufcap, &moves)
+        if n < 0:
+            return -1
         best_key = -1
         for j in range(n):
             k = TL_TOPBIT(moves[j]) + (0 if is_bomb_code(c_classify(moves[j], s.flags)) else 64)

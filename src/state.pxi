@@ -270,22 +270,34 @@ cdef inline int _longest_with_lowest(uint64_t* moves, int64_t n, uint64_t lowest
     return best
 
 
+cdef inline int64_t st_moves_buffered(const State* s, uint64_t* buf, int64_t bufcap,
+                                      uint64_t** moves) noexcept nogil:
+    """The legal moves of the seat to act into `buf`, or, when they may not fit, into a
+    malloc'd list (the caller frees `moves[0]` if it is not `buf`). Returns the count, or -1
+    if that allocation failed. Hands of 13 cards or fewer skip the counting pass: they never
+    have more than MAX_MOVES_13 moves."""
+    cdef int64_t n
+    moves[0] = buf
+    if TL_POPCOUNT(s.hands[s.turn]) <= 13 and bufcap >= MAX_MOVES_13:
+        return st_moves(s, buf)
+    n = st_moves(s, NULL)
+    if n > bufcap:
+        moves[0] = <uint64_t*>malloc(n * sizeof(uint64_t))
+        if moves[0] == NULL:
+            return -1
+    return st_moves(s, moves[0])
+
+
 cdef int st_step(State* s, Rng* r, int policy, uint64_t* buf, int64_t bufcap) noexcept nogil:
     """Choose and apply one action by `policy`. Returns 0, or -1 if a move list overflowed."""
     cdef int64_t n, pick
-    cdef uint64_t* moves = buf
+    cdef uint64_t* moves
     cdef uint64_t mv
     cdef bint can_pass = s.pile_code != 0
     cdef int i
-    if TL_POPCOUNT(s.hands[s.turn]) <= 13 and bufcap >= MAX_MOVES_13:
-        n = st_moves(s, moves)
-    else:
-        n = st_moves(s, NULL)
-        if n > bufcap:
-            moves = <uint64_t*>malloc(n * sizeof(uint64_t))
-            if moves == NULL:
-                return -1
-        st_moves(s, moves)
+    n = st_moves_buffered(s, buf, bufcap, &moves)
+    if n < 0:
+        return -1
     if n == 0:
         if moves != buf:
             free(moves)

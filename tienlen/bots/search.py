@@ -43,7 +43,7 @@ True
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -214,7 +214,7 @@ class SearchBot(Bot):
             samples += batch
             per_playout = (now - t0) / (batch * len(active))
             if self.prune and len(active) > 1 and samples >= _RACE_MIN:
-                active = _race(active, [_joined(b) for b in blocks])
+                active = _race(active, {i: _joined(blocks[i]) for i in active})
             if deadline is None:
                 if samples >= self.iterations:
                     break
@@ -235,7 +235,11 @@ class SearchBot(Bot):
 
 
 def _joined(blocks: list[np.ndarray]) -> np.ndarray:
-    return blocks[0] if len(blocks) == 1 else np.concatenate(blocks)
+    """One array of a move's samples so far; kept as the only block, so that the next
+    round joins two arrays, not every round's."""
+    if len(blocks) > 1:
+        blocks[:] = [np.concatenate(blocks)]
+    return blocks[0]
 
 
 def _paired_z(places: np.ndarray, ref: np.ndarray) -> tuple[float, float]:
@@ -267,7 +271,8 @@ def _choose(places: Sequence[Sequence[int]], samples: int, actions: list[int]) -
                                     -(actions[i] or 1 << 60)))
 
 
-def _race(active: list[int], places: Sequence[Sequence[int]]) -> list[int]:
+def _race(active: list[int],
+          places: Mapping[int, Sequence[int]] | Sequence[Sequence[int]]) -> list[int]:
     """The actions still worth sampling: those not clearly worse than the current best.
 
     All active actions saw the same samples, so each is compared with the best on the
