@@ -7,7 +7,26 @@ average over the rotations of one deal), which makes the deals the independent u
 95% confidence intervals and the paired comparison are over deals.
 
 Every deal and every bot's seed derive from ``seed`` and the game's indices only, so a run
-is reproducible whatever ``jobs`` (or executor) runs it; only the timings differ.
+is reproducible whatever ``jobs`` (or executor) runs it; only the timings differ. (A bot
+on a time budget, such as L3 by default, is itself not reproducible: give L3 a fixed
+``iterations=`` for that.)
+
+How a run executes: the deals are cut into ranges, and each range is one task,
+``_play_chunk(lineup, players, seed, rules, start, stop) -> _Deals``, a pure function of
+its arguments whose result (the places of deals ``start..``, decision times and counts)
+is merged by deal index, in whatever order tasks finish. Three runners share it:
+
+- ``jobs=1``: in this process, one deal at a time; progress per game; Ctrl-C keeps
+  every completed deal.
+- ``jobs>1``: the arena's own process pool. Workers ignore SIGINT and report finished
+  games through a queue (at most every 50 ms), and poll a stop event between decisions;
+  on Ctrl-C the parent sets the event, each running task returns its completed deals
+  within one decision, and queued tasks are cancelled.
+- ``executor=``: any :class:`concurrent.futures.Executor` (threads, another pool, a
+  cluster's). Tasks are smaller (64 per run) because progress then comes per task; on
+  Ctrl-C, queued tasks are cancelled and the completed ones kept.
+
+In each case Ctrl-C raises :class:`ArenaInterrupted` with the completed deals' result.
 
 >>> result = run(["L1", "random"], games=40, players=2, seed=3)
 >>> [(s.name, s.games) for s in result.stats()]
@@ -22,11 +41,14 @@ True
 from __future__ import annotations
 
 import math
+import multiprocessing
+import signal
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import (FIRST_COMPLETED, Executor, ProcessPoolExecutor, as_completed,
+                                wait)
 from dataclasses import dataclass
-from typing import Union
+from typing import Any, Union
 
 import numpy as np
 
@@ -37,7 +59,7 @@ from .match import hand_seed
 from .rules import Rules
 
 __all__ = ["run", "ArenaResult", "BotStats", "Interval", "Comparison", "ArenaError",
-           "BotSpec", "Entry"]
+           "ArenaInterrupted", "BotSpec", "Entry", "MAX_GAMES", "MAX_JOBS"]
 
 #: A lineup entry in a result: its index, or its name in :attr:`ArenaResult.names`.
 Entry = Union[int, str]
@@ -49,6 +71,12 @@ BotSpec = Union[str, Callable[..., Bot]]
 _Z95 = 1.959963984540054  # two-sided 95% normal quantile
 _MASK64 = (1 << 64) - 1
 _DEFAULT_RULES = Rules()
+#: Most games one run may play: the result keeps every game's places (a byte per entry).
+MAX_GAMES = 10_000_000
+#: Most worker processes one run may start.
+MAX_JOBS = 256
+# Seconds to wait, after Ctrl-C, for the workers to hand back their completed deals.
+_STOP_WAIT = 3.0
 
 
 class ArenaError(TienlenError):
@@ -250,38 +278,154 @@ def _build(spec: BotSpec, seed: int) -> Bot:
     return bot
 
 
-def _play_deals(lineup: tuple[BotSpec, ...], players: int, seed: int, rules: Rules,
-                start: int, stop: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Play deals ``start..stop-1`` in every rotation (runs in a worker process)."""
+class ArenaInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped :func:`run`. ``result`` holds the deals completed before it (every
+    rotation of each), or ``None`` if none was; ``games`` is how many were asked for.
+
+    It is a ``KeyboardInterrupt``, so a caller that does not look for it still stops."""
+
+    def __init__(self, result: ArenaResult | None, games: int) -> None:
+        super().__init__()
+        self.result = result
+        self.games = games
+
+
+class _Stopped(Exception):
+    """The parent asked the worker to stop (raised between two decisions)."""
+
+
+# How often, in seconds, a game loop reports finished games and looks for a stop request.
+_REPORT_EVERY = 0.05
+
+
+class _Pace:
+    """Reports finished games and polls for a stop request, at most every
+    ``_REPORT_EVERY`` seconds, so that fast bots do not pay for it per game."""
+
+    __slots__ = ("report", "stopped", "pending", "last")
+
+    def __init__(self, report: Callable[[int], None], stopped: Callable[[], bool]) -> None:
+        self.report = report
+        self.stopped = stopped
+        self.pending = 0
+        self.last = time.perf_counter()
+
+    def due(self, now: float) -> bool:
+        return now - self.last >= _REPORT_EVERY
+
+    def poll(self, now: float) -> None:
+        """Send what is pending; raise :class:`_Stopped` if a stop was asked for."""
+        self.last = now
+        self.flush()
+        if self.stopped():
+            raise _Stopped
+
+    def flush(self) -> None:
+        if self.pending:
+            self.report(self.pending)
+            self.pending = 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Deals:
+    """The outcome of deals ``start .. start + len(places) - 1``: ``places[d, r, e]`` as in
+    :class:`ArenaResult`, with the decision time and count per entry over those deals."""
+
+    start: int
+    places: np.ndarray
+    seconds: np.ndarray
+    decisions: np.ndarray
+
+
+def _play_range(lineup: tuple[BotSpec, ...], players: int, seed: int, rules: Rules,
+                start: int, stop: int, pace: _Pace | None = None) -> _Deals:
+    """Play deals ``start..stop-1``, each in every rotation. With ``pace``, finished games
+    are reported as they end, and a stop request ends the range early: the result then
+    holds the deals completed so far (a deal cut short is dropped whole)."""
     n = len(lineup)
     places = np.zeros((stop - start, players, n), np.int8)
     seconds = np.zeros(n)
     decisions = np.zeros(n, np.int64)
     clock = time.perf_counter
-    for d in range(start, stop):
-        deal_seed = hand_seed(seed, d + 1)
-        for r in range(players):
-            seat_of = [(e + r) % players for e in range(n)]
-            entry_at = {seat: e for e, seat in enumerate(seat_of)}
-            bots = [_build(lineup[entry_at[s]], _mix(seed, d, r, entry_at[s])) for s in range(players)]
-            game = Game(players, seed=deal_seed, rules=rules)
-            while not game.is_over:
-                seat = game.turn
-                view = game.view(seat)
-                e = entry_at[seat]
-                t0 = clock()
-                move = bots[seat].choose(view)
-                seconds[e] += clock() - t0
-                decisions[e] += 1
-                try:
-                    game.act(move)
-                except ValueError as error:
-                    raise ArenaError(
-                        f"{bots[seat].name} (seat {seat}, deal {d}, rotation {r}) made an "
-                        f"illegal move {move!r}: {error}") from error
-            for place, seat in enumerate(game.finished, start=1):
-                places[d - start, r, entry_at[seat]] = place
-    return places, seconds, decisions
+    done = start
+    try:
+        for d in range(start, stop):
+            deal_seed = hand_seed(seed, d + 1)
+            deal_seconds = np.zeros(n)
+            deal_decisions = np.zeros(n, np.int64)
+            for r in range(players):
+                seat_of = [(e + r) % players for e in range(n)]
+                entry_at = {seat: e for e, seat in enumerate(seat_of)}
+                bots = [_build(lineup[entry_at[s]], _mix(seed, d, r, entry_at[s]))
+                        for s in range(players)]
+                game = Game(players, seed=deal_seed, rules=rules)
+                while not game.is_over:
+                    seat = game.turn
+                    view = game.view(seat)
+                    e = entry_at[seat]
+                    t0 = clock()
+                    move = bots[seat].choose(view)
+                    t1 = clock()
+                    deal_seconds[e] += t1 - t0
+                    deal_decisions[e] += 1
+                    try:
+                        game.act(move)
+                    except ValueError as error:
+                        raise ArenaError(
+                            f"{bots[seat].name} (seat {seat}, deal {d}, rotation {r}) made an "
+                            f"illegal move {move!r}: {error}") from error
+                    if pace is not None and pace.due(t1):
+                        pace.poll(t1)
+                for place, seat in enumerate(game.finished, start=1):
+                    places[d - start, r, entry_at[seat]] = place
+                if pace is not None:
+                    pace.pending += 1
+            seconds += deal_seconds
+            decisions += deal_decisions
+            done = d + 1
+    except _Stopped:
+        pass
+    finally:
+        if pace is not None:
+            pace.flush()
+    return _Deals(start, places[:done - start], seconds, decisions)
+
+
+# The worker side of a run on our own process pool: where to report finished games and the
+# event that asks for a stop. Set in each worker by _init_worker; None anywhere else.
+_CHANNEL: tuple[Any, Any] | None = None
+
+
+def _init_worker(games_queue: Any, stop_event: Any) -> None:
+    global _CHANNEL
+    _CHANNEL = (games_queue, stop_event)
+    # Ctrl-C goes to the whole process group; the parent decides, and tells workers to stop
+    # through the event, so that each returns the deals it completed.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _play_chunk(lineup: tuple[BotSpec, ...], players: int, seed: int, rules: Rules,
+                start: int, stop: int) -> _Deals:
+    """One task of a parallel run: :func:`_play_range`, reporting through the worker's
+    channel when it runs on the arena's own pool. A pure function of its arguments, so any
+    executor may run it anywhere."""
+    pace = None
+    if _CHANNEL is not None:
+        games_queue, stop_event = _CHANNEL
+        pace = _Pace(games_queue.put, stop_event.is_set)
+    return _play_range(lineup, players, seed, rules, start, stop, pace)
+
+
+def _assemble(names: tuple[str, ...], players: int, seed: int, parts: Iterable[_Deals],
+              n: int) -> ArenaResult | None:
+    """One result from parts in any order (deals sorted by index); ``None`` if empty."""
+    parts = sorted((p for p in parts if len(p.places)), key=lambda p: p.start)
+    if not parts:
+        return None
+    places = np.concatenate([p.places for p in parts])
+    seconds = np.sum([p.seconds for p in parts], axis=0)
+    decisions = np.sum([p.decisions for p in parts], axis=0).astype(np.int64)
+    return ArenaResult(names, players, seed, places, seconds.reshape(n), decisions.reshape(n))
 
 
 def run(
@@ -298,12 +442,17 @@ def run(
     """Play ``games`` hands between the ``lineup`` (one entry per seat) and return the
     statistics.
 
-    ``games`` must be a multiple of ``players``: each deal is played in every seat
-    rotation. Entries are level names ("random", "L1", "L2", "L3") or picklable bot
-    factories called as ``factory(seed=...)``, such as
+    ``games`` must be a multiple of ``players`` (each deal is played in every seat
+    rotation), at most :data:`MAX_GAMES`. Entries are level names ("random", "L1", "L2",
+    "L3") or picklable bot factories called as ``factory(seed=...)``, such as
     ``functools.partial(make_bot, "L3", iterations=100)``. ``jobs > 1`` runs the deals on
     that many worker processes; ``executor`` (any :class:`concurrent.futures.Executor`)
-    runs them there instead. ``progress(done, total)`` is called as games complete.
+    runs them there instead. ``progress(done, total)`` is called as games complete: per
+    game (at most every 50 ms) in this process and on the arena's own workers, per task
+    on a given executor.
+
+    Ctrl-C raises :class:`ArenaInterrupted` (a ``KeyboardInterrupt``) holding the deals
+    completed so far; the arena's own workers stop within one decision.
 
     Raises :class:`ArenaError` for a bad request, or if a bot makes an illegal move.
     """
@@ -316,43 +465,149 @@ def run(
         raise ArenaError(
             f"games must be a positive multiple of players ({players}), so that every bot "
             f"sits in every seat equally; got {games!r}")
-    if type(jobs) is not int or jobs < 1:
-        raise ArenaError(f"jobs must be a positive int; got {jobs!r}")
+    if games > MAX_GAMES:
+        raise ArenaError(
+            f"games must be at most {MAX_GAMES:,} per run (the result keeps every game's "
+            f"places in memory); got {games:,}: split a longer run over several seeds")
+    if type(jobs) is not int or not 1 <= jobs <= MAX_JOBS:
+        raise ArenaError(f"jobs must be a positive int, at most {MAX_JOBS}; got {jobs!r}")
     if type(seed) is not int or not 0 <= seed <= _MASK64:
         raise ArenaError(f"seed must be an int in [0, 2**64); got {seed!r}")
     if not isinstance(rules, Rules):
         raise ArenaError(f"rules must be a Rules; got {rules!r}")
     names = _names([_build(_checked(spec), 0).name for spec in lineup])
     deals = games // players
-    parallel = executor is not None or jobs > 1
-    # Chunks only set the granularity of progress reports and load balancing: every game's
-    # seeds come from its indices, so the results do not depend on them.
-    chunks = _chunks(deals, max(jobs, 2) * 8 if parallel else (16 if progress else 1))
-    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-    if not parallel:
-        for start, stop in chunks:
-            parts.append(_play_deals(lineup, players, seed, rules, start, stop))
-            if progress:
-                progress(stop * players, games)
-    else:
-        owned = executor is None
-        pool = ProcessPoolExecutor(max_workers=jobs) if owned else executor
-        try:
-            futures = [pool.submit(_play_deals, lineup, players, seed, rules, start, stop)
-                       for start, stop in chunks]
-            done = 0
-            for (start, stop), future in zip(chunks, futures):
+    n = len(lineup)
+    task = (lineup, players, seed, rules)
+    if executor is None and jobs == 1:
+        return _run_here(task, deals, names, games, progress)
+    if executor is None:
+        return _run_on_own_pool(task, deals, names, games, jobs, progress)
+    return _run_on_executor(task, deals, names, games, executor, progress)
+
+
+def _run_here(task: tuple, deals: int, names: tuple[str, ...], games: int,
+              progress: Callable[[int, int], None] | None) -> ArenaResult:
+    lineup, players, seed, rules = task
+    done = 0
+
+    def report(count: int) -> None:
+        nonlocal done
+        done += count
+        if progress:
+            progress(done, games)
+
+    pace = _Pace(report, lambda: False)
+    parts: list[_Deals] = []
+    # Ranges of one deal: a Ctrl-C (raised inside a bot) loses at most the deal in play.
+    try:
+        for d in range(deals):
+            parts.append(_play_range(lineup, players, seed, rules, d, d + 1, pace))
+    except KeyboardInterrupt:
+        raise ArenaInterrupted(_assemble(names, players, seed, parts, len(names)),
+                               games) from None
+    result = _assemble(names, players, seed, parts, len(names))
+    assert result is not None
+    return result
+
+
+def _run_on_own_pool(task: tuple, deals: int, names: tuple[str, ...], games: int, jobs: int,
+                     progress: Callable[[int, int], None] | None) -> ArenaResult:
+    """Worker processes that report every finished game and stop on request.
+
+    Chunks set only the load balancing and what a Ctrl-C can lose (nothing: a stopped
+    chunk returns its completed deals); every game's seeds come from its indices, so the
+    results do not depend on them."""
+    players = task[1]
+    ranges = _chunks(deals, jobs * 8)
+    context = multiprocessing.get_context()
+    games_queue = context.SimpleQueue()
+    stop_event = context.Event()
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(ranges)), mp_context=context,
+                               initializer=_init_worker, initargs=(games_queue, stop_event))
+    futures = {pool.submit(_play_chunk, *task, start, stop) for start, stop in ranges}
+    parts: list[_Deals] = []
+    done = 0
+
+    def drain() -> None:
+        nonlocal done
+        before = done
+        while not games_queue.empty():
+            done += games_queue.get()
+        if progress and done != before:
+            progress(min(done, games), games)
+
+    try:
+        pending = futures
+        while pending:
+            finished, pending = wait(pending, timeout=_REPORT_EVERY, return_when=FIRST_COMPLETED)
+            for future in finished:
                 parts.append(future.result())
-                done += (stop - start) * players
-                if progress:
-                    progress(done, games)
-        finally:
-            if owned:
-                pool.shutdown(cancel_futures=True)
-    places = np.concatenate([p[0] for p in parts])
-    seconds = np.sum([p[1] for p in parts], axis=0)
-    decisions = np.sum([p[2] for p in parts], axis=0)
-    return ArenaResult(names, players, seed, places, seconds, decisions)
+            drain()
+    except KeyboardInterrupt:
+        stop_event.set()
+        for future in futures:
+            future.cancel()
+        # Each running chunk returns within one decision; wait that long, not for the run.
+        running = [f for f in futures if not f.cancelled()]
+        finished, stuck = wait(running, timeout=_STOP_WAIT)
+        for future in finished:
+            if future.exception() is None:
+                parts.append(future.result())
+        if stuck:
+            _terminate_workers(pool)
+        pool.shutdown(wait=not stuck, cancel_futures=True)
+        raise ArenaInterrupted(_assemble(names, players, task[2], parts, len(names)),
+                               games) from None
+    except BaseException:
+        stop_event.set()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+    if progress:
+        progress(games, games)
+    result = _assemble(names, players, task[2], parts, len(names))
+    assert result is not None
+    return result
+
+
+def _terminate_workers(pool: ProcessPoolExecutor) -> None:
+    # A worker still busy after the stop request is inside one long native call (a huge
+    # iterations= budget); it has nothing to return that the run could use.
+    for process in list(getattr(pool, "_processes", {}).values()):
+        process.terminate()
+
+
+def _run_on_executor(task: tuple, deals: int, names: tuple[str, ...], games: int,
+                     executor: Executor,
+                     progress: Callable[[int, int], None] | None) -> ArenaResult:
+    """Any executor (threads, another process pool, a cluster's): tasks are independent
+    and results are gathered in completion order; progress comes per task, so there are
+    more, smaller tasks."""
+    players = task[1]
+    ranges = _chunks(deals, 64)
+    futures = {executor.submit(_play_chunk, *task, start, stop): stop - start
+               for start, stop in ranges}
+    parts: list[_Deals] = []
+    done = 0
+    try:
+        for future in as_completed(futures):
+            parts.append(future.result())
+            done += futures[future] * players
+            if progress:
+                progress(done, games)
+    except KeyboardInterrupt:
+        for future in futures:
+            future.cancel()
+        raise ArenaInterrupted(_assemble(names, players, task[2], parts, len(names)),
+                               games) from None
+    except BaseException:
+        for future in futures:
+            future.cancel()
+        raise
+    result = _assemble(names, players, task[2], parts, len(names))
+    assert result is not None
+    return result
 
 
 def _checked(spec: BotSpec) -> BotSpec:

@@ -250,8 +250,13 @@ def _add_sim(subparsers: argparse._SubParsersAction) -> None:
         help="bots against bots: many hands, with statistics",
         description=(
             "Play many hands between bots (each deal once per seat rotation, so luck "
-            "cancels out) and print, per bot, the first-place rate, mean place and loser "
-            "rate with 95% confidence intervals, and the time per decision."
+            "cancels out) and print, per bot, the first-place rate, mean place and "
+            "last-place rate with 95% confidence intervals, and the time per decision. "
+            "Reproducible: the same --seed gives the same results on any machine and any "
+            "--jobs, except when L3 plays on its default time budget (50 ms a move, so its "
+            "moves depend on the machine's speed and load); give --iterations N to make "
+            "L3 runs reproducible too. Ctrl-C stops the run and prints the results of the "
+            "deals completed so far."
         ),
     )
     parser.add_argument(
@@ -260,24 +265,68 @@ def _add_sim(subparsers: argparse._SubParsersAction) -> None:
              "(default: L3,L2,L2,L2, cut to --players)")
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=None,
                         help="seats (default: one per level in --bots, else 4)")
-    parser.add_argument("--games", type=int, default=100, metavar="N",
-                        help="hands to play, a multiple of the players (default: %(default)s)")
+    parser.add_argument("--games", type=_count, default=None, metavar="N",
+                        help=f"hands to play, a multiple of the players (default: "
+                             f"{_DEFAULT_GAMES} rounded down to one: {_DEFAULT_GAMES} with 2 "
+                             f"or 4 players, {_default_games(3)} with 3)")
+    parser.add_argument("--iterations", type=_count, default=None, metavar="N",
+                        help="L3 samples N deals per move instead of searching for 50 ms: "
+                             "slower or faster, but reproducible from --seed")
     parser.add_argument("--jobs", type=int, default=1, metavar="J",
                         help="worker processes (default: %(default)s)")
     parser.add_argument("--rules", choices=Rules.NAMES, default="default",
                         help="ruleset (default: %(default)s)")
     parser.add_argument("--seed", type=_seed, default=0, metavar="N",
-                        help="fixes every deal and bot (default: %(default)s)")
+                        help="fixes every deal and every bot's choices, L3's only with "
+                             "--iterations (default: %(default)s)")
     parser.add_argument("--json", type=Path, metavar="FILE",
-                        help="also write the results as JSON to FILE")
+                        help="also write the results as JSON to FILE (checked before the "
+                             "run starts)")
     parser.set_defaults(run=run_sim)
 
 
 _DEFAULT_LINEUP = ("L3", "L2", "L2", "L2")
+_DEFAULT_GAMES = 100
+
+
+def _default_games(players: int) -> int:
+    """The default --games: the most whole seat rotations within ``_DEFAULT_GAMES``."""
+    return _DEFAULT_GAMES - _DEFAULT_GAMES % players
+
+
+def _count(text: str) -> int:
+    """An argparse type for counts: a positive integer (upper limits are the library's)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more: {value}")
+    return value
+
+
+def _is_l3(level: str) -> bool:
+    return level.lower() == "l3"
+
+
+def _writable_file(path: Path, option: str) -> None:
+    """Refuse an output path that cannot be written, before any work is done (so that an
+    hour of simulation is not lost to a typo). Creates nothing."""
+    if path.is_dir():
+        raise ValueError(f"{option} {path}: is a directory; give a file name")
+    parent = path.parent
+    if not parent.is_dir():
+        raise ValueError(f"{option} {path}: the directory {parent} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK) or (path.exists()
+                                                    and not os.access(path, os.W_OK)):
+        raise ValueError(f"{option} {path}: not writable")
 
 
 def run_sim(args: argparse.Namespace) -> int:
     """``tienlen sim``: run the arena with a progress bar, then print the results table."""
+    import functools
+
+    from .bots import make_bot
     from .tui.sim_view import run_simulation
     from .tui.terminal import Terminal
 
@@ -292,15 +341,24 @@ def run_sim(args: argparse.Namespace) -> int:
     elif len(levels) != players:
         raise ValueError(f"--bots names {len(levels)} levels but --players is {players}: "
                          "give one level per seat, or one for all")
+    if args.iterations is not None and not any(_is_l3(level) for level in levels):
+        raise ValueError("--iterations sets L3's search, and no L3 plays in this lineup")
+    if args.json is not None:
+        _writable_file(args.json, "--json")
+    games = args.games if args.games is not None else _default_games(players)
+    lineup = [functools.partial(make_bot, "L3", iterations=args.iterations)
+              if args.iterations is not None and _is_l3(level) else level for level in levels]
     return run_simulation(
         Terminal(),
-        levels,
-        games=args.games,
+        lineup,
+        games=games,
         players=players,
         seed=args.seed,
         jobs=args.jobs,
         rules=Rules.from_name(args.rules),
         json_path=args.json,
+        labels=levels,
+        iterations=args.iterations,
     )
 
 
