@@ -121,6 +121,9 @@ def run_moves(args: argparse.Namespace) -> int:
         pile = classify(pile_cards, rules)
         if pile is None:
             raise ValueError(f"--pile: not a combination under {rules.name} rules: {pile_cards}")
+    if args.locked_out and pile is None:
+        raise ValueError("--locked-out needs --pile: a player is locked out only while a "
+                         "pile is in play (R5.2), never on a lead")
     must_include: Card | None = None
     if args.must_include is not None:
         must_include = _parse_arg("--must-include", Card.parse, args.must_include)
@@ -145,7 +148,9 @@ def run_moves(args: argparse.Namespace) -> int:
         lines.append(f"{kind.label}s ({len(plays)}):")
         lines.extend(f"  {play:{spec}}" for play in plays)
     if not moves:
-        lines.append("no legal plays: pass")
+        # Only a player facing a pile may pass; a lead with no play breaks a rule of the
+        # position given (a --must-include card not in the hand).
+        lines.append("no legal plays: pass" if pile is not None else "no legal plays")
     lines.append(f"total: {_plural(len(moves), 'legal play')}")
     print("\n".join(lines))
     return 0
@@ -182,7 +187,8 @@ def _add_game_options(parser: argparse.ArgumentParser) -> None:
         "--rules", choices=Rules.NAMES, default="default", help="ruleset (default: %(default)s)"
     )
     parser.add_argument("--seed", type=_seed, metavar="N",
-                        help="fix the deals and the bots' choices (default: a fresh seed)")
+                        help="fix the deals and the bots' choices, L3's only with "
+                             "--iterations (default: a fresh seed)")
 
 
 # --- tienlen play --------------------------------------------------------------------
@@ -213,8 +219,12 @@ def _add_play(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--ascii", action="store_true",
                         help="write cards as 3s 10h and draw with ASCII only")
     parser.add_argument("--save", type=Path, metavar="FILE",
-                        help="write each hand's replay JSON (hand 1 to FILE, hand n to "
-                             "FILE-n)")
+                        help="write each hand's replay JSON: hand 1 to FILE, later hands "
+                             "beside it, numbered (--save game.json writes game.json, "
+                             "game-2.json, game-3.json ...); checked before the game starts")
+    parser.add_argument("--iterations", type=_count, default=None, metavar="N",
+                        help="L3 opponents sample N deals per move instead of searching "
+                             "for 50 ms, so that --seed replays their moves too")
     parser.add_argument("--fast", action="store_true",
                         help="no pause between the bots' moves")
     parser.set_defaults(run=run_play)
@@ -227,6 +237,10 @@ def run_play(args: argparse.Namespace) -> int:
     from .tui.terminal import Terminal
 
     levels = args.bots * (args.players - 1) if len(args.bots) == 1 else args.bots
+    if args.iterations is not None and not any(_is_l3(level) for level in levels):
+        raise ValueError("--iterations sets L3's search, and no L3 opponent plays")
+    if args.save is not None:
+        _writable_file(args.save, "--save")
     options = PlayOptions(
         players=args.players,
         seat=args.seat,
@@ -237,6 +251,7 @@ def run_play(args: argparse.Namespace) -> int:
         style=Style(ascii=_use_ascii(args)),
         save=args.save,
         fast=args.fast,
+        iterations=args.iterations,
     )
     return PlaySession(options, Terminal()).run()
 
@@ -400,7 +415,8 @@ def _add_rules(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "rules",
         help="show the rules of the game",
-        description="Render RULES.md, the rules as tienlen plays them, in the terminal.",
+        description=("Show the rules as tienlen plays them (RULES.md), through a pager "
+                     "($PAGER, else less) on a terminal, printed when piped."),
     )
     parser.set_defaults(run=run_rules)
 
@@ -425,9 +441,19 @@ _SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``tienlen`` argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(prog=PROG, description="Tiến Lên (Thirteen) engine.")
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Tiến Lên (Thirteen): play it in the terminal, run bot tournaments, "
+                    "list legal moves.",
+        epilog="examples:\n"
+               "  tienlen play                 play a hand against three bots\n"
+               "  tienlen rules                read the rules\n"
+               "  tienlen sim --bots L2,L1     bots against bots, with statistics\n"
+               "  tienlen COMMAND --help       one command's options",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for add in _SUBCOMMANDS:
         add(subparsers)
     return parser
@@ -453,6 +479,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit_:
         # argparse exits for --help, --version and its own usage errors (status 2).
         return 0 if exit_.code is None else int(exit_.code)
+    if args.command is None:
+        # No subcommand: show what there is to do rather than a one-line usage error.
+        parser.print_help()
+        return EXIT_USAGE
     try:
         return args.run(args)
     except ValueError as error:

@@ -29,6 +29,8 @@ tienlen.replay.ReplayError: actions[1]: seat 1 cannot play 5♠ 9♥: it is not 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 from . import _core
@@ -38,7 +40,8 @@ from .game import Game
 from .reasons import IllegalMoveError
 from .rules import Rules
 
-__all__ = ["ReplayError", "SCHEMA", "VERSION", "game_to_json", "game_from_json"]
+__all__ = ["ReplayError", "SCHEMA", "VERSION", "game_to_json", "game_from_json",
+           "ReplayLabels", "replay_labels"]
 
 #: The schema name every replay carries.
 SCHEMA: Final = "tienlen.game"
@@ -47,6 +50,12 @@ VERSION: Final = 1
 
 _FIELDS: Final = ("schema", "version", "players", "rules", "seed", "hands", "leader",
                   "actions", "finished")
+# Labels a replay may carry for its title, read by replay_labels (older replays lack them):
+# "names", the players' names by seat, and "match": {"seed": S, "hand": n}, the match seed
+# the user gave (``tienlen play --seed S``) and the hand's number, whose deal seed is
+# hand_seed(S, n).
+_LABEL_FIELDS: Final = ("names", "match")
+_NAME_LIMIT: Final = 40
 
 
 class ReplayError(TienlenError):
@@ -59,8 +68,12 @@ class ReplayError(TienlenError):
         self.field = field
 
 
-def game_to_json(game: Game, *, indent: int | None = None) -> str:
-    """The replay of ``game`` as JSON text (cards in ASCII, such as ``"10h"``)."""
+def game_to_json(game: Game, *, indent: int | None = None, names: Sequence[str] | None = None,
+                 match_seed: int | None = None, hand: int | None = None) -> str:
+    """The replay of ``game`` as JSON text (cards in ASCII, such as ``"10h"``).
+
+    Optional labels for a replay's title: ``names`` (one per seat) and, for a hand of a
+    :class:`~tienlen.match.Match`, its ``match_seed`` and ``hand`` number."""
     actions: list[dict[str, Any]] = []
     for action in game.history:
         if action.cards is None:
@@ -79,7 +92,60 @@ def game_to_json(game: Game, *, indent: int | None = None) -> str:
         "actions": actions,
         "finished": list(game.finished),
     }
+    if names is not None:
+        record["names"] = list(names)
+    if match_seed is not None and hand is not None:
+        record["match"] = {"seed": match_seed, "hand": hand}
     return json.dumps(record, indent=indent, ensure_ascii=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayLabels:
+    """What a replay says about itself beyond the game: the players' ``names`` by seat and,
+    for a hand of a match, the ``match_seed`` the user gave and the ``hand`` number.
+    Each is ``None`` in a replay that does not carry it."""
+
+    names: tuple[str, ...] | None = None
+    match_seed: int | None = None
+    hand: int | None = None
+
+
+def replay_labels(text: str | bytes) -> ReplayLabels:
+    """The labels of a replay that :func:`game_from_json` accepted (call that first).
+
+    >>> from tienlen.match import Match
+    >>> match = Match(2, seed=4)
+    >>> text = game_to_json(match.game, names=["You", "Minh"], match_seed=4, hand=1)
+    >>> replay_labels(text)
+    ReplayLabels(names=('You', 'Minh'), match_seed=4, hand=1)
+    >>> replay_labels(game_to_json(match.game))
+    ReplayLabels(names=None, match_seed=None, hand=None)
+    """
+    from .match import hand_seed
+
+    record = json.loads(text)
+    names = record.get("names")
+    if names is not None:
+        names = _list(names, "names")
+        if len(names) != record["players"]:
+            raise ReplayError(f"expected {record['players']} names, got {len(names)}", "names")
+        for seat, name in enumerate(names):
+            if not 1 <= len(_str(name, f"names[{seat}]")) <= _NAME_LIMIT or \
+                    not name.isprintable():
+                raise ReplayError(f"a name is 1 to {_NAME_LIMIT} printable characters",
+                                  f"names[{seat}]")
+        names = tuple(names)
+    match = record.get("match")
+    match_seed = hand = None
+    if match is not None:
+        if type(match) is not dict or set(match) != {"seed", "hand"}:
+            raise ReplayError('expected {"seed": S, "hand": n}', "match")
+        match_seed = _int(match["seed"], "match.seed", 0, (1 << 64) - 1)
+        hand = _int(match["hand"], "match.hand", 1, (1 << 63) - 1)
+        if record["seed"] != hand_seed(match_seed, hand):
+            raise ReplayError(f"hand {hand} of match seed {match_seed} is not the deal of "
+                              f"seed {record['seed']}", "match")
+    return ReplayLabels(names, match_seed, hand)
 
 
 def _int(value: object, field: str, low: int, high: int) -> int:
@@ -138,7 +204,7 @@ def game_from_json(text: str | bytes) -> Game:
         raise ReplayError(f"unsupported version {version!r} (this reader knows {VERSION})",
                           "version")
     for name in record:
-        if name not in _FIELDS:
+        if name not in _FIELDS and name not in _LABEL_FIELDS:
             raise ReplayError("unknown field", name)
     for name in _FIELDS:
         if name not in record:
