@@ -26,7 +26,7 @@ from ..cards import Card, Cards
 from ..errors import CardParseError
 from ..game import PASS, Action, Game, Move
 from ..match import Match
-from ..replay import game_to_json
+from ..replay import ReplayLabels, game_to_json_with_labels
 from ..rules import Rules
 from ..view import View
 from .render import (SeatInfo, Style, board, cards_text, combo_text, finishing_table,
@@ -357,9 +357,9 @@ class PlaySession:
         if self.options.save is None:
             return
         path = save_path(self.options.save, self.match.hand_number)
-        names = [seat.name for seat in self.seats]
-        text = game_to_json(self.game, indent=1, names=names, match_seed=self.match.seed,
-                            hand=self.match.hand_number)
+        labels = ReplayLabels(tuple(seat.name for seat in self.seats), self.match.seed,
+                              self.match.hand_number)
+        text = game_to_json_with_labels(self.game, labels, indent=1)
         try:
             path.write_text(text + "\n", encoding="utf-8")
         except OSError as error:
