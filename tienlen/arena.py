@@ -477,7 +477,6 @@ def run(
         raise ArenaError(f"rules must be a Rules; got {rules!r}")
     names = _names([_build(_checked(spec), 0).name for spec in lineup])
     deals = games // players
-    n = len(lineup)
     task = (lineup, players, seed, rules)
     if executor is None and jobs == 1:
         return _run_here(task, deals, names, games, progress)
