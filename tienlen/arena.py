@@ -98,7 +98,7 @@ class Interval:
 
 @dataclass(frozen=True, slots=True)
 class BotStats:
-    """One lineup entry's results. Places count from 1 (first out) to ``players`` (loser)."""
+    """One lineup entry's results. Places count from 1 (first out) to ``players`` (last place)."""
 
     name: str
     games: int
