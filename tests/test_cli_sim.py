@@ -300,3 +300,17 @@ def test_rate_and_eta_come_from_the_runs_average_so_they_do_not_jump() -> None:
     now[0] = 11.0
     progress.update(task_id, completed=20)  # ten games land at once
     assert _EtaColumn().render(task).plain == "0:00:44"  # 80 games at 20 per 11 s
+
+
+def test_sim_progress_line_fits_60_columns() -> None:
+    # Issue 11 #10: at 60 columns the bar's line was cut into pieces.
+    child = pexpect.spawn(
+        sys.executable, ["-m", "tienlen", "sim", "--bots", "L1", "--games", "40"],
+        env=child_env(NO_COLOR="1"), dimensions=(20, 60), encoding="utf-8", timeout=60)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    frames = strip(child.before).replace("\r", "\n").splitlines()
+    last = [line for line in frames if "40/40" in line][-1]
+    assert re.fullmatch(r"L1,L1,L1,L1 ━+ +40/40 [\d,.]+ games/s ETA 0:00:00 *", last), last
+    assert len(last.rstrip()) <= 60

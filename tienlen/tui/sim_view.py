@@ -88,6 +88,7 @@ def results_table(result: arena.ArenaResult, seconds: float, *, width: int = 80)
         caption="± is the half-width of the 95% confidence interval, over deals.",
         caption_justify="left",
         box=box.SIMPLE_HEAD if narrow else box.HEAVY_HEAD,
+        expand=narrow,  # the full width, so that the title is not wrapped to the columns
         padding=(0, 0) if narrow else (0, 1),
         show_edge=not narrow,
     )
@@ -167,21 +168,26 @@ def run_simulation(
     which must then be level names). Ctrl-C prints the completed deals' results and
     returns 130."""
     labels = list(labels) if labels is not None else [str(entry) for entry in lineup]
-    progress = Progress(
+    # Below 80 columns the bar is shorter, the lineup written compactly and the elapsed
+    # time left out, so that the line fits 60 columns.
+    narrow = terminal.console.width < 80
+    columns: list[ProgressColumn | str] = [
         TextColumn("[bold]{task.description}"),
-        BarColumn(bar_width=None if terminal.console.width >= 100 else 16),
+        BarColumn(bar_width=10 if narrow else None if terminal.console.width >= 100 else 16),
         MofNCompleteColumn(),
         _RateColumn(),
-        TextColumn("elapsed"),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        _EtaColumn(),
+    ]
+    if not narrow:
+        columns += [TextColumn("elapsed"), TimeElapsedColumn()]
+    columns += [TextColumn("ETA"), _EtaColumn()]
+    progress = Progress(
+        *columns,
         console=terminal.console,
         transient=not terminal.interactive,
         # A log gets no bar at all rather than one frame of it.
         disable=not terminal.interactive,
     )
-    task = progress.add_task(" vs ".join(labels), total=games)
+    task = progress.add_task(("," if narrow else " vs ").join(labels), total=games)
 
     def advance(done: int, total: int) -> None:
         progress.update(task, completed=done, total=total)
