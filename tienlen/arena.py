@@ -45,8 +45,8 @@ import multiprocessing
 import signal
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import (FIRST_COMPLETED, Executor, ProcessPoolExecutor, as_completed,
-                                wait)
+from concurrent.futures import (FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor,
+                                as_completed, wait)
 from dataclasses import dataclass
 from typing import Any, Union
 
@@ -524,7 +524,7 @@ def _run_on_own_pool(task: tuple, deals: int, names: tuple[str, ...], games: int
     stop_event = context.Event()
     pool = ProcessPoolExecutor(max_workers=min(jobs, len(ranges)), mp_context=context,
                                initializer=_init_worker, initargs=(games_queue, stop_event))
-    futures = {pool.submit(_play_chunk, *task, start, stop) for start, stop in ranges}
+    futures: set[Future] = set()
     parts: list[_Deals] = []
     done = 0
 
@@ -537,7 +537,10 @@ def _run_on_own_pool(task: tuple, deals: int, names: tuple[str, ...], games: int
             progress(min(done, games), games)
 
     try:
-        pending = futures
+        # Submitting inside the try: a Ctrl-C while tasks are queued still stops the pool.
+        for start, stop in ranges:
+            futures.add(pool.submit(_play_chunk, *task, start, stop))
+        pending = set(futures)
         while pending:
             finished, pending = wait(pending, timeout=_REPORT_EVERY, return_when=FIRST_COMPLETED)
             for future in finished:
