@@ -290,11 +290,15 @@ def legal_plays(hand_ids: Sequence[int], level: int, pile: Reading | None,
     natural = Counter(c for c in hand if c != wild)
     plays: set[LegalPlay] = set()
 
+    picked: dict[tuple[int, int, int | None], set[tuple[int, ...]]] = {}
+
     def picks(rank: int, m: int, suit: int | None = None) -> set[tuple[int, ...]]:
         """Distinct sub-multisets of m natural cards of this rank (and suit) in the hand."""
-        pool = [c for c in natural.elements()
-                if c < 52 and rank_of(c) == rank and (suit is None or suit_of(c) == suit)]
-        return set(combinations(sorted(pool), m))
+        if (rank, m, suit) not in picked:  # remembered: fill asks for the same ones often
+            pool = [c for c in natural.elements()
+                    if c < 52 and rank_of(c) == rank and (suit is None or suit_of(c) == suit)]
+            picked[rank, m, suit] = set(combinations(sorted(pool), m))
+        return picked[rank, m, suit]
 
     def fill(reading: Reading, needs: list[tuple[int, int, int | None]]) -> None:
         """needs: (rank, n, suit) slots; add every way the hand fills all of them."""

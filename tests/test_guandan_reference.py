@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import os
 import random
-from collections import Counter
 
 import pytest
 
 import guandan_reference as ref
 from guandan_reference import HUAIAN, STANDARD, beats, classify, legal_plays, parse
+from guandan_samples import rich_hand, rich_play
 
 SOAK = 100 if os.environ.get("TIENLEN_SOAK") == "1" else 1
 
@@ -393,34 +393,6 @@ def test_two_wilds_standing_for_different_cards_are_one_play() -> None:
 
 # ----------------------------------------------------------------------------- generators agree
 
-def rich_hand(rng: random.Random, size: int, level: int) -> list[int]:
-    """A small hand biased towards combinations: runs, pairs, one suit, wilds, jokers."""
-    wild = ref.card_of(level, ref.HEARTS)
-    n_wild = rng.choice([0, 0, 1, 1, 2])
-    counts = Counter({wild: n_wild})
-
-    def add(card: int) -> None:
-        if card != wild and counts[card] < 2 and sum(counts.values()) < size:
-            counts[card] += 1
-
-    while sum(counts.values()) < size:
-        pick = rng.random()
-        if pick < 0.3:  # a short run, mostly one suit
-            low, suit = rng.randint(1, 10), rng.randrange(4)
-            for r in range(low, low + rng.randint(2, 5)):
-                s = suit if rng.random() < 0.7 else rng.randrange(4)
-                add(ref.card_of(14 if r == 1 else min(r, 14), s))
-        elif pick < 0.6:  # several cards of one rank
-            rank = rng.randint(2, 14)
-            for _ in range(rng.randint(2, 4)):
-                add(ref.card_of(rank, rng.randrange(4)))
-        elif pick < 0.7:
-            add(rng.choice([ref.SMALL_JOKER, ref.BIG_JOKER]))
-        else:
-            add(rng.randrange(52))
-    return sorted(counts.elements())
-
-
 CONFIGS = [STANDARD, HUAIAN, NO_FLUSH, NO_ACE_TOP, BY_RANK, NO_WILDS]
 
 
@@ -430,7 +402,7 @@ def test_generators_agree_on_random_small_hands() -> None:
     for _ in range(25 * SOAK):
         level = rng.randint(2, 14)
         cfg = rng.choice(CONFIGS)
-        hand = rich_hand(rng, rng.randint(3, 7), level)
+        hand = rich_hand(rng, rng.randint(3, 7), level, rng.choice([0, 0, 1, 1, 2]), cfg)
         fast = legal_plays(hand, level, None, cfg)
         assert fast == ref.legal_plays_brute(hand, level, None, cfg), ref.cards_str(hand)
         seen_kinds |= {r[0] for _, r in fast}
@@ -463,3 +435,22 @@ def test_dealt_hand_plays_are_sound() -> None:
         for ids, reading in rng.sample(sorted(plays), 60):
             assert all(ids.count(c) <= hand.count(c) for c in ids)
             assert reading in classify(ids, level, STANDARD)
+
+
+def test_classify_is_the_whole_hand_part_of_legal_plays() -> None:
+    # The readings classify gives a card set are exactly the readings legal_plays lists for
+    # that whole set as a hand: brute force over wild stand-ins against reading-by-reading.
+    rng = random.Random(314)
+    seen_kinds = set()
+    for i in range(200 * SOAK):
+        level = 2 + i % 13
+        cfg = CONFIGS[i % len(CONFIGS)]
+        cards = rich_play(rng, level, cfg)
+        if not cards:
+            continue
+        whole = tuple(cards)
+        expected = {r for ids, r in legal_plays(cards, level, None, cfg) if ids == whole}
+        got = classify(cards, level, cfg)
+        assert got == expected, (ref.cards_str(cards), level, cfg)
+        seen_kinds |= {r[0] for r in got}
+    assert seen_kinds == set(ref.KINDS)
