@@ -49,12 +49,15 @@ def rich_hand(rng: random.Random, size: int, level: int, n_wild: int, cfg: dict)
             for r in range(top - length + 1, top + 1):
                 for _ in range(copies):
                     add(ref.card_of(_rank(r), suit if one_suit else rng.choice(SUITS)))
-        elif motif < 0.65:  # two to five cards of one rank
-            rank = rng.randint(2, 14)
-            for _ in range(rng.randint(2, 5)):
-                add(ref.card_of(rank, rng.choice(SUITS)))
-        elif motif < 0.75:
-            add(rng.choice([ref.SMALL_JOKER, ref.BIG_JOKER]))
+        elif motif < 0.65:  # two to five cards of one rank, now and then up to all eight
+            pool = [ref.card_of(rng.randint(2, 14), s) for s in SUITS for _ in range(2)]
+            for card in rng.sample(pool, rng.randint(6, 8) if rng.random() < 0.2
+                                   else rng.randint(2, 5)):
+                add(card)
+        elif motif < 0.75:  # a joker, often both copies (a joker pair)
+            joker = rng.choice([ref.SMALL_JOKER, ref.BIG_JOKER])
+            for _ in range(rng.choice([1, 2, 2])):
+                add(joker)
         else:
             add(rng.randrange(52))
     return sorted(counts.elements())

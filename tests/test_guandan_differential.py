@@ -135,8 +135,8 @@ def test_beats_agrees_with_reference() -> None:
 
 # ----------------------------------------------------------------------------- legal plays
 
-def check_hand(hand: list[int], level: int, name: str, rng: random.Random) -> int:
-    """Lead and follow lists of one hand against the reference; returns the lead count."""
+def check_hand(hand: list[int], level: int, name: str, rng: random.Random) -> set:
+    """Lead and follow lists of one hand against the reference; returns the lead readings."""
     cfg, config = CONFIGS[name], CORE_CONFIGS[name]
     cards = Cards.from_ids(hand)
     where = f"{ref.cards_str(hand)} at level {level}, {name}"
@@ -146,27 +146,47 @@ def check_hand(hand: list[int], level: int, name: str, rng: random.Random) -> in
     assert len(got) == len(got_list), f"duplicate plays: {where}"
     assert got == want, f"{where}: core only {sorted(got - want)[:5]}, ref only {sorted(want - got)[:5]}"
     assert count_legal_plays(cards, level, None, config) == len(want)
-    # Follow a few piles: some the hand itself could lead, some from another rich hand.
-    other = rich_hand(rng, 12, level, rng.choice([0, 1, 2]), cfg)
-    piles = sorted(want)[:: max(1, len(want) // 3)] + sorted(ref.legal_plays(other, level, None, cfg))[::7]
-    for ids, pile_reading in rng.sample(piles, min(4, len(piles))):
+    # Follow a few piles: plays the hand could lead itself, and a play built to be rich.
+    piles = rng.sample(sorted(want), min(3, len(want)))
+    extra = rich_play(rng, level, cfg)
+    piles += [(tuple(extra), r) for r in sorted(ref.classify(extra, level, cfg))[:1]]
+    for ids, pile_reading in piles:
         pile = core_pile(ids, pile_reading, level, config)
-        follow = ref.legal_plays(hand, level, pile_reading, cfg)
+        # The reference's follow list is its lead list filtered by beats (a property its own
+        # tests check), which is much cheaper than a second generation.
+        follow = {p for p in want if ref.beats(p[1], pile_reading, level, cfg)}
         got_follow = {as_ref(p) for p in legal_plays(cards, level, pile, config)}
         assert got_follow == follow, f"{where}, following {pile_reading}"
         assert count_legal_plays(cards, level, pile, config) == len(follow)
-    return len(want)
+    return {r for _, r in want}
+
+
+def loaded_hand(rng: random.Random, level: int, n_wild: int, cfg: dict) -> list[int]:
+    """A rich hand that surely holds all eight cards of one rank and the four jokers."""
+    counts = Counter(rich_hand(rng, 10, level, n_wild, cfg))
+    rank = rng.choice([r for r in LEVELS if r != level])
+    for card in [ref.card_of(rank, s) for s in range(4)] + [ref.SMALL_JOKER, ref.BIG_JOKER]:
+        counts[card] = 2
+    return sorted(counts.elements())
 
 
 @pytest.mark.parametrize("n_wild", [0, 1, 2])
 def test_legal_plays_agree_on_rich_hands(n_wild: int) -> None:
     rng = random.Random(1400 + n_wild)
     names = list(CONFIGS)
-    for i in range(20 * SOAK):
+    seen: set[tuple[str, int, int]] = set()
+    for i in range(40 * SOAK):
         level = LEVELS[i % 13]
         name = names[i % len(names)]
-        size = rng.choice([6, 10, 14, 18, 27])
-        check_hand(rich_hand(rng, size, level, n_wild, CONFIGS[name]), level, name, rng)
+        size = rng.choice([6, 8, 10, 14, 18, 27])
+        if i % 5 == 4:
+            hand = loaded_hand(rng, level, n_wild, CONFIGS[name])
+        else:
+            hand = rich_hand(rng, size, level, n_wild, CONFIGS[name])
+        seen |= check_hand(hand, level, name, rng)
+    # The hands held every kind, and bombs as big as their wilds allow.
+    assert {kind for kind, _, _ in seen} == set(ref.KINDS)
+    assert max(size for kind, size, _ in seen if kind == "bomb") == 8 + n_wild
 
 
 def test_legal_plays_agree_on_dealt_hands() -> None:
