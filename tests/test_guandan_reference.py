@@ -118,6 +118,9 @@ CLASSIFY_CASES = [
     # WW as any pair other than 7 (full house) or as two more 7s (5-card bomb).
     ("7s 7d 7c 10h 10h", 10, STANDARD, {("full_house", 5, 7), ("bomb", 5, 7)}),
     ("7s 7d 10h SJ SJ", 10, STANDARD, {("full_house", 5, 7)}),
+    # At level 7 the wilds are 7♥s, but inside a bigger play they may still be any pair.
+    ("7s 7d 7c 7h 7h", 7, STANDARD, {("full_house", 5, 7), ("bomb", 5, 7)}),
+    ("7s 7d 7c 7h 7h", 7, NO_WILDS, {("bomb", 5, 7)}),
     ("7s 7d 7c SJ 10h", 10, STANDARD, set()),  # the wild cannot pair the ☆
     ("7s 7d 10h 10h SJ", 10, STANDARD, set()),
     # --- straights: windows A2345 (top 5) .. 10JQKA (top 14), no wrap, no jokers

@@ -355,6 +355,8 @@ def test_G2_14_several_readings() -> None:
     assert readings("3s 4d 5c 6h 10h", 10) == {("straight", 5, 6), ("straight", 5, 7)}
     # WW as any other pair (full house) or two more 7s (five-card bomb).
     assert readings("7s 7d 7c 10h 10h", 10) == {("full_house", 5, 7), ("bomb", 5, 7)}
+    # The same at level 7, where the wilds are 7♥s themselves.
+    assert readings("7s 7d 7c 7h 7h", 7) == {("full_house", 5, 7), ("bomb", 5, 7)}
     # W as a 7 (777+88) or an 8 (888+77).
     assert readings("7s 7d 8s 8d 10h", 10) == {("full_house", 5, 7), ("full_house", 5, 8)}
     # WW as 77, as 44, or as one 5 and one 6 (a plate).
