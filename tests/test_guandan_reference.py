@@ -457,3 +457,17 @@ def test_classify_is_the_whole_hand_part_of_legal_plays() -> None:
         assert got == expected, (ref.cards_str(cards), level, cfg)
         seen_kinds |= {r[0] for r in got}
     assert seen_kinds == set(ref.KINDS)
+
+
+def test_generators_agree_on_twelve_card_hands() -> None:
+    # Bigger hands for the brute force: every sub-multiset of 12 cards (a wild costs 52
+    # classifications per subset holding it, two cost 1378: two only under TIENLEN_SOAK,
+    # and only 10x more hands there, about 5 s each).
+    rng = random.Random(1212)
+    for i in range(4 * min(SOAK, 10)):
+        level = rng.randint(2, 14)
+        cfg = CONFIGS[i % len(CONFIGS)]
+        n_wild = i % 2 if SOAK == 1 else i % 3
+        hand = rich_hand(rng, 12, level, n_wild, cfg)
+        assert legal_plays(hand, level, None, cfg) == ref.legal_plays_brute(hand, level, None, cfg), \
+            ref.cards_str(hand)
