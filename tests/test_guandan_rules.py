@@ -198,6 +198,8 @@ def test_G1_8_bad_ids_and_types_are_refused() -> None:
         Cards.from_ids(["5h"])  # type: ignore[list-item]
     with pytest.raises(ValueError, match="level"):
         legal_plays(Cards.parse("5h"), 1)
+    with pytest.raises(ValueError):  # a pile that is not a play
+        legal_plays(Cards.parse("5h"), 2, Cards.parse("4s"))  # type: ignore[arg-type]
 
 
 # ----------------------------------------------------------------------------- G2 combinations
@@ -440,6 +442,11 @@ def test_G3_1_same_kind_same_size_strictly_higher() -> None:
     assert not beats(play("As Ad 2s 2d 3s 3d", 5, "three_pairs"),
                      play("As Ad Ac 2s 2d 2c", 5, "plate"))
     assert not beats(play("5s 6d 7c 8h 9s", 2, "straight"), play("5d 6s 7h 8c 9d", 2, "straight"))
+
+
+def test_G3_1_plays_of_different_levels_do_not_compare() -> None:
+    with pytest.raises(ValueError):
+        beats(play("9s", 9, "single"), play("8s", 2, "single"))
 
 
 def test_G3_2_ranked_kinds_use_the_single_card_order() -> None:
