@@ -144,7 +144,8 @@ def check_hand(hand: list[int], level: int, name: str, rng: random.Random) -> se
     got_list = legal_plays(cards, level, None, config)
     got = {as_ref(p) for p in got_list}
     assert len(got) == len(got_list), f"duplicate plays: {where}"
-    assert got == want, f"{where}: core only {sorted(got - want)[:5]}, ref only {sorted(want - got)[:5]}"
+    assert got == want, (
+        f"{where}: core only {sorted(got - want)[:5]}, reference only {sorted(want - got)[:5]}")
     assert count_legal_plays(cards, level, None, config) == len(want)
     # Follow a few piles: plays the hand could lead itself, and a play built to be rich.
     piles = rng.sample(sorted(want), min(3, len(want)))

@@ -387,7 +387,8 @@ def test_legal_plays_lists_both_readings_of_a_one_suit_straight() -> None:
 
 
 def test_two_wilds_standing_for_different_cards_are_one_play() -> None:
-    # 3 4 5 + W W reads as A2345 in many ways (W = A♠ or A♦, W = 2♠ ...): one play per reading.
+    # 3 4 5 + W W reads as A2345 in many ways (W = A♠ or A♦, W = 2♠ ...): one play per
+    # reading.
     plays = legal_plays(parse("3s 4d 5c 10h 10h"), 10, None, STANDARD)
     whole = tuple(parse("3s 4d 5c 10h 10h"))
     assert {r for ids, r in plays if ids == whole} == {
@@ -469,5 +470,5 @@ def test_generators_agree_on_twelve_card_hands() -> None:
         cfg = CONFIGS[i % len(CONFIGS)]
         n_wild = i % 2 if SOAK == 1 else i % 3
         hand = rich_hand(rng, 12, level, n_wild, cfg)
-        assert legal_plays(hand, level, None, cfg) == ref.legal_plays_brute(hand, level, None, cfg), \
-            ref.cards_str(hand)
+        brute = ref.legal_plays_brute(hand, level, None, cfg)
+        assert legal_plays(hand, level, None, cfg) == brute, ref.cards_str(hand)

@@ -460,7 +460,8 @@ def test_G3_2_ranked_kinds_use_the_single_card_order() -> None:
 
 def test_G3_2_full_house_compares_its_triple_only() -> None:
     # Level 3: 333 is the level triple, above 444 whatever the pairs.
-    assert not beats(play("4s 4d 4c 2s 2d", 3, "full_house"), play("3s 3d 3c As Ad", 3, "full_house"))
+    assert not beats(play("4s 4d 4c 2s 2d", 3, "full_house"),
+                     play("3s 3d 3c As Ad", 3, "full_house"))
     assert beats(play("4s 4d 4c 2s 2d", 9, "full_house"), play("3s 3d 3c As Ad", 9, "full_house"))
     assert not beats(play("4s 4d 4c 2s 2d", 9, "full_house"),
                      play("4h 4h 4c Ks Kd", 9, "full_house"))  # same triple rank: equal
