@@ -10,6 +10,7 @@ Notation in comments: W is a wild card (the level rank's heart), v() the single-
 
 from __future__ import annotations
 
+import doctest
 import os
 import random
 
@@ -37,6 +38,11 @@ def n_plays(text: str, level: int = 2, pile=None, cfg: dict = STANDARD) -> int:
     if len(hand) <= 10:  # the brute force must agree on every hand small enough for it
         assert plays == ref.legal_plays_brute(hand, level, pile, cfg)
     return len(plays)
+
+
+def test_docstring_examples_hold() -> None:
+    result = doctest.testmod(ref, report=False)
+    assert result.attempted >= 4 and result.failed == 0
 
 
 # ----------------------------------------------------------------------------- G1 cards
