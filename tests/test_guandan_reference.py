@@ -478,3 +478,31 @@ def test_generators_agree_on_twelve_card_hands() -> None:
         hand = rich_hand(rng, 12, level, n_wild, cfg)
         brute = ref.legal_plays_brute(hand, level, None, cfg)
         assert legal_plays(hand, level, None, cfg) == brute, ref.cards_str(hand)
+
+
+def all_bomb_readings() -> list[tuple[str, int, int]]:
+    bombs = [("bomb", size, rank) for size in range(4, 11) for rank in range(2, 15)]
+    flushes = [("straight_flush", 5, top) for top in range(5, 15)]
+    return bombs + flushes + [("joker_bomb", 4, 16)]
+
+
+@pytest.mark.parametrize("cfg", [STANDARD, BY_RANK], ids=["BY_COUNT", "BY_RANK"])
+@pytest.mark.parametrize("level", [2, 9, 14])
+def test_bombs_form_a_strict_total_order(cfg, level) -> None:
+    # Distinct bomb readings: exactly one of each two beats the other, so the number each
+    # beats is a permutation of 0..n-1 (a strict total order, transitive by counting).
+    bombs = all_bomb_readings()
+    for a in bombs:
+        assert not beats(a, a, level, cfg)
+    wins = {a: sum(beats(a, b, level, cfg) for b in bombs) for a in bombs}
+    assert sorted(wins.values()) == list(range(len(bombs)))
+    chain = sorted(bombs, key=wins.get)
+    assert chain[-1] == ("joker_bomb", 4, 16)
+    if cfg is STANDARD:
+        # 4 cards, 5 cards, the 10 flushes, then 6 .. 10 cards, each size by v(rank).
+        sizes = [r[1] if r[0] == "bomb" else 5.5 for r in chain[:-1]]
+        assert sizes == sorted(sizes)
+        assert chain[12] == ("bomb", 4, level) and chain[13] == ("bomb", 5, 2 if level != 2 else 3)
+    else:
+        # Rank first: every bomb of the level rank sits just under the joker bomb.
+        assert chain[-8:-1] == [("bomb", s, level) for s in range(4, 11)]
