@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Union
 
@@ -37,7 +37,7 @@ from .match import hand_seed
 from .rules import Rules
 
 __all__ = ["run", "ArenaResult", "BotStats", "Interval", "Comparison", "ArenaError",
-           "BotSpec", "Entry"]
+           "BotSpec", "Entry", "Unit"]
 
 #: A lineup entry in a result: its index, or its name in :attr:`ArenaResult.names`.
 Entry = Union[int, str]
@@ -101,6 +101,27 @@ class Comparison:
                 f"{self.deals} deals, z = {self.z:.2f}, p {p}")
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class Unit:
+    """A work unit's games: deals ``start..stop-1``, each in every seat rotation.
+
+    The arrays are indexed ``[deal - start, rotation, entry]``: ``places`` (1 = first out),
+    ``decisions`` (the entry's moves in that game) and ``seconds`` (the time it spent
+    choosing them). A run is the union of its units, and since every game's seeds come
+    from its indices alone, how a run is cut into units never changes its results.
+    """
+
+    start: int
+    stop: int
+    places: np.ndarray
+    decisions: np.ndarray
+    seconds: np.ndarray
+
+    @property
+    def games(self) -> int:
+        return self.places.shape[0] * self.places.shape[1]
+
+
 class ArenaResult:
     """The outcome of :func:`run`.
 
@@ -117,6 +138,32 @@ class ArenaResult:
         self.places = places
         self.seconds = seconds
         self.decisions = decisions
+
+    @classmethod
+    def from_units(cls, names: tuple[str, ...], players: int, seed: int,
+                   units: Iterable[Unit]) -> ArenaResult:
+        """The result of the games in ``units``, which must cover deals ``0..D-1`` once
+        each (in any order): the same result whichever units, and in whatever order, played
+        them (timings aside)."""
+        ordered = sorted(units, key=lambda u: u.start)
+        expected = 0
+        for unit in ordered:
+            if unit.start != expected:
+                raise ArenaError(f"the units do not cover the deals once each: deals "
+                                 f"{min(expected, unit.start)}..{max(expected, unit.start) - 1} "
+                                 f"are {'missing' if unit.start > expected else 'played twice'}")
+            if unit.places.shape != (unit.stop - unit.start, players, len(names)):
+                raise ArenaError(f"unit {unit.start}..{unit.stop - 1} has places of shape "
+                                 f"{unit.places.shape}, not ({unit.stop - unit.start}, "
+                                 f"{players}, {len(names)})")
+            expected = unit.stop
+        if not ordered:
+            raise ArenaError("no units: a result needs at least one deal")
+        places = np.concatenate([u.places for u in ordered])
+        # Integer sums do not depend on the order; the timings' float sums may, by an ulp.
+        decisions = np.sum([u.decisions.sum(axis=(0, 1), dtype=np.int64) for u in ordered], axis=0)
+        seconds = np.sum([u.seconds.sum(axis=(0, 1)) for u in ordered], axis=0)
+        return cls(names, players, seed, places, seconds, decisions)
 
     @property
     def deals(self) -> int:
@@ -251,12 +298,13 @@ def _build(spec: BotSpec, seed: int) -> Bot:
 
 
 def _play_deals(lineup: tuple[BotSpec, ...], players: int, seed: int, rules: Rules,
-                start: int, stop: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Play deals ``start..stop-1`` in every rotation (runs in a worker process)."""
+                start: int, stop: int) -> Unit:
+    """Play deals ``start..stop-1`` in every rotation (runs in a worker process, which
+    builds the bots from their specs: only names and factories cross the wire)."""
     n = len(lineup)
     places = np.zeros((stop - start, players, n), np.int8)
-    seconds = np.zeros(n)
-    decisions = np.zeros(n, np.int64)
+    seconds = np.zeros((stop - start, players, n))
+    decisions = np.zeros((stop - start, players, n), np.int32)
     clock = time.perf_counter
     for d in range(start, stop):
         deal_seed = hand_seed(seed, d + 1)
@@ -265,14 +313,23 @@ def _play_deals(lineup: tuple[BotSpec, ...], players: int, seed: int, rules: Rul
             entry_at = {seat: e for e, seat in enumerate(seat_of)}
             bots = [_build(lineup[entry_at[s]], _mix(seed, d, r, entry_at[s])) for s in range(players)]
             game = Game(players, seed=deal_seed, rules=rules)
+            spent = [0.0] * n
+            moves = [0] * n
             while not game.is_over:
                 seat = game.turn
                 view = game.view(seat)
                 e = entry_at[seat]
                 t0 = clock()
-                move = bots[seat].choose(view)
-                seconds[e] += clock() - t0
-                decisions[e] += 1
+                try:
+                    move = bots[seat].choose(view)
+                except Exception as error:
+                    # Name the game, as for an illegal move: on a cluster worker the
+                    # traceback is far away, the message travels with the exception.
+                    raise ArenaError(
+                        f"{bots[seat].name} (seat {seat}, deal {d}, rotation {r}) raised "
+                        f"{type(error).__name__}: {error}") from error
+                spent[e] += clock() - t0
+                moves[e] += 1
                 try:
                     game.act(move)
                 except ValueError as error:
@@ -281,7 +338,9 @@ def _play_deals(lineup: tuple[BotSpec, ...], players: int, seed: int, rules: Rul
                         f"illegal move {move!r}: {error}") from error
             for place, seat in enumerate(game.finished, start=1):
                 places[d - start, r, entry_at[seat]] = place
-    return places, seconds, decisions
+            seconds[d - start, r] = spent
+            decisions[d - start, r] = moves
+    return Unit(start, stop, places, decisions, seconds)
 
 
 def run(
@@ -294,6 +353,9 @@ def run(
     rules: Rules = _DEFAULT_RULES,
     executor: Executor | None = None,
     progress: Callable[[int, int], None] | None = None,
+    unit_deals: int | None = None,
+    done: Iterable[Unit] = (),
+    on_unit: Callable[[Unit], None] | None = None,
 ) -> ArenaResult:
     """Play ``games`` hands between the ``lineup`` (one entry per seat) and return the
     statistics.
@@ -304,6 +366,12 @@ def run(
     ``functools.partial(make_bot, "L3", iterations=100)``. ``jobs > 1`` runs the deals on
     that many worker processes; ``executor`` (any :class:`concurrent.futures.Executor`)
     runs them there instead. ``progress(done, total)`` is called as games complete.
+
+    Streaming and resuming (:mod:`tienlen.results`, :mod:`tienlen.scale`): the deals are
+    played in work units of ``unit_deals`` deals (default: a few per worker); ``on_unit``
+    is called in this process with each :class:`Unit` as it completes, and the units in
+    ``done`` (from an earlier, interrupted run) are not played again. None of this changes
+    the results.
 
     Raises :class:`ArenaError` for a bad request, or if a bot makes an illegal move.
     """
@@ -325,34 +393,65 @@ def run(
     names = _names([_build(_checked(spec), 0).name for spec in lineup])
     deals = games // players
     parallel = executor is not None or jobs > 1
-    # Chunks only set the granularity of progress reports and load balancing: every game's
-    # seeds come from its indices, so the results do not depend on them.
-    chunks = _chunks(deals, max(jobs, 2) * 8 if parallel else (16 if progress else 1))
-    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    finished = _finished(done, deals, players, len(lineup))
+    if unit_deals is not None and (type(unit_deals) is not int or unit_deals < 1):
+        raise ArenaError(f"unit_deals must be a positive int; got {unit_deals!r}")
+    # Units only set the granularity of progress reports, load balancing and resuming:
+    # every game's seeds come from its indices, so the results do not depend on them.
+    if unit_deals is None:
+        chunks = _chunks(deals, max(jobs, 2) * 8 if parallel else (16 if progress else 1))
+        unit_deals = max(stop - start for start, stop in chunks)
+    chunks = _todo(deals, finished, unit_deals)
+    parts: list[Unit] = list(finished)
+    played = sum(u.stop - u.start for u in parts) * players
+    if progress and played:
+        progress(played, games)
+
+    def finish(unit: Unit) -> None:
+        nonlocal played
+        parts.append(unit)
+        played += unit.games
+        if on_unit is not None:
+            on_unit(unit)
+        if progress:
+            progress(played, games)
+
     if not parallel:
         for start, stop in chunks:
-            parts.append(_play_deals(lineup, players, seed, rules, start, stop))
-            if progress:
-                progress(stop * players, games)
+            finish(_play_deals(lineup, players, seed, rules, start, stop))
     else:
         owned = executor is None
         pool = ProcessPoolExecutor(max_workers=jobs) if owned else executor
+        pending: dict[Future, None] = {}
         try:
-            futures = [pool.submit(_play_deals, lineup, players, seed, rules, start, stop)
-                       for start, stop in chunks]
-            done = 0
-            for (start, stop), future in zip(chunks, futures):
-                parts.append(future.result())
-                done += (stop - start) * players
-                if progress:
-                    progress(done, games)
+            for start, stop in chunks:
+                pending[pool.submit(_play_deals, lineup, players, seed, rules, start, stop)] = None
+            while pending:
+                # Take every unit already finished, whatever its place in the queue, so
+                # that on_unit sees it soon; else wait for the oldest.
+                ready = [f for f in pending if f.done()] or [next(iter(pending))]
+                for future in ready:
+                    unit = future.result()
+                    del pending[future]
+                    finish(unit)
+        except BaseException:
+            # Stopped (a bot error, Ctrl-C, on_unit failing): first hand on_unit the units
+            # that finished meanwhile, so that a resumed run need not play them again.
+            if on_unit is not None:
+                for future in [f for f in pending if f.done() and not f.cancelled()
+                               and f.exception() is None]:
+                    del pending[future]
+                    try:
+                        on_unit(future.result())
+                    except Exception:
+                        break
+            raise
         finally:
+            for future in pending:
+                future.cancel()
             if owned:
                 pool.shutdown(cancel_futures=True)
-    places = np.concatenate([p[0] for p in parts])
-    seconds = np.sum([p[1] for p in parts], axis=0)
-    decisions = np.sum([p[2] for p in parts], axis=0)
-    return ArenaResult(names, players, seed, places, seconds, decisions)
+    return ArenaResult.from_units(names, players, seed, parts)
 
 
 def _checked(spec: BotSpec) -> BotSpec:
@@ -370,6 +469,45 @@ def _names(raw: Iterable[str]) -> tuple[str, ...]:
             label = f"{name} #{k}"
         names.append(label)
     return tuple(names)
+
+
+def _finished(done: Iterable[Unit], deals: int, players: int, n: int) -> list[Unit]:
+    """The units of an earlier run, checked: inside this run's deals, of the right shape,
+    and not overlapping."""
+    units = sorted(done, key=lambda u: u.start)
+    last = 0
+    for unit in units:
+        if not isinstance(unit, Unit):
+            raise ArenaError(f"done must hold Units; got {unit!r}")
+        if not (0 <= unit.start < unit.stop <= deals):
+            raise ArenaError(f"a finished unit has deals {unit.start}..{unit.stop - 1}, "
+                             f"outside this run's deals 0..{deals - 1}")
+        if unit.start < last:
+            raise ArenaError(f"finished units overlap at deal {unit.start}")
+        if unit.places.shape != (unit.stop - unit.start, players, n):
+            raise ArenaError(f"a finished unit has places of shape {unit.places.shape}, "
+                             f"not {(unit.stop - unit.start, players, n)}")
+        last = unit.stop
+    return units
+
+
+def _todo(deals: int, finished: list[Unit], unit_deals: int) -> list[tuple[int, int]]:
+    """The deals not in ``finished``, cut into units of at most ``unit_deals`` deals on
+    multiples of ``unit_deals`` (so that a resumed run keeps the boundaries it had)."""
+    todo: list[tuple[int, int]] = []
+    gaps, last = [], 0
+    for unit in finished:
+        if unit.start > last:
+            gaps.append((last, unit.start))
+        last = unit.stop
+    if last < deals:
+        gaps.append((last, deals))
+    for lo, hi in gaps:
+        while lo < hi:
+            stop = min(hi, (lo // unit_deals + 1) * unit_deals)
+            todo.append((lo, stop))
+            lo = stop
+    return todo
 
 
 def _chunks(deals: int, parts: int) -> list[tuple[int, int]]:
