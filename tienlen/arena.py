@@ -37,7 +37,7 @@ from .match import hand_seed
 from .rules import Rules
 
 __all__ = ["run", "ArenaResult", "BotStats", "Interval", "Comparison", "ArenaError",
-           "BotSpec", "Entry", "Unit"]
+           "BotSpec", "Entry", "Unit", "entry_names"]
 
 #: A lineup entry in a result: its index, or its name in :attr:`ArenaResult.names`.
 Entry = Union[int, str]
@@ -390,7 +390,7 @@ def run(
         raise ArenaError(f"seed must be an int in [0, 2**64); got {seed!r}")
     if not isinstance(rules, Rules):
         raise ArenaError(f"rules must be a Rules; got {rules!r}")
-    names = _names([_build(_checked(spec), 0).name for spec in lineup])
+    names = entry_names(lineup)
     deals = games // players
     parallel = executor is not None or jobs > 1
     finished = _finished(done, deals, players, len(lineup))
@@ -452,6 +452,15 @@ def run(
             if owned:
                 pool.shutdown(cancel_futures=True)
     return ArenaResult.from_units(names, players, seed, parts)
+
+
+def entry_names(lineup: Sequence[BotSpec]) -> tuple[str, ...]:
+    """The names :func:`run` gives the lineup's entries (repeats get ``#2``, ``#3``).
+
+    >>> entry_names(["L1", "random", "L1"])
+    ('L1', 'random', 'L1 #2')
+    """
+    return _names([_build(_checked(spec), 0).name for spec in lineup])
 
 
 def _checked(spec: BotSpec) -> BotSpec:
