@@ -270,6 +270,20 @@ def _add_sim(subparsers: argparse._SubParsersAction) -> None:
                         help="fixes every deal and bot (default: %(default)s)")
     parser.add_argument("--json", type=Path, metavar="FILE",
                         help="also write the results as JSON to FILE")
+    # Issue 15: clusters, streaming and resuming (tienlen.scale, tienlen.results).
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="play on a Dask cluster: tcp://HOST:PORT of a running "
+                             "scheduler, or local:N for N local worker processes "
+                             '(needs pip install "tienlen[dask]")')
+    parser.add_argument("--out", type=Path, metavar="FILE",
+                        help="write every game as it completes to FILE.jsonl (JSON lines) "
+                             "or FILE.parquet (a Parquet dataset, needs pyarrow)")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the interrupted run in --out, playing only the "
+                             "games not on file (the same lineup, seed and rules)")
+    parser.add_argument("--unit-games", type=int, metavar="N",
+                        help="games per work unit (default: thousands for fast bots, "
+                             "fewer for slow ones); never changes the results")
     parser.set_defaults(run=run_sim)
 
 
@@ -292,6 +306,17 @@ def run_sim(args: argparse.Namespace) -> int:
     elif len(levels) != players:
         raise ValueError(f"--bots names {len(levels)} levels but --players is {players}: "
                          "give one level per seat, or one for all")
+    rules = Rules.from_name(args.rules)
+    if args.scheduler or args.out or args.resume or args.unit_games:
+        from .scale import sim_options
+
+        with sim_options(lineup=levels, games=args.games, players=players, seed=args.seed,
+                         rules=rules, jobs=args.jobs, scheduler=args.scheduler,
+                         out=args.out, resume=args.resume,
+                         unit_games=args.unit_games) as options:
+            return run_simulation(Terminal(), levels, games=args.games, players=players,
+                                  seed=args.seed, jobs=args.jobs, rules=rules,
+                                  json_path=args.json, arena_options=options)
     return run_simulation(
         Terminal(),
         levels,
@@ -299,7 +324,7 @@ def run_sim(args: argparse.Namespace) -> int:
         players=players,
         seed=args.seed,
         jobs=args.jobs,
-        rules=Rules.from_name(args.rules),
+        rules=rules,
         json_path=args.json,
     )
 

@@ -22,11 +22,13 @@ finishing ``places`` (1 = first out), ``decisions`` and ``seconds`` spent decidi
 
 A file belongs to one run: the lineup, players, seed, rules and engine version in its
 header must match the run that resumes it, else :class:`ResultsError` says what differs.
+It also records the games the run asked for (the last request, when a resume asks for
+more), so that a reader can tell a finished run from an interrupted one.
 
 >>> import tempfile, pathlib
 >>> from tienlen.arena import run
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "games.jsonl"
->>> with GamesFile.open(path, RunHeader.of(["L1", "random"], 2, seed=5)) as out:
+>>> with GamesFile.open(path, RunHeader.of(["L1", "random"], 2, seed=5), games=20) as out:
 ...     result = run(["L1", "random"], 20, players=2, seed=5, unit_deals=4,
 ...                  on_unit=out.write)
 >>> load(path).places.tolist() == result.places.tolist()
@@ -50,7 +52,7 @@ import numpy as np
 from .arena import ArenaError, ArenaResult, BotSpec, Unit, entry_names
 from .rules import Rules
 
-__all__ = ["RunHeader", "GamesFile", "ResultsError", "read", "load", "SCHEMA"]
+__all__ = ["RunHeader", "GamesFile", "GamesOnFile", "ResultsError", "read", "load", "SCHEMA"]
 
 #: The schema name in every games file's header.
 SCHEMA = "tienlen.games"
@@ -196,24 +198,28 @@ class GamesFile:
 
     Use :meth:`open`, and close it (or use it as a context manager)."""
 
-    def __init__(self, path: Path, header: RunHeader, units: list[Unit]) -> None:
+    def __init__(self, path: Path, header: RunHeader, games: int, units: list[Unit]) -> None:
         self.path = path
         self.header = header
+        self.games = games
         self.units = units
 
     @staticmethod
-    def open(path: str | os.PathLike[str], header: RunHeader, *, resume: bool = False) -> GamesFile:
-        """Create ``path`` for the run ``header`` (refusing to overwrite a file), or with
-        ``resume``, reopen it (or create it if absent) after checking that it holds games
-        of this run."""
+    def open(path: str | os.PathLike[str], header: RunHeader, *, games: int,
+             resume: bool = False) -> GamesFile:
+        """Create ``path`` for the run ``header`` of ``games`` games (refusing to
+        overwrite a file), or with ``resume``, reopen it (or create it if absent) after
+        checking that it holds games of this run."""
         path = Path(path)
         kind = _kind(path)
+        if type(games) is not int or games < 1:
+            raise ResultsError(f"games must be a positive int; got {games!r}")
         if path.exists() and not resume:
             raise ResultsError(f"{path} already exists: pass --resume to continue its run, "
                                "or name another file")
         if kind == "jsonl":
-            return _JsonLines.open(path, header)
-        return _ParquetDir.open(path, header)
+            return _JsonLines.open(path, header, games)
+        return _ParquetDir.open(path, header, games)
 
     def write(self, unit: Unit) -> None:
         raise NotImplementedError
@@ -229,7 +235,7 @@ class GamesFile:
         self.close()
 
     @property
-    def games(self) -> int:
+    def played(self) -> int:
         """Games on file."""
         return sum(u.games for u in self.units)
 
@@ -249,22 +255,25 @@ def _mismatch_error(path: Path, found: RunHeader, header: RunHeader) -> ResultsE
 
 class _JsonLines(GamesFile):
     @classmethod
-    def open(cls, path: Path, header: RunHeader) -> _JsonLines:  # type: ignore[override]
+    def open(cls, path: Path, header: RunHeader, games: int) -> _JsonLines:  # type: ignore[override]
         if path.exists():
-            found, units, end = _read_jsonl(path)
-            if found.mismatch(header):
-                raise _mismatch_error(path, found, header)
+            found, planned, units, end = _read_jsonl(path)
+            if found.header.mismatch(header):
+                raise _mismatch_error(path, found.header, header)
             stream = path.open("r+b")
             stream.truncate(end)  # cut a unit torn by the interruption
             stream.seek(end)
+            if planned != games:
+                _durable(stream, (json.dumps({"games": games}) + "\n").encode())
         else:
             units = []
             try:
                 stream = path.open("xb")
             except OSError as error:
                 raise ResultsError(f"cannot create {path}: {error.strerror or error}") from None
-            _durable(stream, (json.dumps(header.to_json()) + "\n").encode())
-        self = cls(path, header, units)
+            _durable(stream, (json.dumps(header.to_json()) + "\n" +
+                              json.dumps({"games": games}) + "\n").encode())
+        self = cls(path, header, games, units)
         self._stream = stream
         return self
 
@@ -292,8 +301,9 @@ def _durable(stream: Any, data: bytes) -> None:
     os.fsync(stream.fileno())
 
 
-def _read_jsonl(path: Path) -> tuple[RunHeader, list[Unit], int]:
-    """The header, the complete units, and the byte offset where they end."""
+def _read_jsonl(path: Path) -> tuple[GamesOnFile, int | None, list[Unit], int]:
+    """The header, the games asked for, the complete units, and the byte offset where they
+    end."""
     try:
         data = path.read_bytes()
     except OSError as error:
@@ -308,10 +318,16 @@ def _read_jsonl(path: Path) -> tuple[RunHeader, list[Unit], int]:
     units: list[Unit] = []
     offset = end = len(lines[0]) + 1
     rows: list[dict[str, Any]] = []
+    planned: int | None = None
     for number, line in enumerate(lines[1:], start=2):
         offset += len(line) + 1
         record = _json_line(line, path, number)
-        if "unit" in record:
+        if set(record) == {"games"}:
+            if type(record["games"]) is not int or record["games"] < 1:
+                raise ResultsError(f"{path}:{number}: a bad games count")
+            if not rows:   # between units: part of the file
+                planned, end = record["games"], offset
+        elif "unit" in record:
             start, stop = record["unit"]
             cols = {key: [row.get(key) for row in rows] for key in
                     ("deal", "rotation", "seats", "places", "decisions", "seconds")}
@@ -324,7 +340,7 @@ def _read_jsonl(path: Path) -> tuple[RunHeader, list[Unit], int]:
             rows, end = [], offset
         else:
             rows.append(record)
-    return header, units, end
+    return GamesOnFile(header, planned, units), planned, units, end
 
 
 def _json_line(line: bytes, path: Path, number: int) -> dict[str, Any]:
@@ -349,22 +365,25 @@ def _pyarrow() -> Any:
 
 class _ParquetDir(GamesFile):
     @classmethod
-    def open(cls, path: Path, header: RunHeader) -> _ParquetDir:  # type: ignore[override]
+    def open(cls, path: Path, header: RunHeader, games: int) -> _ParquetDir:  # type: ignore[override]
         _pyarrow()
         if path.exists():
-            found, units = _read_parquet(path)
-            if found.mismatch(header):
-                raise _mismatch_error(path, found, header)
+            found = _read_parquet(path)
+            if found.header.mismatch(header):
+                raise _mismatch_error(path, found.header, header)
             for leftover in path.glob(".unit-*.tmp"):
                 leftover.unlink()  # a unit the interruption caught half-written
+            units = found.units
+            if found.games != games:
+                _replace(path / _HEADER_FILE, _header_text(header, games))
         else:
             try:
                 path.mkdir(parents=False)
-                _replace(path / _HEADER_FILE, (json.dumps(header.to_json(), indent=1) + "\n").encode())
+                _replace(path / _HEADER_FILE, _header_text(header, games))
             except OSError as error:
                 raise ResultsError(f"cannot create {path}: {error.strerror or error}") from None
             units = []
-        return cls(path, header, units)
+        return cls(path, header, games, units)
 
     def write(self, unit: Unit) -> None:
         pa = _pyarrow()
@@ -388,6 +407,10 @@ class _ParquetDir(GamesFile):
         self.units.append(unit)
 
 
+def _header_text(header: RunHeader, games: int) -> bytes:
+    return (json.dumps({**header.to_json(), "games": games}, indent=1) + "\n").encode()
+
+
 def _replace(path: Path, data: bytes) -> None:
     temporary = path.with_name(f".{path.name}.tmp")
     with temporary.open("wb") as stream:
@@ -395,7 +418,7 @@ def _replace(path: Path, data: bytes) -> None:
     os.replace(temporary, path)
 
 
-def _read_parquet(path: Path) -> tuple[RunHeader, list[Unit]]:
+def _read_parquet(path: Path) -> GamesOnFile:
     pa = _pyarrow()
     try:
         record = json.loads((path / _HEADER_FILE).read_text(encoding="utf-8"))
@@ -405,6 +428,9 @@ def _read_parquet(path: Path) -> tuple[RunHeader, list[Unit]]:
     except ValueError:
         raise ResultsError(f"{path}/{_HEADER_FILE}: not JSON") from None
     header = RunHeader.from_json(record, f"{path}/{_HEADER_FILE}")
+    planned = record.get("games")
+    if planned is not None and (type(planned) is not int or planned < 1):
+        raise ResultsError(f"{path}/{_HEADER_FILE}: a bad games count")
     units = []
     for file in sorted(path.iterdir()):
         match = _UNIT_FILE.fullmatch(file.name)
@@ -421,35 +447,48 @@ def _read_parquet(path: Path) -> tuple[RunHeader, list[Unit]]:
             raise ResultsError(f"{file}: not a readable unit ({error})") from None
         units.append(_unit(int(match[1]), int(match[2]), header.players,
                            len(header.lineup), cols, str(file)))
-    return header, units
+    return GamesOnFile(header, planned, units)
 
 
 # --- reading -------------------------------------------------------------------------
 
 
-def read(path: str | os.PathLike[str]) -> tuple[RunHeader, list[Unit]]:
-    """The header and the complete units of a games file (in deal order), whether its run
-    finished or not."""
+@dataclass(frozen=True, slots=True)
+class GamesOnFile:
+    """A games file's contents: its run, the games that run asked for (``None`` if not
+    recorded) and its complete units, in deal order."""
+
+    header: RunHeader
+    games: int | None
+    units: list[Unit]
+
+    @property
+    def played(self) -> int:
+        return sum(u.games for u in self.units)
+
+
+def read(path: str | os.PathLike[str]) -> GamesOnFile:
+    """What a games file holds, whether its run finished or not."""
     path = Path(path)
     if not path.exists():
         raise ResultsError(f"{path}: no such file")
-    if _kind(path) == "jsonl":
-        header, units, _ = _read_jsonl(path)
-    else:
-        header, units = _read_parquet(path)
-    units.sort(key=lambda u: u.start)
-    for a, b in zip(units, units[1:]):
+    found = _read_jsonl(path)[0] if _kind(path) == "jsonl" else _read_parquet(path)
+    found.units.sort(key=lambda u: u.start)
+    for a, b in zip(found.units, found.units[1:]):
         if b.start < a.stop:
             raise ResultsError(f"{path}: deals {b.start}..{min(a.stop, b.stop) - 1} are on file twice")
-    return header, units
+    return found
 
 
 def load(path: str | os.PathLike[str]) -> ArenaResult:
-    """The :class:`~tienlen.arena.ArenaResult` of the games in a file, which must hold
-    deals ``0..D-1`` with none missing (a run that was interrupted needs resuming first)."""
-    header, units = read(path)
+    """The :class:`~tienlen.arena.ArenaResult` of a finished run's games file (a run that
+    was interrupted needs resuming first)."""
+    found = read(path)
+    if found.games is not None and found.played != found.games:
+        raise ResultsError(f"{path}: {found.played} of the run's {found.games} games are on "
+                           f"file, deals missing (resume the run to complete it)")
     try:
-        return ArenaResult.from_units(header.names, header.players, header.seed, units)
+        return ArenaResult.from_units(found.header.names, found.header.players,
+                                      found.header.seed, found.units)
     except ArenaError as error:
         raise ResultsError(f"{path}: {error} (resume the run to complete it)") from None
-

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import Any
@@ -155,9 +155,11 @@ def run_simulation(
     jobs: int,
     rules: Rules,
     json_path: Path | None = None,
+    arena_options: Mapping[str, Any] | None = None,
 ) -> int:
     """Run the arena with a progress bar, print the table, write ``json_path``; the exit
-    status."""
+    status. ``arena_options`` go to :func:`tienlen.arena.run` as they are (an executor,
+    unit size, results streaming: see :func:`tienlen.scale.sim_options`)."""
     progress = Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -178,17 +180,22 @@ def run_simulation(
         progress.update(task, completed=done, total=total)
 
     start = time.perf_counter()
+    options = dict(arena_options or {})
     with progress:
-        if jobs == 1:
+        if "executor" in options:
+            result = arena.run(lineup, games, players=players, seed=seed, jobs=jobs,
+                               rules=rules, progress=advance, **options)
+        elif jobs == 1:
             # The arena reports progress per chunk of deals, and it makes chunks only when
             # it is given an executor. This one plays each chunk in this thread when its
             # result is asked for: the bar moves between chunks, and Ctrl-C stops at once.
             # The results do not depend on who plays the chunks.
             result = arena.run(lineup, games, players=players, seed=seed, jobs=1,
-                               rules=rules, executor=_OnDemandExecutor(), progress=advance)
+                               rules=rules, executor=_OnDemandExecutor(), progress=advance,
+                               **options)
         else:
             result = arena.run(lineup, games, players=players, seed=seed, jobs=jobs,
-                               rules=rules, progress=advance)
+                               rules=rules, progress=advance, **options)
     seconds = time.perf_counter() - start
 
     terminal.print(results_table(result, seconds))
