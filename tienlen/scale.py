@@ -56,6 +56,8 @@ class ScaleError(ArenaError):
 def parse_scheduler(text: str) -> tuple[str, Any]:
     """``("local", workers)`` for ``local:N``, else ``("address", "proto://host:port")``."""
     local = re.fullmatch(r"local:(\d+)", text.strip())
+    if text.strip().startswith("local") and not local:
+        raise ScaleError(f"--scheduler: expected local:N, N worker processes; got {text!r}")
     if local:
         workers = int(local[1])
         if not 1 <= workers <= 256:
@@ -64,7 +66,7 @@ def parse_scheduler(text: str) -> tuple[str, Any]:
     address = text.strip()
     if "://" not in address:
         address = "tcp://" + address
-    if not re.fullmatch(r"(tcp|tls|ws|wss|inproc)://[^\s/]+(:\d+)?/?", address):
+    if not re.fullmatch(r"(tcp|tls|ws|wss)://([^\s/:\[\]]+|\[[0-9a-fA-F:.]+\])(:\d+)?/?", address):
         raise ScaleError(f"--scheduler: expected tcp://HOST:PORT or local:N; got {text!r}")
     return "address", address
 
@@ -100,7 +102,7 @@ def _fingerprint() -> str:
 
 
 @contextlib.contextmanager
-def dask_executor(scheduler: str, *, timeout: float = 5.0) -> Iterator[tuple[Executor, int]]:
+def dask_executor(scheduler: str, *, timeout: float = 3.0) -> Iterator[tuple[Executor, int]]:
     """An executor on the Dask cluster ``scheduler`` and its number of worker threads
     (``local:N`` starts and afterwards stops a loopback ``LocalCluster``). Raises
     :class:`ScaleError` within about ``timeout`` seconds if the scheduler cannot be
@@ -108,6 +110,12 @@ def dask_executor(scheduler: str, *, timeout: float = 5.0) -> Iterator[tuple[Exe
     kind, value = parse_scheduler(scheduler)
     distributed = _distributed()
     with contextlib.ExitStack() as stack:
+        # Closing while units are in flight (Ctrl-C, a bot error) makes Dask's and
+        # tornado's loggers print tracebacks of the connections it closes: noise, since
+        # the run has already stopped with its own message. Quiet them while closing.
+        loggers = [logging.getLogger(name) for name in ("distributed", "tornado.application")]
+        levels = [logger.level for logger in loggers]
+        stack.callback(lambda: [lg.setLevel(lv) for lg, lv in zip(loggers, levels)])
         if kind == "local":
             cluster = stack.enter_context(distributed.LocalCluster(
                 n_workers=value, threads_per_worker=1, processes=True, host="127.0.0.1",
@@ -131,6 +139,7 @@ def dask_executor(scheduler: str, *, timeout: float = 5.0) -> Iterator[tuple[Exe
                                  f"deals than this one ({mine.split()[0]}): install the same "
                                  "build on every worker")
         workers = sum(client.nthreads().values()) or 1
+        stack.callback(lambda: [lg.setLevel(logging.CRITICAL + 1) for lg in loggers])
         yield client.get_executor(pure=False), workers
 
 
