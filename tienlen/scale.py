@@ -117,6 +117,13 @@ def dask_executor(scheduler: str, *, timeout: float = 3.0) -> Iterator[tuple[Exe
         levels = [logger.level for logger in loggers]
         stack.callback(lambda: [lg.setLevel(lv) for lg, lv in zip(loggers, levels)])
         if kind == "local":
+            # Dask's workers sample their task thread's stack every 10 ms for the
+            # dashboard's profile; for pure-Python games that costs ~10% CPU, and this
+            # cluster has no dashboard. (Workers started by `dask worker` take
+            # DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False: see docs/scale.md.)
+            import dask
+
+            stack.enter_context(dask.config.set({"distributed.worker.profile.enabled": False}))
             cluster = stack.enter_context(distributed.LocalCluster(
                 n_workers=value, threads_per_worker=1, processes=True, host="127.0.0.1",
                 dashboard_address=None, worker_dashboard_address=None,
