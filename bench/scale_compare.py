@@ -81,6 +81,7 @@ def main() -> int:
             local = distributed.LocalCluster(
                 n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
                 dashboard_address=None, worker_dashboard_address=None,
+                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                 silence_logs=logging.ERROR)
         client = distributed.Client(local, set_as_default=False)
         client.wait_for_workers(n)

@@ -41,7 +41,8 @@ def same(a: arena.ArenaResult, b: arena.ArenaResult) -> bool:
 def cluster():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   host="127.0.0.1", dashboard_address=None,
-                                  worker_dashboard_address=None) as local:
+                                  worker_dashboard_address=None,
+                                  scheduler_kwargs={"dashboard_address": "127.0.0.1:0"}) as local:
         with distributed.Client(local, set_as_default=False) as client:
             yield local, client
 
@@ -51,10 +52,29 @@ def serial() -> arena.ArenaResult:
     return run(LINEUP, GAMES, seed=21)
 
 
-def test_local_cluster_is_loopback_only(cluster) -> None:
+def _listening(pids: list[int]) -> set[str]:
+    import psutil
+
+    hosts = set()
+    for pid in pids:
+        for conn in psutil.Process(pid).net_connections(kind="inet"):
+            if conn.status == psutil.CONN_LISTEN:
+                hosts.add(conn.laddr.ip)
+    return hosts
+
+
+def test_local_clusters_listen_on_loopback_only(cluster) -> None:
     local, client = cluster
     assert local.scheduler_address.startswith("tcp://127.0.0.1:")
     assert all(w.startswith("tcp://127.0.0.1:") for w in client.scheduler_info()["workers"])
+    # What --scheduler local:N starts: scheduler (here), nannies and workers, and their
+    # HTTP endpoints, all on 127.0.0.1; and no dashboard.
+    with dask_executor("local:1") as (_, workers):
+        assert workers == 1
+        import psutil
+
+        family = [os.getpid(), *(p.pid for p in psutil.Process().children(recursive=True))]
+        assert _listening(family) == {"127.0.0.1"}
 
 
 def test_a_cluster_gives_the_serial_results(cluster, serial: arena.ArenaResult) -> None:

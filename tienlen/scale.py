@@ -127,6 +127,7 @@ def dask_executor(scheduler: str, *, timeout: float = 3.0) -> Iterator[tuple[Exe
             cluster = stack.enter_context(distributed.LocalCluster(
                 n_workers=value, threads_per_worker=1, processes=True, host="127.0.0.1",
                 dashboard_address=None, worker_dashboard_address=None,
+                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                 silence_logs=logging.ERROR))
             address = cluster.scheduler_address
         else:
