@@ -253,13 +253,22 @@ def _mismatch_error(path: Path, found: RunHeader, header: RunHeader) -> ResultsE
     return ResultsError(f"{path} holds games of a different run ({why}): not resuming it")
 
 
+def _check_resumable(path: Path, found: GamesOnFile, header: RunHeader, games: int) -> None:
+    """Refuse, before touching the file, to resume another run or a shorter one."""
+    if found.header.mismatch(header):
+        raise _mismatch_error(path, found.header, header)
+    stop = max((u.stop for u in found.units), default=0)
+    if stop * header.players > games:
+        raise ResultsError(f"{path} already holds deals up to {stop - 1}, more than {games} "
+                           f"games have: ask for at least {stop * header.players} games")
+
+
 class _JsonLines(GamesFile):
     @classmethod
     def open(cls, path: Path, header: RunHeader, games: int) -> _JsonLines:  # type: ignore[override]
         if path.exists():
             found, planned, units, end = _read_jsonl(path)
-            if found.header.mismatch(header):
-                raise _mismatch_error(path, found.header, header)
+            _check_resumable(path, found, header, games)
             stream = path.open("r+b")
             stream.truncate(end)  # cut a unit torn by the interruption
             stream.seek(end)
@@ -369,8 +378,7 @@ class _ParquetDir(GamesFile):
         _pyarrow()
         if path.exists():
             found = _read_parquet(path)
-            if found.header.mismatch(header):
-                raise _mismatch_error(path, found.header, header)
+            _check_resumable(path, found, header, games)
             for leftover in path.glob(".unit-*.tmp"):
                 leftover.unlink()  # a unit the interruption caught half-written
             units = found.units

@@ -189,11 +189,6 @@ def sim_options(*, lineup: Sequence[str], games: int, players: int, seed: int,
             store = stack.enter_context(GamesFile.open(
                 out, RunHeader.of(lineup, players, seed=seed, rules=rules), games=games,
                 resume=resume))
-            beyond = [u for u in store.units if u.stop > deals]
-            if beyond:
-                raise ScaleError(f"{out} already holds deals up to {beyond[-1].stop - 1}, "
-                                 f"more than --games {games} has: ask for at least "
-                                 f"{max(u.stop for u in beyond) * players} games")
             options["done"] = store.units
             options["on_unit"] = store.write
             if store.units:
