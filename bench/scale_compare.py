@@ -10,7 +10,8 @@ work per side, too long for compare.py's 20-45 s run.
 Sides, each playing the same games in the same work units (``scale.unit_deals``):
 ``pool2`` (``arena.run`` on a 2-process ``ProcessPoolExecutor``, what ``--jobs 2`` does),
 ``dask1`` and ``dask2`` (a loopback ``LocalCluster`` of 1 and 2 single-threaded worker
-processes, what ``--scheduler local:N`` starts; clusters are started before timing). They
+processes, what ``--scheduler local:N`` starts; each side's processes are started before
+its timing and stopped after it, so that nothing idles beside the side being timed). They
 alternate in mirrored order round by round (A B C C B A ...) and the goals are judged on
 the median of the per-round ratios:
 
@@ -27,6 +28,7 @@ the verdict (a miss under load is "inconclusive").
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import os
@@ -88,39 +90,43 @@ def main() -> int:
         return local, client
 
     me = os.getpid()
-    pool = ProcessPoolExecutor(2)
-    list(pool.map(abs, range(4)))     # start both processes before timing
-    pool_pids = [me, *pool._processes]  # noqa: SLF001 - the pool's own processes
-    clusters = {n: cluster(n) for n in (1, 2)}
-    sides = {"pool2": (pool, pool_pids)}
-    for n, (_, client) in clusters.items():
-        # The scheduler runs in this process (LocalCluster): its CPU counts through `me`.
-        sides[f"dask{n}"] = (client.get_executor(pure=False),
-                             [me, *client.run(os.getpid).values()])
-    wall: dict[str, list[float]] = {name: [] for name in sides}
-    cpu: dict[str, list[float]] = {name: [] for name in sides}
+
+    @contextlib.contextmanager
+    def side(name: str):
+        """The side's executor and the pids whose CPU it spends, started (untimed) for
+        this round alone: an idle cluster's scheduler would bill its heartbeats to
+        whichever side runs beside it in this process."""
+        if name == "pool2":
+            with ProcessPoolExecutor(2) as pool:
+                list(pool.map(abs, range(4)))     # start both processes before timing
+                yield pool, [me, *pool._processes]  # noqa: SLF001 - the pool's processes
+            return
+        local, client = cluster(int(name[-1]))
+        try:
+            # The scheduler and nannies run in this process: their CPU counts via `me`.
+            yield client.get_executor(pure=False), [me, *client.run(os.getpid).values()]
+        finally:
+            client.close()
+            local.close()
+
+    names = ["pool2", "dask1", "dask2"]
+    wall: dict[str, list[float]] = {name: [] for name in names}
+    cpu: dict[str, list[float]] = {name: [] for name in names}
     reference = None
-    names = list(sides)
-    try:
-        for r in range(args.rounds):
-            for name in names if r % 2 == 0 else names[::-1]:
-                executor, pids = sides[name]
+    for r in range(args.rounds):
+        for name in names if r % 2 == 0 else names[::-1]:
+            with side(name) as (executor, pids):
                 c0, t0 = cpu_seconds(pids), time.perf_counter()
                 result = arena.run(lineup, args.games, players=players, seed=args.seed,
                                    executor=executor, unit_deals=unit)
                 dt, dc = time.perf_counter() - t0, cpu_seconds(pids) - c0
-                wall[name].append(dt)
-                cpu[name].append(dc)
-                if reference is None:
-                    reference = result
-                assert (result.places == reference.places).all(), f"{name} played other games"
-                print(f"  round {r + 1} {name:6} {dt:7.1f} s wall {dc:7.1f} s cpu  "
-                      f"{args.games / dt:8.0f} games/s", flush=True)
-    finally:
-        pool.shutdown()
-        for local, client in clusters.values():
-            client.close()
-            local.close()
+            wall[name].append(dt)
+            cpu[name].append(dc)
+            if reference is None:
+                reference = result
+            assert (result.places == reference.places).all(), f"{name} played other games"
+            print(f"  round {r + 1} {name:6} {dt:7.1f} s wall {dc:7.1f} s cpu  "
+                  f"{args.games / dt:8.0f} games/s", flush=True)
 
     def ratio(a: str, b: str, of: dict[str, list[float]]) -> float:
         return statistics.median(x / y for x, y in zip(of[a], of[b]))

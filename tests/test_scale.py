@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -133,6 +134,17 @@ def test_a_bot_failing_on_a_worker_stops_the_run_naming_it(cluster) -> None:
     with pytest.raises(ArenaError, match=r"random \(seat \d, deal \d+, rotation \d\) made an "
                                          r"illegal move PASS"):
         run([functools.partial(_Cheater), "L1"], 40, players=2, executor=executor, unit_deals=2)
+
+
+def test_workers_with_another_tienlen_are_refused(cluster, monkeypatch) -> None:
+    import tienlen
+
+    local, _ = cluster
+    real = tienlen.__version__
+    monkeypatch.setattr(tienlen, "__version__", "9.9.9")    # this side only
+    with pytest.raises(ScaleError, match=rf"runs tienlen {re.escape(real)}, this machine 9\.9\.9"):
+        with dask_executor(local.scheduler_address):
+            pytest.fail("ran on mismatched workers")
 
 
 def _closed_port() -> int:

@@ -143,9 +143,10 @@ def dask_executor(scheduler: str, *, timeout: float = 3.0) -> Iterator[tuple[Exe
         mine = _fingerprint()
         for worker, theirs in client.run(_fingerprint).items():
             if theirs != mine:
-                raise ScaleError(f"worker {worker} runs tienlen {theirs.split()[0]} with other "
-                                 f"deals than this one ({mine.split()[0]}): install the same "
-                                 "build on every worker")
+                raise ScaleError(f"worker {worker} runs tienlen {theirs.split()[0]}, this "
+                                 f"machine {mine.split()[0]} (or the same version dealing other "
+                                 "cards): install the same build everywhere, or the games "
+                                 "would differ")
         workers = sum(client.nthreads().values()) or 1
         stack.callback(lambda: [lg.setLevel(logging.CRITICAL + 1) for lg in loggers])
         yield client.get_executor(pure=False), workers
