@@ -191,18 +191,19 @@ def _units_on_file(path: Path) -> int:
 def test_an_interrupted_cli_run_resumes_to_the_serial_result(
     cluster, tmp_path: Path, capsys
 ) -> None:
+    # The client is a `tienlen sim` process on the module's cluster, stopped by SIGINT
+    # (Ctrl-C) once a few units are on file; the resumed run must give the serial result.
     local, _ = cluster
     path, report = tmp_path / "games.jsonl", tmp_path / "result.json"
-    args = ["sim", "--bots", "L1,random,L1,L1", "--games", "1200", "--seed", "5",
-            "--unit-games", "24", "--out", str(path)]
+    args = ["sim", "--bots", "L1,random,L1,L1", "--games", "800", "--seed", "5",
+            "--unit-games", "16", "--out", str(path), "--scheduler", local.scheduler_address]
     child = subprocess.Popen(
-        [sys.executable, "-m", "tienlen", *args, "--scheduler", "local:2"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "TERM": "dumb"})
+        [sys.executable, "-m", "tienlen", *args], stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, env={**os.environ, "TERM": "dumb"})
     try:
         deadline = time.monotonic() + 60
         while _units_on_file(path) < 3 and time.monotonic() < deadline and child.poll() is None:
-            time.sleep(0.05)
+            time.sleep(0.02)
         child.send_signal(signal.SIGINT)
         _, err = child.communicate(timeout=60)
     finally:
@@ -211,14 +212,13 @@ def test_an_interrupted_cli_run_resumes_to_the_serial_result(
     assert child.returncode == 130, err
     assert "games are in" in err and "--resume" in err and "Traceback" not in err
     on_file = results.read(path)
-    assert 3 <= len(on_file.units) < 50 and on_file.games == 1200
+    assert 3 <= len(on_file.units) < 50 and on_file.games == 800
 
-    # Resumed on the running cluster by its address: only the missing units are played.
-    status = main([*args, "--resume", "--scheduler", local.scheduler_address,
-                   "--json", str(report)])
+    # Resumed: only the missing units are played.
+    status = main([*args, "--resume", "--json", str(report)])
     _, err = capsys.readouterr()
-    assert status == 0 and f"resuming {path}: {on_file.played} of 1200 games" in err
-    expected = run(LINEUP, 1200, seed=5)
+    assert status == 0 and f"resuming {path}: {on_file.played} of 800 games" in err
+    expected = run(LINEUP, 800, seed=5)
     assert same(results.load(path), expected)
     record = json.loads(report.read_text())
     assert [b["decisions"] for b in record["bots"]] == expected.decisions.tolist()

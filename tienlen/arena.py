@@ -22,6 +22,7 @@ True
 from __future__ import annotations
 
 import math
+import queue
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -423,17 +424,28 @@ def run(
         owned = executor is None
         pool = ProcessPoolExecutor(max_workers=jobs) if owned else executor
         pending: dict[Future, None] = {}
+        # Units are taken in the order they finish, so that on_unit sees each one soon.
+        completed: queue.SimpleQueue[Future] = queue.SimpleQueue()
         try:
             for start, stop in chunks:
-                pending[pool.submit(_play_deals, lineup, players, seed, rules, start, stop)] = None
+                future = pool.submit(_play_deals, lineup, players, seed, rules, start, stop)
+                pending[future] = None
+                future.add_done_callback(completed.put)
             while pending:
-                # Take every unit already finished, whatever its place in the queue, so
-                # that on_unit sees it soon; else wait for the oldest.
-                ready = [f for f in pending if f.done()] or [next(iter(pending))]
-                for future in ready:
-                    unit = future.result()
-                    del pending[future]
-                    finish(unit)
+                try:
+                    future = completed.get_nowait()
+                except queue.Empty:
+                    # Nothing finished: wait for the oldest unit (an executor that plays a
+                    # unit only when its result is asked for plays it now). Its error, if
+                    # any, is raised when it comes out of the queue.
+                    try:
+                        next(iter(pending)).result()
+                    except Exception:
+                        pass
+                    continue
+                unit = future.result()
+                del pending[future]
+                finish(unit)
         except BaseException:
             # Stopped (a bot error, Ctrl-C, on_unit failing): first hand on_unit the units
             # that finished meanwhile, so that a resumed run need not play them again.
