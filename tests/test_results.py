@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tienlen import arena, results
+from tienlen import arena
 from tienlen.arena import ArenaError, Unit, run
 from tienlen.bots import RandomBot
 from tienlen.match import hand_seed

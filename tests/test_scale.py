@@ -24,7 +24,7 @@ distributed = pytest.importorskip("distributed")
 
 from tienlen import arena, results  # noqa: E402
 from tienlen.arena import ArenaError, Unit, run  # noqa: E402
-from tienlen.bots import RandomBot, make_bot  # noqa: E402
+from tienlen.bots import RandomBot  # noqa: E402
 from tienlen.cli import main  # noqa: E402
 from tienlen.game import PASS  # noqa: E402
 from tienlen.scale import ScaleError, dask_executor, parse_scheduler, unit_deals  # noqa: E402
@@ -156,11 +156,8 @@ def _closed_port() -> int:
 def test_an_unreachable_scheduler_is_a_quick_clear_error(capsys) -> None:
     address = f"tcp://127.0.0.1:{_closed_port()}"
     t0 = time.monotonic()
-    with pytest.raises(ScaleError, match=f"cannot reach the Dask scheduler at {address}"):
-        with dask_executor(address, timeout=2):
-            pass
-    assert time.monotonic() - t0 < 10
     status = main(["sim", "--bots", "L1", "--games", "8", "--scheduler", address])
+    assert time.monotonic() - t0 < 10
     out, err = capsys.readouterr()
     assert status == 2 and out == ""
     assert err.startswith(f"tienlen: error: cannot reach the Dask scheduler at {address}")
