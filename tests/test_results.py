@@ -246,3 +246,15 @@ def test_the_deals_on_file_are_the_seeded_deals(tmp_path: Path) -> None:
         run([Peek, Peek], 2, players=2, seed=3, on_unit=out.write)
     assert seen[0] in core.deal(hand_seed(3, 1), 2)
     assert read(path).header.lineup[0].endswith("Peek")
+
+
+@FORMATS
+def test_discard_removes_only_a_file_this_run_created_empty(tmp_path: Path, suffix: str) -> None:
+    path = tmp_path / f"games.{suffix}"
+    GamesFile.open(path, header(), games=12).discard()
+    assert list(tmp_path.iterdir()) == []
+    with GamesFile.open(path, header(), games=12) as out:
+        run(LINEUP, 6, players=PLAYERS, seed=7, on_unit=out.write)
+    # Reopened to resume, or holding games: discarding keeps it.
+    GamesFile.open(path, header(), games=12, resume=True).discard()
+    assert read(path).played == 6

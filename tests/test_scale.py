@@ -153,11 +153,13 @@ def _closed_port() -> int:
         return s.getsockname()[1]
 
 
-def test_an_unreachable_scheduler_is_a_quick_clear_error(capsys) -> None:
+def test_an_unreachable_scheduler_is_a_quick_clear_error(capsys, tmp_path: Path) -> None:
     address = f"tcp://127.0.0.1:{_closed_port()}"
     t0 = time.monotonic()
-    status = main(["sim", "--bots", "L1", "--games", "8", "--scheduler", address])
+    status = main(["sim", "--bots", "L1", "--games", "8", "--scheduler", address,
+                   "--out", str(tmp_path / "games.jsonl")])
     assert time.monotonic() - t0 < 10
+    assert list(tmp_path.iterdir()) == []     # the run never started: no file left
     out, err = capsys.readouterr()
     assert status == 2 and out == ""
     assert err.startswith(f"tienlen: error: cannot reach the Dask scheduler at {address}")

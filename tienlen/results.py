@@ -37,6 +37,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -221,11 +222,27 @@ class GamesFile:
             return _JsonLines.open(path, header, games)
         return _ParquetDir.open(path, header, games)
 
+    #: Whether :meth:`open` created the file (rather than reopening it to resume).
+    created = False
+
     def write(self, unit: Unit) -> None:
         raise NotImplementedError
 
     def close(self) -> None:
         """Release the file (everything written is already on disk)."""
+
+    def discard(self) -> None:
+        """Close, and remove the file if :meth:`open` created it and nothing was written
+        (the run could not start): a failed start leaves no file behind."""
+        self.close()
+        if not self.created or self.units:
+            return
+        if self.path.is_dir():
+            (self.path / _HEADER_FILE).unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                self.path.rmdir()
+        else:
+            self.path.unlink(missing_ok=True)
 
     def __enter__(self) -> GamesFile:
         return self
@@ -266,7 +283,8 @@ def _check_resumable(path: Path, found: GamesOnFile, header: RunHeader, games: i
 class _JsonLines(GamesFile):
     @classmethod
     def open(cls, path: Path, header: RunHeader, games: int) -> _JsonLines:  # type: ignore[override]
-        if path.exists():
+        created = not path.exists()
+        if not created:
             found, planned, units, end = _read_jsonl(path)
             _check_resumable(path, found, header, games)
             stream = path.open("r+b")
@@ -284,6 +302,7 @@ class _JsonLines(GamesFile):
                               json.dumps({"games": games}) + "\n").encode())
         self = cls(path, header, games, units)
         self._stream = stream
+        self.created = created
         return self
 
     def write(self, unit: Unit) -> None:
@@ -376,6 +395,7 @@ class _ParquetDir(GamesFile):
     @classmethod
     def open(cls, path: Path, header: RunHeader, games: int) -> _ParquetDir:  # type: ignore[override]
         _pyarrow()
+        created = False
         if path.exists():
             found = _read_parquet(path)
             _check_resumable(path, found, header, games)
@@ -391,7 +411,10 @@ class _ParquetDir(GamesFile):
             except OSError as error:
                 raise ResultsError(f"cannot create {path}: {error.strerror or error}") from None
             units = []
-        return cls(path, header, games, units)
+            created = True
+        self = cls(path, header, games, units)
+        self.created = created
+        return self
 
     def write(self, unit: Unit) -> None:
         pa = _pyarrow()

@@ -124,11 +124,15 @@ def dask_executor(scheduler: str, *, timeout: float = 3.0) -> Iterator[tuple[Exe
             import dask
 
             stack.enter_context(dask.config.set({"distributed.worker.profile.enabled": False}))
-            cluster = stack.enter_context(distributed.LocalCluster(
-                n_workers=value, threads_per_worker=1, processes=True, host="127.0.0.1",
-                dashboard_address=None, worker_dashboard_address=None,
-                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-                silence_logs=logging.ERROR))
+            try:
+                cluster = stack.enter_context(distributed.LocalCluster(
+                    n_workers=value, threads_per_worker=1, processes=True, host="127.0.0.1",
+                    dashboard_address=None, worker_dashboard_address=None,
+                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                    silence_logs=logging.ERROR))
+            except Exception as error:   # Dask's own errors: ports, spawning, memory
+                raise ScaleError(f"could not start a local Dask cluster of {value} workers: "
+                                 f"{_first_line(error)}") from None
             address = cluster.scheduler_address
         else:
             address = value
@@ -138,8 +142,9 @@ def dask_executor(scheduler: str, *, timeout: float = 3.0) -> Iterator[tuple[Exe
         except (OSError, TimeoutError) as error:
             raise ScaleError(f"cannot reach the Dask scheduler at {address}: "
                              f"{_first_line(error)}") from None
-        if kind == "local":
-            client.wait_for_workers(value, timeout=60)
+        if not client.nthreads():
+            print(f"the Dask scheduler at {address} has no workers yet: waiting for them "
+                  "(start some with dask worker)", file=sys.stderr)
         mine = _fingerprint()
         for worker, theirs in client.run(_fingerprint).items():
             if theirs != mine:
@@ -197,7 +202,12 @@ def sim_options(*, lineup: Sequence[str], games: int, players: int, seed: int,
                       file=sys.stderr)
         workers = jobs
         if scheduler is not None:
-            executor, workers = stack.enter_context(dask_executor(scheduler))
+            try:
+                executor, workers = stack.enter_context(dask_executor(scheduler))
+            except BaseException:
+                if store is not None:
+                    store.discard()    # the file this run created, still empty
+                raise
             options["executor"] = executor
         if unit_games is not None:
             options["unit_deals"] = unit_games // players
