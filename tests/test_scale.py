@@ -187,17 +187,23 @@ def _units_on_file(path: Path) -> int:
         return 0
 
 
+SOAK = pytest.mark.skipif(os.environ.get("TIENLEN_SOAK") != "1", reason="TIENLEN_SOAK=1 only")
+
+
+@pytest.mark.parametrize("where", ["tcp", pytest.param("local:2", marks=SOAK)])
 def test_an_interrupted_cli_run_resumes_to_the_serial_result(
-    cluster, tmp_path: Path, capsys
+    where: str, cluster, tmp_path: Path, capsys
 ) -> None:
-    # The client is a `tienlen sim` process on the module's cluster, stopped by SIGINT
-    # (Ctrl-C) once a few units are on file; the resumed run must give the serial result.
+    # The client is a `tienlen sim` process, on the module's cluster (or on a local:2 it
+    # starts itself), stopped by SIGINT (Ctrl-C) once a few units are on file; resumed on
+    # the module's cluster, the run must give the serial result.
     local, _ = cluster
     path, report = tmp_path / "games.jsonl", tmp_path / "result.json"
     args = ["sim", "--bots", "L1,random,L1,L1", "--games", "800", "--seed", "5",
             "--unit-games", "16", "--out", str(path), "--scheduler", local.scheduler_address]
+    child_args = args[:-1] + [where] if where != "tcp" else args
     child = subprocess.Popen(
-        [sys.executable, "-m", "tienlen", *args], stdout=subprocess.PIPE,
+        [sys.executable, "-m", "tienlen", *child_args], stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True, env={**os.environ, "TERM": "dumb"})
     try:
         deadline = time.monotonic() + 60
@@ -223,7 +229,7 @@ def test_an_interrupted_cli_run_resumes_to_the_serial_result(
     assert [b["decisions"] for b in record["bots"]] == expected.decisions.tolist()
 
 
-@pytest.mark.skipif(os.environ.get("TIENLEN_SOAK") != "1", reason="TIENLEN_SOAK=1 only (~30 s)")
+@SOAK
 def test_a_cluster_started_with_the_dask_commands_gives_the_serial_results(
     tmp_path: Path, capsys
 ) -> None:
