@@ -213,10 +213,15 @@ def sim_options(*, lineup: Sequence[str], games: int, players: int, seed: int,
             options["unit_deals"] = unit_games // players
         else:
             options["unit_deals"] = unit_deals(lineup, deals=max(deals, 1), workers=workers)
+        def hint() -> None:
+            if store is not None and store.played < games:
+                print(f"\n{store.played} of {games} games are in {out}: run the same command "
+                      "with --resume to finish", file=sys.stderr)
+
         try:
             yield options
         except KeyboardInterrupt:
-            if store is not None:
-                print(f"\n{store.played} of {games} games are in {out}: run the same command "
-                      "with --resume to finish", file=sys.stderr)
+            hint()
             raise
+        # A caller that shows a partial result on Ctrl-C and returns normally: same hint.
+        hint()
