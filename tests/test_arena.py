@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import functools
 import math
+import multiprocessing
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
 
 from tienlen import core
-from tienlen.arena import ArenaError, ArenaResult, run
+from tienlen.arena import ArenaError, ArenaInterrupted, ArenaResult, run
 from tienlen.bots import GreedyBot, RandomBot, make_bot
 from tienlen.game import PASS
 from tienlen.match import hand_seed
@@ -179,3 +181,116 @@ def test_a_comparison_can_pool_several_entries_per_side():
         result.compare(["b0", "b1"], ["b1"])
     with pytest.raises(ArenaError, match="at least one entry"):
         result.compare([], "b2")
+
+
+class _Slow(GreedyBot):
+    """L1 that takes 30 ms over its first decision of each game: a stand-in for a slow bot."""
+
+    def choose(self, view):
+        if not getattr(self, "_waited", False):
+            self._waited = True
+            time.sleep(0.03)
+        return super().choose(view)
+
+
+class _InterruptAfter(GreedyBot):
+    """L1 that presses Ctrl-C at its decision number ``_InterruptAfter.at`` (counted over
+    the whole run, in this process)."""
+
+    at = 0
+    count = 0
+
+    def choose(self, view):
+        _InterruptAfter.count += 1
+        if _InterruptAfter.count == _InterruptAfter.at:
+            raise KeyboardInterrupt
+        return super().choose(view)
+
+
+def test_results_follow_the_documented_seed_scheme():
+    # Deal d is hand_seed(seed, d + 1); the bot of entry e in rotation r is seeded with
+    # splitmix64 steps over (seed, d, r, e) and sits in seat (e + r) % players. Replayed
+    # here by hand, so the parallel runners cannot drift from it unnoticed.
+    mask = (1 << 64) - 1
+
+    def mix(*values):
+        z = 0
+        for v in values:
+            z = (z + (v & mask) + 0x9E3779B97F4A7C15) & mask
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+            z ^= z >> 31
+        return z
+
+    lineup, players, seed = ["L2", "L1", "random"], 3, 21
+    expected = np.zeros((3, players, players), np.int8)
+    from tienlen.game import Game
+
+    for d in range(3):
+        for r in range(players):
+            bots = {(e + r) % players: make_bot(lineup[e], seed=mix(seed, d, r, e))
+                    for e in range(players)}
+            game = Game(players, seed=hand_seed(seed, d + 1))
+            while not game.is_over:
+                game.act(bots[game.turn].choose(game.view(game.turn)))
+            for place, seat in enumerate(game.finished, start=1):
+                expected[d, r, (seat - r) % players] = place
+    for jobs in (1, 2):
+        assert (run(lineup, 9, players=3, seed=seed, jobs=jobs).places == expected).all()
+    with ThreadPoolExecutor(2) as pool:
+        assert (run(lineup, 9, players=3, seed=seed, executor=pool).places == expected).all()
+
+
+def test_progress_is_reported_per_game_not_per_deal():
+    calls = []
+    run([_Slow, _Slow], games=6, players=2, seed=3, progress=lambda d, t: calls.append(d))
+    # Each game takes over 50 ms, so each is reported before the next deal ends.
+    assert calls[-1] == 6 and 1 in calls and 3 in calls and 5 in calls
+    assert calls == sorted(calls)
+
+
+def test_ctrl_c_in_a_serial_run_keeps_the_completed_deals():
+    full = run(["L1", "L1"], games=20, players=2, seed=6)
+    decisions = int(full.decisions.sum())
+    _InterruptAfter.count, _InterruptAfter.at = 0, decisions // 2
+    with pytest.raises(ArenaInterrupted) as caught:
+        run([_InterruptAfter, _InterruptAfter], games=20, players=2, seed=6)
+    partial = caught.value.result
+    assert isinstance(caught.value, KeyboardInterrupt) and caught.value.games == 20
+    assert 0 < partial.deals < full.deals
+    # The completed deals are the first ones, played exactly as in the full run.
+    assert (partial.places == full.places[:partial.deals]).all()
+    _InterruptAfter.count, _InterruptAfter.at = 0, 1
+    with pytest.raises(ArenaInterrupted) as caught:
+        run([_InterruptAfter, _InterruptAfter], games=20, players=2, seed=6)
+    assert caught.value.result is None
+
+
+def test_ctrl_c_stops_the_worker_pool_within_a_decision():
+    # Ctrl-C reaches the parent while it waits (here: raised from the progress callback);
+    # the workers finish the decision in hand, return their completed deals and exit.
+    full = run([_Slow, _Slow], games=40, players=2, seed=2)
+    calls = []
+
+    def interrupt(done, total):
+        calls.append(done)
+        if done >= 4:
+            raise KeyboardInterrupt
+
+    started = time.monotonic()
+    with pytest.raises(ArenaInterrupted) as caught:
+        run([_Slow, _Slow], games=40, players=2, seed=2, jobs=2, progress=interrupt)
+    assert time.monotonic() - started < 5.0
+    partial = caught.value.result
+    assert partial is not None and 2 <= partial.deals < 20
+    rows = {full.places[d].tobytes() for d in range(full.deals)}
+    assert all(partial.places[d].tobytes() in rows for d in range(partial.deals))
+    assert not multiprocessing.active_children()
+
+
+def test_absurd_sizes_are_refused_up_front():
+    # Issue 10 #9: a trillion games was a MemoryError; a million jobs would fork a million.
+    with pytest.raises(ArenaError, match="at most 10,000,000"):
+        run(["L1"] * 4, games=10**12)
+    with pytest.raises(ArenaError, match="at most 256"):
+        run(["L1"] * 4, games=8, jobs=10**6)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import os
 import re
 import subprocess
 import sys
@@ -38,15 +39,23 @@ def test_help_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None
         assert re.search(rf"^\s+{command}\s+\w", out, re.M), command
 
 
-def test_no_subcommand_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+def test_no_subcommand_prints_the_help(capsys: pytest.CaptureFixture[str]) -> None:
+    # Issue 11 #11: `tienlen` alone printed a usage error; now it shows what to do.
     assert main([]) == 2
-    assert "the following arguments are required: COMMAND" in capsys.readouterr().err
+    out, err = capsys.readouterr()
+    assert err == ""
+    for command in ("play", "sim", "replay", "moves", "rules"):
+        assert re.search(rf"^\s+{command}\s+\w", out, re.M), command
+    assert "tienlen play " in out and "tienlen COMMAND --help" in out
 
 
 def test_rules_renders_rules_md(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules"]) == 0
     out = capsys.readouterr().out
     assert "The rules of Tiến Lên, as tienlen plays them" in out
+    # Players get the rules; the contributors' note about test names stays in the file.
+    assert "test whose name" not in out and "About this file" not in out
+    assert "test whose name" in (REPO / "RULES.md").read_text(encoding="utf-8")
     for label in ("R1.1", "R4.1", "R7.3", "R10.2"):
         assert label in out
     assert "**R1.1**" not in out and "## R1" not in out  # rendered, not the raw markdown
@@ -57,10 +66,32 @@ def test_rules_text_is_the_contract() -> None:
     assert rules_text() == (REPO / "RULES.md").read_text(encoding="utf-8")
 
 
-def test_rules_from_the_command_line_works_without_a_terminal() -> None:
+def test_rules_from_the_command_line_works_without_a_terminal(tmp_path: Path) -> None:
+    marker = tmp_path / "paged"
+    env = dict(os.environ, PAGER=f"cat > {marker}")
     done = subprocess.run([sys.executable, "-m", "tienlen", "rules"], capture_output=True,
-                          text=True, encoding="utf-8", stdin=subprocess.DEVNULL, timeout=30)
+                          text=True, encoding="utf-8", stdin=subprocess.DEVNULL, timeout=30,
+                          env=env)
     assert done.returncode == 0 and "R9.2" in done.stdout and "\x1b" not in done.stdout
+    assert not marker.exists()  # piped: printed, no pager
+
+
+def test_rules_on_a_terminal_go_through_the_pager(tmp_path: Path) -> None:
+    # Issue 11 #11: 130 lines scrolled past with no pager.
+    import pexpect
+
+    from test_cli_play import child_env
+
+    paged = tmp_path / "paged.txt"
+    child = pexpect.spawn(sys.executable, ["-m", "tienlen", "rules"], encoding="utf-8",
+                          env=child_env(PAGER=f"cat > {paged}", LESS="-X"),
+                          dimensions=(24, 80), timeout=30)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "R9.2" not in child.before  # nothing printed past the pager
+    text = paged.read_text(encoding="utf-8")
+    assert "R1.1" in text and "R10.2" in text and "test whose name" not in text
 
 
 def test_moves_still_works(capsys: pytest.CaptureFixture[str]) -> None:
@@ -86,12 +117,31 @@ def test_moves_still_works(capsys: pytest.CaptureFixture[str]) -> None:
         ("q", Command("quit")),
         ("#12", Command("pick", number=12)),
         ("# 3", Command("pick", number=3)),
+        ("²", Command("play", text="²")),  # a card name the parser then refuses
         ("3s 4s 5h", Command("play", text="3s 4s 5h")),
         ("1 2 3", Command("play", text="1 2 3")),
     ],
 )
 def test_parse_command(line: str, command: Command) -> None:
     assert parse_command(line) == command
+
+
+def test_unicode_digits_are_refused_with_a_reason_not_an_int_error() -> None:
+    # Issue 10 #10: `²` and `#²` raised "invalid literal for int()".
+    with pytest.raises(ValueError, match="after # give the number of a move"):
+        parse_command("#²")
+    with pytest.raises(ValueError, match="not a card: '²'"):
+        cards_from_input("²", Cards.parse("3s 4s"))
+    with pytest.raises(ValueError, match="not a card: '٣'"):
+        cards_from_input("٣", Cards.parse("3s 4s"))  # an Arabic-Indic 3: not a card number
+
+
+def test_out_of_range_numbers_are_worded_for_a_single_item() -> None:
+    # Issue 11 #11: "the moves are numbered 1-1".
+    with pytest.raises(ValueError, match="your hand has one card, number 1"):
+        cards_from_input("2", Cards.parse("9d"))
+    with pytest.raises(ValueError, match="numbered 1-2"):
+        cards_from_input("3", Cards.parse("9d 9h"))
 
 
 def test_cards_from_input_takes_names_numbers_and_symbols() -> None:
@@ -113,6 +163,15 @@ def test_save_path_keeps_every_hand(tmp_path: Path) -> None:
     assert save_path(path, 1) == path
     assert save_path(path, 2) == tmp_path / "game-2.json"
     assert save_path(tmp_path / "game", 3) == tmp_path / "game-3.json"
+
+
+def test_save_help_names_the_files_save_path_writes(capsys: pytest.CaptureFixture[str]) -> None:
+    # Issue 11 #13: the help said FILE-n; the second hand goes to game-2.json.
+    assert main(["play", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    names = [save_path(Path("game.json"), n).name for n in (1, 2, 3)]
+    assert f"--save game.json writes {names[0]}, {names[1]}, {names[2]}" in text
+    assert "FILE-n" not in text
 
 
 def test_red_suits_are_red_and_black_suits_plain() -> None:

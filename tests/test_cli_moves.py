@@ -133,7 +133,7 @@ def test_moves_bad_input_one_error_line(capsys, argv, fragment):
 
 @pytest.mark.parametrize(
     "argv",
-    [[], ["moves"], ["moves", "3s", "--rules", "house"], ["moves", "3s", "--bogus"], ["nosuch"]],
+    [["moves"], ["moves", "3s", "--rules", "house"], ["moves", "3s", "--bogus"], ["nosuch"]],
 )
 def test_argparse_errors_exit_2(capsys, argv):
     status, out, err = run(capsys, *argv)
@@ -203,3 +203,13 @@ def test_python_m_reader_leaving_early_is_quiet():
 def test_docstring_examples():
     result = doctest.testmod(tienlen.cli)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_locked_out_needs_a_pile_and_never_says_pass_on_a_lead(capsys):
+    # Issue 11 #11: `moves --locked-out` with no pile said "no legal plays: pass", though a
+    # lead cannot pass (R5.1) and nobody is locked out on a lead (R5.2).
+    status, out, err = run(capsys, "moves", "4s 5s", "--locked-out")
+    assert status == 2 and out == ""
+    assert "--locked-out needs --pile" in err
+    status, out, _ = run(capsys, "moves", "4s 5s", "--locked-out", "--pile", "9h", "--ascii")
+    assert status == 0 and "no legal plays: pass" in out

@@ -176,7 +176,13 @@ def test_play_a_full_hand_with_bad_inputs_a_hint_and_a_second_hand(tmp_path: Pat
             assert game.hand() == hand  # refused: the hand on screen is unchanged
             refused_non_beating = True
             continue
-        state = game.send("p" if "pass (p)" in situation else "#1")
+        if "pass (p" in situation:
+            state = game.send("p")
+        else:
+            # The list is not on screen, so #1 first shows its move; y plays it.
+            assert game.send("#1") == "move"
+            assert re.search(r"#1 is \S.*Type y to play it", game.said), game.said
+            state = game.send("y")
         if state == "again":
             break
         assert state == "move", game.said
@@ -190,7 +196,7 @@ def test_play_a_full_hand_with_bad_inputs_a_hint_and_a_second_hand(tmp_path: Pat
     order = re.findall(r"(?:1st|2nd|3rd|4th) │ (\w+)", table)
     assert sorted(order) == sorted(NAMES), screen
     loser = order[-1]
-    assert f"{loser} {'are' if loser == 'You' else 'is'} the loser" in screen
+    assert f"{loser} finished last, left holding" in screen
     assert "Match after 1 hand" in screen
     record = json.loads(save.read_text(encoding="utf-8"))
     assert [NAMES[seat] for seat in record["finished"]] == order
@@ -292,7 +298,7 @@ def run_piped(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
 
 def test_play_with_piped_stdin_reads_one_command_per_line_and_exits_0_at_eof() -> None:
     # Play the first legal move, or pass when that is refused, until the input runs out.
-    commands = "zz\n" + "#1\np\n" * 30
+    commands = "zz\n" + "m\n#1\np\n" * 40
     done = run_piped("--seed", "11", "--bots", "L1", stdin=commands)
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
@@ -359,3 +365,175 @@ def test_bot_moves_appear_one_by_one_with_a_pause() -> None:
     game.child.sendline("y")
     assert game.wait() == "eof"
     assert game.close() == 0
+
+
+# --- issue 11: first-use rough edges ---------------------------------------------------
+
+
+def test_play_refuses_an_unwritable_save_path_before_the_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 11 #1: the whole hand was played, then the save failed (and exit status 0).
+    from tienlen.tui import play
+
+    monkeypatch.setattr(play.PlaySession, "run", lambda self: pytest.fail("the game started"))
+    path = tmp_path / "no" / "dir" / "x.json"
+    assert main(["play", "--save", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and f"--save {path}: the directory {path.parent} does not exist" in err
+
+
+def test_a_replay_that_cannot_be_saved_makes_the_exit_status_1(tmp_path: Path) -> None:
+    import io
+    import shutil
+
+    from tienlen.tui.play import PlayOptions, PlaySession
+    from tienlen.tui.terminal import Terminal
+
+    folder = tmp_path / "gone"
+    folder.mkdir()
+    out = io.StringIO()
+    term = Terminal(stdin=io.StringIO("m\n#1\np\n" * 40 + "n\n"), stdout=out)
+    session = PlaySession(PlayOptions(seed=11, levels=("L1",) * 3, save=folder / "x.json"),
+                          term)
+    shutil.rmtree(folder)  # the directory goes away during the game
+    assert session.run() == 1
+    assert "could not save the replay to" in out.getvalue()
+
+
+def test_keys_typed_while_the_bots_move_are_discarded() -> None:
+    # Issue 11 #3: a `2` typed early played 5♣ when the turn came.
+    seed = next(seed for seed in range(1000) if Match(4, seed=seed).game.turn == 1)
+    game = PtyGame("--seed", str(seed), "--bots", "L1")  # paced: about 2 s of bot moves
+    game.child.sendline("2")  # typed ahead, before the person's turn
+    assert game.wait() == "move"
+    hand = game.hand()
+    assert len(hand) == 13
+    # If the typed-ahead line had been kept, it would answer the prompt at once.
+    assert game.send("m") == "move"
+    assert "legal play" in game.said and "You play" not in strip(game.raw)
+    assert "there is no card" not in strip(game.raw) and len(game.hand()) == 13
+    game.child.sendline("q")
+    assert game.wait() == "confirm"
+    game.child.sendline("y")
+    assert game.wait() == "eof"
+    assert game.close() == 0
+
+
+def test_enter_and_ctrl_d_keep_prompts_on_their_own_lines_and_enter_passes() -> None:
+    # Issue 11 #8: `Your move> Your move>`, and Ctrl-D at the quit question continued on
+    # the same line; with nothing to beat the pile, Enter is the pass.
+    game = PtyGame("--seed", "4", "--fast", "--bots", "L1")
+    assert game.wait() == "move"
+    assert game.send("") == "move"
+    assert game.send("q") == "confirm"
+    game.child.sendeof()
+    assert game.wait() == "move"
+    text = strip(game.raw)
+    assert not re.search(r"Your move> *Your move>", text), text[-400:]
+    assert not re.search(r"\[y/N\] *Your move>", text), text[-400:]
+    passed_with_enter = False
+    for _ in range(120):
+        situation = game.situation()
+        if "pass (p or Enter)" in situation:
+            state = game.send("")
+            assert "You pass" in game.said, game.said
+            passed_with_enter = True
+            break
+        if "pass (p" in situation:
+            state = game.send("p")
+        else:
+            # With the list on screen, #1 plays at once.
+            assert game.send("m") == "move"
+            state = game.send("#1")
+            assert "Type y to play it" not in game.said
+        if state != "move":
+            break
+    assert passed_with_enter
+    game.child.sendline("q")
+    if game.wait() == "confirm":
+        game.child.sendline("y")
+        game.wait()
+    game.child.close()
+
+
+def test_play_fits_a_60_by_20_terminal() -> None:
+    # Issue 11 #10: at 60x20 the board's title and header scrolled off.
+    game = PtyGame("--seed", "4", "--fast", "--bots", "L1")
+    game.child.setwinsize(20, 60)
+    assert game.wait() == "move"
+    for _ in range(8):  # several turns in, so the action log is full
+        # The turn's screen as drawn, up to its prompt: the title, the header, the hand
+        # and the prompt all on one 20-line screen.
+        drawn = game.screen.split("Your move>")[0].rstrip("\n").splitlines()
+        assert len(drawn) <= 19, "\n".join(drawn)
+        assert drawn[0].startswith("╭─ Tiến Lên · hand 1 · seed 4"), drawn
+        assert re.search(r"seat\s+player\s+level\s+cards", drawn[1]), drawn
+        assert max(len(line) for line in drawn) <= 60
+        if "pass (p" in game.situation():
+            state = game.send("p")
+        else:
+            assert game.send("m") == "move"
+            state = game.send("#1")
+        if state != "move":
+            break
+    game.child.sendline("q")
+    if game.wait() == "confirm":
+        game.child.sendline("y")
+        game.wait()
+    game.child.close()
+
+
+def test_every_screen_of_a_hand_fits_60_by_20_with_room_for_the_prompt() -> None:
+    import io
+
+    from rich.console import Console
+
+    from tienlen.tui.play import PlayOptions, PlaySession
+    from tienlen.tui.terminal import Terminal
+
+    class Small(Terminal):
+        def __init__(self) -> None:
+            super().__init__(stdin=io.StringIO(), stdout=io.StringIO())
+            self.interactive = True
+            self.console = Console(width=60, height=20, file=io.StringIO(), color_system=None,
+                                   record=True)
+            self.answers = iter(["m", "#1", "p"] * 200)
+            self.screens: list[str] = []
+
+        def redraw(self, screen) -> None:  # type: ignore[no-untyped-def]
+            self.console.export_text()  # a redraw starts from a clear screen
+            self.console.print(screen)
+            self.screens.append(self.console.export_text())
+
+        def pause(self, seconds: float) -> None:
+            pass
+
+        def ask(self, prompt) -> str:  # type: ignore[no-untyped-def]
+            return next(self.answers)
+
+        def confirm(self, question: str, *, default: bool) -> bool:
+            return False
+
+    term = Small()
+    PlaySession(PlayOptions(seed=4, levels=("L1",) * 3), term).run()
+    assert len(term.screens) > 20
+    for screen in term.screens:
+        lines = screen.rstrip("\n").splitlines()
+        assert lines[0].startswith("╭─ Tiến Lên · hand 1 · seed 4"), screen
+        # (The end-of-hand board adds a hand column, and its header may take two lines.)
+        assert any("seat" in line and "player" in line for line in lines[1:3]), screen
+        if "Your turn" in screen:
+            assert len(lines) <= 18, screen  # the prompt and an answer still fit
+
+
+def test_play_with_iterations_repeats_the_l3_opponents_moves() -> None:
+    # Issue 11 #4: with --iterations, --seed fixes L3's moves too.
+    commands = "m\n#1\np\n" * 40
+    runs = [run_piped("--seed", "11", "--bots", "L3", "--iterations", "16", "--no-hints",
+                      stdin=commands) for _ in range(2)]
+    assert runs[0].returncode == 0, runs[0].stderr
+    assert "Finishing order" in runs[0].stdout
+    assert runs[0].stdout == runs[1].stdout
+    done = run_piped("--bots", "L2", "--iterations", "16", stdin="")
+    assert done.returncode == 2 and "no L3 opponent plays" in done.stderr

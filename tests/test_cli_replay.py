@@ -16,7 +16,7 @@ from tienlen.cards import Cards
 from tienlen.cli import main
 from test_cli_play import CLEAR, child_env, run_piped, strip
 
-NAMES = ("Seat 0", "Seat 1", "Seat 2", "Seat 3")
+NAMES = ("You", "Minh", "Lan", "Hoa")  # the names `play` saves with the replay
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +25,7 @@ def saved(tmp_path_factory: pytest.TempPathFactory) -> Path:
     move, or passes)."""
     path = tmp_path_factory.mktemp("replay") / "hand.json"
     done = run_piped("--seed", "21", "--bots", "L2", "--save", str(path),
-                     stdin="#1\np\n" * 30)
+                     stdin="m\n#1\np\n" * 40)
     assert done.returncode == 0, done.stderr
     assert path.exists(), done.stdout
     return path
@@ -53,16 +53,17 @@ def test_replay_shows_every_action_and_the_finishing_order(
     assert (status, err) == (0, "")
     actions = record["actions"]
     assert f"{saved.name}: all {len(actions)} actions verified against the rules." in out
-    lines = [line for line in out.splitlines() if re.match(r"\s*\d+\. Seat", line)]
+    lines = [line for line in out.splitlines()
+             if re.match(r"\s*\d+\. (?:You|Minh|Lan|Hoa) ", line)]
     assert len(lines) == len(actions)
     for number, (line, action) in enumerate(zip(lines, actions), start=1):
         # Whether a play leads is the screen's to say; the seat, verb and cards must match.
         assert line.startswith(expected_line(number, action, "leads" in line)), line
-    assert lines[0].startswith("  1. Seat") and " leads " in lines[0]
+    assert lines[0].startswith("  1. ") and " leads " in lines[0]
     table = out[out.index("Finishing order"):]
-    order = re.findall(r"(?:1st|2nd|3rd|4th) │ (Seat \d)", table)
+    order = re.findall(r"(?:1st|2nd|3rd|4th) │ (\w+)", table)
     assert order == [NAMES[seat] for seat in record["finished"]]
-    assert f"{order[-1]} is the loser, left holding" in out
+    assert f"{order[-1]} finished last, left holding" in out
     assert f"action {len(actions)}/{len(actions)}" in out
     assert "\x1b" not in out
 
@@ -74,9 +75,55 @@ def test_replay_step_waits_for_enter_and_stops_on_q(
     status, out, _ = replay(capsys, str(saved), "--step")
     assert status == 0
     assert out.count("Enter: next, q: stop") == 3
-    assert re.search(r"^\s+2\. Seat", out, re.M)
-    assert not re.search(r"^\s+3\. Seat", out, re.M)
+    assert re.search(r"^\s+2\. [A-Z]", out, re.M)
+    assert not re.search(r"^\s+3\. [A-Z]", out, re.M)
     assert "Finishing order" not in out
+
+
+def test_replay_title_shows_the_users_seed_and_the_players_names(
+    saved: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 11 #5: the title showed the internal deal seed and "Seat 0".."Seat 3".
+    from tienlen.game import Game
+    from tienlen.match import Match
+
+    record = json.loads(saved.read_text(encoding="utf-8"))
+    assert record["names"] == list(NAMES) and record["match"] == {"seed": 21, "hand": 1}
+    # The seed shown is the one `tienlen play --seed 21` deals this hand from.
+    assert [h.ascii() for h in Match(4, seed=21).game.initial_hands] == record["hands"]
+    status, out, _ = replay(capsys, str(saved))
+    assert status == 0
+    assert f"replay · {saved.name} · seed 21, hand 1 · action 0/" in out
+    assert re.search(r"\b0\s+You\b", out) and re.search(r"\b1\s+Minh\b", out)
+    assert "Seat 0" not in out and str(record["seed"]) not in out
+
+    # A replay without the labels (older files, Game.to_json) still loads, as before.
+    plain = tmp_path / "plain.json"
+    plain.write_text(Game.from_json(saved.read_text(encoding="utf-8")).to_json(),
+                     encoding="utf-8")
+    status, out, _ = replay(capsys, str(plain))
+    assert status == 0
+    assert f"deal seed {record['seed']} · action 0/" in out and "Seat 3" in out
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda r: r.update(match={"seed": 22, "hand": 1}), "match: hand 1 of match seed 22"),
+        (lambda r: r.update(match={"seed": 21}), 'match: expected {"seed": S, "hand": n}'),
+        (lambda r: r.update(names=["You", "Minh"]), "names: expected 4 names, got 2"),
+        (lambda r: r["names"].__setitem__(1, 7), "names[1]: expected a string"),
+        (lambda r: r["names"].__setitem__(1, "x" * 41), "names[1]: a name is 1 to 40"),
+    ],
+)
+def test_replay_refuses_tampered_labels(
+    saved: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], change, message: str
+) -> None:
+    path = tampered(saved, tmp_path, change)
+    status, out, err = replay(capsys, str(path))
+    assert status == 2 and out == ""
+    assert err.startswith(f"tienlen: error: {path} is not a valid replay: ")
+    assert message in err
 
 
 def test_replay_in_a_terminal_redraws_each_action(saved: Path) -> None:

@@ -7,7 +7,29 @@ average over the rotations of one deal), which makes the deals the independent u
 95% confidence intervals and the paired comparison are over deals.
 
 Every deal and every bot's seed derive from ``seed`` and the game's indices only, so a run
-is reproducible whatever ``jobs`` (or executor) runs it; only the timings differ.
+is reproducible whatever ``jobs`` (or executor) runs it; only the timings differ. (A bot
+on a time budget, such as L3 by default, is itself not reproducible: give L3 a fixed
+``iterations=`` for that.)
+
+How a run executes: the deals are cut into ranges, and each range is one task,
+``_play_chunk(lineup, players, seed, rules, start, stop) -> Unit``, a pure function of
+its arguments whose result (the places of deals ``start..``, each game's decision times and
+counts) is merged by deal index, in whatever order tasks finish. Three runners share it:
+
+- ``jobs=1``: in this process, one deal at a time; progress per game; Ctrl-C keeps
+  every completed deal.
+- ``jobs>1``: the arena's own process pool. Workers ignore SIGINT and report finished
+  games through a queue (at most every 50 ms), and poll a stop event between decisions;
+  on Ctrl-C the parent sets the event, each running task returns its completed deals
+  within one decision, and queued tasks are cancelled.
+- ``executor=``: any :class:`concurrent.futures.Executor` (threads, another pool, a
+  cluster's). Tasks are smaller (64 per run) because progress then comes per task; on
+  Ctrl-C, queued tasks are cancelled and the completed ones kept.
+
+In each case Ctrl-C raises :class:`ArenaInterrupted` with the completed deals' result.
+``unit_deals=``, ``done=`` and ``on_unit=`` cut the run into fixed units, skip the units of
+an earlier run and hand each completed unit over as it lands (:mod:`tienlen.results`
+streams them to disk, :mod:`tienlen.scale` runs them on Dask).
 
 >>> result = run(["L1", "random"], games=40, players=2, seed=3)
 >>> [(s.name, s.games) for s in result.stats()]
@@ -22,12 +44,14 @@ True
 from __future__ import annotations
 
 import math
-import queue
+import multiprocessing
+import signal
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import (FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor,
+                                as_completed, wait)
 from dataclasses import dataclass
-from typing import Union
+from typing import Any, Union
 
 import numpy as np
 
@@ -38,7 +62,8 @@ from .match import hand_seed
 from .rules import Rules
 
 __all__ = ["run", "ArenaResult", "BotStats", "Interval", "Comparison", "ArenaError",
-           "BotSpec", "Entry", "Unit", "entry_names"]
+           "ArenaInterrupted", "BotSpec", "Entry", "MAX_GAMES", "MAX_JOBS", "Unit",
+           "entry_names"]
 
 #: A lineup entry in a result: its index, or its name in :attr:`ArenaResult.names`.
 Entry = Union[int, str]
@@ -50,6 +75,12 @@ BotSpec = Union[str, Callable[..., Bot]]
 _Z95 = 1.959963984540054  # two-sided 95% normal quantile
 _MASK64 = (1 << 64) - 1
 _DEFAULT_RULES = Rules()
+#: Most games one run may play: the result keeps every game's places (a byte per entry).
+MAX_GAMES = 10_000_000
+#: Most worker processes one run may start.
+MAX_JOBS = 256
+# Seconds to wait, after Ctrl-C, for the workers to hand back their completed deals.
+_STOP_WAIT = 3.0
 
 
 class ArenaError(TienlenError):
@@ -71,7 +102,7 @@ class Interval:
 
 @dataclass(frozen=True, slots=True)
 class BotStats:
-    """One lineup entry's results. Places count from 1 (first out) to ``players`` (loser)."""
+    """One lineup entry's results. Places count from 1 (first out) to ``players`` (last place)."""
 
     name: str
     games: int
@@ -160,11 +191,7 @@ class ArenaResult:
             expected = unit.stop
         if not ordered:
             raise ArenaError("no units: a result needs at least one deal")
-        places = np.concatenate([u.places for u in ordered])
-        # Integer sums do not depend on the order; the timings' float sums may, by an ulp.
-        decisions = np.sum([u.decisions.sum(axis=(0, 1), dtype=np.int64) for u in ordered], axis=0)
-        seconds = np.sum([u.seconds.sum(axis=(0, 1)) for u in ordered], axis=0)
-        return cls(names, players, seed, places, seconds, decisions)
+        return _result(names, players, seed, ordered)
 
     @property
     def deals(self) -> int:
@@ -298,50 +325,165 @@ def _build(spec: BotSpec, seed: int) -> Bot:
     return bot
 
 
-def _play_deals(lineup: tuple[BotSpec, ...], players: int, seed: int, rules: Rules,
-                start: int, stop: int) -> Unit:
-    """Play deals ``start..stop-1`` in every rotation (runs in a worker process, which
-    builds the bots from their specs: only names and factories cross the wire)."""
+class ArenaInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped :func:`run`. ``result`` holds the deals completed before it (every
+    rotation of each), or ``None`` if none was; ``games`` is how many were asked for.
+
+    It is a ``KeyboardInterrupt``, so a caller that does not look for it still stops."""
+
+    def __init__(self, result: ArenaResult | None, games: int) -> None:
+        super().__init__()
+        self.result = result
+        self.games = games
+
+
+class _Stopped(Exception):
+    """The parent asked the worker to stop (raised between two decisions)."""
+
+
+# How often, in seconds, a game loop reports finished games and looks for a stop request.
+_REPORT_EVERY = 0.05
+
+
+class _Pace:
+    """Reports finished games and polls for a stop request, at most every
+    ``_REPORT_EVERY`` seconds, so that fast bots do not pay for it per game."""
+
+    __slots__ = ("report", "stopped", "pending", "last")
+
+    def __init__(self, report: Callable[[int], None], stopped: Callable[[], bool]) -> None:
+        self.report = report
+        self.stopped = stopped
+        self.pending = 0
+        self.last = time.perf_counter()
+
+    def due(self, now: float) -> bool:
+        return now - self.last >= _REPORT_EVERY
+
+    def poll(self, now: float) -> None:
+        """Send what is pending; raise :class:`_Stopped` if a stop was asked for."""
+        self.last = now
+        self.flush()
+        if self.stopped():
+            raise _Stopped
+
+    def flush(self) -> None:
+        if self.pending:
+            self.report(self.pending)
+            self.pending = 0
+
+
+def _play_range(lineup: tuple[BotSpec, ...], players: int, seed: int, rules: Rules,
+                start: int, stop: int, pace: _Pace | None = None) -> Unit:
+    """Play deals ``start..stop-1``, each in every rotation. With ``pace``, finished games
+    are reported as they end, and a stop request ends the range early: the result then
+    holds the deals completed so far (a deal cut short is dropped whole)."""
     n = len(lineup)
     places = np.zeros((stop - start, players, n), np.int8)
     seconds = np.zeros((stop - start, players, n))
     decisions = np.zeros((stop - start, players, n), np.int32)
     clock = time.perf_counter
-    for d in range(start, stop):
-        deal_seed = hand_seed(seed, d + 1)
-        for r in range(players):
-            seat_of = [(e + r) % players for e in range(n)]
-            entry_at = {seat: e for e, seat in enumerate(seat_of)}
-            bots = [_build(lineup[entry_at[s]], _mix(seed, d, r, entry_at[s])) for s in range(players)]
-            game = Game(players, seed=deal_seed, rules=rules)
-            spent = [0.0] * n
-            moves = [0] * n
-            while not game.is_over:
-                seat = game.turn
-                view = game.view(seat)
-                e = entry_at[seat]
-                t0 = clock()
-                try:
-                    move = bots[seat].choose(view)
-                except Exception as error:
-                    # Name the game, as for an illegal move: on a cluster worker the
-                    # traceback is far away, the message travels with the exception.
-                    raise ArenaError(
-                        f"{bots[seat].name} (seat {seat}, deal {d}, rotation {r}) raised "
-                        f"{type(error).__name__}: {error}") from error
-                spent[e] += clock() - t0
-                moves[e] += 1
-                try:
-                    game.act(move)
-                except ValueError as error:
-                    raise ArenaError(
-                        f"{bots[seat].name} (seat {seat}, deal {d}, rotation {r}) made an "
-                        f"illegal move {move!r}: {error}") from error
-            for place, seat in enumerate(game.finished, start=1):
-                places[d - start, r, entry_at[seat]] = place
-            seconds[d - start, r] = spent
-            decisions[d - start, r] = moves
-    return Unit(start, stop, places, decisions, seconds)
+    done = start
+    try:
+        for d in range(start, stop):
+            deal_seed = hand_seed(seed, d + 1)
+            for r in range(players):
+                seat_of = [(e + r) % players for e in range(n)]
+                entry_at = {seat: e for e, seat in enumerate(seat_of)}
+                bots = [_build(lineup[entry_at[s]], _mix(seed, d, r, entry_at[s]))
+                        for s in range(players)]
+                game = Game(players, seed=deal_seed, rules=rules)
+                spent = [0.0] * n
+                moves = [0] * n
+                while not game.is_over:
+                    seat = game.turn
+                    view = game.view(seat)
+                    e = entry_at[seat]
+                    t0 = clock()
+                    try:
+                        move = bots[seat].choose(view)
+                    except Exception as error:
+                        # Name the game, as for an illegal move: on a cluster worker the
+                        # traceback is far away, the message travels with the exception.
+                        raise ArenaError(
+                            f"{bots[seat].name} (seat {seat}, deal {d}, rotation {r}) raised "
+                            f"{type(error).__name__}: {error}") from error
+                    t1 = clock()
+                    spent[e] += t1 - t0
+                    moves[e] += 1
+                    try:
+                        game.act(move)
+                    except ValueError as error:
+                        raise ArenaError(
+                            f"{bots[seat].name} (seat {seat}, deal {d}, rotation {r}) made an "
+                            f"illegal move {move!r}: {error}") from error
+                    if pace is not None and pace.due(t1):
+                        pace.poll(t1)
+                for place, seat in enumerate(game.finished, start=1):
+                    places[d - start, r, entry_at[seat]] = place
+                seconds[d - start, r] = spent
+                decisions[d - start, r] = moves
+                if pace is not None:
+                    pace.pending += 1
+            done = d + 1
+    except _Stopped:
+        pass
+    finally:
+        if pace is not None:
+            pace.flush()
+    k = done - start
+    return Unit(start, done, places[:k], decisions[:k], seconds[:k])
+
+
+# The worker side of a run on our own process pool: where to report finished games and the
+# event that asks for a stop. Set in each worker by _init_worker; None anywhere else.
+_CHANNEL: tuple[Any, Any] | None = None
+
+
+def _init_worker(games_queue: Any, stop_event: Any) -> None:
+    global _CHANNEL
+    _CHANNEL = (games_queue, stop_event)
+    # Ctrl-C goes to the whole process group; the parent decides, and tells workers to stop
+    # through the event, so that each returns the deals it completed.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _play_chunk(lineup: tuple[BotSpec, ...], players: int, seed: int, rules: Rules,
+                start: int, stop: int) -> Unit:
+    """One task of a parallel run: :func:`_play_range`, reporting through the worker's
+    channel when it runs on the arena's own pool. A pure function of its arguments, so any
+    executor may run it anywhere."""
+    pace = None
+    if _CHANNEL is not None:
+        games_queue, stop_event = _CHANNEL
+        pace = _Pace(games_queue.put, stop_event.is_set)
+    return _play_range(lineup, players, seed, rules, start, stop, pace)
+
+
+def _assemble(names: tuple[str, ...], players: int, seed: int, parts: Iterable[Unit],
+              n: int) -> ArenaResult | None:
+    """One result from parts in any order (deals sorted by index); ``None`` if empty."""
+    parts = sorted((p for p in parts if len(p.places)), key=lambda p: p.start)
+    if not parts:
+        return None
+    return _result(names, players, seed, parts)
+
+
+def _result(names: tuple[str, ...], players: int, seed: int, parts: list[Unit]) -> ArenaResult:
+    places = np.concatenate([p.places for p in parts])
+    # Integer sums do not depend on the order; the timings' float sums may, by an ulp.
+    decisions = np.sum([p.decisions.sum(axis=(0, 1), dtype=np.int64) for p in parts], axis=0)
+    seconds = np.sum([p.seconds.sum(axis=(0, 1)) for p in parts], axis=0)
+    return ArenaResult(names, players, seed, places, seconds, decisions)
+
+
+def _merge(parts: list[Unit]) -> Unit:
+    """Consecutive units as one."""
+    if len(parts) == 1:
+        return parts[0]
+    return Unit(parts[0].start, parts[-1].stop, np.concatenate([p.places for p in parts]),
+                np.concatenate([p.decisions for p in parts]),
+                np.concatenate([p.seconds for p in parts]))
 
 
 def run(
@@ -361,18 +503,24 @@ def run(
     """Play ``games`` hands between the ``lineup`` (one entry per seat) and return the
     statistics.
 
-    ``games`` must be a multiple of ``players``: each deal is played in every seat
-    rotation. Entries are level names ("random", "L1", "L2", "L3") or picklable bot
-    factories called as ``factory(seed=...)``, such as
+    ``games`` must be a multiple of ``players`` (each deal is played in every seat
+    rotation), at most :data:`MAX_GAMES`. Entries are level names ("random", "L1", "L2",
+    "L3") or picklable bot factories called as ``factory(seed=...)``, such as
     ``functools.partial(make_bot, "L3", iterations=100)``. ``jobs > 1`` runs the deals on
     that many worker processes; ``executor`` (any :class:`concurrent.futures.Executor`)
-    runs them there instead. ``progress(done, total)`` is called as games complete.
+    runs them there instead. ``progress(done, total)`` is called as games complete: per
+    game (at most every 50 ms) in this process and on the arena's own workers, per task
+    on a given executor.
 
-    Streaming and resuming (:mod:`tienlen.results`, :mod:`tienlen.scale`): the deals are
-    played in work units of ``unit_deals`` deals (default: a few per worker); ``on_unit``
-    is called in this process with each :class:`Unit` as it completes, and the units in
-    ``done`` (from an earlier, interrupted run) are not played again. None of this changes
-    the results.
+    Ctrl-C raises :class:`ArenaInterrupted` (a ``KeyboardInterrupt``) holding the deals
+    completed so far; the arena's own workers stop within one decision.
+
+    Streaming and resuming (:mod:`tienlen.results`, :mod:`tienlen.scale`): with
+    ``unit_deals`` the deals are played in work units of that many deals, on multiples of
+    it; ``on_unit`` is called in this process with each :class:`Unit` as it completes
+    (and, on Ctrl-C, with the completed deals of the units in play); the units in ``done``
+    (from an earlier, interrupted run) are not played again. None of this changes the
+    results.
 
     Raises :class:`ArenaError` for a bad request, or if a bot makes an illegal move.
     """
@@ -385,85 +533,199 @@ def run(
         raise ArenaError(
             f"games must be a positive multiple of players ({players}), so that every bot "
             f"sits in every seat equally; got {games!r}")
-    if type(jobs) is not int or jobs < 1:
-        raise ArenaError(f"jobs must be a positive int; got {jobs!r}")
+    if games > MAX_GAMES:
+        raise ArenaError(
+            f"games must be at most {MAX_GAMES:,} per run (the result keeps every game's "
+            f"places in memory); got {games:,}: split a longer run over several seeds")
+    if type(jobs) is not int or not 1 <= jobs <= MAX_JOBS:
+        raise ArenaError(f"jobs must be a positive int, at most {MAX_JOBS}; got {jobs!r}")
     if type(seed) is not int or not 0 <= seed <= _MASK64:
         raise ArenaError(f"seed must be an int in [0, 2**64); got {seed!r}")
     if not isinstance(rules, Rules):
         raise ArenaError(f"rules must be a Rules; got {rules!r}")
     names = entry_names(lineup)
     deals = games // players
-    parallel = executor is not None or jobs > 1
-    finished = _finished(done, deals, players, len(lineup))
     if unit_deals is not None and (type(unit_deals) is not int or unit_deals < 1):
         raise ArenaError(f"unit_deals must be a positive int; got {unit_deals!r}")
-    # Units only set the granularity of progress reports, load balancing and resuming:
-    # every game's seeds come from its indices, so the results do not depend on them.
-    if unit_deals is None:
-        chunks = _chunks(deals, max(jobs, 2) * 8 if parallel else (16 if progress else 1))
-        unit_deals = max(stop - start for start, stop in chunks)
-    chunks = _todo(deals, finished, unit_deals)
-    parts: list[Unit] = list(finished)
-    played = sum(u.stop - u.start for u in parts) * players
-    if progress and played:
-        progress(played, games)
-
-    def finish(unit: Unit) -> None:
-        nonlocal played
-        parts.append(unit)
-        played += unit.games
-        if on_unit is not None:
-            on_unit(unit)
+    plan = _Plan(_finished(done, deals, players, len(lineup)), unit_deals, on_unit)
+    if sum(u.stop - u.start for u in plan.finished) == deals:
         if progress:
-            progress(played, games)
+            progress(games, games)
+        return ArenaResult.from_units(names, players, seed, plan.finished)
+    task = (lineup, players, seed, rules)
+    if executor is None and jobs == 1:
+        return _run_here(task, deals, names, games, progress, plan)
+    if executor is None:
+        return _run_on_own_pool(task, deals, names, games, jobs, progress, plan)
+    return _run_on_executor(task, deals, names, games, executor, progress, plan)
 
-    if not parallel:
-        for start, stop in chunks:
-            finish(_play_deals(lineup, players, seed, rules, start, stop))
-    else:
-        owned = executor is None
-        pool = ProcessPoolExecutor(max_workers=jobs) if owned else executor
-        pending: dict[Future, None] = {}
-        # Units are taken in the order they finish, so that on_unit sees each one soon.
-        completed: queue.SimpleQueue[Future] = queue.SimpleQueue()
-        try:
-            for start, stop in chunks:
-                future = pool.submit(_play_deals, lineup, players, seed, rules, start, stop)
-                pending[future] = None
-                future.add_done_callback(completed.put)
-            while pending:
-                try:
-                    future = completed.get_nowait()
-                except queue.Empty:
-                    # Nothing finished: wait for the oldest unit (an executor that plays a
-                    # unit only when its result is asked for plays it now). Its error, if
-                    # any, is raised when it comes out of the queue.
-                    try:
-                        next(iter(pending)).result()
-                    except Exception:
-                        pass
-                    continue
-                unit = future.result()
-                del pending[future]
-                finish(unit)
-        except BaseException:
-            # Stopped (a bot error, Ctrl-C, on_unit failing): first hand on_unit the units
-            # that finished meanwhile, so that a resumed run need not play them again.
-            if on_unit is not None:
-                for future in [f for f in pending if f.done() and not f.cancelled()
-                               and f.exception() is None]:
-                    del pending[future]
-                    try:
-                        on_unit(future.result())
-                    except Exception:
-                        break
-            raise
-        finally:
-            for future in pending:
-                future.cancel()
-            if owned:
-                pool.shutdown(cancel_futures=True)
-    return ArenaResult.from_units(names, players, seed, parts)
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What a runner plays and where its units go: the units of an earlier run, the unit
+    size (``None``: the runner's own chunks) and the caller's ``on_unit``."""
+
+    finished: list[Unit]
+    unit_deals: int | None
+    on_unit: Callable[[Unit], None] | None
+
+    def ranges(self, deals: int, parts: int) -> list[tuple[int, int]]:
+        size = self.unit_deals
+        if size is None:
+            size = max(stop - start for start, stop in _chunks(deals, parts))
+        return _todo(deals, self.finished, size)
+
+    def played(self, players: int) -> int:
+        return sum(u.stop - u.start for u in self.finished) * players
+
+    def land(self, parts: list[Unit], unit: Unit) -> None:
+        parts.append(unit)
+        if self.on_unit is not None and len(unit.places):
+            self.on_unit(unit)
+
+
+def _run_here(task: tuple, deals: int, names: tuple[str, ...], games: int,
+              progress: Callable[[int, int], None] | None, plan: _Plan) -> ArenaResult:
+    lineup, players, seed, rules = task
+    done = plan.played(players)
+
+    def report(count: int) -> None:
+        nonlocal done
+        done += count
+        if progress:
+            progress(done, games)
+
+    pace = _Pace(report, lambda: False)
+    parts: list[Unit] = list(plan.finished)
+    # Ranges of one deal: a Ctrl-C (raised inside a bot) loses at most the deal in play.
+    in_play: list[Unit] = []
+    try:
+        for start, stop in plan.ranges(deals, 1):
+            in_play = []
+            for d in range(start, stop):
+                in_play.append(_play_range(lineup, players, seed, rules, d, d + 1, pace))
+            unit, in_play = _merge(in_play), []
+            plan.land(parts, unit)
+    except KeyboardInterrupt:
+        if in_play:
+            plan.land(parts, _merge(in_play))
+        raise ArenaInterrupted(_assemble(names, players, seed, parts, len(names)),
+                               games) from None
+    result = _assemble(names, players, seed, parts, len(names))
+    assert result is not None
+    return result
+
+
+def _run_on_own_pool(task: tuple, deals: int, names: tuple[str, ...], games: int, jobs: int,
+                     progress: Callable[[int, int], None] | None, plan: _Plan) -> ArenaResult:
+    """Worker processes that report every finished game and stop on request.
+
+    Chunks set only the load balancing and what a Ctrl-C can lose (nothing: a stopped
+    chunk returns its completed deals); every game's seeds come from its indices, so the
+    results do not depend on them."""
+    players = task[1]
+    ranges = plan.ranges(deals, jobs * 8)
+    context = multiprocessing.get_context()
+    games_queue = context.SimpleQueue()
+    stop_event = context.Event()
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(ranges)), mp_context=context,
+                               initializer=_init_worker, initargs=(games_queue, stop_event))
+    futures: set[Future] = set()
+    landed: set[Future] = set()
+    parts: list[Unit] = list(plan.finished)
+    done = plan.played(players)
+
+    def drain() -> None:
+        nonlocal done
+        before = done
+        while not games_queue.empty():
+            done += games_queue.get()
+        if progress and done != before:
+            progress(min(done, games), games)
+
+    try:
+        # Submitting inside the try: a Ctrl-C while tasks are queued still stops the pool.
+        for start, stop in ranges:
+            futures.add(pool.submit(_play_chunk, *task, start, stop))
+        pending = set(futures)
+        while pending:
+            finished, pending = wait(pending, timeout=_REPORT_EVERY, return_when=FIRST_COMPLETED)
+            for future in finished:
+                landed.add(future)    # first: a Ctrl-C inside on_unit must not land it twice
+                plan.land(parts, future.result())
+            drain()
+    except KeyboardInterrupt:
+        stop_event.set()
+        for future in futures:
+            future.cancel()
+        # Each running chunk returns within one decision; wait that long, not for the run.
+        running = [f for f in futures if not f.cancelled()]
+        finished, stuck = wait(running, timeout=_STOP_WAIT)
+        for future in finished:
+            # (not those already taken: they would count twice)
+            if future.exception() is None and future not in landed:
+                plan.land(parts, future.result())
+        if stuck:
+            _terminate_workers(pool)
+        pool.shutdown(wait=not stuck, cancel_futures=True)
+        raise ArenaInterrupted(_assemble(names, players, task[2], parts, len(names)),
+                               games) from None
+    except BaseException:
+        stop_event.set()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+    if progress:
+        progress(games, games)
+    result = _assemble(names, players, task[2], parts, len(names))
+    assert result is not None
+    return result
+
+
+def _terminate_workers(pool: ProcessPoolExecutor) -> None:
+    # A worker still busy after the stop request is inside one long native call (a huge
+    # iterations= budget); it has nothing to return that the run could use.
+    for process in list(getattr(pool, "_processes", {}).values()):
+        process.terminate()
+
+
+def _run_on_executor(task: tuple, deals: int, names: tuple[str, ...], games: int,
+                     executor: Executor,
+                     progress: Callable[[int, int], None] | None, plan: _Plan) -> ArenaResult:
+    """Any executor (threads, another process pool, a cluster's): tasks are independent
+    and results are gathered in completion order; progress comes per task, so there are
+    more, smaller tasks."""
+    players = task[1]
+    ranges = plan.ranges(deals, 64)
+    futures = {executor.submit(_play_chunk, *task, start, stop): stop - start
+               for start, stop in ranges}
+    parts: list[Unit] = list(plan.finished)
+    landed: set[Future] = set()
+    done = plan.played(players)
+    try:
+        for future in as_completed(futures):
+            landed.add(future)    # first: a Ctrl-C inside on_unit must not land it twice
+            plan.land(parts, future.result())
+            done += futures[future] * players
+            if progress:
+                progress(done, games)
+    except KeyboardInterrupt:
+        for future in futures:
+            future.cancel()
+        # Units that finished while this one was handed over are kept too.
+        for future in futures:
+            if (future not in landed and future.done() and not future.cancelled()
+                    and future.exception() is None):
+                plan.land(parts, future.result())
+        raise ArenaInterrupted(_assemble(names, players, task[2], parts, len(names)),
+                               games) from None
+    except BaseException:
+        for future in futures:
+            future.cancel()
+        raise
+    result = _assemble(names, players, task[2], parts, len(names))
+    assert result is not None
+    return result
 
 
 def entry_names(lineup: Sequence[BotSpec]) -> tuple[str, ...]:

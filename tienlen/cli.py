@@ -121,6 +121,9 @@ def run_moves(args: argparse.Namespace) -> int:
         pile = classify(pile_cards, rules)
         if pile is None:
             raise ValueError(f"--pile: not a combination under {rules.name} rules: {pile_cards}")
+    if args.locked_out and pile is None:
+        raise ValueError("--locked-out needs --pile: a player is locked out only while a "
+                         "pile is in play (R5.2), never on a lead")
     must_include: Card | None = None
     if args.must_include is not None:
         must_include = _parse_arg("--must-include", Card.parse, args.must_include)
@@ -145,7 +148,9 @@ def run_moves(args: argparse.Namespace) -> int:
         lines.append(f"{kind.label}s ({len(plays)}):")
         lines.extend(f"  {play:{spec}}" for play in plays)
     if not moves:
-        lines.append("no legal plays: pass")
+        # Only a player facing a pile may pass; a lead with no play breaks a rule of the
+        # position given (a --must-include card not in the hand).
+        lines.append("no legal plays: pass" if pile is not None else "no legal plays")
     lines.append(f"total: {_plural(len(moves), 'legal play')}")
     print("\n".join(lines))
     return 0
@@ -182,7 +187,8 @@ def _add_game_options(parser: argparse.ArgumentParser) -> None:
         "--rules", choices=Rules.NAMES, default="default", help="ruleset (default: %(default)s)"
     )
     parser.add_argument("--seed", type=_seed, metavar="N",
-                        help="fix the deals and the bots' choices (default: a fresh seed)")
+                        help="fix the deals and the bots' choices, L3's only with "
+                             "--iterations (default: a fresh seed)")
 
 
 # --- tienlen play --------------------------------------------------------------------
@@ -213,8 +219,12 @@ def _add_play(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--ascii", action="store_true",
                         help="write cards as 3s 10h and draw with ASCII only")
     parser.add_argument("--save", type=Path, metavar="FILE",
-                        help="write each hand's replay JSON (hand 1 to FILE, hand n to "
-                             "FILE-n)")
+                        help="write each hand's replay JSON: hand 1 to FILE, later hands "
+                             "beside it, numbered (--save game.json writes game.json, "
+                             "game-2.json, game-3.json ...); checked before the game starts")
+    parser.add_argument("--iterations", type=_count, default=None, metavar="N",
+                        help="L3 opponents sample N deals per move instead of searching "
+                             "for 50 ms, so that --seed replays their moves too")
     parser.add_argument("--fast", action="store_true",
                         help="no pause between the bots' moves")
     parser.set_defaults(run=run_play)
@@ -227,6 +237,10 @@ def run_play(args: argparse.Namespace) -> int:
     from .tui.terminal import Terminal
 
     levels = args.bots * (args.players - 1) if len(args.bots) == 1 else args.bots
+    if args.iterations is not None and not any(_is_l3(level) for level in levels):
+        raise ValueError("--iterations sets L3's search, and no L3 opponent plays")
+    if args.save is not None:
+        _writable_file(args.save, "--save")
     options = PlayOptions(
         players=args.players,
         seat=args.seat,
@@ -237,6 +251,7 @@ def run_play(args: argparse.Namespace) -> int:
         style=Style(ascii=_use_ascii(args)),
         save=args.save,
         fast=args.fast,
+        iterations=args.iterations,
     )
     return PlaySession(options, Terminal()).run()
 
@@ -250,8 +265,13 @@ def _add_sim(subparsers: argparse._SubParsersAction) -> None:
         help="bots against bots: many hands, with statistics",
         description=(
             "Play many hands between bots (each deal once per seat rotation, so luck "
-            "cancels out) and print, per bot, the first-place rate, mean place and loser "
-            "rate with 95% confidence intervals, and the time per decision."
+            "cancels out) and print, per bot, the first-place rate, mean place and "
+            "last-place rate with 95% confidence intervals, and the time per decision. "
+            "Reproducible: the same --seed gives the same results on any machine and any "
+            "--jobs, except when L3 plays on its default time budget (50 ms a move, so its "
+            "moves depend on the machine's speed and load); give --iterations N to make "
+            "L3 runs reproducible too. Ctrl-C stops the run and prints the results of the "
+            "deals completed so far."
         ),
     )
     parser.add_argument(
@@ -260,16 +280,23 @@ def _add_sim(subparsers: argparse._SubParsersAction) -> None:
              "(default: L3,L2,L2,L2, cut to --players)")
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=None,
                         help="seats (default: one per level in --bots, else 4)")
-    parser.add_argument("--games", type=int, default=100, metavar="N",
-                        help="hands to play, a multiple of the players (default: %(default)s)")
+    parser.add_argument("--games", type=_count, default=None, metavar="N",
+                        help=f"hands to play, a multiple of the players (default: "
+                             f"{_DEFAULT_GAMES} rounded down to one: {_DEFAULT_GAMES} with 2 "
+                             f"or 4 players, {_default_games(3)} with 3)")
+    parser.add_argument("--iterations", type=_count, default=None, metavar="N",
+                        help="L3 samples N deals per move instead of searching for 50 ms: "
+                             "slower or faster, but reproducible from --seed")
     parser.add_argument("--jobs", type=int, default=1, metavar="J",
                         help="worker processes (default: %(default)s)")
     parser.add_argument("--rules", choices=Rules.NAMES, default="default",
                         help="ruleset (default: %(default)s)")
     parser.add_argument("--seed", type=_seed, default=0, metavar="N",
-                        help="fixes every deal and bot (default: %(default)s)")
+                        help="fixes every deal and every bot's choices, L3's only with "
+                             "--iterations (default: %(default)s)")
     parser.add_argument("--json", type=Path, metavar="FILE",
-                        help="also write the results as JSON to FILE")
+                        help="also write the results as JSON to FILE (checked before the "
+                             "run starts)")
     # Issue 15: clusters, streaming and resuming (tienlen.scale, tienlen.results).
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="play on a Dask cluster: tcp://HOST:PORT of a running "
@@ -288,10 +315,47 @@ def _add_sim(subparsers: argparse._SubParsersAction) -> None:
 
 
 _DEFAULT_LINEUP = ("L3", "L2", "L2", "L2")
+_DEFAULT_GAMES = 100
+
+
+def _default_games(players: int) -> int:
+    """The default --games: the most whole seat rotations within ``_DEFAULT_GAMES``."""
+    return _DEFAULT_GAMES - _DEFAULT_GAMES % players
+
+
+def _count(text: str) -> int:
+    """An argparse type for counts: a positive integer (upper limits are the library's)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more: {value}")
+    return value
+
+
+def _is_l3(level: str) -> bool:
+    return level.lower() == "l3"
+
+
+def _writable_file(path: Path, option: str) -> None:
+    """Refuse an output path that cannot be written, before any work is done (so that an
+    hour of simulation is not lost to a typo). Creates nothing."""
+    if path.is_dir():
+        raise ValueError(f"{option} {path}: is a directory; give a file name")
+    parent = path.parent
+    if not parent.is_dir():
+        raise ValueError(f"{option} {path}: the directory {parent} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK) or (path.exists()
+                                                    and not os.access(path, os.W_OK)):
+        raise ValueError(f"{option} {path}: not writable")
 
 
 def run_sim(args: argparse.Namespace) -> int:
     """``tienlen sim``: run the arena with a progress bar, then print the results table."""
+    import functools
+
+    from .bots import make_bot
     from .tui.sim_view import run_simulation
     from .tui.terminal import Terminal
 
@@ -306,26 +370,36 @@ def run_sim(args: argparse.Namespace) -> int:
     elif len(levels) != players:
         raise ValueError(f"--bots names {len(levels)} levels but --players is {players}: "
                          "give one level per seat, or one for all")
+    if args.iterations is not None and not any(_is_l3(level) for level in levels):
+        raise ValueError("--iterations sets L3's search, and no L3 plays in this lineup")
+    if args.json is not None:
+        _writable_file(args.json, "--json")
+    games = args.games if args.games is not None else _default_games(players)
+    lineup = [functools.partial(make_bot, "L3", iterations=args.iterations)
+              if args.iterations is not None and _is_l3(level) else level for level in levels]
     rules = Rules.from_name(args.rules)
     if args.scheduler or args.out or args.resume or args.unit_games:
         from .scale import sim_options
 
-        with sim_options(lineup=levels, games=args.games, players=players, seed=args.seed,
+        with sim_options(lineup=lineup, games=games, players=players, seed=args.seed,
                          rules=rules, jobs=args.jobs, scheduler=args.scheduler,
                          out=args.out, resume=args.resume,
                          unit_games=args.unit_games) as options:
-            return run_simulation(Terminal(), levels, games=args.games, players=players,
+            return run_simulation(Terminal(), lineup, games=games, players=players,
                                   seed=args.seed, jobs=args.jobs, rules=rules,
-                                  json_path=args.json, arena_options=options)
+                                  json_path=args.json, labels=levels,
+                                  iterations=args.iterations, arena_options=options)
     return run_simulation(
         Terminal(),
-        levels,
-        games=args.games,
+        lineup,
+        games=games,
         players=players,
         seed=args.seed,
         jobs=args.jobs,
-        rules=rules,
+        rules=Rules.from_name(args.rules),
         json_path=args.json,
+        labels=levels,
+        iterations=args.iterations,
     )
 
 
@@ -367,7 +441,8 @@ def _add_rules(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "rules",
         help="show the rules of the game",
-        description="Render RULES.md, the rules as tienlen plays them, in the terminal.",
+        description=("Show the rules as tienlen plays them (RULES.md), through a pager "
+                     "($PAGER, else less) on a terminal, printed when piped."),
     )
     parser.set_defaults(run=run_rules)
 
@@ -392,9 +467,19 @@ _SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``tienlen`` argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(prog=PROG, description="Tiến Lên (Thirteen) engine.")
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Tiến Lên (Thirteen): play it in the terminal, run bot tournaments, "
+                    "list legal moves.",
+        epilog="examples:\n"
+               "  tienlen play                 play a hand against three bots\n"
+               "  tienlen rules                read the rules\n"
+               "  tienlen sim --bots L2,L1     bots against bots, with statistics\n"
+               "  tienlen COMMAND --help       one command's options",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for add in _SUBCOMMANDS:
         add(subparsers)
     return parser
@@ -420,6 +505,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit_:
         # argparse exits for --help, --version and its own usage errors (status 2).
         return 0 if exit_.code is None else int(exit_.code)
+    if args.command is None:
+        # No subcommand: show what there is to do rather than a one-line usage error.
+        parser.print_help()
+        return EXIT_USAGE
     try:
         return args.run(args)
     except ValueError as error:

@@ -151,8 +151,20 @@ def _join(items: list[str], word: str = "and") -> str:
     return f"{', '.join(items[:-1])} {word} {items[-1]}"
 
 
+def _breaks(group: int, move: int) -> bool:
+    """Whether ``move`` breaks ``group``: it plays some of the group's cards, not all."""
+    return bool(group & move) and bool(group & ~move)
+
+
 class _Explainer:
-    """Words for why a move fits the hand, from the split before and after it."""
+    """Words for why a move fits the hand, from the split before and after it.
+
+    Every claim is a fact about the cards, worded so that a reader can check it: "breaks
+    X" means the move plays some of X's cards but not all, "keeps X for later" that X is
+    still whole in hand after the move, "every other beating move breaks ..." that each of
+    those moves breaks one of the groups named (``tests/test_hint_claims.py`` checks each
+    phrase over hundreds of positions). Advice that is not a fact is worded as advice.
+    """
 
     def __init__(self, view: View, moves: list[Cards]) -> None:
         self.view = view
@@ -178,7 +190,7 @@ class _Explainer:
         return [self._your(g) for g in sorted(rest, key=int.bit_length) if self._notable(g)]
 
     def broken(self, move: int) -> list[str]:
-        return [self._your(g) for g in self.groups if g & move and g != move and self._notable(g)]
+        return [self._your(g) for g in self.groups if _breaks(g, move) and self._notable(g)]
 
     def reason(self, move: Move, decision: Decision | None = None) -> str:
         if move is PASS:
@@ -208,9 +220,20 @@ class _Explainer:
         if kept:
             parts.append(f"it keeps {_join(kept)} for later")
         if not parts:
-            parts.append("it sheds your weakest cards first" if self.view.pile is None
-                         else "it is the cheapest play that beats the pile")
+            parts.append(self._plain_reason(mask))
         return "; ".join(parts)
+
+    def _plain_reason(self, mask: int) -> str:
+        """The reason for a move that breaks nothing and keeps no group worth naming."""
+        if self.view.pile is None:
+            if mask & -mask == self.hand & -self.hand:
+                return "it sheds your lowest card first"
+            return "it leads a weak combination and keeps your stronger cards"
+        pile = self.view.pile.code
+        same = [m.mask for m in self.moves if _core.classify(m.mask, self.flags) >> 6 == pile >> 6]
+        if mask in same and mask.bit_length() == min(m.bit_length() for m in same):
+            return "it is the cheapest play that beats the pile"
+        return "it beats the pile and keeps your stronger cards"
 
     def _pass_reason(self) -> str:
         if not self.moves:
@@ -224,9 +247,13 @@ class _Explainer:
             words = _join([self._your(m) for m in strong[:2]] + (["more"] if len(strong) > 2 else []))
             parts.append(f"{words} {'is' if len(strong) == 1 else 'are'} worth more later, "
                          "when it wins the pile or stops someone going out")
+        # "Every other move breaks ..." is said only when each of those moves breaks one of
+        # the groups named; a move that breaks nothing leaves passing as a choice of style.
+        per_move = [self.broken(move) for move in plain]
         broken: list[str] = []
-        for move in plain:
-            broken += [b for b in self.broken(move) if b not in broken]
+        if per_move and all(per_move):
+            for groups in per_move:
+                broken += [b for b in groups if b not in broken]
         if broken:
             if strong:
                 what = "the other beating move" if len(plain) == 1 else "every other beating move"

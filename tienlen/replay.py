@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 from typing import Any, Final
+from dataclasses import dataclass  # (for ReplayLabels, at the end)
 
 from . import _core
 from .cards import Cards
@@ -47,6 +48,12 @@ VERSION: Final = 1
 
 _FIELDS: Final = ("schema", "version", "players", "rules", "seed", "hands", "leader",
                   "actions", "finished")
+# Labels a replay may carry for its title, read by replay_labels (older replays lack them):
+# "names", the players' names by seat, and "match": {"seed": S, "hand": n}, the match seed
+# the user gave (``tienlen play --seed S``) and the hand's number, whose deal seed is
+# hand_seed(S, n).
+_LABEL_FIELDS: Final = ("names", "match")
+_NAME_LIMIT: Final = 40
 
 
 class ReplayError(TienlenError):
@@ -138,7 +145,7 @@ def game_from_json(text: str | bytes) -> Game:
         raise ReplayError(f"unsupported version {version!r} (this reader knows {VERSION})",
                           "version")
     for name in record:
-        if name not in _FIELDS:
+        if name not in _FIELDS and name not in _LABEL_FIELDS:
             raise ReplayError("unknown field", name)
     for name in _FIELDS:
         if name not in record:
@@ -208,3 +215,69 @@ def game_from_json(text: str | bytes) -> Game:
         raise ReplayError(f"the actions finish {list(game.finished)}, the file says "
                           f"{finished}", "finished")
     return game
+
+
+# --- labels: optional fields for a replay's title (additive; older replays lack them) ---
+
+__all__ += ["ReplayLabels", "replay_labels", "game_to_json_with_labels"]
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayLabels:
+    """What a replay says about itself beyond the game: the players' ``names`` by seat and,
+    for a hand of a match, the ``match_seed`` the user gave and the ``hand`` number.
+    Each is ``None`` in a replay that does not carry it."""
+
+    names: tuple[str, ...] | None = None
+    match_seed: int | None = None
+    hand: int | None = None
+
+
+def game_to_json_with_labels(game: Game, labels: ReplayLabels, *,
+                             indent: int | None = None) -> str:
+    """:func:`game_to_json` plus the ``labels`` that are set (a reader that does not
+    know them gets the same game)."""
+    record = json.loads(game_to_json(game))
+    if labels.names is not None:
+        record["names"] = list(labels.names)
+    if labels.match_seed is not None and labels.hand is not None:
+        record["match"] = {"seed": labels.match_seed, "hand": labels.hand}
+    return json.dumps(record, indent=indent, ensure_ascii=False)
+
+
+def replay_labels(text: str | bytes) -> ReplayLabels:
+    """The labels of a replay that :func:`game_from_json` accepted (call that first).
+
+    >>> from tienlen.match import Match
+    >>> match = Match(2, seed=4)
+    >>> labels = ReplayLabels(("You", "Minh"), match_seed=4, hand=1)
+    >>> replay_labels(game_to_json_with_labels(match.game, labels)) == labels
+    True
+    >>> replay_labels(game_to_json(match.game))
+    ReplayLabels(names=None, match_seed=None, hand=None)
+    """
+    from .match import hand_seed
+
+    record = json.loads(text)
+    names = record.get("names")
+    if names is not None:
+        names = _list(names, "names")
+        if len(names) != record["players"]:
+            raise ReplayError(f"expected {record['players']} names, got {len(names)}", "names")
+        for seat, name in enumerate(names):
+            if not 1 <= len(_str(name, f"names[{seat}]")) <= _NAME_LIMIT or \
+                    not name.isprintable():
+                raise ReplayError(f"a name is 1 to {_NAME_LIMIT} printable characters",
+                                  f"names[{seat}]")
+        names = tuple(names)
+    match = record.get("match")
+    match_seed = hand = None
+    if match is not None:
+        if type(match) is not dict or set(match) != {"seed", "hand"}:
+            raise ReplayError('expected {"seed": S, "hand": n}', "match")
+        match_seed = _int(match["seed"], "match.seed", 0, (1 << 64) - 1)
+        hand = _int(match["hand"], "match.hand", 1, (1 << 63) - 1)
+        if record["seed"] != hand_seed(match_seed, hand):
+            raise ReplayError(f"hand {hand} of match seed {match_seed} is not the deal of "
+                              f"seed {record['seed']}", "match")
+    return ReplayLabels(names, match_seed, hand)

@@ -26,6 +26,7 @@ from ..cards import Card, Cards
 from ..errors import CardParseError
 from ..game import PASS, Action, Game, Move
 from ..match import Match
+from ..replay import ReplayLabels, game_to_json_with_labels
 from ..rules import Rules
 from ..view import View
 from .render import (SeatInfo, Style, board, cards_text, combo_text, finishing_table,
@@ -41,6 +42,8 @@ BOT_NAMES: tuple[str, ...] = ("Minh", "Lan", "Hoa")
 BOT_PAUSE = 0.6
 # How many lines of the action log stay on the redrawn board.
 _LOG_LINES = 6
+# Lines kept free under the board: the prompt and a one-line answer.
+_PROMPT_ROOM = 2
 
 CommandKind = Literal["empty", "play", "pass", "hint", "yes", "moves", "pick", "help", "quit"]
 
@@ -73,6 +76,10 @@ def parse_command(line: str) -> Command:
     Traceback (most recent call last):
     ...
     ValueError: '#x': after # give the number of a move from the list (m shows it)
+    >>> parse_command("#²")
+    Traceback (most recent call last):
+    ...
+    ValueError: '#²': after # give the number of a move from the list (m shows it)
     """
     text = line.strip()
     if not text:
@@ -82,7 +89,7 @@ def parse_command(line: str) -> Command:
         return Command(word)
     if text.startswith("#"):
         digits = text[1:].strip()
-        if not digits.isdigit():
+        if not _is_number(digits):
             raise ValueError(f"{text!r}: after # give the number of a move from the list "
                              "(m shows it)")
         return Command("pick", number=int(digits))
@@ -100,17 +107,20 @@ def cards_from_input(text: str, hand: Cards) -> Cards:
     Traceback (most recent call last):
     ...
     ValueError: there is no card 7: your hand has 4 cards, numbered 1-4
+    >>> cards_from_input("2", Cards.parse("9d"))
+    Traceback (most recent call last):
+    ...
+    ValueError: there is no card 2: your hand has one card, number 1
     """
     ordered = list(hand)
     chosen: list[Card] = []
     for token in re.split(r"[\s,]+", text.strip()):
         if not token:
             continue
-        if token.isdigit():
+        if _is_number(token):
             number = int(token)
             if not 1 <= number <= len(ordered):
-                raise ValueError(f"there is no card {number}: your hand has "
-                                 f"{len(ordered)} cards, numbered 1-{len(ordered)}")
+                raise ValueError(f"there is no card {number}: {_numbered(len(ordered), 'card')}")
             card = ordered[number - 1]
         else:
             card = Card.parse(token)
@@ -118,6 +128,21 @@ def cards_from_input(text: str, hand: Cards) -> Cards:
             raise ValueError(f"{card} is named twice")
         chosen.append(card)
     return Cards(chosen)
+
+
+def _is_number(text: str) -> bool:
+    """ASCII digits only: ``"²".isdigit()`` is true, yet ``int("²")`` fails."""
+    return text.isascii() and text.isdigit()
+
+
+def _numbered(count: int, noun: str) -> str:
+    """How the items of a numbered list are numbered, for an out-of-range number."""
+    if count == 1:
+        return f"your hand has one {noun}, number 1" if noun == "card" else \
+            f"there is one {noun}, #1"
+    if noun == "card":
+        return f"your hand has {count} cards, numbered 1-{count}"
+    return f"the {noun}s are numbered 1-{count}"
 
 
 def bot_names(players: int, you: int) -> list[str]:
@@ -153,6 +178,8 @@ class PlayOptions:
     style: Style = Style()
     save: Path | None = None
     fast: bool = False
+    #: L3 opponents' sampled deals per move (``None``: their 50 ms time budget).
+    iterations: int | None = None
 
 
 class _Quit(Exception):
@@ -184,13 +211,20 @@ class PlaySession:
                 seats.append(SeatInfo(names[seat], None, is_you=True))
                 continue
             level = next(levels)
+            extra = ({"iterations": options.iterations}
+                     if options.iterations is not None and level.lower() == "l3" else {})
             # make_bot validates the level name (a ValueError names the choices).
-            self.bots[seat] = make_bot(level, seed=_bot_seed(self.match.seed, seat))
+            self.bots[seat] = make_bot(level, seed=_bot_seed(self.match.seed, seat), **extra)
             seats.append(SeatInfo(names[seat], self.bots[seat].name))
         self.seats = seats
         self.log: deque[Text] = deque(maxlen=_LOG_LINES)
+        # A move shown and waiting for y: a hint, or a #N picked without the list on screen.
         self._pending_hint: Move | None = None
+        # The history length when the person last listed their moves with m: #N plays at
+        # once only while that list is the current one.
+        self._listed_at = -1
         self._scores_before = self.match.scores
+        self.save_failed = False
 
     # ------------------------------------------------------------------ helpers
 
@@ -224,16 +258,23 @@ class PlaySession:
     def _screen(self, footer: RenderableType | None = None,
                 reveal: bool = False) -> RenderableType:
         game = self.game
-        return board(
-            game.view(self.you),
-            self.seats,
-            self.style,
-            title=self._title(),
-            hands=game.hands if reveal else None,
-            # A transcript already printed each event as it happened.
-            events=list(self.log) if self.term.interactive else (),
-            footer=footer,
-        )
+
+        def draw(events: Sequence[Text]) -> RenderableType:
+            return board(game.view(self.you), self.seats, self.style, title=self._title(),
+                         hands=game.hands if reveal else None, events=events, footer=footer)
+
+        # A transcript already printed each event as it happened.
+        if not self.term.interactive:
+            return draw(())
+        # On a short terminal the oldest log lines give way, so that the title and the
+        # header stay on screen with room for the prompt and an answer below.
+        events = list(self.log)
+        room = self.term.console.height - _PROMPT_ROOM
+        screen = draw(events)
+        while events and self.term.lines(screen) > room:
+            events = events[1:]
+            screen = draw(events)
+        return screen
 
     def _refuse(self, message: str) -> None:
         mark = "x" if self.style.ascii else "✗"
@@ -242,7 +283,8 @@ class PlaySession:
     # ------------------------------------------------------------------- match
 
     def run(self) -> int:
-        """Play hands until the person stops; the exit status (0)."""
+        """Play hands until the person stops; the exit status (0, or 1 if a replay could
+        not be saved)."""
         try:
             self._announce_hand()
             while True:
@@ -257,12 +299,14 @@ class PlaySession:
         except EOFError:
             self.term.print(Text("End of input: leaving the game.", style="dim"))
         self.term.print(Text("Thanks for playing.", style="dim"))
-        return 0
+        # A replay that was asked for and not written is a failure a script should see.
+        return 1 if self.save_failed else 0
 
     def _announce_hand(self) -> None:
         game = self.game
         self.log.clear()
         self._pending_hint = None
+        self._listed_at = -1
         self._scores_before = self.match.scores
         number = self.match.hand_number
         leader = game.turn
@@ -299,11 +343,10 @@ class PlaySession:
         self.term.redraw(self._screen(reveal=True))
         self.term.print()
         self.term.print(finishing_table(game.finished, self.seats, self.style, points))
-        loser = game.loser
-        assert loser is not None
-        left = game.hand(loser)
-        line = Text(f"{self._name(loser)} {'are' if loser == self.you else 'is'} "
-                    f"the loser, left holding ", style="bold")
+        last = game.loser
+        assert last is not None
+        left = game.hand(last)
+        line = Text(f"{self._name(last)} finished last, left holding ", style="bold")
         line.append_text(cards_text(left, self.style))
         self.term.print(line)
         self.term.print(scoreboard(after, match.place_counts, self.seats,
@@ -314,9 +357,13 @@ class PlaySession:
         if self.options.save is None:
             return
         path = save_path(self.options.save, self.match.hand_number)
+        labels = ReplayLabels(tuple(seat.name for seat in self.seats), self.match.seed,
+                              self.match.hand_number)
+        text = game_to_json_with_labels(self.game, labels, indent=1)
         try:
-            path.write_text(self.game.to_json(indent=1) + "\n", encoding="utf-8")
+            path.write_text(text + "\n", encoding="utf-8")
         except OSError as error:
+            self.save_failed = True
             self._refuse(f"could not save the replay to {path}: {error.strerror or error}")
             return
         self.term.print(Text(f"Replay saved to {path} (tienlen replay {path})", style="dim"))
@@ -342,10 +389,9 @@ class PlaySession:
             self._event(Text(f"{name} {'are' if you else 'is'} out: {ordinal(place)} place.",
                              style="green"))
         if game.is_over:
-            loser = game.loser
-            assert loser is not None
-            self._event(Text(f"The hand is over. {self._name(loser)} "
-                             f"{'are' if loser == self.you else 'is'} the loser.",
+            last = game.loser
+            assert last is not None
+            self._event(Text(f"The hand is over: {self._name(last)} finished last.",
                              style="bold"))
         elif had_pile and game.pile is None:
             leader = game.turn
@@ -378,11 +424,11 @@ class PlaySession:
             if view.seat in view.locked_out:
                 text.append("you passed on this pile, so only a bomb on the 2s may play")
                 if not moves:
-                    text.append("; you hold none: pass (p)")
+                    text.append("; you hold none: pass (p or Enter)")
             elif not moves:
                 text.append("nothing you hold beats ")
                 text.append_text(cards_text(view.pile.cards, self.style))
-                text.append(", so pass (p)")
+                text.append(", so pass (p or Enter)")
             else:
                 text.append("beat ")
                 text.append_text(cards_text(view.pile.cards, self.style))
@@ -393,6 +439,8 @@ class PlaySession:
 
     def _your_turn(self) -> None:
         view = self.game.view(self.you)
+        # Keys pressed while the bots moved were not meant for this turn.
+        self.term.discard_typeahead()
         self.term.redraw(self._screen(footer=self._situation(view)))
         while True:
             line = self.term.ask(Text("Your move> ", style="bold"))
@@ -407,6 +455,9 @@ class PlaySession:
         command = parse_command(line)
         pending, self._pending_hint = self._pending_hint, None
         if command.kind == "empty":
+            if view.can_pass() and not view.legal_moves():
+                self._apply(self.you, PASS)  # nothing else to do: Enter passes
+                return True
             return False
         if command.kind == "help":
             self.term.print(help_table(self.style))
@@ -417,6 +468,7 @@ class PlaySession:
             return False
         if command.kind == "moves":
             self.term.print(moves_listing(view, self.style))
+            self._listed_at = len(view.history)
             return False
         if command.kind == "hint":
             self._show_hint(view)
@@ -434,10 +486,19 @@ class PlaySession:
             if not moves:
                 raise ValueError("you have no legal play: pass (p)")
             if not 1 <= command.number <= len(moves):
-                raise ValueError(f"there is no move #{command.number}: the moves are "
-                                 f"numbered 1-{len(moves)} (m lists them)")
-            self._apply(self.you, moves[command.number - 1])
-            return True
+                raise ValueError(f"there is no move #{command.number}: "
+                                 f"{_numbered(len(moves), 'move')} (m lists them)")
+            move = moves[command.number - 1]
+            if self._listed_at == len(view.history):
+                self._apply(self.you, move)
+                return True
+            # The list is not on screen: show what #N is before playing it.
+            text = Text(f"#{command.number} is ", style="bold")
+            text.append_text(cards_text(move, self.style))
+            text.append(". Type y to play it, or m to see the list.", style="")
+            self.term.print(text)
+            self._pending_hint = move
+            return False
         try:
             cards = cards_from_input(command.text, view.hand)
         except CardParseError as error:
@@ -493,10 +554,11 @@ def moves_listing(view: View, style: Style) -> RenderableType:
 _HELP: Sequence[tuple[str, str]] = (
     ("3s 4s 5h   10h   A♠", "play these cards (ranks 3-10 J Q K A 2, suits s c d h)"),
     ("1 2 3", "play the cards with these numbers (shown under your hand)"),
-    ("p, pass", "pass: you are locked out until the pile clears"),
+    ("p, pass", "pass: you are locked out until the pile clears (Enter passes when "
+                "nothing beats the pile)"),
     ("h, hint", "suggest a move and say why; then y plays it"),
     ("m, moves", "list your legal plays, numbered"),
-    ("#N", "play move N of that list"),
+    ("#N", "play move N of that list (shown first if the list is not on screen)"),
     ("?, help", "this help"),
     ("q, quit", "leave the game (asks first during a hand)"),
 )

@@ -145,7 +145,7 @@ def _status(view: View, seat: int) -> Text:
     if seat in view.finished:
         place = view.finished.index(seat) + 1
         if view.turn is None and place == view.players:
-            return Text("loser", style="bold red")
+            return Text("last", style="bold red")
         return Text(f"out, {ordinal(place)}", style="green")
     if view.turn == seat:
         return Text("to play", style="bold")
@@ -237,7 +237,7 @@ def board(
 
 def finishing_table(finished: Sequence[int], seats: Sequence[SeatInfo], style: Style,
                     points: Sequence[int] | None = None) -> Table:
-    """The finishing order of a hand that is over, the loser last (R9.2)."""
+    """The finishing order of a hand that is over, last place last (R9.2)."""
     table = Table(title="Finishing order", box=style.box, title_justify="left",
                   title_style="bold")
     table.add_column("place", justify="right")
@@ -248,7 +248,7 @@ def finishing_table(finished: Sequence[int], seats: Sequence[SeatInfo], style: S
     for place, seat in enumerate(finished, start=1):
         name = Text(seats[seat].name, style="bold" if seats[seat].is_you else "")
         if place == last:
-            name.append("  (loser)", style="red")
+            name.append("  (last place)", style="red")
         row: list[RenderableType] = [ordinal(place), name]
         if points is not None:
             row.append(f"+{points[seat]}")

@@ -13,7 +13,7 @@ from pathlib import Path
 from rich.text import Text
 
 from ..game import Game
-from ..replay import ReplayError
+from ..replay import ReplayError, ReplayLabels, replay_labels
 from .render import SeatInfo, Style, board, cards_text, combo_text, finishing_table, ordinal
 from .terminal import Terminal
 
@@ -23,15 +23,16 @@ __all__ = ["load_replay", "replay_file", "REPLAY_PAUSE"]
 REPLAY_PAUSE = 0.8
 
 
-def load_replay(path: Path) -> Game:
-    """The game recorded in ``path``, every action verified. Raises ``ValueError`` (a
-    :class:`ReplayError` for a bad replay) with the file's name in the message."""
+def load_replay(path: Path) -> tuple[Game, ReplayLabels]:
+    """The game recorded in ``path``, every action verified, and the replay's labels.
+    Raises ``ValueError`` (a :class:`ReplayError` for a bad replay) with the file's name in
+    the message."""
     try:
         text = path.read_bytes()
     except OSError as error:
         raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
     try:
-        return Game.from_json(text)
+        return Game.from_json(text), replay_labels(text)
     except ReplayError as error:
         raise ReplayError(f"{path} is not a valid replay: {error}") from None
 
@@ -48,19 +49,26 @@ def _fresh(recorded: Game) -> Game:
 def replay_file(terminal: Terminal, path: Path, *, style: Style, step: bool = False,
                 fast: bool = False) -> int:
     """Verify ``path``, then show it action by action; the exit status."""
-    recorded = load_replay(path)
+    recorded, labels = load_replay(path)
     game = _fresh(recorded)
-    seats = [SeatInfo(f"Seat {seat}") for seat in range(game.players)]
+    names = labels.names or tuple(f"Seat {seat}" for seat in range(game.players))
+    seats = [SeatInfo(name) for name in names]
     history = recorded.history
     sep = "-" if style.ascii else "·"
-    seed = "given hands" if recorded.seed is None else f"seed {recorded.seed}"
+    if labels.match_seed is not None:
+        # The seed the user typed: tienlen play --seed S deals this hand as hand n.
+        seed = f"seed {labels.match_seed}, hand {labels.hand}"
+    elif recorded.seed is not None:
+        seed = f"deal seed {recorded.seed}"
+    else:
+        seed = "given hands"
     log: list[Text] = []
 
     def show(number: int) -> None:
         title = (f"{style.title} replay {sep} {path.name} {sep} {seed} {sep} "
                  f"action {number}/{len(history)}")
         # Everything is public in a replay: every hand is shown, and the seat about to
-        # act (the loser, at the end) gets the large hand.
+        # act (last place, at the end) gets the large hand.
         focus = game.turn if game.turn is not None else game.loser
         screen = board(game.view(focus), seats, style, title=title, hands=game.hands,
                        focus=focus, events=log[-6:] if terminal.interactive else ())
@@ -96,10 +104,10 @@ def replay_file(terminal: Terminal, path: Path, *, style: Style, step: bool = Fa
     terminal.print()
     if game.is_over:
         terminal.print(finishing_table(game.finished, seats, style))
-        loser = game.loser
-        assert loser is not None
-        end = Text(f"{seats[loser].name} is the loser, left holding ", style="bold")
-        end.append_text(cards_text(game.hand(loser), style))
+        last = game.loser
+        assert last is not None
+        end = Text(f"{seats[last].name} finished last, left holding ", style="bold")
+        end.append_text(cards_text(game.hand(last), style))
         terminal.print(end)
     else:
         terminal.print(Text("The replay stops before the end of the hand.", style="yellow"))

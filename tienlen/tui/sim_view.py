@@ -8,11 +8,12 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Executor, Future
+from collections.abc import Mapping, Sequence
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from rich import box
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -21,12 +22,12 @@ from rich.progress import (
     Task,
     TextColumn,
     TimeElapsedColumn,
-    TimeRemainingColumn,
 )
 from rich.table import Table
 from rich.text import Text
 
 from .. import arena
+from ..arena import BotSpec
 from ..rules import Rules
 from .terminal import Terminal
 
@@ -34,40 +35,30 @@ __all__ = ["run_simulation", "results_table", "results_json", "SCHEMA"]
 
 #: The schema name of ``--json`` output.
 SCHEMA = "tienlen.sim"
-
-
-class _OnDemandFuture(Future):
-    """A future that runs its call in the thread that first asks for the result."""
-
-    def __init__(self, call: Callable[[], Any]) -> None:
-        super().__init__()
-        self._call: Callable[[], Any] | None = call
-
-    def result(self, timeout: float | None = None) -> Any:
-        call, self._call = self._call, None
-        if call is not None:
-            try:
-                self.set_result(call())
-            except Exception as error:  # KeyboardInterrupt is not caught: it stops all
-                self.set_exception(error)
-        return super().result(timeout)
-
-
-class _OnDemandExecutor(Executor):
-    """Runs nothing ahead: each submitted call runs when its result is needed."""
-
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
-        return _OnDemandFuture(lambda: fn(*args, **kwargs))
+# 128 + SIGINT, what a shell reports for a command stopped by Ctrl-C.
+EXIT_INTERRUPTED = 130
 
 
 class _RateColumn(ProgressColumn):
-    """Games per second, from rich's own speed estimate."""
+    """Games per second over the whole run so far: steadier than a recent-window speed
+    when games take uneven time (L3 games vary by seconds)."""
 
     def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
-        if speed is None:
+        elapsed = task.elapsed
+        if not task.completed or not elapsed:
             return Text("- games/s", style="progress.data.speed")
-        return Text(f"{speed:,.1f} games/s", style="progress.data.speed")
+        return Text(f"{task.completed / elapsed:,.1f} games/s", style="progress.data.speed")
+
+
+class _EtaColumn(ProgressColumn):
+    """Time left at the average rate so far (``-:--:--`` until the first game ends)."""
+
+    def render(self, task: Task) -> Text:
+        elapsed = task.elapsed
+        if task.total is None or not task.completed or not elapsed:
+            return Text("-:--:--", style="progress.remaining")
+        left = max(0.0, (task.total - task.completed) * elapsed / task.completed)
+        return Text(str(timedelta(seconds=round(left))), style="progress.remaining")
 
 
 def _pct(interval: arena.Interval) -> str:
@@ -83,22 +74,33 @@ def _mean(interval: arena.Interval) -> str:
     return f"{interval.value:.2f} ± {(interval.high - interval.low) / 2:.2f}"
 
 
-def results_table(result: arena.ArenaResult, seconds: float) -> Table:
-    """Per bot: games, first-place %, mean place and loser %, each ± the half-width of
-    its 95% confidence interval, and the mean time per decision."""
+def results_table(result: arena.ArenaResult, seconds: float, *, width: int = 80) -> Table:
+    """Per bot: games, first-place %, mean place and last-place %, each ± the half-width of
+    its 95% confidence interval, and the mean time per decision.
+
+    Below 80 columns (``width``) the table drops its grid lines and shortens a header, so
+    that a number such as ``42.5% ± 10.5`` stays on one line down to 60 columns."""
+    narrow = width < 80
     table = Table(
         title=f"{result.games} games ({result.deals} deals × {result.players} seat "
               f"rotations), seed {result.seed}, {seconds:.1f} s",
         title_justify="left",
         caption="± is the half-width of the 95% confidence interval, over deals.",
         caption_justify="left",
+        box=box.SIMPLE_HEAD if narrow else box.HEAVY_HEAD,
+        expand=narrow,  # the full width, so that the title is not wrapped to the columns
+        padding=(0, 0) if narrow else (0, 1),
+        show_edge=not narrow,
     )
-    table.add_column("bot", style="bold")
-    table.add_column("games", justify="right")
-    table.add_column("1st place", justify="right")
-    table.add_column("mean place", justify="right")
-    table.add_column("loser", justify="right")
-    table.add_column("ms/decision", justify="right")
+    # Narrow headers go over two lines; the numbers never wrap.
+    sep = "\n" if narrow else " "
+    table.add_column("bot", style="bold", overflow="fold")
+    table.add_column("games", justify="right", no_wrap=True)
+    table.add_column(f"1st{sep}place", justify="right", no_wrap=True)
+    table.add_column(f"mean{sep}place", justify="right", no_wrap=True)
+    table.add_column(f"last{sep}place", justify="right", no_wrap=True)
+    table.add_column("ms per\nmove" if narrow else "ms/decision", justify="right",
+                     no_wrap=True)
     for stats in result.stats():
         table.add_row(stats.name, str(stats.games), _pct(stats.first_rate),
                       _mean(stats.mean_place), _pct(stats.loser_rate),
@@ -116,8 +118,10 @@ def _interval(interval: arena.Interval) -> dict[str, float | None]:
 
 
 def results_json(result: arena.ArenaResult, *, lineup: Sequence[str], rules: Rules,
-                 jobs: int, seconds: float) -> dict[str, Any]:
-    """The same results as :func:`results_table`, as a JSON-ready dict."""
+                 jobs: int, seconds: float, iterations: int | None = None) -> dict[str, Any]:
+    """The same results as :func:`results_table`, as a JSON-ready dict. ``iterations`` is
+    L3's fixed sample count (``null``: its time budget); ``loser_rate`` is the last-place
+    rate (the key predates the wording)."""
     return {
         "schema": SCHEMA,
         "version": 1,
@@ -128,6 +132,7 @@ def results_json(result: arena.ArenaResult, *, lineup: Sequence[str], rules: Rul
         "seed": result.seed,
         "rules": rules.name,
         "jobs": jobs,
+        "iterations": iterations,
         "seconds": seconds,
         "confidence": 0.95,
         "bots": [
@@ -147,7 +152,7 @@ def results_json(result: arena.ArenaResult, *, lineup: Sequence[str], rules: Rul
 
 def run_simulation(
     terminal: Terminal,
-    lineup: Sequence[str],
+    lineup: Sequence[BotSpec],
     *,
     games: int,
     players: int,
@@ -155,52 +160,67 @@ def run_simulation(
     jobs: int,
     rules: Rules,
     json_path: Path | None = None,
+    labels: Sequence[str] | None = None,
+    iterations: int | None = None,
     arena_options: Mapping[str, Any] | None = None,
 ) -> int:
     """Run the arena with a progress bar, print the table, write ``json_path``; the exit
-    status. ``arena_options`` go to :func:`tienlen.arena.run` as they are (an executor,
-    unit size, results streaming: see :func:`tienlen.scale.sim_options`)."""
-    progress = Progress(
+    status. ``labels`` name the lineup in the bar and the JSON (default: the entries,
+    which must then be level names). Ctrl-C prints the completed deals' results and
+    returns 130. ``arena_options`` go to :func:`tienlen.arena.run` as they are (an
+    executor, unit size, results streaming: see :func:`tienlen.scale.sim_options`)."""
+    labels = list(labels) if labels is not None else [str(entry) for entry in lineup]
+    # Below 80 columns the bar is shorter, the lineup written compactly and the elapsed
+    # time left out, so that the line fits 60 columns.
+    narrow = terminal.console.width < 80
+    columns: list[ProgressColumn | str] = [
         TextColumn("[bold]{task.description}"),
-        BarColumn(),
+        BarColumn(bar_width=10 if narrow else None if terminal.console.width >= 100 else 16),
         MofNCompleteColumn(),
         _RateColumn(),
-        TextColumn("elapsed"),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
+    ]
+    if not narrow:
+        columns += [TextColumn("elapsed"), TimeElapsedColumn()]
+    columns += [TextColumn("ETA"), _EtaColumn()]
+    progress = Progress(
+        *columns,
         console=terminal.console,
         transient=not terminal.interactive,
         # A log gets no bar at all rather than one frame of it.
         disable=not terminal.interactive,
     )
-    task = progress.add_task(" vs ".join(lineup), total=games)
+    task = progress.add_task(("," if narrow else " vs ").join(labels), total=games)
 
     def advance(done: int, total: int) -> None:
         progress.update(task, completed=done, total=total)
 
     start = time.perf_counter()
-    options = dict(arena_options or {})
+    interrupted: arena.ArenaInterrupted | None = None
     with progress:
-        if "executor" in options:
-            result = arena.run(lineup, games, players=players, seed=seed, jobs=jobs,
-                               rules=rules, progress=advance, **options)
-        elif jobs == 1:
-            # The arena reports progress per chunk of deals, and it makes chunks only when
-            # it is given an executor. This one plays each chunk in this thread when its
-            # result is asked for: the bar moves between chunks, and Ctrl-C stops at once.
-            # The results do not depend on who plays the chunks.
-            result = arena.run(lineup, games, players=players, seed=seed, jobs=1,
-                               rules=rules, executor=_OnDemandExecutor(), progress=advance,
-                               **options)
-        else:
-            result = arena.run(lineup, games, players=players, seed=seed, jobs=jobs,
-                               rules=rules, progress=advance, **options)
+        try:
+            result: arena.ArenaResult | None = arena.run(
+                lineup, games, players=players, seed=seed, jobs=jobs, rules=rules,
+                progress=advance, **dict(arena_options or {}))
+        except arena.ArenaInterrupted as stop:
+            interrupted, result = stop, stop.result
     seconds = time.perf_counter() - start
 
-    terminal.print(results_table(result, seconds))
+    if interrupted is not None:
+        played = 0 if result is None else result.games
+        terminal.print(Text(f"Interrupted: {played} of {games} games played in complete "
+                            "deals (every seat rotation); the results below are theirs.",
+                            style="bold yellow"))
+        if result is not None:
+            terminal.print(results_table(result, seconds, width=terminal.console.width))
+        if json_path is not None:
+            terminal.print(Text(f"{json_path} not written: the run did not finish.",
+                                style="dim"))
+        return EXIT_INTERRUPTED
+    assert result is not None
+    terminal.print(results_table(result, seconds, width=terminal.console.width))
     if json_path is not None:
-        record = results_json(result, lineup=lineup, rules=rules, jobs=jobs, seconds=seconds)
+        record = results_json(result, lineup=labels, rules=rules, jobs=jobs, seconds=seconds,
+                              iterations=iterations)
         try:
             json_path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
         except OSError as error:

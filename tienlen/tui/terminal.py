@@ -12,6 +12,7 @@ person and fed from a script:
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from typing import TextIO
@@ -20,6 +21,9 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 __all__ = ["Terminal"]
+
+# An SGR escape sequence (colours and styles), the only kind rich puts in a prompt.
+_SGR = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def _is_tty(stream: object) -> bool:
@@ -32,6 +36,8 @@ def _is_tty(stream: object) -> bool:
 class Terminal:
     """Console output and line input for one command."""
 
+    _readline = False
+
     def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
         self.stdin = sys.stdin if stdin is None else stdin
         stdout = sys.stdout if stdout is None else stdout
@@ -42,7 +48,9 @@ class Terminal:
             try:
                 import readline  # noqa: F401  # line editing and history for input()
             except ImportError:  # pragma: no cover - not on every platform
-                pass
+                self._readline = False
+            else:
+                self._readline = True
         else:
             # Piped input means a script or a log: plain text only, whatever the terminal.
             self.console = Console(file=stdout, highlight=False, emoji=False, markup=False,
@@ -69,7 +77,12 @@ class Terminal:
         if isinstance(prompt, str):
             prompt = Text(prompt)
         if self.interactive:
-            return self.console.input(prompt).strip()
+            try:
+                return input(self._input_prompt(prompt)).strip()
+            except EOFError:
+                # Ctrl-D leaves the cursor after the prompt: end that line first.
+                self.console.print()
+                raise
         self.console.print(prompt, end="")
         line = self.stdin.readline()
         if not line:
@@ -77,6 +90,34 @@ class Terminal:
             raise EOFError
         self.console.print(Text(line.rstrip("\n")))
         return line.strip()
+
+    def _input_prompt(self, prompt: Text) -> str:
+        """``prompt`` rendered for :func:`input`. The prompt goes to ``input`` itself rather
+        than being printed first: readline then knows where the line starts, and echoes the
+        newline of an empty line (printed separately, two prompts ran together). Colour
+        codes are marked as zero-width for readline, so that line editing keeps its place."""
+        with self.console.capture() as capture:
+            self.console.print(prompt, end="")
+        text = capture.get()
+        if self._readline:
+            text = _SGR.sub(lambda m: f"\001{m[0]}\002", text)
+        return text
+
+    def discard_typeahead(self) -> None:
+        """Drop keys typed before now (say, while the bots were moving), so that they do
+        not become the answer to a question not yet asked. Terminals only."""
+        if not self.interactive:
+            return
+        try:
+            import termios
+
+            termios.tcflush(self.stdin.fileno(), termios.TCIFLUSH)
+        except (ImportError, OSError, ValueError, AttributeError):  # pragma: no cover
+            pass  # not a POSIX terminal: nothing to discard
+
+    def lines(self, renderable: RenderableType) -> int:
+        """How many lines ``renderable`` takes on this console."""
+        return len(self.console.render_lines(renderable, self.console.options, pad=False))
 
     def confirm(self, question: str, *, default: bool) -> bool:
         """A yes/no question; Enter takes ``default``. End of input counts as "no"."""
