@@ -12,9 +12,9 @@ on a time budget, such as L3 by default, is itself not reproducible: give L3 a f
 ``iterations=`` for that.)
 
 How a run executes: the deals are cut into ranges, and each range is one task,
-``_play_chunk(lineup, players, seed, rules, start, stop) -> _Deals``, a pure function of
-its arguments whose result (the places of deals ``start..``, decision times and counts)
-is merged by deal index, in whatever order tasks finish. Three runners share it:
+``_play_chunk(lineup, players, seed, rules, start, stop) -> Unit``, a pure function of
+its arguments whose result (the places of deals ``start..``, each game's decision times and
+counts) is merged by deal index, in whatever order tasks finish. Three runners share it:
 
 - ``jobs=1``: in this process, one deal at a time; progress per game; Ctrl-C keeps
   every completed deal.
@@ -27,6 +27,9 @@ is merged by deal index, in whatever order tasks finish. Three runners share it:
   Ctrl-C, queued tasks are cancelled and the completed ones kept.
 
 In each case Ctrl-C raises :class:`ArenaInterrupted` with the completed deals' result.
+``unit_deals=``, ``done=`` and ``on_unit=`` cut the run into fixed units, skip the units of
+an earlier run and hand each completed unit over as it lands (:mod:`tienlen.results`
+streams them to disk, :mod:`tienlen.scale` runs them on Dask).
 
 >>> result = run(["L1", "random"], games=40, players=2, seed=3)
 >>> [(s.name, s.games) for s in result.stats()]
@@ -59,7 +62,8 @@ from .match import hand_seed
 from .rules import Rules
 
 __all__ = ["run", "ArenaResult", "BotStats", "Interval", "Comparison", "ArenaError",
-           "ArenaInterrupted", "BotSpec", "Entry", "MAX_GAMES", "MAX_JOBS"]
+           "ArenaInterrupted", "BotSpec", "Entry", "MAX_GAMES", "MAX_JOBS", "Unit",
+           "entry_names"]
 
 #: A lineup entry in a result: its index, or its name in :attr:`ArenaResult.names`.
 Entry = Union[int, str]
@@ -129,6 +133,27 @@ class Comparison:
                 f"{self.deals} deals, z = {self.z:.2f}, p {p}")
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class Unit:
+    """A work unit's games: deals ``start..stop-1``, each in every seat rotation.
+
+    The arrays are indexed ``[deal - start, rotation, entry]``: ``places`` (1 = first out),
+    ``decisions`` (the entry's moves in that game) and ``seconds`` (the time it spent
+    choosing them). A run is the union of its units, and since every game's seeds come
+    from its indices alone, how a run is cut into units never changes its results.
+    """
+
+    start: int
+    stop: int
+    places: np.ndarray
+    decisions: np.ndarray
+    seconds: np.ndarray
+
+    @property
+    def games(self) -> int:
+        return self.places.shape[0] * self.places.shape[1]
+
+
 class ArenaResult:
     """The outcome of :func:`run`.
 
@@ -145,6 +170,28 @@ class ArenaResult:
         self.places = places
         self.seconds = seconds
         self.decisions = decisions
+
+    @classmethod
+    def from_units(cls, names: tuple[str, ...], players: int, seed: int,
+                   units: Iterable[Unit]) -> ArenaResult:
+        """The result of the games in ``units``, which must cover deals ``0..D-1`` once
+        each (in any order): the same result whichever units, and in whatever order, played
+        them (timings aside)."""
+        ordered = sorted(units, key=lambda u: u.start)
+        expected = 0
+        for unit in ordered:
+            if unit.start != expected:
+                raise ArenaError(f"the units do not cover the deals once each: deals "
+                                 f"{min(expected, unit.start)}..{max(expected, unit.start) - 1} "
+                                 f"are {'missing' if unit.start > expected else 'played twice'}")
+            if unit.places.shape != (unit.stop - unit.start, players, len(names)):
+                raise ArenaError(f"unit {unit.start}..{unit.stop - 1} has places of shape "
+                                 f"{unit.places.shape}, not ({unit.stop - unit.start}, "
+                                 f"{players}, {len(names)})")
+            expected = unit.stop
+        if not ordered:
+            raise ArenaError("no units: a result needs at least one deal")
+        return _result(names, players, seed, ordered)
 
     @property
     def deals(self) -> int:
@@ -326,48 +373,44 @@ class _Pace:
             self.pending = 0
 
 
-@dataclass(frozen=True, slots=True)
-class _Deals:
-    """The outcome of deals ``start .. start + len(places) - 1``: ``places[d, r, e]`` as in
-    :class:`ArenaResult`, with the decision time and count per entry over those deals."""
-
-    start: int
-    places: np.ndarray
-    seconds: np.ndarray
-    decisions: np.ndarray
-
-
 def _play_range(lineup: tuple[BotSpec, ...], players: int, seed: int, rules: Rules,
-                start: int, stop: int, pace: _Pace | None = None) -> _Deals:
+                start: int, stop: int, pace: _Pace | None = None) -> Unit:
     """Play deals ``start..stop-1``, each in every rotation. With ``pace``, finished games
     are reported as they end, and a stop request ends the range early: the result then
     holds the deals completed so far (a deal cut short is dropped whole)."""
     n = len(lineup)
     places = np.zeros((stop - start, players, n), np.int8)
-    seconds = np.zeros(n)
-    decisions = np.zeros(n, np.int64)
+    seconds = np.zeros((stop - start, players, n))
+    decisions = np.zeros((stop - start, players, n), np.int32)
     clock = time.perf_counter
     done = start
     try:
         for d in range(start, stop):
             deal_seed = hand_seed(seed, d + 1)
-            deal_seconds = np.zeros(n)
-            deal_decisions = np.zeros(n, np.int64)
             for r in range(players):
                 seat_of = [(e + r) % players for e in range(n)]
                 entry_at = {seat: e for e, seat in enumerate(seat_of)}
                 bots = [_build(lineup[entry_at[s]], _mix(seed, d, r, entry_at[s]))
                         for s in range(players)]
                 game = Game(players, seed=deal_seed, rules=rules)
+                spent = [0.0] * n
+                moves = [0] * n
                 while not game.is_over:
                     seat = game.turn
                     view = game.view(seat)
                     e = entry_at[seat]
                     t0 = clock()
-                    move = bots[seat].choose(view)
+                    try:
+                        move = bots[seat].choose(view)
+                    except Exception as error:
+                        # Name the game, as for an illegal move: on a cluster worker the
+                        # traceback is far away, the message travels with the exception.
+                        raise ArenaError(
+                            f"{bots[seat].name} (seat {seat}, deal {d}, rotation {r}) raised "
+                            f"{type(error).__name__}: {error}") from error
                     t1 = clock()
-                    deal_seconds[e] += t1 - t0
-                    deal_decisions[e] += 1
+                    spent[e] += t1 - t0
+                    moves[e] += 1
                     try:
                         game.act(move)
                     except ValueError as error:
@@ -378,17 +421,18 @@ def _play_range(lineup: tuple[BotSpec, ...], players: int, seed: int, rules: Rul
                         pace.poll(t1)
                 for place, seat in enumerate(game.finished, start=1):
                     places[d - start, r, entry_at[seat]] = place
+                seconds[d - start, r] = spent
+                decisions[d - start, r] = moves
                 if pace is not None:
                     pace.pending += 1
-            seconds += deal_seconds
-            decisions += deal_decisions
             done = d + 1
     except _Stopped:
         pass
     finally:
         if pace is not None:
             pace.flush()
-    return _Deals(start, places[:done - start], seconds, decisions)
+    k = done - start
+    return Unit(start, done, places[:k], decisions[:k], seconds[:k])
 
 
 # The worker side of a run on our own process pool: where to report finished games and the
@@ -405,7 +449,7 @@ def _init_worker(games_queue: Any, stop_event: Any) -> None:
 
 
 def _play_chunk(lineup: tuple[BotSpec, ...], players: int, seed: int, rules: Rules,
-                start: int, stop: int) -> _Deals:
+                start: int, stop: int) -> Unit:
     """One task of a parallel run: :func:`_play_range`, reporting through the worker's
     channel when it runs on the arena's own pool. A pure function of its arguments, so any
     executor may run it anywhere."""
@@ -416,16 +460,30 @@ def _play_chunk(lineup: tuple[BotSpec, ...], players: int, seed: int, rules: Rul
     return _play_range(lineup, players, seed, rules, start, stop, pace)
 
 
-def _assemble(names: tuple[str, ...], players: int, seed: int, parts: Iterable[_Deals],
+def _assemble(names: tuple[str, ...], players: int, seed: int, parts: Iterable[Unit],
               n: int) -> ArenaResult | None:
     """One result from parts in any order (deals sorted by index); ``None`` if empty."""
     parts = sorted((p for p in parts if len(p.places)), key=lambda p: p.start)
     if not parts:
         return None
+    return _result(names, players, seed, parts)
+
+
+def _result(names: tuple[str, ...], players: int, seed: int, parts: list[Unit]) -> ArenaResult:
     places = np.concatenate([p.places for p in parts])
-    seconds = np.sum([p.seconds for p in parts], axis=0)
-    decisions = np.sum([p.decisions for p in parts], axis=0).astype(np.int64)
-    return ArenaResult(names, players, seed, places, seconds.reshape(n), decisions.reshape(n))
+    # Integer sums do not depend on the order; the timings' float sums may, by an ulp.
+    decisions = np.sum([p.decisions.sum(axis=(0, 1), dtype=np.int64) for p in parts], axis=0)
+    seconds = np.sum([p.seconds.sum(axis=(0, 1)) for p in parts], axis=0)
+    return ArenaResult(names, players, seed, places, seconds, decisions)
+
+
+def _merge(parts: list[Unit]) -> Unit:
+    """Consecutive units as one."""
+    if len(parts) == 1:
+        return parts[0]
+    return Unit(parts[0].start, parts[-1].stop, np.concatenate([p.places for p in parts]),
+                np.concatenate([p.decisions for p in parts]),
+                np.concatenate([p.seconds for p in parts]))
 
 
 def run(
@@ -438,6 +496,9 @@ def run(
     rules: Rules = _DEFAULT_RULES,
     executor: Executor | None = None,
     progress: Callable[[int, int], None] | None = None,
+    unit_deals: int | None = None,
+    done: Iterable[Unit] = (),
+    on_unit: Callable[[Unit], None] | None = None,
 ) -> ArenaResult:
     """Play ``games`` hands between the ``lineup`` (one entry per seat) and return the
     statistics.
@@ -453,6 +514,13 @@ def run(
 
     Ctrl-C raises :class:`ArenaInterrupted` (a ``KeyboardInterrupt``) holding the deals
     completed so far; the arena's own workers stop within one decision.
+
+    Streaming and resuming (:mod:`tienlen.results`, :mod:`tienlen.scale`): with
+    ``unit_deals`` the deals are played in work units of that many deals, on multiples of
+    it; ``on_unit`` is called in this process with each :class:`Unit` as it completes
+    (and, on Ctrl-C, with the completed deals of the units in play); the units in ``done``
+    (from an earlier, interrupted run) are not played again. None of this changes the
+    results.
 
     Raises :class:`ArenaError` for a bad request, or if a bot makes an illegal move.
     """
@@ -475,20 +543,51 @@ def run(
         raise ArenaError(f"seed must be an int in [0, 2**64); got {seed!r}")
     if not isinstance(rules, Rules):
         raise ArenaError(f"rules must be a Rules; got {rules!r}")
-    names = _names([_build(_checked(spec), 0).name for spec in lineup])
+    names = entry_names(lineup)
     deals = games // players
+    if unit_deals is not None and (type(unit_deals) is not int or unit_deals < 1):
+        raise ArenaError(f"unit_deals must be a positive int; got {unit_deals!r}")
+    plan = _Plan(_finished(done, deals, players, len(lineup)), unit_deals, on_unit)
+    if sum(u.stop - u.start for u in plan.finished) == deals:
+        if progress:
+            progress(games, games)
+        return ArenaResult.from_units(names, players, seed, plan.finished)
     task = (lineup, players, seed, rules)
     if executor is None and jobs == 1:
-        return _run_here(task, deals, names, games, progress)
+        return _run_here(task, deals, names, games, progress, plan)
     if executor is None:
-        return _run_on_own_pool(task, deals, names, games, jobs, progress)
-    return _run_on_executor(task, deals, names, games, executor, progress)
+        return _run_on_own_pool(task, deals, names, games, jobs, progress, plan)
+    return _run_on_executor(task, deals, names, games, executor, progress, plan)
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What a runner plays and where its units go: the units of an earlier run, the unit
+    size (``None``: the runner's own chunks) and the caller's ``on_unit``."""
+
+    finished: list[Unit]
+    unit_deals: int | None
+    on_unit: Callable[[Unit], None] | None
+
+    def ranges(self, deals: int, parts: int) -> list[tuple[int, int]]:
+        size = self.unit_deals
+        if size is None:
+            size = max(stop - start for start, stop in _chunks(deals, parts))
+        return _todo(deals, self.finished, size)
+
+    def played(self, players: int) -> int:
+        return sum(u.stop - u.start for u in self.finished) * players
+
+    def land(self, parts: list[Unit], unit: Unit) -> None:
+        parts.append(unit)
+        if self.on_unit is not None and len(unit.places):
+            self.on_unit(unit)
 
 
 def _run_here(task: tuple, deals: int, names: tuple[str, ...], games: int,
-              progress: Callable[[int, int], None] | None) -> ArenaResult:
+              progress: Callable[[int, int], None] | None, plan: _Plan) -> ArenaResult:
     lineup, players, seed, rules = task
-    done = 0
+    done = plan.played(players)
 
     def report(count: int) -> None:
         nonlocal done
@@ -497,12 +596,19 @@ def _run_here(task: tuple, deals: int, names: tuple[str, ...], games: int,
             progress(done, games)
 
     pace = _Pace(report, lambda: False)
-    parts: list[_Deals] = []
+    parts: list[Unit] = list(plan.finished)
     # Ranges of one deal: a Ctrl-C (raised inside a bot) loses at most the deal in play.
+    in_play: list[Unit] = []
     try:
-        for d in range(deals):
-            parts.append(_play_range(lineup, players, seed, rules, d, d + 1, pace))
+        for start, stop in plan.ranges(deals, 1):
+            in_play = []
+            for d in range(start, stop):
+                in_play.append(_play_range(lineup, players, seed, rules, d, d + 1, pace))
+            unit, in_play = _merge(in_play), []
+            plan.land(parts, unit)
     except KeyboardInterrupt:
+        if in_play:
+            plan.land(parts, _merge(in_play))
         raise ArenaInterrupted(_assemble(names, players, seed, parts, len(names)),
                                games) from None
     result = _assemble(names, players, seed, parts, len(names))
@@ -511,22 +617,23 @@ def _run_here(task: tuple, deals: int, names: tuple[str, ...], games: int,
 
 
 def _run_on_own_pool(task: tuple, deals: int, names: tuple[str, ...], games: int, jobs: int,
-                     progress: Callable[[int, int], None] | None) -> ArenaResult:
+                     progress: Callable[[int, int], None] | None, plan: _Plan) -> ArenaResult:
     """Worker processes that report every finished game and stop on request.
 
     Chunks set only the load balancing and what a Ctrl-C can lose (nothing: a stopped
     chunk returns its completed deals); every game's seeds come from its indices, so the
     results do not depend on them."""
     players = task[1]
-    ranges = _chunks(deals, jobs * 8)
+    ranges = plan.ranges(deals, jobs * 8)
     context = multiprocessing.get_context()
     games_queue = context.SimpleQueue()
     stop_event = context.Event()
     pool = ProcessPoolExecutor(max_workers=min(jobs, len(ranges)), mp_context=context,
                                initializer=_init_worker, initargs=(games_queue, stop_event))
     futures: set[Future] = set()
-    parts: list[_Deals] = []
-    done = 0
+    landed: set[Future] = set()
+    parts: list[Unit] = list(plan.finished)
+    done = plan.played(players)
 
     def drain() -> None:
         nonlocal done
@@ -544,7 +651,8 @@ def _run_on_own_pool(task: tuple, deals: int, names: tuple[str, ...], games: int
         while pending:
             finished, pending = wait(pending, timeout=_REPORT_EVERY, return_when=FIRST_COMPLETED)
             for future in finished:
-                parts.append(future.result())
+                landed.add(future)    # first: a Ctrl-C inside on_unit must not land it twice
+                plan.land(parts, future.result())
             drain()
     except KeyboardInterrupt:
         stop_event.set()
@@ -554,8 +662,9 @@ def _run_on_own_pool(task: tuple, deals: int, names: tuple[str, ...], games: int
         running = [f for f in futures if not f.cancelled()]
         finished, stuck = wait(running, timeout=_STOP_WAIT)
         for future in finished:
-            if future.exception() is None:
-                parts.append(future.result())
+            # (not those already taken: they would count twice)
+            if future.exception() is None and future not in landed:
+                plan.land(parts, future.result())
         if stuck:
             _terminate_workers(pool)
         pool.shutdown(wait=not stuck, cancel_futures=True)
@@ -582,25 +691,32 @@ def _terminate_workers(pool: ProcessPoolExecutor) -> None:
 
 def _run_on_executor(task: tuple, deals: int, names: tuple[str, ...], games: int,
                      executor: Executor,
-                     progress: Callable[[int, int], None] | None) -> ArenaResult:
+                     progress: Callable[[int, int], None] | None, plan: _Plan) -> ArenaResult:
     """Any executor (threads, another process pool, a cluster's): tasks are independent
     and results are gathered in completion order; progress comes per task, so there are
     more, smaller tasks."""
     players = task[1]
-    ranges = _chunks(deals, 64)
+    ranges = plan.ranges(deals, 64)
     futures = {executor.submit(_play_chunk, *task, start, stop): stop - start
                for start, stop in ranges}
-    parts: list[_Deals] = []
-    done = 0
+    parts: list[Unit] = list(plan.finished)
+    landed: set[Future] = set()
+    done = plan.played(players)
     try:
         for future in as_completed(futures):
-            parts.append(future.result())
+            landed.add(future)    # first: a Ctrl-C inside on_unit must not land it twice
+            plan.land(parts, future.result())
             done += futures[future] * players
             if progress:
                 progress(done, games)
     except KeyboardInterrupt:
         for future in futures:
             future.cancel()
+        # Units that finished while this one was handed over are kept too.
+        for future in futures:
+            if (future not in landed and future.done() and not future.cancelled()
+                    and future.exception() is None):
+                plan.land(parts, future.result())
         raise ArenaInterrupted(_assemble(names, players, task[2], parts, len(names)),
                                games) from None
     except BaseException:
@@ -610,6 +726,15 @@ def _run_on_executor(task: tuple, deals: int, names: tuple[str, ...], games: int
     result = _assemble(names, players, task[2], parts, len(names))
     assert result is not None
     return result
+
+
+def entry_names(lineup: Sequence[BotSpec]) -> tuple[str, ...]:
+    """The names :func:`run` gives the lineup's entries (repeats get ``#2``, ``#3``).
+
+    >>> entry_names(["L1", "random", "L1"])
+    ('L1', 'random', 'L1 #2')
+    """
+    return _names([_build(_checked(spec), 0).name for spec in lineup])
 
 
 def _checked(spec: BotSpec) -> BotSpec:
@@ -627,6 +752,45 @@ def _names(raw: Iterable[str]) -> tuple[str, ...]:
             label = f"{name} #{k}"
         names.append(label)
     return tuple(names)
+
+
+def _finished(done: Iterable[Unit], deals: int, players: int, n: int) -> list[Unit]:
+    """The units of an earlier run, checked: inside this run's deals, of the right shape,
+    and not overlapping."""
+    units = sorted(done, key=lambda u: u.start)
+    last = 0
+    for unit in units:
+        if not isinstance(unit, Unit):
+            raise ArenaError(f"done must hold Units; got {unit!r}")
+        if not (0 <= unit.start < unit.stop <= deals):
+            raise ArenaError(f"a finished unit has deals {unit.start}..{unit.stop - 1}, "
+                             f"outside this run's deals 0..{deals - 1}")
+        if unit.start < last:
+            raise ArenaError(f"finished units overlap at deal {unit.start}")
+        if unit.places.shape != (unit.stop - unit.start, players, n):
+            raise ArenaError(f"a finished unit has places of shape {unit.places.shape}, "
+                             f"not {(unit.stop - unit.start, players, n)}")
+        last = unit.stop
+    return units
+
+
+def _todo(deals: int, finished: list[Unit], unit_deals: int) -> list[tuple[int, int]]:
+    """The deals not in ``finished``, cut into units of at most ``unit_deals`` deals on
+    multiples of ``unit_deals`` (so that a resumed run keeps the boundaries it had)."""
+    todo: list[tuple[int, int]] = []
+    gaps, last = [], 0
+    for unit in finished:
+        if unit.start > last:
+            gaps.append((last, unit.start))
+        last = unit.stop
+    if last < deals:
+        gaps.append((last, deals))
+    for lo, hi in gaps:
+        while lo < hi:
+            stop = min(hi, (lo // unit_deals + 1) * unit_deals)
+            todo.append((lo, stop))
+            lo = stop
+    return todo
 
 
 def _chunks(deals: int, parts: int) -> list[tuple[int, int]]:

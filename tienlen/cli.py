@@ -297,6 +297,20 @@ def _add_sim(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", type=Path, metavar="FILE",
                         help="also write the results as JSON to FILE (checked before the "
                              "run starts)")
+    # Issue 15: clusters, streaming and resuming (tienlen.scale, tienlen.results).
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="play on a Dask cluster: tcp://HOST:PORT of a running "
+                             "scheduler, or local:N for N local worker processes "
+                             '(needs pip install "tienlen[dask]")')
+    parser.add_argument("--out", type=Path, metavar="FILE",
+                        help="write every game as it completes to FILE.jsonl (JSON lines) "
+                             "or FILE.parquet (a Parquet dataset, needs pyarrow)")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the interrupted run in --out, playing only the "
+                             "games not on file (the same lineup, seed and rules)")
+    parser.add_argument("--unit-games", type=int, metavar="N",
+                        help="games per work unit (default: thousands for fast bots, "
+                             "fewer for slow ones); never changes the results")
     parser.set_defaults(run=run_sim)
 
 
@@ -363,6 +377,18 @@ def run_sim(args: argparse.Namespace) -> int:
     games = args.games if args.games is not None else _default_games(players)
     lineup = [functools.partial(make_bot, "L3", iterations=args.iterations)
               if args.iterations is not None and _is_l3(level) else level for level in levels]
+    rules = Rules.from_name(args.rules)
+    if args.scheduler or args.out or args.resume or args.unit_games:
+        from .scale import sim_options
+
+        with sim_options(lineup=lineup, games=games, players=players, seed=args.seed,
+                         rules=rules, jobs=args.jobs, scheduler=args.scheduler,
+                         out=args.out, resume=args.resume,
+                         unit_games=args.unit_games) as options:
+            return run_simulation(Terminal(), lineup, games=games, players=players,
+                                  seed=args.seed, jobs=args.jobs, rules=rules,
+                                  json_path=args.json, labels=levels,
+                                  iterations=args.iterations, arena_options=options)
     return run_simulation(
         Terminal(),
         lineup,

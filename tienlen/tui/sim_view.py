@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -162,11 +162,13 @@ def run_simulation(
     json_path: Path | None = None,
     labels: Sequence[str] | None = None,
     iterations: int | None = None,
+    arena_options: Mapping[str, Any] | None = None,
 ) -> int:
     """Run the arena with a progress bar, print the table, write ``json_path``; the exit
     status. ``labels`` name the lineup in the bar and the JSON (default: the entries,
     which must then be level names). Ctrl-C prints the completed deals' results and
-    returns 130."""
+    returns 130. ``arena_options`` go to :func:`tienlen.arena.run` as they are (an
+    executor, unit size, results streaming: see :func:`tienlen.scale.sim_options`)."""
     labels = list(labels) if labels is not None else [str(entry) for entry in lineup]
     # Below 80 columns the bar is shorter, the lineup written compactly and the elapsed
     # time left out, so that the line fits 60 columns.
@@ -198,7 +200,7 @@ def run_simulation(
         try:
             result: arena.ArenaResult | None = arena.run(
                 lineup, games, players=players, seed=seed, jobs=jobs, rules=rules,
-                progress=advance)
+                progress=advance, **dict(arena_options or {}))
         except arena.ArenaInterrupted as stop:
             interrupted, result = stop, stop.result
     seconds = time.perf_counter() - start

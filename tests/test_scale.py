@@ -1,0 +1,261 @@
+"""The arena on a Dask cluster (tienlen.scale): the same results as a serial run whatever
+runs the units, and the faults of a cluster (a worker killed, the client interrupted, a
+bot failing on a worker, no scheduler) handled as the issue asks.
+
+The cluster is a ``LocalCluster`` of two worker processes bound to 127.0.0.1 with no
+dashboard, shared by the module (it takes a few seconds to start)."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+distributed = pytest.importorskip("distributed")
+
+from tienlen import arena, results  # noqa: E402
+from tienlen.arena import ArenaError, Unit, run  # noqa: E402
+from tienlen.bots import RandomBot  # noqa: E402
+from tienlen.cli import main  # noqa: E402
+from tienlen.game import PASS  # noqa: E402
+from tienlen.scale import ScaleError, dask_executor, parse_scheduler, unit_deals  # noqa: E402
+
+LINEUP = ["L1", "random", "L1", "L1"]
+GAMES = 400
+
+
+def same(a: arena.ArenaResult, b: arena.ArenaResult) -> bool:
+    return (a.names == b.names and a.places.shape == b.places.shape
+            and bool((a.places == b.places).all()) and bool((a.decisions == b.decisions).all()))
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None,
+                                  worker_dashboard_address=None,
+                                  scheduler_kwargs={"dashboard_address": "127.0.0.1:0"}) as local:
+        with distributed.Client(local, set_as_default=False) as client:
+            yield local, client
+
+
+@pytest.fixture(scope="module")
+def serial() -> arena.ArenaResult:
+    return run(LINEUP, GAMES, seed=21)
+
+
+def _listening(pids: list[int]) -> set[str]:
+    import psutil
+
+    hosts = set()
+    for pid in pids:
+        for conn in psutil.Process(pid).net_connections(kind="inet"):
+            if conn.status == psutil.CONN_LISTEN:
+                hosts.add(conn.laddr.ip)
+    return hosts
+
+
+def test_local_clusters_listen_on_loopback_only(cluster) -> None:
+    local, client = cluster
+    assert local.scheduler_address.startswith("tcp://127.0.0.1:")
+    assert all(w.startswith("tcp://127.0.0.1:") for w in client.scheduler_info()["workers"])
+    # What --scheduler local:N starts: scheduler (here), nannies and workers, and their
+    # HTTP endpoints, all on 127.0.0.1; and no dashboard.
+    with dask_executor("local:1") as (_, workers):
+        assert workers == 1
+        import psutil
+
+        family = [os.getpid(), *(p.pid for p in psutil.Process().children(recursive=True))]
+        assert _listening(family) == {"127.0.0.1"}
+
+
+def test_a_cluster_gives_the_serial_results(cluster, serial: arena.ArenaResult) -> None:
+    _, client = cluster
+    units: list[Unit] = []
+    result = run(LINEUP, GAMES, seed=21, executor=client.get_executor(pure=False),
+                 unit_deals=7, on_unit=units.append)
+    assert same(result, serial)
+    assert sorted(u.start for u in units) == list(range(0, 100, 7))
+    assert same(run(LINEUP, GAMES, seed=21, jobs=2), serial)
+    # Both workers took part (the units were spread, not run on one).
+    assert len(client.run(os.getpid)) == 2
+
+
+def test_a_killed_worker_costs_nothing_but_time(cluster, serial: arena.ArenaResult) -> None:
+    _, client = cluster
+    pids = client.run(os.getpid)
+    victim = next(iter(pids.values()))
+    after_kill: list[int] = []
+    killed = False
+
+    def on_unit(unit: Unit) -> None:
+        nonlocal killed
+        if not killed:
+            os.kill(victim, signal.SIGKILL)    # in the middle of the run: 49 units to go
+            killed = True
+        else:
+            after_kill.append(unit.start)
+
+    result = run(LINEUP, GAMES, seed=21, executor=client.get_executor(pure=False),
+                 unit_deals=2, on_unit=on_unit)
+    assert killed and len(after_kill) == 49
+    assert same(result, serial)
+    client.wait_for_workers(2, timeout=60)    # the nanny restarts the worker
+    assert victim not in client.run(os.getpid).values()
+
+
+class _Cheater(RandomBot):
+    def choose(self, view):
+        return PASS if len(view.history) > 20 else super().choose(view)
+
+
+class _Raiser(RandomBot):
+    def choose(self, view):
+        if len(view.history) > 10:
+            raise ZeroDivisionError("the bot divided by zero")
+        return super().choose(view)
+
+
+def test_a_bot_failing_on_a_worker_stops_the_run_naming_it(cluster) -> None:
+    _, client = cluster
+    executor = client.get_executor(pure=False)
+    with pytest.raises(ArenaError, match=r"random \(seat \d, deal \d+, rotation \d\) raised "
+                                         r"ZeroDivisionError: the bot divided by zero"):
+        run([_Raiser, "L1"], 40, players=2, executor=executor, unit_deals=2)
+    with pytest.raises(ArenaError, match=r"random \(seat \d, deal \d+, rotation \d\) made an "
+                                         r"illegal move PASS"):
+        run([functools.partial(_Cheater), "L1"], 40, players=2, executor=executor, unit_deals=2)
+
+
+def test_workers_with_another_tienlen_are_refused(cluster, monkeypatch) -> None:
+    import tienlen
+
+    local, _ = cluster
+    real = tienlen.__version__
+    monkeypatch.setattr(tienlen, "__version__", "9.9.9")    # this side only
+    with pytest.raises(ScaleError, match=rf"runs tienlen {re.escape(real)}, this machine 9\.9\.9"):
+        with dask_executor(local.scheduler_address):
+            pytest.fail("ran on mismatched workers")
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_an_unreachable_scheduler_is_a_quick_clear_error(capsys, tmp_path: Path) -> None:
+    address = f"tcp://127.0.0.1:{_closed_port()}"
+    t0 = time.monotonic()
+    status = main(["sim", "--bots", "L1", "--games", "8", "--scheduler", address,
+                   "--out", str(tmp_path / "games.jsonl")])
+    assert time.monotonic() - t0 < 10
+    assert list(tmp_path.iterdir()) == []     # the run never started: no file left
+    out, err = capsys.readouterr()
+    assert status == 2 and out == ""
+    assert err.startswith(f"tienlen: error: cannot reach the Dask scheduler at {address}")
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_scheduler_addresses_and_unit_sizes() -> None:
+    assert parse_scheduler("tcp://10.1.2.3:8786") == ("address", "tcp://10.1.2.3:8786")
+    assert parse_scheduler("local:3") == ("local", 3)
+    for bad in ("local:0", "local:x", "http://a b", ""):
+        with pytest.raises(ScaleError):
+            parse_scheduler(bad)
+    # Fast bots: thousands of games a unit; slow ones fewer; never fewer than a deal.
+    assert unit_deals(["L1"] * 4, deals=250_000, workers=8) * 4 >= 2000
+    assert unit_deals(["L3", "L1", "L1", "L1"], deals=250_000, workers=8) * 4 < 100
+    assert unit_deals(["L3"] * 4, deals=1, workers=64) == 1
+    # Short runs still give every worker a few units.
+    assert unit_deals(["L1"] * 4, deals=1000, workers=8) * 8 * 4 <= 1000 + 8 * 4
+
+
+def _units_on_file(path: Path) -> int:
+    try:
+        return path.read_text().count('{"unit"')
+    except OSError:
+        return 0
+
+
+SOAK = pytest.mark.skipif(os.environ.get("TIENLEN_SOAK") != "1", reason="TIENLEN_SOAK=1 only")
+
+
+@pytest.mark.parametrize("where", ["tcp", pytest.param("local:2", marks=SOAK)])
+def test_an_interrupted_cli_run_resumes_to_the_serial_result(
+    where: str, cluster, tmp_path: Path, capsys
+) -> None:
+    # The client is a `tienlen sim` process, on the module's cluster (or on a local:2 it
+    # starts itself), stopped by SIGINT (Ctrl-C) once a few units are on file; resumed on
+    # the module's cluster, the run must give the serial result.
+    local, _ = cluster
+    path, report = tmp_path / "games.jsonl", tmp_path / "result.json"
+    args = ["sim", "--bots", "L1,random,L1,L1", "--games", "800", "--seed", "5",
+            "--unit-games", "16", "--out", str(path), "--scheduler", local.scheduler_address]
+    child_args = args[:-1] + [where] if where != "tcp" else args
+    child = subprocess.Popen(
+        [sys.executable, "-m", "tienlen", *child_args], stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, env={**os.environ, "TERM": "dumb"})
+    try:
+        deadline = time.monotonic() + 60
+        while _units_on_file(path) < 3 and time.monotonic() < deadline and child.poll() is None:
+            time.sleep(0.02)
+        child.send_signal(signal.SIGINT)
+        _, err = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 130, err
+    assert "games are in" in err and "--resume" in err and "Traceback" not in err
+    on_file = results.read(path)
+    assert 3 <= len(on_file.units) < 50 and on_file.games == 800
+
+    # Resumed: only the missing units are played.
+    status = main([*args, "--resume", "--json", str(report)])
+    _, err = capsys.readouterr()
+    assert status == 0 and f"resuming {path}: {on_file.played} of 800 games" in err
+    expected = run(LINEUP, 800, seed=5)
+    assert same(results.load(path), expected)
+    record = json.loads(report.read_text())
+    assert [b["decisions"] for b in record["bots"]] == expected.decisions.tolist()
+
+
+@SOAK
+def test_a_cluster_started_with_the_dask_commands_gives_the_serial_results(
+    tmp_path: Path, capsys
+) -> None:
+    # What docs/scale.md tells users to run, on loopback: `dask scheduler` and `dask worker`.
+    dask = Path(sys.executable).with_name("dask")
+    port = _closed_port()
+    address = f"tcp://127.0.0.1:{port}"
+    procs = [subprocess.Popen([str(dask), "scheduler", "--host", "127.0.0.1", "--port",
+                               str(port), "--no-dashboard"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    try:
+        procs.append(subprocess.Popen(
+            [str(dask), "worker", address, "--nworkers", "2", "--nthreads", "1", "--host",
+             "127.0.0.1", "--no-dashboard"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        with distributed.Client(address, timeout="30s", set_as_default=False) as client:
+            client.wait_for_workers(2, timeout=60)
+        path = tmp_path / "games.parquet"
+        status = main(["sim", "--bots", "L1,random,L1,L1", "--games", "4000", "--seed", "9",
+                       "--scheduler", address, "--out", str(path)])
+        assert status == 0, capsys.readouterr().err
+        assert same(results.load(path), run(LINEUP, 4000, seed=9))
+    finally:
+        for proc in reversed(procs):
+            proc.terminate()
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()

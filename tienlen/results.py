@@ -1,0 +1,525 @@
+"""Arena games on disk: one row per game, written as each work unit completes.
+
+A long arena run (:func:`tienlen.arena.run`) streams its games here through ``on_unit``,
+so that an interrupted run loses only the units still being played, and ``done=`` picks
+it up again. Two formats, chosen by the file name:
+
+``NAME.jsonl``
+    JSON lines: a header line naming the run, then per work unit one line per game and a
+    closing ``{"unit": [start, stop], ...}`` line. A unit counts only once its closing
+    line is on disk, so a file cut anywhere (a crash, a full disk) still reads: the torn
+    tail is ignored, and cut off when the run is resumed. Needs nothing installed.
+``NAME.parquet``
+    A Parquet dataset (a directory, as Spark and Dask write them; needs ``pyarrow``, the
+    ``dask`` extra): ``_run.json`` names the run, and each unit is one file
+    ``unit-START-STOP.parquet``, written under a temporary name and renamed into place,
+    so every file in it is complete. ``pyarrow.dataset``, pandas, Polars and DuckDB read
+    the directory as one table (they skip the ``_`` file).
+
+A game row holds ``deal`` (0-based; its cards come from ``match.hand_seed(seed, deal +
+1)``), ``rotation``, and per lineup entry (lists in lineup order) its ``seats``,
+finishing ``places`` (1 = first out), ``decisions`` and ``seconds`` spent deciding.
+
+A file belongs to one run: the lineup, players, seed, rules and engine version in its
+header must match the run that resumes it, else :class:`ResultsError` says what differs.
+It also records the games the run asked for (the last request, when a resume asks for
+more), so that a reader can tell a finished run from an interrupted one.
+
+>>> import tempfile, pathlib
+>>> from tienlen.arena import run
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "games.jsonl"
+>>> with GamesFile.open(path, RunHeader.of(["L1", "random"], 2, seed=5), games=20) as out:
+...     result = run(["L1", "random"], 20, players=2, seed=5, unit_deals=4,
+...                  on_unit=out.write)
+>>> load(path).places.tolist() == result.places.tolist()
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import numpy as np
+
+from .arena import ArenaError, ArenaResult, BotSpec, Unit, entry_names
+from .rules import Rules
+
+__all__ = ["RunHeader", "GamesFile", "GamesOnFile", "ResultsError", "read", "load", "SCHEMA"]
+
+#: The schema name in every games file's header.
+SCHEMA = "tienlen.games"
+_VERSION = 1
+_UNIT_FILE = re.compile(r"unit-(\d+)-(\d+)\.parquet")
+_HEADER_FILE = "_run.json"
+
+
+class ResultsError(ArenaError):
+    """A games file that cannot be read, or that belongs to a different run."""
+
+
+def _engine_version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+def _spec_label(spec: BotSpec) -> str:
+    """A lineup entry as stable text: the level name, or the factory's qualified name and
+    arguments (never an object address, which differs from run to run)."""
+    if isinstance(spec, str):
+        return spec
+    if isinstance(spec, functools.partial):
+        args = [repr(a) for a in spec.args] + [f"{k}={v!r}" for k, v in sorted(spec.keywords.items())]
+        return f"{_spec_label(spec.func)}({', '.join(args)})"
+    return f"{getattr(spec, '__module__', '?')}.{getattr(spec, '__qualname__', type(spec).__qualname__)}"
+
+
+@dataclass(frozen=True, slots=True)
+class RunHeader:
+    """What makes a run's games comparable: a file holds the games of one such run."""
+
+    lineup: tuple[str, ...]
+    names: tuple[str, ...]
+    players: int
+    seed: int
+    rules: str
+    engine: str
+
+    @classmethod
+    def of(cls, lineup: Sequence[BotSpec], players: int, *, seed: int,
+           rules: Rules = Rules()) -> RunHeader:
+        """The header of the run ``arena.run(lineup, ..., players=, seed=, rules=)``."""
+        return cls(tuple(_spec_label(s) for s in lineup), entry_names(lineup), players,
+                   seed, rules.name, _engine_version())
+
+    def to_json(self) -> dict[str, Any]:
+        return {"schema": SCHEMA, "version": _VERSION, **asdict(self),
+                "lineup": list(self.lineup), "names": list(self.names)}
+
+    @classmethod
+    def from_json(cls, record: Any, where: str) -> RunHeader:
+        if not isinstance(record, dict) or record.get("schema") != SCHEMA:
+            raise ResultsError(f"{where}: not a tienlen games file (no {SCHEMA!r} header)")
+        if record.get("version") != _VERSION:
+            raise ResultsError(f"{where}: games file version {record.get('version')!r}; "
+                               f"this tienlen reads version {_VERSION}")
+        try:
+            header = cls(tuple(record["lineup"]), tuple(record["names"]), int(record["players"]),
+                         int(record["seed"]), str(record["rules"]), str(record["engine"]))
+        except (KeyError, TypeError, ValueError) as error:
+            raise ResultsError(f"{where}: a bad header ({error!r})") from None
+        if len(header.lineup) != header.players or len(header.names) != header.players:
+            raise ResultsError(f"{where}: the header's lineup does not have one entry per seat")
+        return header
+
+    def mismatch(self, other: RunHeader) -> str | None:
+        """Why a file with header ``self`` cannot hold the games of run ``other``."""
+        for field in ("lineup", "players", "seed", "rules", "engine"):
+            mine, theirs = getattr(self, field), getattr(other, field)
+            if mine != theirs:
+                what = "tienlen version" if field == "engine" else field
+                return f"its {what} is {_show(mine)}, this run's is {_show(theirs)}"
+        return None
+
+
+def _show(value: Any) -> str:
+    return ",".join(value) if isinstance(value, tuple) else str(value)
+
+
+# --- rows <-> units ------------------------------------------------------------------
+
+
+def _rows(unit: Unit, players: int) -> dict[str, np.ndarray]:
+    """A unit as row columns, one row per game, in (deal, rotation) order."""
+    k, _, n = unit.places.shape
+    deal = np.repeat(np.arange(unit.start, unit.stop, dtype=np.int64), players)
+    rotation = np.tile(np.arange(players, dtype=np.int8), k)
+    seats = (np.arange(n, dtype=np.int8)[None, :] + rotation[:, None]) % players
+    return {
+        "deal": deal,
+        "rotation": rotation,
+        "seats": seats.astype(np.int8),
+        "places": unit.places.reshape(-1, n),
+        "decisions": unit.decisions.reshape(-1, n),
+        "seconds": unit.seconds.reshape(-1, n),
+    }
+
+
+def _unit(start: int, stop: int, players: int, n: int, cols: dict[str, np.ndarray],
+          where: str) -> Unit:
+    """The unit ``start..stop-1`` from its rows, checking that they are exactly its games."""
+    k = stop - start
+    deal = np.asarray(cols["deal"], np.int64)
+    rotation = np.asarray(cols["rotation"], np.int64)
+    if len(deal) != k * players:
+        raise ResultsError(f"{where}: unit {start}..{stop - 1} has {len(deal)} games, "
+                           f"not {k * players}")
+    if (deal < start).any() or (deal >= stop).any() or (rotation < 0).any() or (rotation >= players).any():
+        raise ResultsError(f"{where}: unit {start}..{stop - 1} holds a game outside it")
+    slot = (deal - start) * players + rotation
+    if len(np.unique(slot)) != len(slot):
+        raise ResultsError(f"{where}: unit {start}..{stop - 1} holds a game twice")
+    expected_seats = (np.arange(n)[None, :] + rotation[:, None]) % players
+    arrays = {}
+    for name, dtype in (("seats", np.int8), ("places", np.int8), ("decisions", np.int32),
+                        ("seconds", np.float64)):
+        values = np.asarray(cols[name], dtype)
+        if values.shape != (k * players, n):
+            raise ResultsError(f"{where}: unit {start}..{stop - 1}: {name} is not one value "
+                               f"per entry in every game")
+        arrays[name] = values
+    if (arrays["seats"] != expected_seats).any():
+        raise ResultsError(f"{where}: unit {start}..{stop - 1}: seats do not follow the rotation")
+    if (np.sort(arrays["places"], axis=1) != np.arange(1, players + 1)).any():
+        raise ResultsError(f"{where}: unit {start}..{stop - 1}: a game without places 1..{players}")
+    order = np.argsort(slot)
+
+    def shaped(values: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(values[order].reshape(k, players, n))
+
+    return Unit(start, stop, shaped(arrays["places"]), shaped(arrays["decisions"]),
+                shaped(arrays["seconds"]))
+
+
+# --- the file ------------------------------------------------------------------------
+
+
+class GamesFile:
+    """A games file open for a run: :attr:`units` were on disk when it was opened (what
+    a resumed run passes as ``done=``), :meth:`write` adds one (the run's ``on_unit``).
+
+    Use :meth:`open`, and close it (or use it as a context manager)."""
+
+    def __init__(self, path: Path, header: RunHeader, games: int, units: list[Unit]) -> None:
+        self.path = path
+        self.header = header
+        self.games = games
+        self.units = units
+
+    @staticmethod
+    def open(path: str | os.PathLike[str], header: RunHeader, *, games: int,
+             resume: bool = False) -> GamesFile:
+        """Create ``path`` for the run ``header`` of ``games`` games (refusing to
+        overwrite a file), or with ``resume``, reopen it (or create it if absent) after
+        checking that it holds games of this run."""
+        path = Path(path)
+        kind = _kind(path)
+        if type(games) is not int or games < 1:
+            raise ResultsError(f"games must be a positive int; got {games!r}")
+        if path.exists() and not resume:
+            raise ResultsError(f"{path} already exists: pass --resume to continue its run, "
+                               "or name another file")
+        if kind == "jsonl":
+            return _JsonLines.open(path, header, games)
+        return _ParquetDir.open(path, header, games)
+
+    #: Whether :meth:`open` created the file (rather than reopening it to resume).
+    created = False
+
+    def write(self, unit: Unit) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release the file (everything written is already on disk)."""
+
+    def discard(self) -> None:
+        """Close, and remove the file if :meth:`open` created it and nothing was written
+        (the run could not start): a failed start leaves no file behind."""
+        self.close()
+        if not self.created or self.units:
+            return
+        if self.path.is_dir():
+            (self.path / _HEADER_FILE).unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                self.path.rmdir()
+        else:
+            self.path.unlink(missing_ok=True)
+
+    def __enter__(self) -> GamesFile:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    @property
+    def played(self) -> int:
+        """Games on file."""
+        return sum(u.games for u in self.units)
+
+
+def _kind(path: Path) -> str:
+    if path.suffix == ".jsonl":
+        return "jsonl"
+    if path.suffix == ".parquet":
+        return "parquet"
+    raise ResultsError(f"{path}: name a .jsonl (JSON lines) or .parquet (pyarrow) file")
+
+
+def _mismatch_error(path: Path, found: RunHeader, header: RunHeader) -> ResultsError:
+    why = found.mismatch(header)
+    return ResultsError(f"{path} holds games of a different run ({why}): not resuming it")
+
+
+def _check_resumable(path: Path, found: GamesOnFile, header: RunHeader, games: int) -> None:
+    """Refuse, before touching the file, to resume another run or a shorter one."""
+    if found.header.mismatch(header):
+        raise _mismatch_error(path, found.header, header)
+    stop = max((u.stop for u in found.units), default=0)
+    if stop * header.players > games:
+        raise ResultsError(f"{path} already holds deals up to {stop - 1}, more than {games} "
+                           f"games have: ask for at least {stop * header.players} games")
+
+
+class _JsonLines(GamesFile):
+    @classmethod
+    def open(cls, path: Path, header: RunHeader, games: int) -> _JsonLines:  # type: ignore[override]
+        created = not path.exists()
+        if not created:
+            found, planned, units, end = _read_jsonl(path)
+            _check_resumable(path, found, header, games)
+            stream = path.open("r+b")
+            stream.truncate(end)  # cut a unit torn by the interruption
+            stream.seek(end)
+            if planned != games:
+                _durable(stream, (json.dumps({"games": games}) + "\n").encode())
+        else:
+            units = []
+            try:
+                stream = path.open("xb")
+            except OSError as error:
+                raise ResultsError(f"cannot create {path}: {error.strerror or error}") from None
+            _durable(stream, (json.dumps(header.to_json()) + "\n" +
+                              json.dumps({"games": games}) + "\n").encode())
+        self = cls(path, header, games, units)
+        self._stream = stream
+        self.created = created
+        return self
+
+    def write(self, unit: Unit) -> None:
+        cols = _rows(unit, self.header.players)
+        lines = []
+        for i in range(len(cols["deal"])):
+            lines.append(json.dumps({
+                "deal": int(cols["deal"][i]), "rotation": int(cols["rotation"][i]),
+                "seats": cols["seats"][i].tolist(), "places": cols["places"][i].tolist(),
+                "decisions": cols["decisions"][i].tolist(), "seconds": cols["seconds"][i].tolist(),
+            }, separators=(",", ":")))
+        lines.append(json.dumps({"unit": [unit.start, unit.stop], "games": unit.games}))
+        # One write per unit, then fsync: the closing line lands last or not at all.
+        _durable(self._stream, ("\n".join(lines) + "\n").encode())
+        self.units.append(unit)
+
+    def close(self) -> None:
+        self._stream.close()
+
+
+def _durable(stream: Any, data: bytes) -> None:
+    stream.write(data)
+    stream.flush()
+    os.fsync(stream.fileno())
+
+
+def _read_jsonl(path: Path) -> tuple[GamesOnFile, int | None, list[Unit], int]:
+    """The header, the games asked for, the complete units, and the byte offset where they
+    end."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise ResultsError(f"cannot read {path}: {error.strerror or error}") from None
+    lines = data.split(b"\n")
+    # A last line without its newline was cut short: it is not part of the file.
+    lines.pop()
+    if not lines:
+        raise ResultsError(f"{path}: empty, not a tienlen games file")
+    header = RunHeader.from_json(_json_line(lines[0], path, 1), str(path))
+    n, players = len(header.lineup), header.players
+    units: list[Unit] = []
+    offset = end = len(lines[0]) + 1
+    rows: list[dict[str, Any]] = []
+    planned: int | None = None
+    for number, line in enumerate(lines[1:], start=2):
+        offset += len(line) + 1
+        record = _json_line(line, path, number)
+        if set(record) == {"games"}:
+            if type(record["games"]) is not int or record["games"] < 1:
+                raise ResultsError(f"{path}:{number}: a bad games count")
+            if not rows:   # between units: part of the file
+                planned, end = record["games"], offset
+        elif "unit" in record:
+            start, stop = record["unit"]
+            cols = {key: [row.get(key) for row in rows] for key in
+                    ("deal", "rotation", "seats", "places", "decisions", "seconds")}
+            try:
+                units.append(_unit(start, stop, players, n, cols, f"{path}:{number}"))
+            except (TypeError, ValueError) as error:
+                if isinstance(error, ResultsError):
+                    raise
+                raise ResultsError(f"{path}:{number}: a bad unit ({error})") from None
+            rows, end = [], offset
+        else:
+            rows.append(record)
+    return GamesOnFile(header, planned, units), planned, units, end
+
+
+def _json_line(line: bytes, path: Path, number: int) -> dict[str, Any]:
+    try:
+        record = json.loads(line)
+    except (ValueError, UnicodeDecodeError):
+        raise ResultsError(f"{path}:{number}: not a JSON line") from None
+    if not isinstance(record, dict):
+        raise ResultsError(f"{path}:{number}: not a JSON object")
+    return record
+
+
+def _pyarrow() -> Any:
+    try:
+        import pyarrow
+        import pyarrow.parquet
+    except ImportError:
+        raise ResultsError('writing .parquet needs pyarrow: pip install "tienlen[dask]" '
+                           "(or write .jsonl)") from None
+    return pyarrow
+
+
+class _ParquetDir(GamesFile):
+    @classmethod
+    def open(cls, path: Path, header: RunHeader, games: int) -> _ParquetDir:  # type: ignore[override]
+        _pyarrow()
+        created = False
+        if path.exists():
+            found = _read_parquet(path)
+            _check_resumable(path, found, header, games)
+            for leftover in path.glob(".unit-*.tmp"):
+                leftover.unlink()  # a unit the interruption caught half-written
+            units = found.units
+            if found.games != games:
+                _replace(path / _HEADER_FILE, _header_text(header, games))
+        else:
+            try:
+                path.mkdir(parents=False)
+                _replace(path / _HEADER_FILE, _header_text(header, games))
+            except OSError as error:
+                raise ResultsError(f"cannot create {path}: {error.strerror or error}") from None
+            units = []
+            created = True
+        self = cls(path, header, games, units)
+        self.created = created
+        return self
+
+    def write(self, unit: Unit) -> None:
+        pa = _pyarrow()
+        cols = _rows(unit, self.header.players)
+        n = len(self.header.lineup)
+
+        def lists(values: np.ndarray) -> Any:
+            return pa.FixedSizeListArray.from_arrays(pa.array(values.reshape(-1)), n)
+
+        table = pa.table({
+            "deal": pa.array(cols["deal"]),
+            "rotation": pa.array(cols["rotation"]),
+            **{name: lists(cols[name]) for name in ("seats", "places", "decisions", "seconds")},
+        }).replace_schema_metadata({"tienlen": json.dumps(self.header.to_json())})
+        name = f"unit-{unit.start:010d}-{unit.stop:010d}.parquet"
+        temporary = self.path / f".{name}.tmp"
+        pa.parquet.write_table(table, temporary)
+        with temporary.open("rb") as stream:
+            os.fsync(stream.fileno())
+        os.replace(temporary, self.path / name)
+        self.units.append(unit)
+
+
+def _header_text(header: RunHeader, games: int) -> bytes:
+    return (json.dumps({**header.to_json(), "games": games}, indent=1) + "\n").encode()
+
+
+def _replace(path: Path, data: bytes) -> None:
+    temporary = path.with_name(f".{path.name}.tmp")
+    with temporary.open("wb") as stream:
+        _durable(stream, data)
+    os.replace(temporary, path)
+
+
+def _read_parquet(path: Path) -> GamesOnFile:
+    pa = _pyarrow()
+    try:
+        record = json.loads((path / _HEADER_FILE).read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ResultsError(f"{path}: no readable {_HEADER_FILE} "
+                           f"({error.strerror or error}): not a tienlen games dataset") from None
+    except ValueError:
+        raise ResultsError(f"{path}/{_HEADER_FILE}: not JSON") from None
+    header = RunHeader.from_json(record, f"{path}/{_HEADER_FILE}")
+    planned = record.get("games")
+    if planned is not None and (type(planned) is not int or planned < 1):
+        raise ResultsError(f"{path}/{_HEADER_FILE}: a bad games count")
+    units = []
+    for file in sorted(path.iterdir()):
+        match = _UNIT_FILE.fullmatch(file.name)
+        if not match:
+            continue
+        try:
+            table = pa.parquet.read_table(file)
+            cols = {"deal": table.column("deal").to_numpy(),
+                    "rotation": table.column("rotation").to_numpy()}
+            for name in ("seats", "places", "decisions", "seconds"):
+                flat = table.column(name).combine_chunks().flatten().to_numpy()
+                cols[name] = flat.reshape(table.num_rows, -1)
+        except (OSError, KeyError, ValueError, pa.ArrowException) as error:
+            raise ResultsError(f"{file}: not a readable unit ({error})") from None
+        units.append(_unit(int(match[1]), int(match[2]), header.players,
+                           len(header.lineup), cols, str(file)))
+    return GamesOnFile(header, planned, units)
+
+
+# --- reading -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GamesOnFile:
+    """A games file's contents: its run, the games that run asked for (``None`` if not
+    recorded) and its complete units, in deal order."""
+
+    header: RunHeader
+    games: int | None
+    units: list[Unit]
+
+    @property
+    def played(self) -> int:
+        return sum(u.games for u in self.units)
+
+
+def read(path: str | os.PathLike[str]) -> GamesOnFile:
+    """What a games file holds, whether its run finished or not."""
+    path = Path(path)
+    if not path.exists():
+        raise ResultsError(f"{path}: no such file")
+    found = _read_jsonl(path)[0] if _kind(path) == "jsonl" else _read_parquet(path)
+    found.units.sort(key=lambda u: u.start)
+    for a, b in zip(found.units, found.units[1:]):
+        if b.start < a.stop:
+            raise ResultsError(f"{path}: deals {b.start}..{min(a.stop, b.stop) - 1} are on file twice")
+    return found
+
+
+def load(path: str | os.PathLike[str]) -> ArenaResult:
+    """The :class:`~tienlen.arena.ArenaResult` of a finished run's games file (a run that
+    was interrupted needs resuming first)."""
+    found = read(path)
+    if found.games is not None and found.played != found.games:
+        raise ResultsError(f"{path}: {found.played} of the run's {found.games} games are on "
+                           f"file, deals missing (resume the run to complete it)")
+    try:
+        return ArenaResult.from_units(found.header.names, found.header.players,
+                                      found.header.seed, found.units)
+    except ArenaError as error:
+        raise ResultsError(f"{path}: {error} (resume the run to complete it)") from None

@@ -1,0 +1,227 @@
+"""The arena past one process: Dask executors, work-unit sizes, and ``tienlen sim``'s
+``--scheduler``/``--out``/``--resume``.
+
+:func:`tienlen.arena.run` plays work units on any :class:`concurrent.futures.Executor`;
+this module makes one that runs on a Dask cluster (``pip install "tienlen[dask]"``):
+
+- ``tcp://HOST:PORT`` (or ``HOST:PORT``): a running cluster, started with ``dask
+  scheduler`` and ``dask worker`` (see docs/scale.md);
+- ``local:N``: a ``LocalCluster`` of N single-threaded worker processes for one run, bound
+  to the loopback address with no dashboard, so nothing listens beyond this machine.
+
+Only the lineup's specs (level names, factories) travel to the workers, which build the
+bots themselves; units come back as arrays. Results do not depend on where units run.
+
+>>> parse_scheduler("local:2"), parse_scheduler("10.0.0.5:8786")
+(('local', 2), ('address', 'tcp://10.0.0.5:8786'))
+>>> unit_deals(["L1"] * 4, deals=25_000, workers=2)     # thousands of fast games a unit
+512
+>>> unit_deals(["L1"] * 4, deals=100, workers=2)        # small runs still use every worker
+13
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import math
+import re
+import sys
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Executor
+from pathlib import Path
+from typing import Any
+
+from .arena import ArenaError, BotSpec
+from .rules import Rules
+
+__all__ = ["ScaleError", "parse_scheduler", "dask_executor", "unit_deals", "sim_options",
+           "UNIT_GAMES"]
+
+#: Games of the fastest bots (random, L1) per work unit: a few seconds of work, so Dask's
+#: few milliseconds per task cost well under 1%, while an interrupted run loses little.
+UNIT_GAMES = 2048
+# Rough cost of a game, relative to L1, by the slowest level at the table; a factory is
+# assumed slow (it is usually a configured L3).
+_COST = {"random": 1.0, "L1": 1.0, "L2": 1.5, "L3": 150.0}
+_SLOW = 150.0
+# Units per worker at least, so that a short run still spreads and balances.
+_UNITS_PER_WORKER = 4
+
+
+class ScaleError(ArenaError):
+    """A scheduler that is malformed, missing its extra, or cannot be reached."""
+
+
+def parse_scheduler(text: str) -> tuple[str, Any]:
+    """``("local", workers)`` for ``local:N``, else ``("address", "proto://host:port")``."""
+    local = re.fullmatch(r"local:(\d+)", text.strip())
+    if text.strip().startswith("local") and not local:
+        raise ScaleError(f"--scheduler: expected local:N, N worker processes; got {text!r}")
+    if local:
+        workers = int(local[1])
+        if not 1 <= workers <= 256:
+            raise ScaleError(f"--scheduler local:N needs 1 to 256 workers; got {workers}")
+        return "local", workers
+    address = text.strip()
+    if "://" not in address:
+        address = "tcp://" + address
+    if not re.fullmatch(r"(tcp|tls|ws|wss)://([^\s/:\[\]]+|\[[0-9a-fA-F:.]+\])(:\d+)?/?", address):
+        raise ScaleError(f"--scheduler: expected tcp://HOST:PORT or local:N; got {text!r}")
+    return "address", address
+
+
+def unit_deals(lineup: Sequence[BotSpec], *, deals: int, workers: int,
+               unit_games: int = UNIT_GAMES) -> int:
+    """Deals per work unit: about ``unit_games`` games of the fastest bots (fewer as the
+    lineup gets slower), but at least a few units per worker. Any size gives the same
+    results; it trades per-task overhead against load balance and what an interruption
+    loses."""
+    players = len(lineup)
+    cost = max(_COST.get(spec, _SLOW) if isinstance(spec, str) else _SLOW for spec in lineup)
+    by_cost = max(1, int(unit_games / cost) // players)
+    spread = max(1, math.ceil(deals / (_UNITS_PER_WORKER * max(1, workers))))
+    return min(by_cost, spread)
+
+
+def _distributed() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise ScaleError('--scheduler needs Dask: pip install "tienlen[dask]"') from None
+    return distributed
+
+
+def _fingerprint() -> str:
+    """This process's engine: the version and the cards of one deal (runs on workers too:
+    a worker with another build would play other games)."""
+    from . import __version__, core
+    from .match import hand_seed
+
+    return f"{__version__} {core.deal(hand_seed(0, 1), 4)}"
+
+
+@contextlib.contextmanager
+def dask_executor(scheduler: str, *, timeout: float = 3.0) -> Iterator[tuple[Executor, int]]:
+    """An executor on the Dask cluster ``scheduler`` and its number of worker threads
+    (``local:N`` starts and afterwards stops a loopback ``LocalCluster``). Raises
+    :class:`ScaleError` within about ``timeout`` seconds if the scheduler cannot be
+    reached."""
+    kind, value = parse_scheduler(scheduler)
+    distributed = _distributed()
+    with contextlib.ExitStack() as stack:
+        # Closing while units are in flight (Ctrl-C, a bot error) makes Dask's and
+        # tornado's loggers print tracebacks of the connections it closes: noise, since
+        # the run has already stopped with its own message. Quiet them while closing.
+        loggers = [logging.getLogger(name) for name in ("distributed", "tornado.application")]
+        levels = [logger.level for logger in loggers]
+        stack.callback(lambda: [lg.setLevel(lv) for lg, lv in zip(loggers, levels)])
+        if kind == "local":
+            # Dask's workers sample their task thread's stack every 10 ms for the
+            # dashboard's profile; for pure-Python games that costs ~10% CPU, and this
+            # cluster has no dashboard. (Workers started by `dask worker` take
+            # DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False: see docs/scale.md.)
+            import dask
+
+            stack.enter_context(dask.config.set({"distributed.worker.profile.enabled": False}))
+            try:
+                cluster = stack.enter_context(distributed.LocalCluster(
+                    n_workers=value, threads_per_worker=1, processes=True, host="127.0.0.1",
+                    dashboard_address=None, worker_dashboard_address=None,
+                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                    silence_logs=logging.ERROR))
+            except Exception as error:   # Dask's own errors: ports, spawning, memory
+                raise ScaleError(f"could not start a local Dask cluster of {value} workers: "
+                                 f"{_first_line(error)}") from None
+            address = cluster.scheduler_address
+        else:
+            address = value
+        try:
+            client = stack.enter_context(distributed.Client(
+                address, timeout=f"{timeout}s", set_as_default=False))
+        except (OSError, TimeoutError) as error:
+            raise ScaleError(f"cannot reach the Dask scheduler at {address}: "
+                             f"{_first_line(error)}") from None
+        if not client.nthreads():
+            print(f"the Dask scheduler at {address} has no workers yet: waiting for them "
+                  "(start some with dask worker)", file=sys.stderr)
+        mine = _fingerprint()
+        for worker, theirs in client.run(_fingerprint).items():
+            if theirs != mine:
+                raise ScaleError(f"worker {worker} runs tienlen {theirs.split()[0]}, this "
+                                 f"machine {mine.split()[0]} (or the same version dealing other "
+                                 "cards): install the same build everywhere, or the games "
+                                 "would differ")
+        workers = sum(client.nthreads().values()) or 1
+        stack.callback(lambda: [lg.setLevel(logging.CRITICAL + 1) for lg in loggers])
+        yield client.get_executor(pure=False), workers
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return text[0] if text else type(error).__name__
+
+
+@contextlib.contextmanager
+def sim_options(*, lineup: Sequence[str], games: int, players: int, seed: int,
+                rules: Rules, jobs: int, scheduler: str | None, out: Path | None,
+                resume: bool, unit_games: int | None) -> Iterator[dict[str, Any]]:
+    """The extra :func:`tienlen.arena.run` arguments for ``tienlen sim --scheduler/--out/
+    --resume/--unit-games``: an executor, the unit size, the units already on file and
+    the writer of new ones. Checks everything (flags, the file) before starting a
+    cluster. On Ctrl-C, says how much is on file and how to resume."""
+    from .results import GamesFile, RunHeader
+
+    if resume and out is None:
+        raise ScaleError("--resume continues the run in --out FILE: give --out")
+    if scheduler is not None and jobs != 1:
+        raise ScaleError("--jobs and --scheduler exclude each other: the cluster's workers "
+                         "play the games")
+    if unit_games is not None and (unit_games < players or unit_games % players):
+        raise ScaleError(f"--unit-games must be a positive multiple of players ({players}); "
+                         f"got {unit_games}")
+    if games < players or games % players:
+        # arena.run would say so too, but only after the file was created.
+        raise ScaleError(f"games must be a positive multiple of players ({players}), so "
+                         f"that every bot sits in every seat equally; got {games}")
+    if scheduler is not None:
+        parse_scheduler(scheduler)
+        _distributed()
+    deals = games // players
+    options: dict[str, Any] = {}
+    with contextlib.ExitStack() as stack:
+        store = None
+        if out is not None:
+            store = stack.enter_context(GamesFile.open(
+                out, RunHeader.of(lineup, players, seed=seed, rules=rules), games=games,
+                resume=resume))
+            options["done"] = store.units
+            options["on_unit"] = store.write
+            if store.units:
+                print(f"resuming {out}: {store.played} of {games} games on file",
+                      file=sys.stderr)
+        workers = jobs
+        if scheduler is not None:
+            try:
+                executor, workers = stack.enter_context(dask_executor(scheduler))
+            except BaseException:
+                if store is not None:
+                    store.discard()    # the file this run created, still empty
+                raise
+            options["executor"] = executor
+        if unit_games is not None:
+            options["unit_deals"] = unit_games // players
+        else:
+            options["unit_deals"] = unit_deals(lineup, deals=max(deals, 1), workers=workers)
+        def hint() -> None:
+            if store is not None and store.played < games:
+                print(f"\n{store.played} of {games} games are in {out}: run the same command "
+                      "with --resume to finish", file=sys.stderr)
+
+        try:
+            yield options
+        except KeyboardInterrupt:
+            hint()
+            raise
+        # A caller that shows a partial result on Ctrl-C and returns normally: same hint.
+        hint()
