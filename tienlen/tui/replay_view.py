@@ -13,7 +13,7 @@ from pathlib import Path
 from rich.text import Text
 
 from ..game import Game
-from ..replay import ReplayError
+from ..replay import ReplayError, read_replay_file
 from .render import SeatInfo, Style, board, cards_text, combo_text, finishing_table, ordinal
 from .terminal import Terminal
 
@@ -27,11 +27,10 @@ def load_replay(path: Path) -> Game:
     """The game recorded in ``path``, every action verified. Raises ``ValueError`` (a
     :class:`ReplayError` for a bad replay) with the file's name in the message."""
     try:
-        text = path.read_bytes()
+        # At most MAX_REPLAY_BYTES are read: a huge file or /dev/zero is a ReplayError.
+        return Game.from_json(read_replay_file(path))
     except OSError as error:
         raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
-    try:
-        return Game.from_json(text)
     except ReplayError as error:
         raise ReplayError(f"{path} is not a valid replay: {error}") from None
 
