@@ -187,7 +187,7 @@ def game_from_json(text: str | bytes) -> Game:
                           "version")
     for name in record:
         if name not in _FIELDS:
-            raise ReplayError("unknown field", _quote(name))
+            raise ReplayError("unknown field", _clip(name, 80))
     for name in _FIELDS:
         if name not in record:
             raise ReplayError("missing field", name)
