@@ -64,7 +64,9 @@ cdef unsigned long _main_thread_ident = _threading.main_thread().ident
 # How much work between checks, chosen so that a check comes every millisecond or so.
 cdef enum:
     CHECK_PLAYOUTS = 64        # playouts (RANDOM about 5 us each, PLAN about 30 us)
-    CHECK_ROWS = 2048          # legal-move rows (about 0.3 us each for 13 cards)
+    CHECK_ROWS = 2048          # rows counted in closed form (0.1 to 0.6 us each)
+    CHECK_MOVES = 1 << 17      # moves written (a few ns each) ...
+    CHECK_ROW_COST = 64        # ... counting each row as this many moves besides its own
     CHECK_ELEMENTS = 1 << 20   # classify / beats elements (a few ns each)
     INTERRUPTED = -2           # status of a loop stopped by tl_interrupted()
 
@@ -874,8 +876,8 @@ cdef tuple _mc_actions(const State* st, object actions):
 # Sampling sizes beyond these are refused up front: at a millisecond or more per sample,
 # 2**24 samples is already hours of work, and a typo like 2**40 would be months.
 MAX_SAMPLES = 1 << 24
-# sampled_places keeps one byte per (action, sample): refuse results above 1 GiB.
-MAX_PLACES = 1 << 30
+# sampled_places keeps one byte per (action, sample): refuse results above 256 MiB.
+MAX_PLACES = 1 << 28
 
 
 def flat_monte_carlo(state, unseen, determinizations, seed, policy=P_GREEDY):

@@ -298,7 +298,7 @@ cdef tuple _fill_rows(object hands, object piles, object locked, object must,
     cdef uint64_t* base = <uint64_t*>cnp.PyArray_DATA(<cnp.ndarray>moves)
     cdef int64_t total = off[i], cap = cnp.PyArray_DIM(<cnp.ndarray>moves, 0), need = 0
     cdef bint watch = tl_watch_signals()
-    cdef Py_ssize_t rows = 0
+    cdef int64_t work = 0, wrote
     with nogil:
         while i < n:
             if TL_POPCOUNT(h[i]) <= 13:
@@ -309,13 +309,18 @@ cdef tuple _fill_rows(object hands, object piles, object locked, object must,
                     break
             if total + need > cap:
                 break
-            total += gen_moves(h[i], p[i], f, lo[i] != 0, mi[i], base + total)
+            wrote = gen_moves(h[i], p[i], f, lo[i] != 0, mi[i], base + total)
+            total += wrote
             i += 1
             off[i] = total
-            rows += 1
-            if watch and (rows & (CHECK_ROWS - 1)) == 0 and i < n and tl_interrupted():
-                need = INTERRUPTED
-                break
+            # Work, not rows: one row of a 30-card hand writes as many moves as thousands
+            # of 13-card rows.
+            work += wrote + CHECK_ROW_COST
+            if watch and work >= CHECK_MOVES and i < n:
+                work = 0
+                if tl_interrupted():
+                    need = INTERRUPTED
+                    break
     return i, need
 
 
