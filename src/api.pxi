@@ -46,6 +46,58 @@ REASON_NAMES = {
 }
 
 
+# ---------------------------------------------------------------- Ctrl-C in native loops
+# Python runs signal handlers only in the main thread and only between bytecodes, so a loop
+# that holds no GIL for minutes would ignore Ctrl-C until it ends. Long loops call
+# tl_interrupted() every few milliseconds of work: on the main thread it takes the GIL for a
+# moment and runs the handlers; an exception they raise (KeyboardInterrupt) is left pending,
+# the loop stops, and the caller raises it with _raise_pending(). Other threads never handle
+# signals, so for them the check costs nothing.
+
+cdef extern from "Python.h":
+    int PyErr_CheckSignals() noexcept
+    unsigned long PyThread_get_thread_ident() noexcept nogil
+
+import threading as _threading
+cdef unsigned long _main_thread_ident = _threading.main_thread().ident
+
+# How much work between checks, chosen so that a check comes every millisecond or so.
+cdef enum:
+    CHECK_PLAYOUTS = 64        # playouts (RANDOM about 5 us each, PLAN about 30 us)
+    CHECK_ROWS = 2048          # rows counted in closed form (0.1 to 0.6 us each)
+    CHECK_MOVES = 1 << 17      # moves written (a few ns each) ...
+    CHECK_ROW_COST = 64        # ... counting each row as this many moves besides its own
+    CHECK_ELEMENTS = 1 << 20   # classify / beats elements (a few ns each)
+    INTERRUPTED = -2           # status of a loop stopped by tl_interrupted()
+
+cdef inline bint tl_watch_signals() noexcept nogil:
+    """Whether this thread is the one that handles signals (so loops should check)."""
+    return PyThread_get_thread_ident() == _main_thread_ident
+
+cdef bint tl_interrupted() noexcept nogil:
+    """Run pending signal handlers; true if one raised (the exception is left pending)."""
+    cdef int failed
+    with gil:
+        failed = PyErr_CheckSignals()
+    return failed < 0
+
+cdef int _raise_pending() except -1:
+    """Raise the exception tl_interrupted() left pending."""
+    return -1
+
+
+cdef str _quote(object obj, Py_ssize_t limit=80):
+    """repr(obj) for an error message, cut to `limit` characters: a tampered argument may be
+    huge, and an error that prints megabytes hides its own reason."""
+    try:
+        text = repr(obj)
+    except Exception:                       # a hostile __repr__ must not mask the real error
+        text = f"<{type(obj).__name__} object>"
+    if len(text) > limit:
+        text = text[:limit - 1] + "\u2026"
+    return text
+
+
 cdef inline object _as_int(object obj):
     """`obj` as an int, by `__index__`: floats, strings and bools raise TypeError (Cython's
     own conversion would truncate 1.5 to 1). Exact ints, the hot path, pass straight on."""
@@ -61,9 +113,9 @@ cdef uint64_t _mask_arg(object obj, str name) except? 0xFFFFFFFFFFFFFFFF:
     try:
         m = _as_int(obj)
     except (OverflowError, TypeError):
-        raise ValueError(f"{name} must be a card mask, an int in [0, 2**52); got {obj!r}") from None
+        raise ValueError(f"{name} must be a card mask, an int in [0, 2**52); got {_quote(obj)}") from None
     if m >> 52:
-        raise ValueError(f"{name} has bits above 51 (cards are 0..51); got {obj!r}")
+        raise ValueError(f"{name} has bits above 51 (cards are 0..51); got {_quote(obj)}")
     return m
 
 
@@ -72,9 +124,9 @@ cdef int _flags_arg(object flags) except -1:
     try:
         f = _as_int(flags)
     except (OverflowError, TypeError):
-        raise ValueError(f"flags must be an int; got {flags!r}") from None
+        raise ValueError(f"flags must be an int; got {_quote(flags)}") from None
     if f < 0 or (f & ~(<int64_t>F_ALL)):
-        raise ValueError(f"unknown rule flags {flags!r} (known: NO_TWOS_IN_SEQUENCES=1)")
+        raise ValueError(f"unknown rule flags {_quote(flags)} (known: NO_TWOS_IN_SEQUENCES=1)")
     return <int>f
 
 
@@ -83,9 +135,9 @@ cdef uint32_t _code_arg(object code, int flags, str name) except? 0xFFFFFFFF:
     try:
         c = _as_int(code)
     except (OverflowError, TypeError):
-        raise ValueError(f"{name} must be a combo code (int); got {code!r}") from None
+        raise ValueError(f"{name} must be a combo code (int); got {_quote(code)}") from None
     if c < 0 or c > 0xFFFF or not c_code_valid(<uint32_t>c, flags):
-        raise ValueError(f"{name} is not a valid combo code under flags={flags}: {code!r}")
+        raise ValueError(f"{name} is not a valid combo code under flags={flags}: {_quote(code)}")
     return <uint32_t>c
 
 
@@ -94,11 +146,11 @@ cdef int _card_arg(object card, str name, bint allow_none) except -2:
     try:
         c = _as_int(card)
     except (OverflowError, TypeError):
-        raise ValueError(f"{name} must be a card index 0..51{' or -1' if allow_none else ''}; got {card!r}") from None
+        raise ValueError(f"{name} must be a card index 0..51{' or -1' if allow_none else ''}; got {_quote(card)}") from None
     if c == -1 and allow_none:
         return -1
     if c < 0 or c > 51:
-        raise ValueError(f"{name} must be a card index 0..51{' or -1' if allow_none else ''}; got {card!r}")
+        raise ValueError(f"{name} must be a card index 0..51{' or -1' if allow_none else ''}; got {_quote(card)}")
     return <int>c
 
 
@@ -107,9 +159,9 @@ cdef int64_t _int_arg(object obj, str name, int64_t lo, int64_t hi) except? -9:
     try:
         v = _as_int(obj)
     except TypeError:
-        raise ValueError(f"{name} must be an int; got {obj!r}") from None
+        raise ValueError(f"{name} must be an int; got {_quote(obj)}") from None
     if v < lo or v > hi:
-        raise ValueError(f"{name} must be in {lo}..{hi}; got {obj!r}")
+        raise ValueError(f"{name} must be in {lo}..{hi}; got {_quote(obj)}")
     return v
 
 
@@ -123,17 +175,23 @@ cdef inline int64_t _count_arg(object obj, str name) except -1:
     return _int_arg(obj, name, 0, <int64_t>1 << 40)
 
 
+cdef inline int64_t _any_code_arg(object code) except -1:
+    """A code for the field accessors: any uint32, taken by __index__ (not checked valid, so
+    that a caller may take apart a code it built with make_code)."""
+    return _int_arg(code, "code", 0, 0xFFFFFFFF)
+
+
 def code_kind(code):
     """Kind of a combo code (1..6; 0 for the 0 code)."""
-    return code >> 12
+    return _any_code_arg(code) >> 12
 
 def code_len(code):
     """Number of cards of a combo code."""
-    return (code >> 6) & 63
+    return (_any_code_arg(code) >> 6) & 63
 
 def code_top(code):
     """Top (strongest) card index of a combo code."""
-    return code & 63
+    return _any_code_arg(code) & 63
 
 def make_code(kind, ncards, top):
     """Pack a combo code. Only the field ranges are checked: use classify() to get codes
@@ -251,7 +309,7 @@ cdef uint64_t _seed_arg(object seed) except? 0xFFFFFFFFFFFFFFFF:
     try:
         return <uint64_t>_as_int(seed)
     except (OverflowError, TypeError):
-        raise ValueError(f"seed must be an int in [0, 2**64); got {seed!r}") from None
+        raise ValueError(f"seed must be an int in [0, 2**64); got {_quote(seed)}") from None
 
 
 cdef tuple _hands_arg(object hands):
@@ -292,64 +350,39 @@ cdef class GameState:
             seen |= hs[p]
         lead = -1 if leader is None else _small_int_arg(leader, "leader", -1, n - 1)
         st_init(&self.s, hs, n, lead, f)
+        _check_state(&self.s)
 
     @staticmethod
     def from_fields(hands, pile_mask=0, pile_owner=-1, turn=0, locked_mask=0, finished=(),
                     must_include=-1, flags=0, played_mask=0):
-        """Build a state from its fields (for search from a seat's view). Validated."""
+        """Build a state from its fields (for search from a seat's view). Validated by the
+        same checks as unpickling (_check_state): a state no game could reach is refused."""
         cdef GameState g = GameState.__new__(GameState)
-        cdef uint64_t seen = 0, m
         cdef int n, p, f = _flags_arg(flags)
         hands = _hands_arg(hands)
         n = len(hands)
         if n < 2 or n > 4:
             raise ValueError(f"a hand needs 2, 3 or 4 players; got {n} hands")
-        g.s.players = n
-        g.s.flags = f
-        for p in range(4):
-            g.s.hands[p] = 0
-            g.s.order[p] = -1
-        for p in range(n):
-            m = _mask_arg(hands[p], f"hands[{p}]")
-            if m & seen:
-                raise ValueError(f"hands[{p}] shares cards with another hand")
-            seen |= m
-            g.s.hands[p] = m
-        g.s.pile_mask = _mask_arg(pile_mask, "pile_mask")
-        g.s.pile_code = c_classify(g.s.pile_mask, f)
-        if g.s.pile_mask and not g.s.pile_code:
-            raise ValueError("pile_mask is not a combination")
-        g.s.played = _mask_arg(played_mask, "played_mask")
-        if g.s.played & seen:
-            raise ValueError("played_mask overlaps the hands")
-        g.s.pile_owner = _small_int_arg(pile_owner, "pile_owner", -1, n - 1)
-        if (g.s.pile_owner == -1) != (g.s.pile_code == 0):
-            raise ValueError(f"pile_owner {pile_owner!r} does not fit the pile")
         try:
             finished = tuple(finished)
         except TypeError:
-            raise ValueError(f"finished must be a sequence of seats; got {finished!r}") from None
-        finished = tuple(_small_int_arg(x, "finished seat", 0, n - 1) for x in finished)
-        if len(set(finished)) != len(finished) or any(g.s.hands[x] for x in finished):
-            raise ValueError("finished must list distinct seats that hold no cards")
-        if sum(1 for p in range(n) if g.s.hands[p]) < 2:
-            raise ValueError("a hand in play needs at least two players holding cards")
-        if sum(1 for p in range(n) if g.s.hands[p]) + len(finished) != n:
-            raise ValueError("every seat must hold cards or be listed in finished")
-        for p, x in enumerate(finished):
-            g.s.order[p] = x
+            raise ValueError(f"finished must be a sequence of seats; got {_quote(finished)}") from None
+        if len(finished) > n:
+            raise ValueError(f"finished lists {len(finished)} seats; there are {n}")
+        g.s.players = n
+        g.s.flags = f
+        for p in range(4):
+            g.s.hands[p] = _mask_arg(hands[p], f"hands[{p}]") if p < n else 0
+            g.s.order[p] = _small_int_arg(finished[p], "finished seat", 0, n - 1) if p < len(finished) else -1
         g.s.nfinished = len(finished)
+        g.s.pile_mask = _mask_arg(pile_mask, "pile_mask")
+        g.s.pile_code = c_classify(g.s.pile_mask, f)
+        g.s.played = _mask_arg(played_mask, "played_mask")
+        g.s.pile_owner = _small_int_arg(pile_owner, "pile_owner", -1, n - 1)
         g.s.turn = _small_int_arg(turn, "turn", 0, n - 1)
-        if g.s.hands[g.s.turn] == 0:
-            raise ValueError(f"turn {turn!r} must be a seat that holds cards")
         g.s.locked = _small_int_arg(locked_mask, "locked_mask", 0, (1 << n) - 1)
-        if g.s.pile_code == 0 and g.s.locked:
-            raise ValueError("nobody can be locked out of an empty pile")
-        if (g.s.locked >> g.s.turn) & 1 and not c_is_two_combo(g.s.pile_code):
-            raise ValueError("a locked-out seat only gets the turn while 2s are on top (R5.3)")
         g.s.must_include = _card_arg(must_include, "must_include", True)
-        if g.s.must_include >= 0 and (g.s.pile_code or not ((g.s.hands[g.s.turn] >> g.s.must_include) & 1)):
-            raise ValueError("must_include applies only to a lead by its holder")
+        _check_state(&g.s)
         return g
 
     @property
@@ -601,12 +634,15 @@ cdef int _memo_for(SplitMemo* m, int policy) except -1:
 
 
 def _state_from_key(key):
-    """Inverse of GameState.key(), for pickling. Validates enough that no key, however
-    corrupt, can make the C code index out of bounds."""
+    """Inverse of GameState.key(), for pickling. The fields go through _check_state, the one
+    validator from_fields and the constructor use: a key, however corrupt, either gives a
+    state some game could reach or raises ValueError."""
     cdef GameState g = GameState.__new__(GameState)
     cdef int p, n
     try:
         hands, pile_mask, pile_code, owner, turn, locked, finished, mi, flags, played = key
+        hands = tuple(hands)
+        finished = tuple(finished)
         n = len(hands)
         if not (2 <= n <= 4) or len(finished) > n:
             raise ValueError("bad player count")
@@ -614,35 +650,97 @@ def _state_from_key(key):
         g.s.flags = _flags_arg(flags)
         for p in range(4):
             g.s.hands[p] = _mask_arg(hands[p], "hand") if p < n else 0
-            g.s.order[p] = -1
-        for p in range(len(finished)):
-            if not (0 <= finished[p] < n):
-                raise ValueError("bad finished seat")
-            g.s.order[p] = finished[p]
+            g.s.order[p] = _small_int_arg(finished[p], "finished seat", 0, n - 1) if p < len(finished) else -1
+        g.s.nfinished = len(finished)
         g.s.pile_mask = _mask_arg(pile_mask, "pile_mask")
         g.s.pile_code = c_classify(g.s.pile_mask, g.s.flags)
-        if g.s.pile_code != pile_code:
+        if g.s.pile_code != _int_arg(pile_code, "pile_code", 0, 0xFFFFFFFF):
             raise ValueError("pile code does not match the pile")
-        if not (-1 <= owner < n and -1 <= turn < n and 0 <= locked < (1 << n)):
-            raise ValueError("seat out of range")
-        g.s.pile_owner = owner
-        g.s.turn = turn
-        g.s.locked = locked
-        g.s.nfinished = len(finished)
+        g.s.pile_owner = _small_int_arg(owner, "pile_owner", -1, n - 1)
+        g.s.turn = _small_int_arg(turn, "turn", -1, n - 1)
+        g.s.locked = _small_int_arg(locked, "locked_mask", 0, (1 << n) - 1)
         g.s.must_include = _card_arg(mi, "must_include", True)
-        if g.s.must_include >= 0 and (g.s.pile_code or turn < 0
-                                      or not ((g.s.hands[turn] >> g.s.must_include) & 1)):
-            raise ValueError("must_include must be a card of the leader")
         g.s.played = _mask_arg(played, "played")
+        _check_state(&g.s)
     except (TypeError, OverflowError, ValueError) as e:
         raise ValueError(f"not a GameState key: {e}") from None
     return g
 
 
+cdef int _check_state(const State* s) except -1:
+    """The one validator of a built State (constructor, from_fields, unpickling): raises
+    ValueError unless the fields describe a state that play could reach, in the ways the C
+    code relies on. Every playout policy is correct (plays only legal moves, terminates) on
+    every state that passes; tests/test_fuzz.py checks that over random accepted states.
+
+    Field ranges (players 2..4, seats, masks below 2**52, nfinished <= players) are the
+    caller's to check before filling the struct; this checks how the fields fit together."""
+    cdef int n = s.players, p, q, holding = 0
+    cdef uint64_t seen = 0
+    for p in range(n):
+        if s.hands[p] & seen:
+            raise ValueError(f"hands[{p}] shares cards with another hand")
+        seen |= s.hands[p]
+        if s.hands[p]:
+            holding += 1
+    for p in range(n, 4):
+        if s.hands[p]:
+            raise ValueError(f"hands[{p}] is set for a {n}-player hand")
+    if s.played & seen:
+        raise ValueError("played_mask overlaps the hands")
+    if s.pile_mask and not s.pile_code:
+        raise ValueError("pile_mask is not a combination")
+    if s.pile_mask & seen:
+        raise ValueError("pile_mask overlaps the hands: the pile's cards were played")
+    if (s.pile_owner == -1) != (s.pile_code == 0):
+        raise ValueError(f"pile_owner {s.pile_owner} does not fit the pile")
+    for p in range(s.nfinished):
+        for q in range(p):
+            if s.order[q] == s.order[p]:
+                raise ValueError("finished must list distinct seats")
+    for p in range(s.nfinished, 4):
+        if s.order[p] != -1:
+            raise ValueError("finished has entries past its length")
+    if s.turn < 0:
+        # Over (only pickles of finished hands): every seat placed, the loser last and the
+        # only one still holding cards (R9.2).
+        if s.nfinished != n:
+            raise ValueError("a finished hand places every seat")
+        for p in range(n - 1):
+            if s.hands[s.order[p]]:
+                raise ValueError("finished must list distinct seats that hold no cards")
+        if s.must_include >= 0:
+            raise ValueError("must_include applies only to a lead by its holder")
+        return 0
+    for p in range(s.nfinished):
+        if s.hands[s.order[p]]:
+            raise ValueError("finished must list distinct seats that hold no cards")
+    if holding < 2:
+        raise ValueError("a hand in play needs at least two players holding cards")
+    if holding + s.nfinished != n:
+        raise ValueError("every seat must hold cards or be listed in finished")
+    if s.turn >= n or s.hands[s.turn] == 0:
+        raise ValueError(f"turn {s.turn} must be a seat that holds cards")
+    if s.pile_code and s.pile_owner == s.turn:
+        raise ValueError("the pile's owner never acts on its own pile: the pile clears first (R6.1)")
+    if s.pile_code == 0 and s.locked:
+        raise ValueError("nobody can be locked out of an empty pile")
+    if (s.locked >> s.turn) & 1 and not c_is_two_combo(s.pile_code):
+        raise ValueError("a locked-out seat only gets the turn while 2s are on top (R5.3)")
+    if s.must_include >= 0 and (s.pile_code or not ((s.hands[s.turn] >> s.must_include) & 1)):
+        raise ValueError("must_include applies only to a lead by its holder")
+    return 0
+
+
 cdef int _policy_arg(object policy) except -1:
-    if type(policy) is bool or policy not in (P_RANDOM, P_GREEDY, P_PLAN):
-        raise ValueError(f"policy must be RANDOM (0), GREEDY (1) or PLAN (2); got {policy!r}")
-    return policy
+    # By __index__, like every other int: `policy in (0, 1, 2)` would take 1.0 for GREEDY.
+    try:
+        p = _as_int(policy)
+    except TypeError:
+        p = -1
+    if p != P_RANDOM and p != P_GREEDY and p != P_PLAN:
+        raise ValueError(f"policy must be RANDOM (0), GREEDY (1) or PLAN (2); got {_quote(policy)}")
+    return p
 
 
 cdef GameState _state_arg(object obj):
@@ -651,16 +749,17 @@ cdef GameState _state_arg(object obj):
     return obj
 
 
-cdef int _sample_counts(GameState state, uint64_t pool, int* counts) except -1:
+cdef int _sample_counts(const State* st, uint64_t pool, int* counts) except -1:
     """Card counts the sampled hands need (0 for the acting seat); checks `pool` can deal them."""
-    cdef int seat = state.s.turn, p, need = 0
-    state._require_built()
+    cdef int seat = st.turn, p, need = 0
+    if st.players < 2:
+        raise ValueError("this GameState was never initialised")
     if seat < 0:
         raise ValueError("the hand is over")
-    if pool & state.s.hands[seat]:
+    if pool & st.hands[seat]:
         raise ValueError("unseen overlaps the acting seat's hand")
-    for p in range(state.s.players):
-        counts[p] = TL_POPCOUNT(state.s.hands[p]) if p != seat else 0
+    for p in range(st.players):
+        counts[p] = TL_POPCOUNT(st.hands[p]) if p != seat else 0
         need += counts[p]
     if TL_POPCOUNT(pool) < need:
         raise ValueError(f"unseen holds {TL_POPCOUNT(pool)} cards but the other hands need {need}")
@@ -671,10 +770,11 @@ cdef int _mc_run(const State* start, uint64_t pool, const int* counts,
                  const uint64_t* act, const uint32_t* cd, int64_t na, int64_t samples,
                  uint64_t seed, int pol, int64_t* sums, int8_t* places) noexcept nogil:
     """The sampling loop behind flat_monte_carlo and sampled_places. `places`, if not NULL,
-    receives an (na, samples) row-major array of the acting seat's places. Returns 0, or -1
-    if memory ran out."""
+    receives an (na, samples) row-major array of the acting seat's places. Returns 0, -1 if
+    memory ran out, or INTERRUPTED if a signal handler raised (the exception is pending)."""
     cdef int seat = start.turn, k, failed = 0
-    cdef int64_t d, a
+    cdef int64_t d, a, since_check = 0
+    cdef bint watch = tl_watch_signals()
     cdef State base, c
     cdef Rng deal_rng, r, r0
     cdef SplitMemo m
@@ -694,6 +794,12 @@ cdef int _mc_run(const State* start, uint64_t pool, const int* counts,
     rng_seed(&deal_rng, seed)
     base = start[0]
     for d in range(samples):
+        since_check += na
+        if watch and since_check >= CHECK_PLAYOUTS:
+            since_check = 0
+            if tl_interrupted():
+                failed = INTERRUPTED
+                break
         deal_from(&deal_rng, pool, counts, base.players, seat, base.hands)
         r0.s[0] = rng_next(&deal_rng)
         r0.s[1] = rng_next(&deal_rng)
@@ -730,23 +836,24 @@ cdef int _mc_run(const State* start, uint64_t pool, const int* counts,
     return failed
 
 
-cdef tuple _mc_actions(GameState state, object actions):
-    """The candidate actions (legal moves then pass, or the caller's list, each checked) and
-    their combo codes."""
+cdef tuple _mc_actions(const State* st, object actions):
+    """The candidate actions (legal moves then pass, or the caller's list, each checked
+    against `st`) and their combo codes."""
     cdef uint64_t[::1] act
     cdef uint32_t[::1] cd
     cdef uint32_t code = 0
     cdef Py_ssize_t i
     cdef int reason
     if actions is None:
-        moves = state.legal_moves()
+        moves = _moves_array(st.hands[st.turn], st.pile_code, st.flags,
+                             (st.locked >> st.turn) & 1, st.must_include)
         nm = len(moves)
-        arr = np.zeros(nm + (state.s.pile_code != 0), np.uint64)
+        arr = np.zeros(nm + (st.pile_code != 0), np.uint64)
         arr[:nm] = moves
         codes = np.zeros(len(arr), np.uint32)
         if nm:
             # Every candidate's code is the same in every sample: classify once, not per playout.
-            codes[:nm] = classify_many(np.ascontiguousarray(moves), state.s.flags)
+            codes[:nm] = classify_many(moves, st.flags)
         return arr, codes
     try:
         arr = np.array([_mask_arg(a, "action") for a in actions], dtype=np.uint64)
@@ -757,35 +864,46 @@ cdef tuple _mc_actions(GameState state, object actions):
     cd = codes
     for i in range(act.shape[0]):
         if act[i] == 0:
-            reason = st_check_pass(&state.s)
+            reason = st_check_pass(st)
         else:
-            reason = st_check_play(&state.s, act[i], &code)
+            reason = st_check_play(st, act[i], &code)
             cd[i] = code
         if reason != R_OK:
             raise ValueError(f"action {act[i]:#x} is not legal here: {REASON_NAMES[reason]}")
     return arr, codes
 
 
+# Sampling sizes beyond these are refused up front: at a millisecond or more per sample,
+# 2**24 samples is already hours of work, and a typo like 2**40 would be months.
+MAX_SAMPLES = 1 << 24
+# sampled_places keeps one byte per (action, sample): refuse results above 256 MiB.
+MAX_PLACES = 1 << 28
+
+
 def flat_monte_carlo(state, unseen, determinizations, seed, policy=P_GREEDY):
     """Information-set Monte Carlo for the seat to act in `state`.
 
     The acting seat's hand is taken as known; every other seat's hand is redrawn, for each of
-    `determinizations` samples, from the cards of `unseen` with the same card counts. For every
-    candidate action (each legal move, then pass if allowed) the action is applied and the hand
-    played out by `policy`; all candidates share the same random stream per sample (common
-    random numbers). Returns `(actions, place_sums)`: uint64 actions (0 = pass) and, per
-    action, the sum over samples of the acting seat's finishing place (0 = first). The GIL is
-    released for the whole search.
+    `determinizations` samples (at most MAX_SAMPLES), from the cards of `unseen` with the same
+    card counts. For every candidate action (each legal move, then pass if allowed) the
+    action is applied and the hand played out by `policy`; all candidates share the same
+    random stream per sample (common random numbers). Returns `(actions, place_sums)`: uint64
+    actions (0 = pass) and, per action, the sum over samples of the acting seat's finishing
+    place (0 = first). The state is copied first and the GIL released for the whole search;
+    Ctrl-C interrupts it (KeyboardInterrupt).
     """
     cdef GameState gs = _state_arg(state)
+    # A copy by value, taken while the GIL is held: another thread may change `state` as
+    # soon as the GIL is released, and the search must see one consistent state.
+    cdef State st = gs.s
     cdef uint64_t pool = _mask_arg(unseen, "unseen")
     cdef int pol = _policy_arg(policy)
     cdef uint64_t base_seed = _seed_arg(seed)
     cdef int counts[4]
     cdef int failed
-    cdef int64_t samples = _count_arg(determinizations, "determinizations")
-    _sample_counts(gs, pool, counts)
-    actions, codes = _mc_actions(gs, None)
+    cdef int64_t samples = _int_arg(determinizations, "determinizations", 0, MAX_SAMPLES)
+    _sample_counts(&st, pool, counts)
+    actions, codes = _mc_actions(&st, None)
     sums = np.zeros(len(actions), np.int64)
     cdef const uint64_t[::1] act = actions
     cdef const uint32_t[::1] cd = codes
@@ -794,8 +912,10 @@ def flat_monte_carlo(state, unseen, determinizations, seed, policy=P_GREEDY):
     if na == 0:
         return actions, sums
     with nogil:
-        failed = _mc_run(&gs.s, pool, counts, &act[0], &cd[0], na, samples,
+        failed = _mc_run(&st, pool, counts, &act[0], &cd[0], na, samples,
                          base_seed, pol, &sm[0], NULL)
+    if failed == INTERRUPTED:
+        _raise_pending()
     if failed:
         raise MemoryError("flat_monte_carlo could not allocate its buffers")
     return actions, sums
@@ -808,7 +928,9 @@ def sampled_places(state, unseen, actions, samples, seed, policy=P_PLAN):
     must be legal in `state`, or ValueError; None means every legal move, then pass if
     allowed) and keeping every sample: returns an int8 array
     of shape (len(actions), samples), places counted from 0 (first out). Sample d is the
-    same deal for every action (common random numbers). The GIL is released throughout.
+    same deal for every action (common random numbers). `samples` is at most MAX_SAMPLES and
+    the result at most MAX_PLACES entries. The state is copied first and the GIL released
+    throughout; Ctrl-C interrupts it (KeyboardInterrupt).
 
     >>> state = GameState(deal(5))
     >>> moves = state.legal_moves()[:3]
@@ -817,14 +939,17 @@ def sampled_places(state, unseen, actions, samples, seed, policy=P_PLAN):
     ((3, 8), True)
     """
     cdef GameState gs = _state_arg(state)
+    cdef State st = gs.s            # by value, under the GIL (see flat_monte_carlo)
     cdef uint64_t pool = _mask_arg(unseen, "unseen")
     cdef int pol = _policy_arg(policy)
     cdef uint64_t base_seed = _seed_arg(seed)
     cdef int counts[4]
     cdef int failed
-    cdef int64_t n = _count_arg(samples, "samples")
-    _sample_counts(gs, pool, counts)
-    arr, codes = _mc_actions(gs, actions)
+    cdef int64_t n = _int_arg(samples, "samples", 0, MAX_SAMPLES)
+    _sample_counts(&st, pool, counts)
+    arr, codes = _mc_actions(&st, actions)
+    if len(arr) * n > MAX_PLACES:
+        raise ValueError(f"{len(arr)} actions x {n} samples exceeds MAX_PLACES={MAX_PLACES}")
     out = np.zeros((len(arr), n), np.int8)
     cdef const uint64_t[::1] act = arr
     cdef const uint32_t[::1] cd = codes
@@ -833,8 +958,10 @@ def sampled_places(state, unseen, actions, samples, seed, policy=P_PLAN):
     if na == 0 or n == 0:
         return out
     with nogil:
-        failed = _mc_run(&gs.s, pool, counts, &act[0], &cd[0], na, n,
+        failed = _mc_run(&st, pool, counts, &act[0], &cd[0], na, n,
                          base_seed, pol, NULL, &o[0, 0])
+    if failed == INTERRUPTED:
+        _raise_pending()
     if failed:
         raise MemoryError("sampled_places could not allocate its buffers")
     return out

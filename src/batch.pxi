@@ -3,32 +3,88 @@
 # Validation happens before any output is written, so a bad element leaves a caller's `out`
 # array untouched. Arrays must already have the exact dtype and be C-contiguous: silently
 # converting would hide a copy of the caller's data on every call.
+#
+# Each input element is read once. The caller's arrays stay the caller's: another thread may
+# write them while the GIL is released, and an ndarray subclass may run Python code (a hook
+# such as __array_finalize__) between our checks. So the loops read private copies, made with
+# one memcpy right after the checks and validated afterwards (the copy is what is checked and
+# what is used), and never size a buffer on one read and fill it from another.
+# classify_many, the one loop where a copy would cost as much as the work, instead checks
+# every mask in the same read that classifies it (c_classify_array) and raises if a mask
+# changed after validation. Array facts (dtype, shape, contiguity) are taken from the C
+# struct, which a subclass cannot override the way it can override `.shape` or `.dtype`.
 
 cdef object _array_arg(object arr, object dtype, str name, int ndim=1):
     if not isinstance(arr, np.ndarray):
         raise ValueError(f"{name} must be a numpy.ndarray of {np.dtype(dtype).name}; got {type(arr).__name__}")
     if arr.dtype != dtype:
-        raise ValueError(f"{name} must have dtype {np.dtype(dtype).name}; got {arr.dtype}")
+        raise ValueError(f"{name} must have dtype {np.dtype(dtype).name}; got {_quote(arr.dtype)}")
     if arr.ndim != ndim:
-        raise ValueError(f"{name} must be {ndim}-dimensional; got shape {arr.shape}")
+        raise ValueError(f"{name} must be {ndim}-dimensional; got shape {_quote(arr.shape)}")
     if not arr.flags.c_contiguous:
         raise ValueError(f"{name} must be C-contiguous (use numpy.ascontiguousarray)")
+    return _struct_check(arr, dtype, name, ndim)
+
+
+cdef object _struct_check(object arr, object dtype, str name, int ndim):
+    """The same facts read from the array's C struct (and alignment, which C loads need)."""
+    cdef cnp.ndarray a = <cnp.ndarray?>arr
+    cdef cnp.dtype want = np.dtype(dtype)
+    if (cnp.PyArray_NDIM(a) != ndim or not cnp.PyArray_IS_C_CONTIGUOUS(a)
+            or not cnp.PyArray_EquivTypenums(cnp.PyArray_TYPE(a), want.type_num)
+            or not cnp.PyArray_ISNOTSWAPPED(a)):
+        raise ValueError(f"{name} must be a C-contiguous {ndim}-dimensional array of {want.name}")
+    if not cnp.PyArray_ISALIGNED(a):
+        raise ValueError(f"{name} is not aligned for {want.name} (use {name}.copy())")
     return arr
 
 
-cdef object _out_arg(object out, object dtype, tuple shape, str name="out"):
+cdef object _private_copy(object arr, object dtype, str name):
+    """A fresh copy of the 1-D array `arr`, after the checks above, made with one memcpy and
+    no Python code in between: what the loop reads can no longer change."""
+    _array_arg(arr, dtype, name)
+    cdef cnp.ndarray a = <cnp.ndarray>arr
+    cdef cnp.npy_intp n = cnp.PyArray_DIM(a, 0)
+    cdef cnp.ndarray priv = cnp.PyArray_SimpleNew(1, &n, cnp.PyArray_TYPE(a))
+    if n:
+        memcpy(cnp.PyArray_DATA(priv), cnp.PyArray_DATA(a), cnp.PyArray_NBYTES(priv))
+    return priv
+
+
+cdef bint _overlaps(object x, object y):
+    """Whether two checked (C-contiguous) arrays share memory: their byte ranges meet, which
+    for contiguous arrays is exactly numpy.shares_memory."""
+    cdef cnp.ndarray a = <cnp.ndarray>x
+    cdef cnp.ndarray b = <cnp.ndarray>y
+    cdef char* pa = <char*>cnp.PyArray_DATA(a)
+    cdef char* pb = <char*>cnp.PyArray_DATA(b)
+    cdef Py_ssize_t na = cnp.PyArray_NBYTES(a), nb = cnp.PyArray_NBYTES(b)
+    return na > 0 and nb > 0 and pa < pb + nb and pb < pa + na
+
+
+cdef object _out_arg(object out, object dtype, tuple shape, tuple inputs, str name="out"):
+    """`out` checked (dtype, exact shape, writeable, sharing no memory with `inputs`, the
+    caller's input arrays), or a new array when it is None."""
+    cdef cnp.ndarray o
+    cdef int k
     if out is None:
         return np.empty(shape, dtype)
     _array_arg(out, dtype, name, len(shape))
-    if out.shape != shape:
-        raise ValueError(f"{name} must have shape {shape}; got {out.shape}")
-    if not out.flags.writeable:
+    o = <cnp.ndarray>out
+    for k in range(len(shape)):
+        if cnp.PyArray_DIM(o, k) != shape[k]:
+            raise ValueError(f"{name} must have shape {shape}; got {_quote(out.shape)}")
+    if not cnp.PyArray_ISWRITEABLE(o):
         raise ValueError(f"{name} is read-only")
+    for x in inputs:
+        if x is not None and _overlaps(out, x):
+            raise ValueError(f"{name} shares memory with an input array: results would "
+                             "overwrite what is still to be read")
     return out
 
 
-cdef int _check_masks(const uint64_t[::1] m, str name) except -1:
-    cdef Py_ssize_t i, n = m.shape[0]
+cdef int _check_masks(const uint64_t* m, Py_ssize_t n, str name) except -1:
+    cdef Py_ssize_t i
     cdef uint64_t acc = 0
     with nogil:
         for i in range(n):
@@ -40,8 +96,8 @@ cdef int _check_masks(const uint64_t[::1] m, str name) except -1:
     return 0
 
 
-cdef int _check_codes(const uint32_t[::1] c, int flags, str name) except -1:
-    cdef Py_ssize_t i, n = c.shape[0], bad = -1
+cdef int _check_codes(const uint32_t* c, Py_ssize_t n, int flags, str name) except -1:
+    cdef Py_ssize_t i, bad = -1
     with nogil:
         for i in range(n):
             if not c_code_valid(c[i], flags):
@@ -62,14 +118,28 @@ def classify_many(masks, flags=0, out=None):
     """
     cdef int f = _flags_arg(flags)
     _array_arg(masks, np.uint64, "masks")
-    cdef const uint64_t[::1] m = masks
-    _check_masks(m, "masks")
-    res = _out_arg(out, np.uint32, (m.shape[0],))
-    cdef uint32_t[::1] o = res
-    cdef Py_ssize_t i
-    if m.shape[0]:
-        with nogil:
-            c_classify_array(&m[0], &o[0], m.shape[0], f)
+    cdef cnp.ndarray a = <cnp.ndarray>masks
+    cdef Py_ssize_t n = cnp.PyArray_DIM(a, 0), i, step
+    cdef const uint64_t* m = <const uint64_t*>cnp.PyArray_DATA(a)
+    _check_masks(m, n, "masks")
+    res = _out_arg(out, np.uint32, (n,), (masks,))
+    cdef uint32_t* o = <uint32_t*>cnp.PyArray_DATA(<cnp.ndarray>res)
+    cdef uint64_t seen = 0
+    cdef bint watch = tl_watch_signals(), stopped = False
+    with nogil:
+        i = 0
+        while i < n:
+            step = min(n - i, <Py_ssize_t>CHECK_ELEMENTS)
+            seen |= c_classify_array(m + i, o + i, step, f)
+            i += step
+            if watch and i < n and tl_interrupted():
+                stopped = True
+                break
+    if stopped:
+        _raise_pending()
+    if seen >> 52:
+        raise ValueError("masks changed while classify_many read them: a mask now has bits "
+                         "above 51 (another thread wrote the array)")
     return res
 
 
@@ -93,46 +163,53 @@ def beats_many(play_codes, pile_codes, flags=0, out=None):
     [True, False]
     """
     cdef int f = _flags_arg(flags)
-    _array_arg(play_codes, np.uint32, "play_codes")
-    _array_arg(pile_codes, np.uint32, "pile_codes")
-    if play_codes.shape != pile_codes.shape:
-        raise ValueError(f"play_codes and pile_codes differ in length: {play_codes.shape[0]} != {pile_codes.shape[0]}")
-    cdef const uint32_t[::1] a = play_codes
-    cdef const uint32_t[::1] b = pile_codes
-    _check_codes(a, f, "play_codes")
-    _check_codes(b, f, "pile_codes")
-    res = _out_arg(out, np.bool_, (a.shape[0],))
-    cdef uint8_t[::1] o = res.view(np.uint8)
-    cdef Py_ssize_t i
+    pa = _private_copy(play_codes, np.uint32, "play_codes")
+    pb = _private_copy(pile_codes, np.uint32, "pile_codes")
+    cdef Py_ssize_t n = cnp.PyArray_DIM(<cnp.ndarray>pa, 0), i
+    if cnp.PyArray_DIM(<cnp.ndarray>pb, 0) != n:
+        raise ValueError(f"play_codes and pile_codes differ in length: {n} != {cnp.PyArray_DIM(<cnp.ndarray>pb, 0)}")
+    cdef const uint32_t* a = <const uint32_t*>cnp.PyArray_DATA(<cnp.ndarray>pa)
+    cdef const uint32_t* b = <const uint32_t*>cnp.PyArray_DATA(<cnp.ndarray>pb)
+    _check_codes(a, n, f, "play_codes")
+    _check_codes(b, n, f, "pile_codes")
+    res = _out_arg(out, np.bool_, (n,), (play_codes, pile_codes))
+    cdef uint8_t* o = <uint8_t*>cnp.PyArray_DATA(<cnp.ndarray>res)
+    cdef bint watch = tl_watch_signals(), stopped = False
     with nogil:
-        for i in range(a.shape[0]):
+        for i in range(n):
             o[i] = c_beats(a[i], b[i])
+            if watch and (i & (CHECK_ELEMENTS - 1)) == CHECK_ELEMENTS - 1 and tl_interrupted():
+                stopped = True
+                break
+    if stopped:
+        _raise_pending()
     return res
 
 
 cdef tuple _moves_args(hands, pile_codes, int f, locked_out, must_include):
-    _array_arg(hands, np.uint64, "hands")
-    cdef Py_ssize_t n = hands.shape[0]
-    if pile_codes is None:
-        pile_codes = np.zeros(n, np.uint32)
-    _array_arg(pile_codes, np.uint32, "pile_codes")
-    if pile_codes.shape[0] != n:
-        raise ValueError(f"pile_codes has length {pile_codes.shape[0]}, hands has {n}")
-    if locked_out is None:
-        locked_out = np.zeros(n, np.bool_)
-    _array_arg(locked_out, np.bool_, "locked_out")
-    if locked_out.shape[0] != n:
-        raise ValueError(f"locked_out has length {locked_out.shape[0]}, hands has {n}")
-    if must_include is None:
-        must_include = np.full(n, -1, np.int8)
-    _array_arg(must_include, np.int8, "must_include")
-    if must_include.shape[0] != n:
-        raise ValueError(f"must_include has length {must_include.shape[0]}, hands has {n}")
-    if n and (must_include.min() < -1 or must_include.max() > 51):
-        raise ValueError("must_include values must be card indices 0..51 or -1")
-    _check_masks(hands, "hands")
-    _check_codes(pile_codes, f, "pile_codes")
-    return hands, pile_codes, locked_out.view(np.uint8), must_include
+    """Private copies of the four row arrays (see the top of this file), checked."""
+    cdef Py_ssize_t n, i
+    hands = _private_copy(hands, np.uint64, "hands")
+    n = cnp.PyArray_DIM(<cnp.ndarray>hands, 0)
+    pile_codes = (np.zeros(n, np.uint32) if pile_codes is None
+                  else _private_copy(pile_codes, np.uint32, "pile_codes"))
+    if cnp.PyArray_DIM(<cnp.ndarray>pile_codes, 0) != n:
+        raise ValueError(f"pile_codes has length {cnp.PyArray_DIM(<cnp.ndarray>pile_codes, 0)}, hands has {n}")
+    locked_out = (np.zeros(n, np.bool_) if locked_out is None
+                  else _private_copy(locked_out, np.bool_, "locked_out"))
+    if cnp.PyArray_DIM(<cnp.ndarray>locked_out, 0) != n:
+        raise ValueError(f"locked_out has length {cnp.PyArray_DIM(<cnp.ndarray>locked_out, 0)}, hands has {n}")
+    must_include = (np.full(n, -1, np.int8) if must_include is None
+                    else _private_copy(must_include, np.int8, "must_include"))
+    if cnp.PyArray_DIM(<cnp.ndarray>must_include, 0) != n:
+        raise ValueError(f"must_include has length {cnp.PyArray_DIM(<cnp.ndarray>must_include, 0)}, hands has {n}")
+    cdef const int8_t* mi = <const int8_t*>cnp.PyArray_DATA(<cnp.ndarray>must_include)
+    for i in range(n):
+        if mi[i] < -1 or mi[i] > 51:
+            raise ValueError(f"must_include[{i}] must be a card index 0..51 or -1; got {mi[i]}")
+    _check_masks(<const uint64_t*>cnp.PyArray_DATA(<cnp.ndarray>hands), n, "hands")
+    _check_codes(<const uint32_t*>cnp.PyArray_DATA(<cnp.ndarray>pile_codes), n, f, "pile_codes")
+    return hands, pile_codes, locked_out, must_include
 
 
 def count_legal_moves_many(hands, pile_codes=None, flags=0, locked_out=None, must_include=None, out=None):
@@ -144,17 +221,23 @@ def count_legal_moves_many(hands, pile_codes=None, flags=0, locked_out=None, mus
     [15, 1]
     """
     cdef int f = _flags_arg(flags)
-    hands, pile_codes, locked_out, must_include = _moves_args(hands, pile_codes, f, locked_out, must_include)
-    cdef const uint64_t[::1] h = hands
-    cdef const uint32_t[::1] p = pile_codes
-    cdef const uint8_t[::1] lo = locked_out
-    cdef const int8_t[::1] mi = must_include
-    res = _out_arg(out, np.int64, (h.shape[0],))
-    cdef int64_t[::1] o = res
-    cdef Py_ssize_t i
+    args = _moves_args(hands, pile_codes, f, locked_out, must_include)
+    cdef Py_ssize_t n = cnp.PyArray_DIM(<cnp.ndarray>args[0], 0), i
+    cdef const uint64_t* h = <const uint64_t*>cnp.PyArray_DATA(<cnp.ndarray>args[0])
+    cdef const uint32_t* p = <const uint32_t*>cnp.PyArray_DATA(<cnp.ndarray>args[1])
+    cdef const uint8_t* lo = <const uint8_t*>cnp.PyArray_DATA(<cnp.ndarray>args[2])
+    cdef const int8_t* mi = <const int8_t*>cnp.PyArray_DATA(<cnp.ndarray>args[3])
+    res = _out_arg(out, np.int64, (n,), (hands, pile_codes, locked_out, must_include))
+    cdef int64_t* o = <int64_t*>cnp.PyArray_DATA(<cnp.ndarray>res)
+    cdef bint watch = tl_watch_signals(), stopped = False
     with nogil:
-        for i in range(h.shape[0]):
-            o[i] = gen_moves(h[i], p[i], f, lo[i], mi[i], NULL)
+        for i in range(n):
+            o[i] = gen_moves(h[i], p[i], f, lo[i] != 0, mi[i], NULL)
+            if watch and (i & (CHECK_ROWS - 1)) == CHECK_ROWS - 1 and tl_interrupted():
+                stopped = True
+                break
+    if stopped:
+        _raise_pending()
     return res
 
 
@@ -165,7 +248,8 @@ def legal_moves_many(hands, pile_codes=None, flags=0, locked_out=None, must_incl
     One generation pass, straight into the output: hands of up to 13 cards cannot have more
     than MAX_MOVES_13_CARDS moves, so a row is written whenever that much room is left
     (larger hands are counted first), into a buffer reserved for the worst case that is
-    then copied to the exact size.
+    then copied to the exact size. The rows are read from private copies of the inputs, so
+    the room reserved for a row is the room its moves take.
 
     >>> import numpy as np
     >>> offsets, moves = legal_moves_many(np.array([0b11, 0, 0b1], dtype=np.uint64))
@@ -173,8 +257,8 @@ def legal_moves_many(hands, pile_codes=None, flags=0, locked_out=None, must_incl
     ([0, 3, 3, 4], [1, 2, 3, 1])
     """
     cdef int f = _flags_arg(flags)
-    hands, pile_codes, locked_out, must_include = _moves_args(hands, pile_codes, f, locked_out, must_include)
-    cdef Py_ssize_t n = hands.shape[0]
+    h, p, lo, mi = _moves_args(hands, pile_codes, f, locked_out, must_include)
+    cdef Py_ssize_t n = cnp.PyArray_DIM(<cnp.ndarray>h, 0)
     cdef Py_ssize_t done = 0
     cdef int64_t need
     offsets = np.empty(n + 1, np.int64)
@@ -182,9 +266,11 @@ def legal_moves_many(hands, pile_codes=None, flags=0, locked_out=None, must_incl
     cdef int64_t cap = max(64 * n, 4 * MAX_MOVES_13)
     moves = np.empty(cap, np.uint64)
     while True:
-        done, need = _fill_rows(hands, pile_codes, locked_out, must_include, f, offsets, moves, done)
+        done, need = _fill_rows(h, p, lo, mi, f, offsets, moves, done)
         if done == n:
             break
+        if need == INTERRUPTED:
+            _raise_pending()
         if need > MAX_MOVES_C:
             raise ValueError(f"hands[{done}] has more than MAX_MOVES={MAX_MOVES_C} legal moves")
         cap = max(2 * cap, offsets[done] + need)
@@ -198,27 +284,43 @@ def legal_moves_many(hands, pile_codes=None, flags=0, locked_out=None, must_incl
     return offsets, moves[:offsets[n]].copy()
 
 
-cdef tuple _fill_rows(const uint64_t[::1] h, const uint32_t[::1] p, const uint8_t[::1] lo,
-                      const int8_t[::1] mi, int f, int64_t[::1] off, uint64_t[::1] mv,
-                      Py_ssize_t i):
+cdef tuple _fill_rows(object hands, object piles, object locked, object must,
+                      int f, object offsets, object moves, Py_ssize_t i):
     """Write rows from i on until the output lacks room for the next one. Returns the first
-    unwritten row and the room it needs."""
-    cdef Py_ssize_t n = h.shape[0]
-    cdef int64_t total = off[i], cap = mv.shape[0], need = 0
-    cdef uint64_t* base = &mv[0]
+    unwritten row and the room it needs (INTERRUPTED if a signal handler raised). The four
+    row arrays are the private copies, so a row's moves are exactly the room counted for it."""
+    cdef Py_ssize_t n = cnp.PyArray_DIM(<cnp.ndarray>hands, 0)
+    cdef const uint64_t* h = <const uint64_t*>cnp.PyArray_DATA(<cnp.ndarray>hands)
+    cdef const uint32_t* p = <const uint32_t*>cnp.PyArray_DATA(<cnp.ndarray>piles)
+    cdef const uint8_t* lo = <const uint8_t*>cnp.PyArray_DATA(<cnp.ndarray>locked)
+    cdef const int8_t* mi = <const int8_t*>cnp.PyArray_DATA(<cnp.ndarray>must)
+    cdef int64_t* off = <int64_t*>cnp.PyArray_DATA(<cnp.ndarray>offsets)
+    cdef uint64_t* base = <uint64_t*>cnp.PyArray_DATA(<cnp.ndarray>moves)
+    cdef int64_t total = off[i], cap = cnp.PyArray_DIM(<cnp.ndarray>moves, 0), need = 0
+    cdef bint watch = tl_watch_signals()
+    cdef int64_t work = 0, wrote
     with nogil:
         while i < n:
             if TL_POPCOUNT(h[i]) <= 13:
                 need = MAX_MOVES_13
             else:
-                need = gen_moves(h[i], p[i], f, lo[i], mi[i], NULL)
+                need = gen_moves(h[i], p[i], f, lo[i] != 0, mi[i], NULL)
                 if need > MAX_MOVES_C:
                     break
             if total + need > cap:
                 break
-            total += gen_moves(h[i], p[i], f, lo[i], mi[i], base + total)
+            wrote = gen_moves(h[i], p[i], f, lo[i] != 0, mi[i], base + total)
+            total += wrote
             i += 1
             off[i] = total
+            # Work, not rows: one row of a 30-card hand writes as many moves as thousands
+            # of 13-card rows.
+            work += wrote + CHECK_ROW_COST
+            if watch and work >= CHECK_MOVES and i < n:
+                work = 0
+                if tl_interrupted():
+                    need = INTERRUPTED
+                    break
     return i, need
 
 
@@ -238,6 +340,11 @@ def random_playouts(n, players=4, seed=0, flags=0, policy=P_RANDOM, out=None):
     return random_playouts_range(0, n, players, seed, flags, policy, out)
 
 
+# More games than this in one call is refused up front (ValueError): about a billion games,
+# hours of work and 4 GB of results at four players. Larger runs go in chunks (`first`).
+MAX_GAMES = 1 << 30
+
+
 def random_playouts_range(first, n, players=4, seed=0, flags=0, policy=P_RANDOM, out=None):
     """Games first .. first+n-1 of the stream `random_playouts` draws from `seed`."""
     cdef int f = _flags_arg(flags)
@@ -245,11 +352,12 @@ def random_playouts_range(first, n, players=4, seed=0, flags=0, policy=P_RANDOM,
     cdef uint64_t s0 = _seed_arg(seed)
     cdef int players_ = _small_int_arg(players, "players", 2, 4)
     cdef Py_ssize_t first_ = _count_arg(first, "first")
-    cdef Py_ssize_t n_ = _count_arg(n, "n")
-    res = _out_arg(out, np.int8, (n_, players_))
-    cdef int8_t[:, ::1] o = res
+    cdef Py_ssize_t n_ = _int_arg(n, "n", 0, MAX_GAMES)
+    res = _out_arg(out, np.int8, (n_, players_), ())
+    cdef int8_t* o = <int8_t*>cnp.PyArray_DATA(<cnp.ndarray>res)
     cdef Py_ssize_t i
     cdef int p, failed = 0
+    cdef bint watch = tl_watch_signals()
     cdef uint64_t hands[4]
     cdef State st
     cdef Rng r
@@ -257,6 +365,9 @@ def random_playouts_range(first, n, players=4, seed=0, flags=0, policy=P_RANDOM,
     _memo_for(&m, pol)
     with nogil:
         for i in range(n_):
+            if watch and (i & (CHECK_PLAYOUTS - 1)) == CHECK_PLAYOUTS - 1 and tl_interrupted():
+                failed = INTERRUPTED
+                break
             rng_seed(&r, stream_seed(s0, <uint64_t>(first_ + i)))
             deal_cards(&r, players_, hands, 13)
             st_init(&st, hands, players_, -1, f)
@@ -264,8 +375,10 @@ def random_playouts_range(first, n, players=4, seed=0, flags=0, policy=P_RANDOM,
                 failed = 1
                 break
             for p in range(players_):
-                o[i, p] = st.order[p]
+                o[i * players_ + p] = st.order[p]
         memo_close(&m)
+    if failed == INTERRUPTED:
+        _raise_pending()
     if failed:
         raise MemoryError("playout could not allocate a move buffer")
     return res

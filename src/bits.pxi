@@ -132,7 +132,8 @@ cdef extern from *:
     /* Classifies masks[0 .. n & ~3) into out and returns how many it did (the caller does
        the tail). Every mask must be below 2^52. */
     __attribute__((target("avx2")))
-    static int64_t tl_classify_avx2(const uint64_t* masks, uint32_t* out, int64_t n, int flags) {
+    static int64_t tl_classify_avx2(const uint64_t* masks, uint32_t* out, int64_t n, int flags,
+                                    uint64_t* seen) {
         const __m256i k55 = _mm256_set1_epi64x(0x5555555555555555LL);
         const __m256i k33 = _mm256_set1_epi64x(0x3333333333333333LL);
         const __m256i k0f = _mm256_set1_epi64x(0x0F0F0F0F0F0F0F0FLL);
@@ -146,9 +147,12 @@ cdef extern from *:
         const __m256i dseq_kind = _mm256_set1_epi64x(6);
         const __m256i no_twos = _mm256_set1_epi64x((flags & 1) ? -1LL : 0);
         const __m256i low_halves = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+        __m256i acc = zero;
+        uint64_t lanes[4];
         int64_t i = 0;
         for (; i + 4 <= n; i += 4) {
             __m256i m = _mm256_loadu_si256((const __m256i*)(masks + i));
+            acc = _mm256_or_si256(acc, m);
             /* nibble r = cards of rank r */
             __m256i c = _mm256_sub_epi64(m, _mm256_and_si256(_mm256_srli_epi64(m, 1), k55));
             c = _mm256_add_epi64(_mm256_and_si256(c, k33),
@@ -184,32 +188,43 @@ cdef extern from *:
             _mm_storeu_si128((__m128i*)(out + i),
                 _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(code, low_halves)));
         }
+        _mm256_storeu_si256((__m256i*)lanes, acc);
+        *seen |= lanes[0] | lanes[1] | lanes[2] | lanes[3];
         return i;
     }
     #else
     static int tl_have_avx2(void) { return 0; }
-    static int64_t tl_classify_avx2(const uint64_t* masks, uint32_t* out, int64_t n, int flags) {
-        (void)masks; (void)out; (void)n; (void)flags;
+    static int64_t tl_classify_avx2(const uint64_t* masks, uint32_t* out, int64_t n, int flags,
+                                    uint64_t* seen) {
+        (void)masks; (void)out; (void)n; (void)flags; (void)seen;
         return 0;
     }
     #endif
     """
     int tl_have_avx2() nogil
-    int64_t tl_classify_avx2(const uint64_t* masks, uint32_t* out, int64_t n, int flags) nogil
+    int64_t tl_classify_avx2(const uint64_t* masks, uint32_t* out, int64_t n, int flags,
+                             uint64_t* seen) nogil
 
 
 # Tests switch the SIMD path off to check the scalar loop that other machines run.
 cdef int simd_enabled = 1
 
 
-cdef inline void c_classify_array(const uint64_t* masks, uint32_t* out, int64_t n, int flags) noexcept nogil:
-    """out[i] = c_classify(masks[i], flags) for i < n; every mask below 2^52."""
+cdef inline uint64_t c_classify_array(const uint64_t* masks, uint32_t* out, int64_t n, int flags) noexcept nogil:
+    """out[i] = c_classify(masks[i], flags) for i < n. Returns the OR of every mask as read
+    here: each mask is read once, so a caller that validated the array beforehand can tell
+    from this (bits above 51) whether another thread changed it in between; the codes of
+    such masks are meaningless but computing them is memory-safe."""
     cdef int64_t i = 0
+    cdef uint64_t seen = 0, m
     if simd_enabled and tl_have_avx2():
-        i = tl_classify_avx2(masks, out, n, flags)
+        i = tl_classify_avx2(masks, out, n, flags, &seen)
     while i < n:
-        out[i] = c_classify_flat(masks[i], flags)
+        m = masks[i]
+        seen |= m
+        out[i] = c_classify_flat(m, flags)
         i += 1
+    return seen
 
 
 cdef inline bint c_is_two_combo(uint32_t code) noexcept nogil:

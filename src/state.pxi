@@ -256,17 +256,19 @@ cdef inline int64_t st_moves(const State* s, uint64_t* out) noexcept nogil:
 
 # ---------------------------------------------------------------- playouts
 
-cdef inline int _longest_with_lowest(uint64_t* moves, int64_t n, uint64_t lowest_bit) noexcept nogil:
+cdef inline int64_t _longest_with_lowest(uint64_t* moves, int64_t n, uint64_t lowest_bit) noexcept nogil:
     # Greedy lead: among moves holding the weakest card, shed the most cards; ties go to the
-    # first such move, which by the generation order has the lowest top.
-    cdef int64_t i
-    cdef int best = -1, best_n = 0, c
+    # first such move, which by the generation order has the lowest top. The caller passes
+    # the card every move must hold when there is one (R7.2), so some move always qualifies;
+    # should none, the first move is still a legal choice (never index -1).
+    cdef int64_t i, best = 0
+    cdef int best_n = 0, c
     for i in range(n):
         if moves[i] & lowest_bit:
             c = TL_POPCOUNT(moves[i])
             if c > best_n:
                 best_n = c
-                best = <int>i
+                best = i
     return best
 
 
@@ -294,7 +296,8 @@ cdef int st_step(State* s, Rng* r, int policy, uint64_t* buf, int64_t bufcap) no
     cdef uint64_t* moves
     cdef uint64_t mv
     cdef bint can_pass = s.pile_code != 0
-    cdef int i
+    cdef int64_t i
+    cdef uint64_t key_card
     n = st_moves_buffered(s, buf, bufcap, &moves)
     if n < 0:
         return -1
@@ -305,7 +308,13 @@ cdef int st_step(State* s, Rng* r, int policy, uint64_t* buf, int64_t bufcap) no
         return 0
     if policy == P_GREEDY:
         if s.pile_code == 0:
-            i = _longest_with_lowest(moves, n, s.hands[s.turn] & (~s.hands[s.turn] + 1))
+            # The weakest card, or the card the lead must hold (R7.2): in a dealt hand they
+            # are the same card, but a state built from fields may name another one.
+            if s.must_include >= 0:
+                key_card = (<uint64_t>1) << s.must_include
+            else:
+                key_card = s.hands[s.turn] & (~s.hands[s.turn] + 1)
+            i = _longest_with_lowest(moves, n, key_card)
             mv = moves[i]
         else:
             mv = moves[0]

@@ -537,6 +537,17 @@ class Game:
             self._state.apply(0)
             return self._record(_PASSES[turn])
         cards = move if type(move) is Cards else _as_cards(move)
+        if not cards.mask:
+            if hasattr(type(move), "__index__") and not isinstance(move, bool):
+                # A NumPy 0 is the mask 0, a pass, as the int 0 is.
+                self._state.apply(0)
+                return self._record(_PASSES[turn])
+            # Empty cards ("", [], Cards()): the core would take mask 0 as a pass, and
+            # recording a play of no cards would give a history (and a replay) that
+            # disagrees with what the core did.
+            raise IllegalMoveError(Reason.NOT_A_COMBINATION,
+                                   "you must play at least one card (or pass: PASS or 0)",
+                                   seat=turn, cards=cards)
         code = self._state.apply(cards.mask)
         return self._record(_new_action(Action, (turn, "play", cards, _combo_from_code(code, cards))))
 

@@ -14,6 +14,9 @@ Reading replays every action through the checked path. Anything wrong (not JSON,
 schema or version, a missing, unknown or mistyped field, hands that do not match the seed,
 an action the rules refuse, a finishing order that does not match) raises
 :class:`ReplayError` naming the first bad field or action; no game is returned half-built.
+A replay is at most :data:`MAX_REPLAY_BYTES` long (a whole hand takes a few KB), and
+:func:`read_replay_file` reads no more than that from a file, so ``/dev/zero`` or a huge
+file is refused instead of filling memory. Values quoted in errors are cut to 80 characters.
 
 >>> from tienlen.game import Game
 >>> game = Game.from_hands(["3s 4s", "5s 9h"]); _ = game.play("3s"); _ = game.pass_turn()
@@ -29,6 +32,7 @@ tienlen.replay.ReplayError: actions[1]: seat 1 cannot play 5♠ 9♥: it is not 
 from __future__ import annotations
 
 import json
+import os
 from typing import Any, Final
 from dataclasses import dataclass  # (for ReplayLabels, at the end)
 
@@ -39,12 +43,17 @@ from .game import Game
 from .reasons import IllegalMoveError
 from .rules import Rules
 
-__all__ = ["ReplayError", "SCHEMA", "VERSION", "game_to_json", "game_from_json"]
+__all__ = ["ReplayError", "SCHEMA", "VERSION", "MAX_REPLAY_BYTES", "game_to_json",
+           "game_from_json", "read_replay_file"]
 
 #: The schema name every replay carries.
 SCHEMA: Final = "tienlen.game"
 #: The version this module writes and reads.
 VERSION: Final = 1
+
+#: The longest replay read, in bytes (of the file, or of the text given to game_from_json).
+#: The longest possible hand, with every pass and indented, is well under 100 KB.
+MAX_REPLAY_BYTES: Final = 1 << 20
 
 _FIELDS: Final = ("schema", "version", "players", "rules", "seed", "hands", "leader",
                   "actions", "finished")
@@ -64,6 +73,36 @@ class ReplayError(TienlenError):
     def __init__(self, message: str, field: str | None = None) -> None:
         super().__init__(f"{field}: {message}" if field else message)
         self.field = field
+
+
+def _quote(value: object, limit: int = 80) -> str:
+    """repr(value) cut to ``limit`` characters: a tampered field may be megabytes long, and
+    an error message that prints it all hides its own reason."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "\u2026"
+
+
+def _clip(message: str, limit: int = 200) -> str:
+    """A message built elsewhere (a card parser's, which quotes its input) cut to ``limit``."""
+    return message if len(message) <= limit else message[:limit - 1] + "\u2026"
+
+
+def read_replay_file(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of the replay file ``path``, reading at most :data:`MAX_REPLAY_BYTES` + 1
+    so that a huge file or a device that never ends (``/dev/zero``) is refused with
+    :class:`ReplayError` rather than read into memory. ``OSError`` passes through.
+
+    >>> read_replay_file("/dev/zero")
+    Traceback (most recent call last):
+    ...
+    tienlen.replay.ReplayError: the file is larger than 1048576 bytes: not a replay (a whole hand takes a few KB)
+    """
+    with open(path, "rb") as file:
+        data = file.read(MAX_REPLAY_BYTES + 1)
+    if len(data) > MAX_REPLAY_BYTES:
+        raise ReplayError(f"the file is larger than {MAX_REPLAY_BYTES} bytes: not a replay "
+                          "(a whole hand takes a few KB)")
+    return data
 
 
 def game_to_json(game: Game, *, indent: int | None = None) -> str:
@@ -89,12 +128,16 @@ def game_to_json(game: Game, *, indent: int | None = None) -> str:
     return json.dumps(record, indent=indent, ensure_ascii=False)
 
 
+_ACTION_FIELDS: Final = {"play": frozenset({"seat", "action", "cards"}),
+                         "pass": frozenset({"seat", "action"})}
+
+
 def _int(value: object, field: str, low: int, high: int) -> int:
     # bool is an int subclass; true/false in a numeric field is tampering, not a number.
     if type(value) is not int:
         raise ReplayError(f"expected an integer, got {_json_type(value)}", field)
     if not low <= value <= high:
-        raise ReplayError(f"{value} is out of range {low}..{high}", field)
+        raise ReplayError(f"{_quote(value)} is out of range {low}..{high}", field)
     return value
 
 
@@ -120,7 +163,7 @@ def _cards(value: object, field: str) -> Cards:
     try:
         return Cards.parse(_str(value, field))
     except CardParseError as error:
-        raise ReplayError(str(error), field) from None
+        raise ReplayError(_clip(str(error)), field) from None
 
 
 def game_from_json(text: str | bytes) -> Game:
@@ -131,22 +174,27 @@ def game_from_json(text: str | bytes) -> Game:
     ...
     tienlen.replay.ReplayError: version: unsupported version 2 (this reader knows 1)
     """
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise ReplayError(f"a replay is JSON text (str or bytes), got {type(text).__name__}")
+    if len(text) > MAX_REPLAY_BYTES:
+        raise ReplayError(f"the text is longer than {MAX_REPLAY_BYTES} characters: not a "
+                          "replay (a whole hand takes a few KB)")
     try:
         record = json.loads(text)
     except (ValueError, TypeError, RecursionError) as error:
         # JSONDecodeError and UnicodeDecodeError are ValueErrors; absurd nesting recurses.
-        raise ReplayError(f"not a JSON replay: {error}") from None
+        raise ReplayError(f"not a JSON replay: {_clip(str(error))}") from None
     if type(record) is not dict:
         raise ReplayError(f"a replay is a JSON object, got {_json_type(record)}")
     if record.get("schema") != SCHEMA:
-        raise ReplayError(f"expected {SCHEMA!r}, got {record.get('schema')!r}", "schema")
+        raise ReplayError(f"expected {SCHEMA!r}, got {_quote(record.get('schema'))}", "schema")
     version = record.get("version")
     if version != VERSION or type(version) is not int:
-        raise ReplayError(f"unsupported version {version!r} (this reader knows {VERSION})",
+        raise ReplayError(f"unsupported version {_quote(version)} (this reader knows {VERSION})",
                           "version")
     for name in record:
         if name not in _FIELDS and name not in _LABEL_FIELDS:
-            raise ReplayError("unknown field", name)
+            raise ReplayError("unknown field", _clip(name, 80))
     for name in _FIELDS:
         if name not in record:
             raise ReplayError("missing field", name)
@@ -157,7 +205,7 @@ def game_from_json(text: str | bytes) -> Game:
     except ReplayError:
         raise
     except ValueError as error:
-        raise ReplayError(str(error), "rules") from None
+        raise ReplayError(_clip(str(error)), "rules") from None
     seed = record["seed"]
     if seed is not None:
         seed = _int(seed, "seed", 0, (1 << 64) - 1)
@@ -187,13 +235,14 @@ def game_from_json(text: str | bytes) -> Game:
         if type(entry) is not dict:
             raise ReplayError(f"expected an object, got {_json_type(entry)}", field)
         kind = entry.get("action")
-        expected = {"play": {"seat", "action", "cards"}, "pass": {"seat", "action"}}.get(kind)
+        # A list or object here is unhashable: look it up only once it is known to be text.
+        expected = (_ACTION_FIELDS.get(kind) if type(kind) is str else None)
         if expected is None:
-            raise ReplayError(f"action must be \"play\" or \"pass\", got {kind!r}", field)
+            raise ReplayError(f"action must be \"play\" or \"pass\", got {_quote(kind)}", field)
         if set(entry) != expected:
             extra = sorted(set(entry) ^ expected)
             raise ReplayError(f"a {kind} has exactly the fields {sorted(expected)}; "
-                              f"check {extra}", field)
+                              f"check {_quote(extra)}", field)
         seat = _int(entry["seat"], f"{field}.seat", 0, players - 1)
         try:
             if kind == "pass":
@@ -213,7 +262,7 @@ def game_from_json(text: str | bytes) -> Game:
     finished = _list(record["finished"], "finished")
     if finished != list(game.finished) or any(type(seat) is not int for seat in finished):
         raise ReplayError(f"the actions finish {list(game.finished)}, the file says "
-                          f"{finished}", "finished")
+                          f"{_quote(finished)}", "finished")
     return game
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from rich.text import Text
 
 from ..game import Game
-from ..replay import ReplayError, ReplayLabels, replay_labels
+from ..replay import ReplayError, ReplayLabels, read_replay_file, replay_labels
 from .render import SeatInfo, Style, board, cards_text, combo_text, finishing_table, ordinal
 from .terminal import Terminal
 
@@ -28,7 +28,8 @@ def load_replay(path: Path) -> tuple[Game, ReplayLabels]:
     Raises ``ValueError`` (a :class:`ReplayError` for a bad replay) with the file's name in
     the message."""
     try:
-        text = path.read_bytes()
+        # At most MAX_REPLAY_BYTES are read: a huge file or /dev/zero is a ReplayError.
+        text = read_replay_file(path)
     except OSError as error:
         raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
     try:
