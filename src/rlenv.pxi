@@ -228,11 +228,13 @@ cdef class RLGame:
         rlg_deal(&self.g, self.players, self.flags)
         rlg_refresh(&self.g)
 
-    def reset_hands(self, hands):
-        """Start from given hands (disjoint masks of 1..13 cards, one per seat), R7.2 lead."""
+    def reset_hands(self, hands, leader=-1):
+        """Start from given hands (disjoint masks of 1..13 cards, one per seat). leader=-1:
+        the holder of the lowest card leads and must include it (R7.2); else that seat
+        leads anything (R7.3)."""
         cdef uint64_t hs[4]
         cdef uint64_t seen = 0
-        cdef int p
+        cdef int p, lead
         hands = _hands_arg(hands)
         if len(hands) != self.players:
             raise ValueError(f"hands must hold {self.players} masks; got {len(hands)}")
@@ -245,7 +247,10 @@ cdef class RLGame:
             if hs[p] & seen:
                 raise ValueError(f"hands[{p}] shares cards with another hand")
             seen |= hs[p]
-        rlg_start(&self.g, hs, self.players, self.flags)
+        lead = _small_int_arg(leader, "leader", -1, self.players - 1)
+        st_init(&self.g.s, hs, self.players, lead, self.flags)
+        self.g.nhist = 0
+        self.g.leader = -1
         rlg_refresh(&self.g)
 
     @property

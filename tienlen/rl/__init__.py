@@ -1,0 +1,40 @@
+"""Reinforcement-learning environments on the native core (``pip install "tienlen[rl]"``).
+
+==========================  ==============================================================
+``env(players=4, ...)``     PettingZoo AEC env, every seat an agent (:mod:`.aec`)
+``TienlenEnv(opponents)``   Gymnasium single-agent env against bots (:mod:`.gym_env`)
+``TienlenVectorEnv(n)``     Gymnasium VectorEnv over N native games (:mod:`.vector`)
+``VecGames(n)``             the raw array API of the vectorised env (``tienlen.core``)
+``PolicyBot``               a trained MaskablePPO policy as a :class:`~tienlen.bots.Bot`
+==========================  ==============================================================
+
+All of them encode with the one native encoder; the layout is in :mod:`.encoding` and
+``docs/rl.md``. Submodules import pettingzoo / gymnasium / torch only when used.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .encoding import (FIELDS, HISTORY, MAX_LEGAL, NUM_ACTIONS, OBS_SIZE, IllegalActionError,
+                       place_rewards)
+
+__all__ = ["env", "raw_env", "TienlenAECEnv", "TienlenEnv", "VectorObservation", "TienlenVectorEnv", "VecGames",
+           "PolicyBot", "OBS_SIZE", "NUM_ACTIONS", "MAX_LEGAL", "HISTORY", "FIELDS",
+           "IllegalActionError", "place_rewards"]
+
+_LAZY = {
+    "env": "aec", "raw_env": "aec", "TienlenAECEnv": "aec",
+    "TienlenEnv": "gym_env", "VectorObservation": "gym_env",
+    "TienlenVectorEnv": "vector", "VecGames": "vector",
+    "PolicyBot": "policy_bot",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tienlen.rl' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(f".{module}", __name__), name)
