@@ -10,6 +10,16 @@
 
 All of them encode with the one native encoder; the layout is in :mod:`.encoding` and
 ``docs/rl.md``. Submodules import pettingzoo / gymnasium / torch only when used.
+
+>>> import tienlen.rl as rl
+>>> rl.OBS_SIZE, rl.NUM_ACTIONS, rl.MAX_LEGAL    # action 0 passes, 1..486 index the moves
+(468, 487, 486)
+>>> env = rl.TienlenEnv(opponents=("L1", "L1", "L1"))
+>>> obs, info = env.reset(seed=2)
+>>> env.step(487)
+Traceback (most recent call last):
+...
+tienlen.rl.encoding.IllegalActionError: action 487 is outside the action mask: ...
 """
 
 from __future__ import annotations
