@@ -550,20 +550,21 @@ cdef class VecGames:
         cdef const uint64_t[::1] seeds
         cdef int failed = 0
         self._check_open()
-        self._open_memos(1)
-        if isinstance(seed, np.ndarray):
-            _array_arg(seed, np.uint64, "seed")
-            if seed.shape[0] != n:
-                raise ValueError(f"seed must hold {n} seeds (one per env); got {seed.shape[0]}")
-            seeds = seed.copy()
-            for i in range(n):
-                rng_seed(&self.games[i].rng, seeds[i])
-        else:
-            s0 = _seed_arg(seed)
-            for i in range(n):
-                rng_seed(&self.games[i].rng, stream_seed(s0, <uint64_t>i))
+        # Claimed before any Python call could let another thread in (see step).
         self.busy = True
         try:
+            self._open_memos(1)
+            if isinstance(seed, np.ndarray):
+                _array_arg(seed, np.uint64, "seed")
+                if seed.shape[0] != n:
+                    raise ValueError(f"seed must hold {n} seeds (one per env); got {seed.shape[0]}")
+                seeds = seed.copy()
+                for i in range(n):
+                    rng_seed(&self.games[i].rng, seeds[i])
+            else:
+                s0 = _seed_arg(seed)
+                for i in range(n):
+                    rng_seed(&self.games[i].rng, stream_seed(s0, <uint64_t>i))
             with nogil:
                 for i in range(n):
                     self.p_episodes[i] = 0
@@ -681,39 +682,47 @@ cdef class VecGames:
         envs whose action was outside their mask: with on_error="raise" (default) that
         raises ValueError before any env is stepped; with "flag" those envs are left exactly
         as they were and flagged in `error`. `threads` > 1 steps slices on worker threads."""
-        cdef Py_ssize_t n = self.num_envs, i, bad = -1, nbad = 0
+        cdef Py_ssize_t n = self.num_envs, bad, nbad = 0
         cdef int t = _small_int_arg(threads, "threads", 1, RL_MAX_THREADS)
         self._check_open()
-        _array_arg(actions, np.int64, "actions")
-        if actions.shape[0] != n:
-            raise ValueError(f"actions must have shape ({n},); got {actions.shape}")
-        cdef const int64_t[::1] src = actions
-        # Read the caller's actions once, into our own buffer: the loop below never looks
-        # at the caller's array again, even if another thread is writing it.
-        with nogil:
-            memcpy(self.p_act, &src[0], n * sizeof(int64_t))
-            for i in range(n):
-                if not rl_legal(&self.games[i], self.p_act[i]):
-                    nbad += 1
-                    if bad < 0:
-                        bad = i
-        if nbad and self.raise_on_error:
-            raise ValueError(
-                f"action {self.p_act[bad]} of env {bad} is not in its action mask: "
-                f"{_rl_legal_text(&self.games[bad])}"
-                + (f" ({nbad} envs had illegal actions)" if nbad > 1 else "")
-                + "; nothing was stepped")
-        if t > n:
-            t = <int>n
-        self._open_memos(t)
+        # Claim the games before any Python-level call: _check_open and this assignment run
+        # under the GIL with nothing in between that could release it, so two threads can
+        # never step the same games at once.
         self.busy = True
         try:
+            _array_arg(actions, np.int64, "actions")
+            if actions.shape[0] != n:
+                raise ValueError(f"actions must have shape ({n},); got {actions.shape}")
+            nbad = self._load_actions(actions)
+            if nbad and self.raise_on_error:
+                bad = 0
+                while rl_legal(&self.games[bad], self.p_act[bad]):
+                    bad += 1
+                raise ValueError(
+                    f"action {self.p_act[bad]} of env {bad} is not in its action mask: "
+                    f"{_rl_legal_text(&self.games[bad])}"
+                    + (f" ({nbad} envs had illegal actions)" if nbad > 1 else "")
+                    + "; nothing was stepped")
+            if t > n:
+                t = <int>n
+            self._open_memos(t)
             if t == 1:
                 self._run(0, n, 0, True)
             else:
                 self._threaded(t)
         finally:
             self.busy = False
+        return nbad
+
+    cdef Py_ssize_t _load_actions(self, const int64_t[::1] src) except -1:
+        """Copy the caller's actions into our buffer (the loop never reads the caller's
+        array again, even if another thread writes it) and count the illegal ones."""
+        cdef Py_ssize_t i, nbad = 0, n = self.num_envs
+        with nogil:
+            memcpy(self.p_act, &src[0], n * sizeof(int64_t))
+            for i in range(n):
+                if not rl_legal(&self.games[i], self.p_act[i]):
+                    nbad += 1
         return nbad
 
     cdef _threaded(self, int t):

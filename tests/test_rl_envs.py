@@ -469,3 +469,34 @@ def test_training_smoke(tmp_path):
 
     assert make_bot(f"ppo:{out}.zip", seed=1).name == "ppo:policy.zip"
     assert arena.run([f"ppo:{out}.zip", "L1", "L1", "L1"], 4).bot(0).games == 4
+
+
+def test_vector_concurrent_steps_are_refused_not_raced():
+    # Two Python threads stepping one VecGames: each call either runs alone or is refused
+    # with ValueError; the games stay whole (their states still satisfy the invariants).
+    import threading
+
+    v = VecGames(2048, opponents=(0, 1, 2), seed=4)
+    refused, errors = [], []
+
+    def worker(k):
+        rng = np.random.default_rng(k)
+        for _ in range(20):
+            n, p = v.num_legal.astype(np.int64), v.action_mask[:, 0].astype(np.int64)
+            acts = (rng.random(2048) * (n + p)).astype(np.int64) + (1 - p)
+            try:
+                v.step(acts)
+            except ValueError as e:
+                (refused if "another thread" in str(e) or "not in its action mask" in str(e)
+                 else errors).append(e)
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    for i in range(0, 2048, 97):
+        st = v.game_state(i)
+        assert st.turn == 0 and sum(bin(h).count("1") for h in st.hands) + bin(st.played_mask).count("1") == 52
+    v.close()

@@ -31,12 +31,12 @@ from .encoding import (NUM_ACTIONS, check_action, observation_space, action_spac
 __all__ = ["env", "raw_env", "TienlenAECEnv"]
 
 
-def env(players: int = 4, rules: Rules | None = None, **kwargs: Any) -> AECEnv:
+def env(players: int = 4, rules: Rules | str | None = None, **kwargs: Any) -> AECEnv:
     """The AEC env wrapped in PettingZoo's order enforcing wrapper (see :class:`TienlenAECEnv`)."""
     return wrappers.OrderEnforcingWrapper(TienlenAECEnv(players=players, rules=rules, **kwargs))
 
 
-def raw_env(players: int = 4, rules: Rules | None = None, **kwargs: Any) -> TienlenAECEnv:
+def raw_env(players: int = 4, rules: Rules | str | None = None, **kwargs: Any) -> TienlenAECEnv:
     """The AEC env without wrappers."""
     return TienlenAECEnv(players=players, rules=rules, **kwargs)
 
@@ -54,7 +54,7 @@ class TienlenAECEnv(AECEnv):
 
     metadata = {"render_modes": ["ansi"], "name": "tienlen_v0", "is_parallelizable": False}
 
-    def __init__(self, players: int = 4, rules: Rules | None = None, *,
+    def __init__(self, players: int = 4, rules: Rules | str | None = None, *,
                  rewards: tuple[float, ...] | None = None, legal_actions: bool = True,
                  render_mode: str | None = None) -> None:
         super().__init__()
@@ -62,6 +62,8 @@ class TienlenAECEnv(AECEnv):
             raise ValueError(f"players must be 2, 3 or 4; got {players!r}")
         if rules is None:
             rules = Rules()
+        elif isinstance(rules, str):
+            rules = Rules.from_name(rules)
         if not isinstance(rules, Rules):
             raise ValueError(f"rules must be a tienlen.Rules; got {rules!r}")
         if render_mode not in (None, "ansi"):

@@ -86,7 +86,7 @@ class TienlenEnv(gymnasium.Env):
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(self, opponents: Sequence[str | Bot] = ("L2", "L2", "L2"), *,
-                 rules: Rules | None = None, learner_seat: int = 0,
+                 rules: Rules | str | None = None, learner_seat: int = 0,
                  rewards: Sequence[float] | None = None, legal_actions: bool = True,
                  illegal_action: str = "raise", render_mode: str | None = None) -> None:
         super().__init__()
@@ -106,6 +106,8 @@ class TienlenEnv(gymnasium.Env):
             raise ValueError(f"learner_seat must be a seat 0..{self.players - 1}; got {learner_seat!r}")
         if rules is None:
             rules = Rules()
+        elif isinstance(rules, str):
+            rules = Rules.from_name(rules)
         if not isinstance(rules, Rules):
             raise ValueError(f"rules must be a tienlen.Rules; got {rules!r}")
         if render_mode not in (None, "ansi"):

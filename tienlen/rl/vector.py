@@ -63,12 +63,12 @@ class TienlenVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, num_envs: int, opponents: Sequence[str] | None = ("random",) * 3, *,
-                 players: int | None = None, rules: Rules | None = None, learner_seat: int = 0,
+                 players: int | None = None, rules: Rules | str | None = None, learner_seat: int = 0,
                  rewards: Sequence[float] | None = None, legal_masks: bool = False,
                  threads: int = 1, copy: bool = True) -> None:
         if players is None:
             players = 4 if opponents is None else len(tuple(opponents)) + 1
-        rules = Rules() if rules is None else rules
+        rules = Rules() if rules is None else Rules.from_name(rules) if isinstance(rules, str) else rules
         if not isinstance(rules, Rules):
             raise ValueError(f"rules must be a tienlen.Rules; got {rules!r}")
         policies = None if opponents is None else tuple(_policy(o) for o in opponents)
