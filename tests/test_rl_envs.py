@@ -213,6 +213,13 @@ def test_aec_render_ansi():
     e.reset(seed=1)
     text = e.render()
     assert "player_3" in text and "pile: empty" in text and "to act" in text
+    import contextlib
+    import io
+
+    from pettingzoo.test import render_test
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        render_test(make_env)
 
 
 def test_gymnasium_check_env():

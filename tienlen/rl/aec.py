@@ -52,7 +52,7 @@ class TienlenAECEnv(AECEnv):
     ``info`` of each agent then holds its ``place`` (1 = first out).
     """
 
-    metadata = {"render_modes": ["ansi"], "name": "tienlen_v0", "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi", "human"], "name": "tienlen_v0", "is_parallelizable": False}
 
     def __init__(self, players: int = 4, rules: Rules | str | None = None, *,
                  rewards: tuple[float, ...] | None = None, legal_actions: bool = True,
@@ -66,8 +66,8 @@ class TienlenAECEnv(AECEnv):
             rules = Rules.from_name(rules)
         if not isinstance(rules, Rules):
             raise ValueError(f"rules must be a tienlen.Rules; got {rules!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human'; got {render_mode!r}")
         self.rules = rules
         self.render_mode = render_mode
         self.place_rewards = place_rewards(players, rewards)
@@ -146,10 +146,17 @@ class TienlenAECEnv(AECEnv):
             self.agent_selection = self.possible_agents[self.game.turn]
 
     def render(self) -> str | None:
-        """A text picture of the table (``render_mode="ansi"``): every seat's cards (all of
-        them: this is the env's view, not a player's), the pile, the turn."""
+        """A text picture of the table, returned (``render_mode="ansi"``) or printed
+        (``"human"``): every seat's cards (all of them: this is the env's view, not a
+        player's), the pile, the turn."""
         if self.render_mode is None:
             return None
+        if self.render_mode == "human":
+            print(self._text())
+            return None
+        return self._text()
+
+    def _text(self) -> str:
         g = self.game
         state = g.state()
         lines = []

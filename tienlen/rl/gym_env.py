@@ -30,7 +30,6 @@ from .encoding import NUM_ACTIONS, IllegalActionError, check_action, observation
 
 __all__ = ["TienlenEnv", "MaskedDiscrete", "VectorObservation"]
 
-OpponentSpec = "str | Bot"
 
 
 class MaskedDiscrete(spaces.Discrete):
@@ -83,7 +82,7 @@ class TienlenEnv(gymnasium.Env):
     actions. :meth:`action_masks` serves sb3-contrib's MaskablePPO.
     """
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi", "human"]}
 
     def __init__(self, opponents: Sequence[str | Bot] = ("L2", "L2", "L2"), *,
                  rules: Rules | str | None = None, learner_seat: int = 0,
@@ -110,8 +109,8 @@ class TienlenEnv(gymnasium.Env):
             rules = Rules.from_name(rules)
         if not isinstance(rules, Rules):
             raise ValueError(f"rules must be a tienlen.Rules; got {rules!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human'; got {render_mode!r}")
         self.render_mode = render_mode
         self.rules = rules
         self.learner_seat = learner_seat
@@ -179,7 +178,11 @@ class TienlenEnv(gymnasium.Env):
                  f"{Cards(h) if s == self.learner_seat else f'{h.bit_count()} cards'}"
                  for s, h in enumerate(self.game.hands)]
         lines.append(f"pile: {Cards(state.pile_mask)}" if state.pile_mask else "pile: empty")
-        return "\n".join(lines)
+        text = "\n".join(lines)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         """Drop the table; idempotent."""
