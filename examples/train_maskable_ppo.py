@@ -1,5 +1,6 @@
 """Train sb3-contrib's MaskablePPO on the Gymnasium env, save it, and seat it in the arena.
 
+    pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu
     pip install -e ".[train]"
     nice python examples/train_maskable_ppo.py --minutes 15 --out runs/ppo_random
 

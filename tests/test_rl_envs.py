@@ -72,13 +72,15 @@ def _random_action(mask: np.ndarray, rng: random.Random) -> int:
     return rng.choice(np.flatnonzero(mask).tolist())
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_encoder_matches_independent_reference(players):
-    rng = random.Random(players)
+@pytest.mark.parametrize("players,flags", [(2, 0), (3, 0), (4, 0), (4, 1)])
+def test_encoder_matches_independent_reference(players, flags):
+    from tienlen.rules import Rules
+
+    rng = random.Random(players + 10 * flags)
     for seed in range(12):
-        g = _core.RLGame(players)
+        g = _core.RLGame(players, flags)
         g.reset(seed)
-        game = Game.from_hands(_core.deal(seed, players))
+        game = Game.from_hands(_core.deal(seed, players), rules=Rules.from_flags(flags))
         leader = None
         while True:
             for seat in range(players):
