@@ -42,7 +42,14 @@ def train(args: argparse.Namespace) -> Path:
     from stable_baselines3.common.callbacks import BaseCallback
 
     torch.set_num_threads(args.torch_threads)
-    envs = build_envs(args.opponents, args.n_envs, args.seed)
+    if args.env == "native":
+        # The native vectorised env: the same encoding, native opponents (random, greedy,
+        # plan), thousands of times the Python env's steps a second.
+        from tienlen.rl.sb3 import NativeVecEnv
+
+        envs = NativeVecEnv(args.n_envs, tuple(args.opponents), seed=args.seed)
+    else:
+        envs = build_envs(args.opponents, args.n_envs, args.seed)
     model = MaskablePPO(
         "MlpPolicy", envs, learning_rate=args.lr, n_steps=args.n_steps, batch_size=args.batch,
         n_epochs=4, gamma=0.99, gae_lambda=0.95, ent_coef=0.01, seed=args.seed, device="cpu",
@@ -88,7 +95,11 @@ def evaluate(path: Path, against: str, games: int, seed: int, jobs: int) -> dict
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", default="runs/ppo_random", help="where to save the policy (.zip)")
-    p.add_argument("--opponents", nargs="+", default=["random"] * 3)
+    p.add_argument("--opponents", nargs="+", default=["random"] * 3,
+                   help="bot levels (gym env) or native policies random/greedy/plan (native env)")
+    p.add_argument("--env", choices=("gym", "native"), default="gym",
+                   help="train on the Gymnasium env against Python bots (default) or on the "
+                        "native vectorised env (tienlen.rl.sb3.NativeVecEnv)")
     p.add_argument("--minutes", type=float, default=15.0, help="wall-clock training budget")
     p.add_argument("--timesteps", type=int, default=10_000_000, help="step cap")
     p.add_argument("--n-envs", type=int, default=8)

@@ -509,3 +509,26 @@ def test_vector_concurrent_steps_are_refused_not_raced():
         st = v.game_state(i)
         assert st.turn == 0 and sum(bin(h).count("1") for h in st.hands) + bin(st.played_mask).count("1") == 52
     v.close()
+
+
+def test_native_vec_env_for_sb3():
+    pytest.importorskip("stable_baselines3")
+    from tienlen.rl.sb3 import NativeVecEnv
+
+    env = NativeVecEnv(6, ("greedy", "plan", "random"), seed=3)
+    obs = env.reset()
+    assert obs.shape == (6, OBS_SIZE) and env.has_attr("action_masks")
+    masks = np.stack(env.env_method("action_masks"))
+    assert masks.shape == (6, NUM_ACTIONS) and masks.dtype == bool
+    rng = np.random.default_rng(1)
+    finished = 0
+    for _ in range(200):
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in env.env_method("action_masks")])
+        obs, reward, done, infos = env.step(acts)
+        for i in np.flatnonzero(done):
+            finished += 1
+            assert reward[i] == 4 - infos[i]["place"]      # R10.2 points
+        assert not reward[~done].any()
+    assert finished > 10
+    env.close()
+    env.close()
