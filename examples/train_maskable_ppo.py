@@ -10,6 +10,10 @@ training it is saved (``OUT.zip``) and evaluated through the arena as the bot sp
 ``ppo:OUT.zip`` (the same spec ``tienlen play --bots ppo:OUT.zip`` and ``tienlen sim``
 take): duplicate games, every deal in every seat rotation. Results and the command are
 recorded in docs/rl.md.
+
+``--env native`` trains on the native vectorised env instead (``tienlen.rl.sb3``: the same
+encoding, native ``random`` / ``greedy`` / ``plan`` opponents), where PPO itself, not the
+env, sets the pace.
 """
 
 from __future__ import annotations

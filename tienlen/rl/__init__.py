@@ -5,6 +5,7 @@
 ``TienlenEnv(opponents)``   Gymnasium single-agent env against bots (:mod:`.gym_env`)
 ``TienlenVectorEnv(n)``     Gymnasium VectorEnv over N native games (:mod:`.vector`)
 ``VecGames(n)``             the raw array API of the vectorised env (``tienlen.core``)
+``NativeVecEnv(n)``         the native games as a Stable-Baselines3 VecEnv (:mod:`.sb3`)
 ``PolicyBot``               a trained MaskablePPO policy as a :class:`~tienlen.bots.Bot`
 ==========================  ==============================================================
 
@@ -30,7 +31,7 @@ from .encoding import (FIELDS, HISTORY, MAX_LEGAL, NUM_ACTIONS, OBS_SIZE, Illega
                        place_rewards)
 
 __all__ = ["env", "raw_env", "TienlenAECEnv", "TienlenEnv", "VectorObservation", "TienlenVectorEnv", "VecGames",
-           "PolicyBot", "OBS_SIZE", "NUM_ACTIONS", "MAX_LEGAL", "HISTORY", "FIELDS",
+           "PolicyBot", "NativeVecEnv", "OBS_SIZE", "NUM_ACTIONS", "MAX_LEGAL", "HISTORY", "FIELDS",
            "IllegalActionError", "place_rewards"]
 
 _LAZY = {
@@ -38,6 +39,7 @@ _LAZY = {
     "TienlenEnv": "gym_env", "VectorObservation": "gym_env",
     "TienlenVectorEnv": "vector", "VecGames": "vector",
     "PolicyBot": "policy_bot",
+    "NativeVecEnv": "sb3",
 }
 
 
