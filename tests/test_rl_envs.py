@@ -4,6 +4,7 @@ robustness (illegal actions, bad arrays, close, Ctrl-C)."""
 
 from __future__ import annotations
 
+import os
 import random
 import signal
 
@@ -16,6 +17,9 @@ from tienlen.cards import Cards
 from tienlen.game import PASS, Game
 
 pytest.importorskip("gymnasium")
+
+# TIENLEN_SOAK=1: 100x more seeded games through the encoder comparison.
+SOAK = 100 if os.environ.get("TIENLEN_SOAK") == "1" else 1
 
 from tienlen.rl import FIELDS, NUM_ACTIONS, OBS_SIZE, IllegalActionError, TienlenEnv  # noqa: E402
 from tienlen.rl.policy_bot import PolicyBot, observation_from_view  # noqa: E402
@@ -77,7 +81,7 @@ def test_encoder_matches_independent_reference(players, flags):
     from tienlen.rules import Rules
 
     rng = random.Random(players + 10 * flags)
-    for seed in range(12):
+    for seed in range(12 * SOAK):
         g = _core.RLGame(players, flags)
         g.reset(seed)
         game = Game.from_hands(_core.deal(seed, players), rules=Rules.from_flags(flags))
