@@ -752,7 +752,11 @@ def bench_rl(cfg: Config) -> None:
     record(Result("vectorised env, 2 threads vs 1", g_thr, r, "x", r >= 1.7,
                   {"steps_per_s_1": 1e9 / med(s["1 thread"]), "steps_per_s_2": 1e9 / med(s["2 threads"]),
                    "iqr": iqr(s["1 thread"], s["2 threads"]), "cores_used_2": two.cores,
-                   "idle_cores_2": two.idle_cores, "load_avg": os.getloadavg()[0]},
+                   "idle_cores_2": two.idle_cores,
+                   # ~1: two threads do no extra work per step, so on two idle cores the
+                   # speedup would be ~2 (a diagnosis, not the measurement)
+                   "cpu_per_item_1_over_2": round(one.cpu_per_item / two.cpu_per_item, 2),
+                   "load_avg": os.getloadavg()[0]},
                   inconclusive=busy))
 
 
