@@ -195,6 +195,20 @@ cdef str _rl_legal_text(const RLG* g):
             + (", and pass (action 0)" if g.s.pile_code != 0 else "; pass (action 0) is not allowed on a lead"))
 
 
+cdef object _rl_out(object out, object dtype, tuple shape, str name="out"):
+    """`out` checked (an ndarray of `dtype`, exactly `shape`, C-contiguous, writeable), or a
+    new array when None. Our own, so that this file depends on nothing of batch.pxi's
+    output checks but _array_arg."""
+    if out is None:
+        return np.empty(shape, dtype)
+    _array_arg(out, dtype, name, len(shape))
+    if out.shape != shape:
+        raise ValueError(f"{name} must have shape {shape}; got {out.shape}")
+    if not out.flags.writeable:
+        raise ValueError(f"{name} is read-only")
+    return out
+
+
 cdef class RLGame:
     """One hand for the RL envs: the core state plus what the encoder needs (the last
     actions and who led the pile) and the legal list that actions index.
@@ -346,21 +360,21 @@ cdef class RLGame:
     def observe(self, seat, out=None):
         """The uint8 observation of `seat` (docs/rl.md), into `out` if given."""
         cdef int s = _small_int_arg(seat, "seat", 0, self.players - 1)
-        res = _out_arg(out, np.uint8, (RL_OBS,))
+        res = _rl_out(out, np.uint8, (RL_OBS,))
         cdef uint8_t[::1] o = res
         rl_encode(&self.g, s, &o[0])
         return res
 
     def action_mask(self, out=None):
         """The int8 action mask of the seat to act (all zeros once over)."""
-        res = _out_arg(out, np.int8, (RL_ACTIONS,))
+        res = _rl_out(out, np.int8, (RL_ACTIONS,))
         cdef int8_t[::1] o = res
         rl_mask(&self.g, &o[0])
         return res
 
     def legal_action_cards(self, out=None):
         """int8 (487, 52): row a holds the cards action a plays (row 0 and unused rows: 0)."""
-        res = _out_arg(out, np.int8, (RL_ACTIONS, 52))
+        res = _rl_out(out, np.int8, (RL_ACTIONS, 52))
         cdef int8_t[:, ::1] o = res
         rl_action_cards(&self.g, &o[0, 0])
         return res
@@ -756,7 +770,7 @@ cdef class VecGames:
         """int8 (487, 52) card vectors of env `env`'s actions (as RLGame.legal_action_cards)."""
         self._check_open()
         cdef Py_ssize_t i = _int_arg(env, "env", 0, self.num_envs - 1)
-        res = _out_arg(out, np.int8, (RL_ACTIONS, 52))
+        res = _rl_out(out, np.int8, (RL_ACTIONS, 52))
         cdef int8_t[:, ::1] o = res
         rl_action_cards(&self.games[i], &o[0, 0])
         return res

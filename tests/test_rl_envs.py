@@ -345,6 +345,18 @@ def test_vector_refuses_bad_arrays():
             VecGames(2, **kwargs)
     with pytest.raises(ValueError):
         VecGames(0)
+    g = _core.RLGame(4)
+    for bad in (np.zeros(468, np.int8), np.zeros(467, np.uint8), np.zeros((468, 1), np.uint8)):
+        with pytest.raises(ValueError):
+            g.observe(0, out=bad)
+    frozen = np.zeros(468, np.uint8)
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        g.observe(0, out=frozen)
+    with pytest.raises(ValueError):
+        g.action_mask(out=np.zeros(487, np.uint8))
+    with pytest.raises(ValueError):
+        g.observe(4)
 
 
 def test_vector_close_is_idempotent():
