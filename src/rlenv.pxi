@@ -6,7 +6,6 @@
 # deliberately simple Python encoder built from tienlen.Game.
 
 from libc.string cimport memset
-from cpython.exc cimport PyErr_CheckSignals
 
 cdef enum:
     RL_ACTIONS = 487           # 0 = pass, 1..486 index the legal list (486 = MAX_MOVES_13)
@@ -676,8 +675,10 @@ cdef class VecGames:
                 i = end
                 if failed:
                     raise MemoryError("a move list could not be allocated")
-                if check:
-                    PyErr_CheckSignals()
+                # api.pxi declares PyErr_CheckSignals noexcept (the nogil loops rely on it):
+                # raise what a handler left pending ourselves.
+                if check and PyErr_CheckSignals() < 0:
+                    _raise_pending()
         finally:
             # Envs not reached were not stepped: say so rather than leave stale flags.
             for j in range(i, hi):
