@@ -30,6 +30,18 @@ Budgets:
 Two cases skip the search: a move that empties the hand (nothing finishes better), and a
 position with exactly one action.
 
+The exact solver (``tienlen.solver``, on by default, ``solver=False`` to switch it off) is
+asked first when it is cheap:
+
+- when the view pins down every hand (one other seat holds cards and no card was set
+  aside), it solves the position itself, and plays the winning move when it goes out
+  first by force;
+- when few cards are unseen (at most ``SOLVE_UNSEEN``), it samples ``SOLVE_SAMPLES`` deals
+  of them and plays a move that goes out first by force in every one of them, against
+  any play of the others, if there is such a move.
+
+Otherwise (or when its budget runs out first) the sampling search decides.
+
 >>> from tienlen.game import Game
 >>> game = Game(4, seed=11)
 >>> bot = SearchBot(seed=2, iterations=40)
@@ -51,10 +63,13 @@ import numpy as np
 from .. import _core
 from ..cards import Cards
 from ..view import View
+from ..solver import Solution, Value
+from ..solver import solve as solve_position
 from .base import PASS, Bot, BotError, Move
 from .split import GROUP, move_damage
 
-__all__ = ["SearchBot", "Estimate", "DEFAULT_TIME_MS", "PLAYOUTS"]
+__all__ = ["SearchBot", "Estimate", "DEFAULT_TIME_MS", "PLAYOUTS", "SOLVE_UNSEEN",
+           "SOLVE_SAMPLES"]
 
 #: The default time budget per decision, in milliseconds.
 DEFAULT_TIME_MS = 50.0
@@ -76,6 +91,16 @@ _FILL = 0.85
 # The share of a time budget kept back for the work after the last round (joining the
 # samples, choosing), so that the whole decision stays within the budget.
 _RESERVE = 0.05
+#: The solver samples deals only when at most this many cards are unseen.
+SOLVE_UNSEEN = 15
+#: Sampled deals a move must win by force in, all of them, to be played without search.
+SOLVE_SAMPLES = 8
+# Nodes per solve of one sampled deal; small positions need far fewer (bench/README.md).
+_SOLVE_NODES = 4000
+# Share of a time budget the solver may take before the sampling search gets the rest.
+_SOLVE_SHARE = 0.4
+# Nodes per sampled-deal iteration for the exact solve in iterations= mode (deterministic).
+_EXACT_NODES_PER_ITERATION = 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +159,7 @@ class SearchBot(Bot):
         time_ms: float | None = None,
         playout: str = "plan",
         prune: bool = True,
+        solver: bool = True,
     ) -> None:
         super().__init__(seed)
         if iterations is not None and time_ms is not None:
@@ -149,6 +175,7 @@ class SearchBot(Bot):
         self.time_ms = None if iterations is not None else float(time_ms or DEFAULT_TIME_MS)
         self.playout = playout
         self.prune = prune
+        self.solver = bool(solver)
 
     @property
     def name(self) -> str:
@@ -159,6 +186,8 @@ class SearchBot(Bot):
             options.append(f"time_ms={self.time_ms:g}")
         if self.playout != "plan":
             options.append(f"playout={self.playout}")
+        if not self.solver:
+            options.append("solver=off")
         return f"L3({', '.join(options)})" if options else "L3"
 
     def choose(self, view: View) -> Move:
@@ -172,7 +201,67 @@ class SearchBot(Bot):
         state = view.search_state()
         if len(moves) + state.can_pass() == 1:
             return moves[0] if moves else PASS
+        if self.solver and view.must_include is None:
+            forced = self._forced_move(view, state, start)
+            if forced is not None:
+                return forced
         return self._search(view, state, start)
+
+    def forced_win(self, view: View) -> Solution | None:
+        """The solver's winning line when the view pins down every hand (one other seat
+        holds cards, none set aside) and the seat to act, this one, goes out first by
+        force within the budget; else None."""
+        self._check_turn(view)
+        if view.must_include is not None or not _all_known(view):
+            return None
+        solution = solve_position(view.search_state(), view.seat, **self._exact_limits(None))
+        return solution if solution.value is Value.WIN else None
+
+    def _exact_limits(self, start: float | None) -> dict[str, int]:
+        if self.time_ms is None:
+            return {"max_nodes": _EXACT_NODES_PER_ITERATION * self.iterations, "max_ms": 0}
+        left = self.time_ms * _SOLVE_SHARE
+        if start is not None:
+            left -= (time.perf_counter() - start) * 1000
+        return {"max_nodes": 1 << 40, "max_ms": max(1, int(left))}
+
+    def _forced_move(self, view: View, state: _core.GameState, start: float) -> Move | None:
+        """A move the solver proves goes out first (see the module docstring), or None."""
+        seat = view.seat
+        if _all_known(view):
+            solution = solve_position(state, seat, **self._exact_limits(start))
+            return solution.move if solution.value is Value.WIN else None
+        unseen = view.unseen.mask
+        if unseen.bit_count() > SOLVE_UNSEEN:
+            return None
+        deadline = None if self.time_ms is None else start + self.time_ms * _SOLVE_SHARE / 1000.0
+        alive = state.legal_moves().tolist() + ([0] if state.can_pass() else [])
+        cards = [c for c in range(52) if unseen >> c & 1]
+        counts = view.card_counts
+        for _ in range(SOLVE_SAMPLES):
+            self.rng.shuffle(cards)
+            hands, at = [0] * view.players, 0
+            for p in range(view.players):
+                if p == seat:
+                    hands[p] = view.hand.mask
+                    continue
+                for c in cards[at:at + counts[p]]:
+                    hands[p] |= 1 << c
+                at += counts[p]
+            deal = _deal_state(state, hands)
+            kept = []
+            for action in alive:
+                child = deal.copy()
+                child.apply(action)
+                value = _core.solve(child, seat, _SOLVE_NODES, 0)[0]
+                if value == _core.SOLVE_WIN:
+                    kept.append(action)
+                if deadline is not None and time.perf_counter() > deadline:
+                    return None
+            alive = kept
+            if not alive:
+                return None
+        return Cards(alive[0]) if alive[0] else PASS
 
     def evaluate(self, view: View) -> Estimate:
         """Search the position and return every candidate's average place, whatever the
@@ -232,6 +321,21 @@ class SearchBot(Bot):
                         samples, tuple(len(r) for r in rows),
                         tuple(float(np.count_nonzero(r == 0)) / len(r) for r in rows),
                         _choose(rows, samples, actions))
+
+
+def _all_known(view: View) -> bool:
+    """Whether the view determines every hand: one other seat holds cards, and every
+    unseen card is in it (no card was set aside, R1.2)."""
+    others = [count for p, count in enumerate(view.card_counts) if count and p != view.seat]
+    return len(others) == 1 and view.unseen.mask.bit_count() == others[0]
+
+
+def _deal_state(state: _core.GameState, hands: list[int]) -> _core.GameState:
+    """``state`` with the hidden hands replaced by one sampled deal."""
+    return _core.GameState.from_fields(
+        hands, pile_mask=state.pile_mask, pile_owner=state.pile_owner, turn=state.turn,
+        locked_mask=state.locked_mask, finished=state.finished,
+        must_include=state.must_include, flags=state.flags, played_mask=state.played_mask)
 
 
 def _joined(blocks: list[np.ndarray]) -> np.ndarray:
