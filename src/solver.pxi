@@ -39,7 +39,7 @@ cdef enum:
     SV_INTERRUPTED = 3
     SV_NO_MEMORY = 4
     SV_CHECK_EVERY = 1024      # nodes between clock reads
-    SV_SIGNAL_EVERY = 1 << 16  # nodes between Ctrl-C checks (a few ms)
+    SV_SIGNAL_EVERY = 1 << 14  # nodes between Ctrl-C checks (about 20 ms)
     SV_TT_MIN_BITS = 12
     SV_TT_MAX_BITS = 21        # 2^21 entries of 40 bytes: 80 MB at most, only for huge searches
     SV_QUICK_BUDGET = 64       # partition steps one quick "goes out" test may take

@@ -210,3 +210,24 @@ def test_solver_releases_the_gil() -> None:
         t.join()
     # The ticker sleeps 1 ms a tick; with the GIL held it would not tick at all.
     assert spent > 0.1 and len(ticks) > 20
+
+
+def test_solver_ctrl_c_raises_keyboard_interrupt() -> None:
+    # Two 26-card hands: far beyond any budget here, so only the interrupt can end it.
+    import signal
+
+    rng = random.Random(1)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    state = _core.GameState([sum(1 << c for c in deck[:26]), sum(1 << c for c in deck[26:])],
+                            leader=0)
+    timer = threading.Timer(0.2, lambda: signal.pthread_kill(threading.main_thread().ident,
+                                                             signal.SIGINT))
+    start = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            _core.solve(state, max_nodes=10**12, max_ms=60_000)
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - start < 30

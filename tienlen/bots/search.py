@@ -92,7 +92,7 @@ _FILL = 0.85
 # samples, choosing), so that the whole decision stays within the budget.
 _RESERVE = 0.05
 #: The solver samples deals only when at most this many cards are unseen.
-SOLVE_UNSEEN = 15
+SOLVE_UNSEEN = 20
 #: Sampled deals a move must win by force in, all of them, to be played without search.
 SOLVE_SAMPLES = 8
 # Nodes per solve of one sampled deal; small positions need far fewer (bench/README.md).
@@ -176,6 +176,8 @@ class SearchBot(Bot):
         self.playout = playout
         self.prune = prune
         self.solver = bool(solver)
+        # Each action's share of sampled deals won by force, from the last _forced_move.
+        self._shares: dict[int, float] = {}
 
     @property
     def name(self) -> str:
@@ -226,7 +228,10 @@ class SearchBot(Bot):
         return {"max_nodes": 1 << 40, "max_ms": max(1, int(left))}
 
     def _forced_move(self, view: View, state: _core.GameState, start: float) -> Move | None:
-        """A move the solver proves goes out first (see the module docstring), or None."""
+        """A move the solver proves goes out first (see the module docstring), or None.
+        In the sampled case, also leaves in ``self._shares`` each action's share of the
+        sampled deals it wins by force in, for :meth:`_search` to weigh."""
+        self._shares = {}
         seat = view.seat
         if _all_known(view):
             solution = solve_position(state, seat, **self._exact_limits(start))
@@ -235,10 +240,11 @@ class SearchBot(Bot):
         if unseen.bit_count() > SOLVE_UNSEEN:
             return None
         deadline = None if self.time_ms is None else start + self.time_ms * _SOLVE_SHARE / 1000.0
-        alive = state.legal_moves().tolist() + ([0] if state.can_pass() else [])
+        actions = state.legal_moves().tolist() + ([0] if state.can_pass() else [])
+        wins = dict.fromkeys(actions, 0)
         cards = [c for c in range(52) if unseen >> c & 1]
         counts = view.card_counts
-        for _ in range(SOLVE_SAMPLES):
+        for done in range(SOLVE_SAMPLES):
             self.rng.shuffle(cards)
             hands, at = [0] * view.players, 0
             for p in range(view.players):
@@ -249,29 +255,38 @@ class SearchBot(Bot):
                     hands[p] |= 1 << c
                 at += counts[p]
             deal = _deal_state(state, hands)
-            kept = []
-            for action in alive:
+            # Only actions that can still win in half the samples are worth solving.
+            left = SOLVE_SAMPLES - done
+            for action in actions:
+                if wins[action] + left < SOLVE_SAMPLES // 2:
+                    continue
                 child = deal.copy()
                 child.apply(action)
-                value = _core.solve(child, seat, _SOLVE_NODES, 0)[0]
-                if value == _core.SOLVE_WIN:
-                    kept.append(action)
+                if _core.solve(child, seat, _SOLVE_NODES, 0)[0] == _core.SOLVE_WIN:
+                    wins[action] += 1
                 if deadline is not None and time.perf_counter() > deadline:
                     return None
-            alive = kept
-            if not alive:
+            if max(wins.values()) + left - 1 < SOLVE_SAMPLES // 2:
                 return None
-        return Cards(alive[0]) if alive[0] else PASS
-
-    def evaluate(self, view: View) -> Estimate:
-        """Search the position and return every candidate's average place, whatever the
-        number of candidates (``choose`` skips the search when the answer is forced)."""
-        start = time.perf_counter()
-        self._check_turn(view)
-        return self._estimate(view, view.search_state(), start)
+        best = max(actions, key=lambda a: wins[a])
+        if wins[best] == SOLVE_SAMPLES:
+            return Cards(best) if best else PASS
+        self._shares = {a: n / SOLVE_SAMPLES for a, n in wins.items() if n}
+        return None
 
     def _search(self, view: View, state: _core.GameState, start: float) -> Move:
-        return self._estimate(view, state, start).best
+        estimate = self._estimate(view, state, start)
+        best = estimate.best
+        shares, self._shares = self._shares, {}
+        if shares:
+            # A move that wins by force, against any play, in more of the sampled deals than
+            # the search's choice finishes first in its playouts is the better bet for a
+            # first place.
+            rate = estimate.first_rates[estimate.moves.index(best)] if estimate.first_rates else 0.0
+            share, action = max((s, a) for a, s in shares.items())
+            if share > rate and shares.get(0 if best is PASS else best.mask, 0.0) < share:
+                return Cards(action) if action else PASS
+        return best
 
     def _estimate(self, view: View, state: _core.GameState, start: float) -> Estimate:
         flags = view.rules.flags
