@@ -40,7 +40,8 @@ cdef enum:
     SV_NO_MEMORY = 4
     SV_CHECK_EVERY = 1024      # nodes between clock reads
     SV_SIGNAL_EVERY = 1 << 14  # nodes between Ctrl-C checks (about 20 ms)
-    SV_TT_MIN_BITS = 12
+    SV_TT_MIN_BITS = 8         # small to start: most calls search a few hundred nodes
+    SV_MEMO_AFTER = 1024       # nodes searched before the split memo (512 KB) is opened
     SV_TT_MAX_BITS = 21        # 2^21 entries of 40 bytes: 80 MB at most, only for huge searches
     SV_QUICK_BUDGET = 64       # partition steps one quick "goes out" test may take
     SV_MAX_LINE = 256
@@ -72,7 +73,6 @@ cdef struct Solver:
     int64_t stack_top
     SvMove* keys               # ordered actions, parallel to stack
     SplitMemo memo             # best splits by rank counts, for ordering (plan.pxi)
-    uint64_t* hist             # history heuristic: [side][combo code], side 1 = seat
     uint64_t line[SV_MAX_LINE]
     int line_len
 
@@ -356,8 +356,7 @@ cdef int _sv_cmp_desc(const void* a, const void* b) noexcept nogil:
 
 
 cdef int64_t sv_moves(Solver* sv, const State* s, int64_t base) noexcept nogil:
-    """The mover's actions (0 = pass), ordered, at sv.keys[base:]: by how often the combo
-    refuted something before (history), then by a static score. Only one move per set of
+    """The mover's actions (0 = pass), ordered, at sv.keys[base:]. Only one move per set of
     interchangeable cards is kept.
     Returns the count, or -1 on no memory."""
     cdef int p = s.turn, q, c, d, lo
@@ -366,7 +365,6 @@ cdef int64_t sv_moves(Solver* sv, const State* s, int64_t base) noexcept nogil:
     cdef int64_t n, i, kept = 0
     cdef uint32_t code
     cdef int score, rest
-    cdef uint64_t* hist = sv.hist + (<int64_t>(p == sv.seat) << 15)
     for q in range(s.players):
         if q != p:
             other |= s.hands[q]
@@ -410,7 +408,11 @@ cdef int64_t sv_moves(Solver* sv, const State* s, int64_t base) noexcept nogil:
         # shedding more cards comes first; on a follow, the tidiest rest, then the
         # cheapest beat. These orders cut the searched nodes about fourfold against
         # "most cards / lowest beat" alone (bench/README.md).
-        rest = val_score(split_best(split_key(hand & ~m, s.flags), &sv.memo))
+        if sv.memo.slots == NULL and sv.nodes > SV_MEMO_AFTER:
+            memo_open(&sv.memo)         # on failure, ordering goes on without it
+        rest = 0
+        if sv.memo.slots != NULL:
+            rest = val_score(split_best(split_key(hand & ~m, s.flags), &sv.memo))
         if s.pile_code == 0:
             score = min(TL_POPCOUNT(m), 15) * 256 + 255 - rest
         else:
@@ -418,12 +420,12 @@ cdef int64_t sv_moves(Solver* sv, const State* s, int64_t base) noexcept nogil:
         if m == hand:
             sv.keys[base + kept].key = 0xFFFFFFFFFFFFFFFFULL   # going out ends the search
         else:
-            sv.keys[base + kept].key = (<uint64_t>score << 44) | min(hist[code], (<uint64_t>1 << 44) - 1)
+            sv.keys[base + kept].key = <uint64_t>score
         sv.keys[base + kept].move = m
         kept += 1
     if s.pile_code != 0:
         # Passing after every beat: tried last, on either side.
-        sv.keys[base + kept].key = (<uint64_t>((1 << 18) - 1) << 44) | min(hist[0], (<uint64_t>1 << 44) - 1)
+        sv.keys[base + kept].key = (1 << 18) - 1
         sv.keys[base + kept].move = 0
         kept += 1
     qsort(sv.keys + base, kept, sizeof(SvMove), _sv_cmp_desc)
@@ -490,8 +492,6 @@ cdef int sv_search(Solver* sv, const State* s, uint64_t* best) noexcept nogil:
         if (is_or and r == SV_WIN) or (not is_or and r == SV_LOSS):
             result = r
             best[0] = m
-            sv.hist[(<int64_t>is_or << 15) + (c_classify(m, s.flags) if m else 0)] += \
-                <uint64_t>(sv.nodes - start_nodes + 1)
             break
     sv.stack_top = base
     sv_store(sv, k, result, best[0], sv.nodes - start_nodes + 1)
@@ -515,9 +515,8 @@ cdef int sv_open(Solver* sv, int seat, int flags, int64_t max_nodes, int64_t max
     sv.tt = <SvEntry*>calloc((<size_t>1) << sv.tt_bits, sizeof(SvEntry))
     sv.stack = <uint64_t*>malloc(sv.stack_cap * sizeof(uint64_t))
     sv.keys = <SvMove*>malloc(sv.stack_cap * sizeof(SvMove))
-    sv.hist = <uint64_t*>calloc(2 << 15, sizeof(uint64_t))
-    memo_open(&sv.memo)
-    if sv.memo.slots == NULL or sv.tt == NULL or sv.stack == NULL or sv.keys == NULL or sv.hist == NULL:
+    sv.memo.slots = NULL
+    if sv.tt == NULL or sv.stack == NULL or sv.keys == NULL:
         return -1
     return 0
 
@@ -526,9 +525,7 @@ cdef void sv_close(Solver* sv) noexcept nogil:
     free(sv.tt)
     free(sv.stack)
     free(sv.keys)
-    free(sv.hist)
     memo_close(&sv.memo)
-    sv.hist = NULL
     sv.tt = NULL
     sv.stack = NULL
     sv.keys = NULL
