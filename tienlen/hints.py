@@ -86,9 +86,11 @@ def hint(view: View, level: str = "L3", *, seed: int = 0,
             return Hint(move, explain.reason(move), canonical)
         forced = bot.forced_win(view)
         if forced is not None:
-            # Every hand is known and the solver proves a first place: say how.
+            # Every hand is known and the solver proves the seat goes out before everyone
+            # still playing, so it takes the best place left: say how.
             move = forced.move
-            return Hint(move, f"{explain.reason(move)}; {_forced_note(forced)}", canonical, 1.0)
+            return Hint(move, f"{explain.reason(move)}; {_forced_note(forced)}", canonical,
+                        float(len(view.finished) + 1))
         estimate = bot.evaluate(view)
         move = estimate.best
         return Hint(move, f"{explain.reason(move)}; {_search_note(estimate, move)}", canonical,
