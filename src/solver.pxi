@@ -19,7 +19,8 @@
 #   * move ordering: plays that end the hand first, then the larger plays on a lead and the
 #     cheaper beats on a follow.
 # Limits (nodes, milliseconds) end the search with SV_UNKNOWN; Ctrl-C is checked every
-# SV_SIGNAL_EVERY nodes by taking the GIL for a moment.
+# SV_SIGNAL_NS of wall-clock time (read every SV_CHECK_EVERY nodes) by taking the GIL for
+# a moment.
 
 from libc.stdlib cimport qsort, realloc
 from cpython.exc cimport PyErr_Occurred
@@ -38,8 +39,8 @@ cdef enum:
     SV_TIME_LIMIT = 2
     SV_INTERRUPTED = 3
     SV_NO_MEMORY = 4
-    SV_CHECK_EVERY = 1024      # nodes between clock reads
-    SV_SIGNAL_EVERY = 1 << 14  # nodes between Ctrl-C checks (about 20 ms)
+    SV_CHECK_EVERY = 64        # nodes between clock reads (a node of a huge hand can take ms)
+    SV_SIGNAL_NS = 20000000    # time between Ctrl-C checks: 20 ms
     SV_TT_MIN_BITS = 8         # small to start: most calls search a few hundred nodes
     SV_MEMO_AFTER = 1024       # nodes searched before the split memo (512 KB) is opened
     SV_TT_MAX_BITS = 21        # 2^21 entries of 40 bytes: 80 MB at most, only for huge searches
@@ -68,6 +69,7 @@ cdef struct Solver:
     int64_t nodes
     int64_t max_nodes
     int64_t deadline_ns        # 0: no time limit
+    int64_t signal_ns          # when to check for Ctrl-C next
     uint64_t* stack            # move lists of the nodes on the current path
     int64_t stack_cap
     int64_t stack_top
@@ -192,11 +194,15 @@ cdef inline int sv_reserve(Solver* sv, int64_t n) noexcept nogil:
 cdef inline int sv_limits(Solver* sv) noexcept nogil:
     """Checks the node and time limits and, now and then, Ctrl-C. Returns the status."""
     cdef int sig = 0
+    cdef int64_t now
     if sv.nodes > sv.max_nodes:
         sv.status = SV_NODE_LIMIT
-    elif sv.deadline_ns and sv_now_ns() > sv.deadline_ns:
+        return sv.status
+    now = sv_now_ns()
+    if sv.deadline_ns and now > sv.deadline_ns:
         sv.status = SV_TIME_LIMIT
-    elif sv.check_signals and (sv.nodes & (SV_SIGNAL_EVERY - 1)) == 0:
+    elif sv.check_signals and now >= sv.signal_ns:
+        sv.signal_ns = now + SV_SIGNAL_NS
         with gil:
             sig = PyErr_CheckSignals()
         if sig:
@@ -507,6 +513,7 @@ cdef int sv_open(Solver* sv, int seat, int flags, int64_t max_nodes, int64_t max
     sv.nodes = 0
     sv.max_nodes = max_nodes
     sv.deadline_ns = (sv_now_ns() + max_ms * 1000000) if max_ms > 0 else 0
+    sv.signal_ns = sv_now_ns() + SV_SIGNAL_NS
     sv.line_len = 0
     sv.tt_bits = SV_TT_MIN_BITS
     sv.tt_used = 0
