@@ -18,6 +18,7 @@ from tienlen.match import Match
 from tienlen.reasons import IllegalMoveError, Reason
 from tienlen.replay import ReplayError
 from tienlen.rules import Rules
+from tienlen.solver import Solution, SolveError, Value, solve
 from tienlen.view import View
 
 __version__ = "0.1.0"
@@ -40,6 +41,9 @@ __all__ = [
     "ComboError",
     "Kind",
     "Rules",
+    "Solution",
+    "SolveError",
+    "Value",
     "TienlenError",
     "__version__",
     "beats",
@@ -49,4 +53,5 @@ __all__ = [
     "hint",
     "legal_moves",
     "parse_cards",
+    "solve",
 ]

@@ -455,12 +455,105 @@ def run_rules(args: argparse.Namespace) -> int:
     return show_rules(Terminal())
 
 
+# --- tienlen solve --------------------------------------------------------------------
+
+
+def _add_solve(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "solve",
+        help="solve an endgame with every hand known",
+        description=(
+            "Does the seat to act (or --seat) go out first by force? Give every hand, one "
+            "argument per seat (2-4). With two players the answer is exact; with more, the "
+            "others are taken to play together against the seat. Prints the winning line."
+        ),
+    )
+    parser.add_argument("--hands", nargs="+", required=True, metavar="HAND",
+                        help='one quoted hand per seat, e.g. --hands "3s 2h" "2d"')
+    parser.add_argument("--pile", metavar="CARDS",
+                        help="the combination on the pile (default: the seat to act leads)")
+    parser.add_argument("--owner", type=int, metavar="SEAT",
+                        help="who played the pile (default: the seat before the one to act)")
+    parser.add_argument("--turn", type=int, default=0, metavar="N",
+                        help="the seat to act (default: 0)")
+    parser.add_argument("--seat", type=int, metavar="N",
+                        help="the seat asked about (default: the seat to act)")
+    parser.add_argument("--max-ms", type=int, default=10_000, metavar="MS",
+                        help="give up (unknown) after this many milliseconds (default: %(default)s)")
+    parser.add_argument(
+        "--rules", choices=Rules.NAMES, default="default", help="ruleset (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--ascii", action="store_true", help="write cards as 3s 10h rather than 3♠ 10♥"
+    )
+    parser.set_defaults(run=run_solve)
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    """``tienlen solve``: the solver's value and principal line, one move a line."""
+    from . import _core
+    from .solver import PASS, SolveError, Value, solve
+
+    rules = Rules.from_name(args.rules)
+    hands = [_parse_arg(f"--hands[{seat}]", Cards.parse, text)
+             for seat, text in enumerate(args.hands)]
+    players = len(hands)
+    if not 2 <= players <= 4:
+        raise SolveError(f"--hands: give 2, 3 or 4 hands; got {players}")
+    if not 0 <= args.turn < players:
+        raise SolveError(f"--turn: no seat {args.turn} among {players}")
+    pile = 0
+    owner = -1
+    if args.pile is not None:
+        pile_cards = _parse_arg("--pile", Cards.parse, args.pile)
+        if not pile_cards:
+            raise SolveError("--pile: no cards given (leave --pile out for a lead)")
+        if classify(pile_cards, rules) is None:
+            raise SolveError(f"--pile: not a combination under {rules.name} rules: {pile_cards}")
+        pile = pile_cards.mask
+        owner = (args.turn - 1) % players if args.owner is None else args.owner
+        if not 0 <= owner < players or owner == args.turn:
+            raise SolveError(f"--owner: must be a seat 0..{players - 1} other than --turn")
+    elif args.owner is not None:
+        raise SolveError("--owner needs --pile")
+    for seat, hand in enumerate(hands):
+        if not hand:
+            raise SolveError(f"--hands[{seat}]: no cards given")
+        if pile & hand.mask:
+            raise SolveError(f"--pile shares cards with --hands[{seat}]")
+    try:
+        state = _core.GameState.from_fields([h.mask for h in hands], pile_mask=pile,
+                                            pile_owner=owner, turn=args.turn, flags=rules.flags)
+    except ValueError as error:
+        raise SolveError(str(error)) from None
+    result = solve(state, args.seat, max_ms=args.max_ms)
+    spec = "a" if _use_ascii(args) else ""
+    lines = [f"seat {seat}: {hand:{spec}}" for seat, hand in enumerate(hands)]
+    lines.append(f"pile: {Cards(pile):{spec}} (seat {owner})" if pile else "pile: empty")
+    lines.append(f"seat {args.turn} to act")
+    if result.value is Value.UNKNOWN:
+        lines.append(f"unknown: the {result.limit} limit was reached "
+                     f"({_plural(result.nodes, 'position')} searched)")
+    else:
+        verb = "wins" if result.value is Value.WIN else "loses"
+        against = "" if players == 2 else " against any play of the others"
+        lines.append(f"seat {result.seat} {verb} by force{against} "
+                     f"({_plural(result.nodes, 'position')} searched, {result.elapsed * 1000:.1f} ms)")
+        for move, mover in zip(result.line, result.movers):
+            text = "pass" if move is PASS else f"{move:{spec}}"
+            lines.append(f"  seat {mover}: {text}")
+        lines[-1] += "  (out first)"
+    print("\n".join(lines))
+    return 0
+
+
 # Each entry adds one subcommand whose parser sets ``run`` (Namespace -> exit status).
 _SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_play,
     _add_sim,
     _add_replay,
     _add_moves,
+    _add_solve,
     _add_rules,
 ]
 

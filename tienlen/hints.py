@@ -30,6 +30,7 @@ from .bots.split import GROUP, move_damage, split_masks
 from .cards import RANKS, Cards
 from .combos import Kind, classify
 from .rules import Rules
+from .solver import Solution
 from .view import View
 
 __all__ = ["Hint", "hint", "DEFAULT_HINT_ITERATIONS"]
@@ -83,6 +84,13 @@ def hint(view: View, level: str = "L3", *, seed: int = 0,
         if len(moves) + can_pass == 1 or view.hand in moves:
             move = bot.choose(view)
             return Hint(move, explain.reason(move), canonical)
+        forced = bot.forced_win(view)
+        if forced is not None:
+            # Every hand is known and the solver proves the seat goes out before everyone
+            # still playing, so it takes the best place left: say how.
+            move = forced.move
+            return Hint(move, f"{explain.reason(move)}; {_forced_note(forced)}", canonical,
+                        float(len(view.finished) + 1))
         estimate = bot.evaluate(view)
         move = estimate.best
         return Hint(move, f"{explain.reason(move)}; {_search_note(estimate, move)}", canonical,
@@ -94,6 +102,12 @@ def hint(view: View, level: str = "L3", *, seed: int = 0,
     if canonical == "random":
         return Hint(move, "a random legal move (choose a level for advice)", canonical)
     return Hint(move, explain.reason(move), canonical)
+
+
+def _forced_note(solution: Solution) -> str:
+    """"wins by force: X, then Y, then Z": the seat's own moves along the solver's line."""
+    words = ["pass" if m is PASS else str(m) for m in solution.winning_moves()]
+    return f"wins by force: {', then '.join(words)}"
 
 
 def _shape(move: Move) -> tuple[int, ...]:

@@ -30,6 +30,18 @@ Budgets:
 Two cases skip the search: a move that empties the hand (nothing finishes better), and a
 position with exactly one action.
 
+The exact solver (``tienlen.solver``, on by default, ``solver=False`` to switch it off) is
+asked first when it is cheap:
+
+- when the view pins down every hand (one other seat holds cards and no card was set
+  aside), it solves the position itself, and plays the winning move when it goes out
+  first by force;
+- when few cards are unseen (at most ``SOLVE_UNSEEN``), it samples ``SOLVE_SAMPLES`` deals
+  of them and plays a move that goes out first by force in every one of them, against
+  any play of the others, if there is such a move.
+
+Otherwise (or when its budget runs out first) the sampling search decides.
+
 >>> from tienlen.game import Game
 >>> game = Game(4, seed=11)
 >>> bot = SearchBot(seed=2, iterations=40)
@@ -51,10 +63,13 @@ import numpy as np
 from .. import _core
 from ..cards import Cards
 from ..view import View
+from ..solver import Solution, Value
+from ..solver import solve as solve_position
 from .base import PASS, Bot, BotError, Move
 from .split import GROUP, move_damage
 
-__all__ = ["SearchBot", "Estimate", "DEFAULT_TIME_MS", "PLAYOUTS"]
+__all__ = ["SearchBot", "Estimate", "DEFAULT_TIME_MS", "PLAYOUTS", "SOLVE_UNSEEN",
+           "SOLVE_SAMPLES"]
 
 #: The default time budget per decision, in milliseconds.
 DEFAULT_TIME_MS = 50.0
@@ -76,6 +91,19 @@ _FILL = 0.85
 # The share of a time budget kept back for the work after the last round (joining the
 # samples, choosing), so that the whole decision stays within the budget.
 _RESERVE = 0.05
+#: The solver samples deals only when at most this many cards are unseen.
+SOLVE_UNSEEN = 20
+#: Sampled deals a move must win by force in, all of them, to be played without search.
+SOLVE_SAMPLES = 8
+# Nodes per solve of one sampled deal; small positions need far fewer (bench/README.md).
+_SOLVE_NODES = 4000
+# Share of a time budget the solver may take before the sampling search gets the rest.
+_SOLVE_SHARE = 0.4
+# In iterations= mode (deterministic, so no clock) the solver's budget is in nodes, in
+# proportion to the search's: per iteration, for the exact solve and for all the solves
+# of the sampled deals together. At 200 iterations that is at most ~20 ms and ~10 ms.
+_EXACT_NODES_PER_ITERATION = 100
+_SAMPLED_NODES_PER_ITERATION = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +162,7 @@ class SearchBot(Bot):
         time_ms: float | None = None,
         playout: str = "plan",
         prune: bool = True,
+        solver: bool = True,
     ) -> None:
         super().__init__(seed)
         if iterations is not None and time_ms is not None:
@@ -149,6 +178,9 @@ class SearchBot(Bot):
         self.time_ms = None if iterations is not None else float(time_ms or DEFAULT_TIME_MS)
         self.playout = playout
         self.prune = prune
+        self.solver = bool(solver)
+        # Each action's share of sampled deals won by force, from the last _forced_move.
+        self._shares: dict[int, float] = {}
 
     @property
     def name(self) -> str:
@@ -159,6 +191,8 @@ class SearchBot(Bot):
             options.append(f"time_ms={self.time_ms:g}")
         if self.playout != "plan":
             options.append(f"playout={self.playout}")
+        if not self.solver:
+            options.append("solver=off")
         return f"L3({', '.join(options)})" if options else "L3"
 
     def choose(self, view: View) -> Move:
@@ -172,7 +206,80 @@ class SearchBot(Bot):
         state = view.search_state()
         if len(moves) + state.can_pass() == 1:
             return moves[0] if moves else PASS
+        if self.solver and view.must_include is None:
+            forced = self._forced_move(view, state, start)
+            if forced is not None:
+                return forced
         return self._search(view, state, start)
+
+    def forced_win(self, view: View) -> Solution | None:
+        """The solver's winning line when the view pins down every hand (one other seat
+        holds cards, none set aside) and the seat to act, this one, goes out first by
+        force within the budget; else None."""
+        self._check_turn(view)
+        if view.must_include is not None or not _all_known(view):
+            return None
+        solution = solve_position(view.search_state(), view.seat, **self._exact_limits(None))
+        return solution if solution.value is Value.WIN else None
+
+    def _exact_limits(self, start: float | None) -> dict[str, int]:
+        if self.time_ms is None:
+            return {"max_nodes": _EXACT_NODES_PER_ITERATION * self.iterations, "max_ms": 0}
+        left = self.time_ms * _SOLVE_SHARE
+        if start is not None:
+            left -= (time.perf_counter() - start) * 1000
+        return {"max_nodes": 1 << 40, "max_ms": max(1, int(left))}
+
+    def _forced_move(self, view: View, state: _core.GameState, start: float) -> Move | None:
+        """A move the solver proves goes out first (see the module docstring), or None.
+        In the sampled case, also leaves in ``self._shares`` each action's share of the
+        sampled deals it wins by force in, for :meth:`_search` to weigh."""
+        self._shares = {}
+        seat = view.seat
+        if _all_known(view):
+            solution = solve_position(state, seat, **self._exact_limits(start))
+            return solution.move if solution.value is Value.WIN else None
+        unseen = view.unseen.mask
+        if unseen.bit_count() > SOLVE_UNSEEN:
+            return None
+        deadline = None if self.time_ms is None else start + self.time_ms * _SOLVE_SHARE / 1000.0
+        actions = state.legal_moves().tolist() + ([0] if state.can_pass() else [])
+        wins = dict.fromkeys(actions, 0)
+        nodes_left = (1 << 40 if self.iterations is None
+                      else _SAMPLED_NODES_PER_ITERATION * self.iterations)
+        cards = [c for c in range(52) if unseen >> c & 1]
+        counts = view.card_counts
+        for done in range(SOLVE_SAMPLES):
+            self.rng.shuffle(cards)
+            hands, at = [0] * view.players, 0
+            for p in range(view.players):
+                if p == seat:
+                    hands[p] = view.hand.mask
+                    continue
+                for c in cards[at:at + counts[p]]:
+                    hands[p] |= 1 << c
+                at += counts[p]
+            deal = _deal_state(state, hands)
+            # Only actions that can still win in half the samples are worth solving.
+            left = SOLVE_SAMPLES - done
+            for action in actions:
+                if wins[action] + left < SOLVE_SAMPLES // 2:
+                    continue
+                child = deal.copy()
+                child.apply(action)
+                value, _, nodes, _ = _core.solve(child, seat, min(_SOLVE_NODES, nodes_left), 0)
+                if value == _core.SOLVE_WIN:
+                    wins[action] += 1
+                nodes_left -= nodes
+                if nodes_left <= 0 or (deadline is not None and time.perf_counter() > deadline):
+                    return None
+            if max(wins.values()) + left - 1 < SOLVE_SAMPLES // 2:
+                return None
+        best = max(actions, key=lambda a: wins[a])
+        if wins[best] == SOLVE_SAMPLES:
+            return Cards(best) if best else PASS
+        self._shares = {a: n / SOLVE_SAMPLES for a, n in wins.items() if n}
+        return None
 
     def evaluate(self, view: View) -> Estimate:
         """Search the position and return every candidate's average place, whatever the
@@ -182,7 +289,18 @@ class SearchBot(Bot):
         return self._estimate(view, view.search_state(), start)
 
     def _search(self, view: View, state: _core.GameState, start: float) -> Move:
-        return self._estimate(view, state, start).best
+        estimate = self._estimate(view, state, start)
+        best = estimate.best
+        shares, self._shares = self._shares, {}
+        if shares:
+            # A move that wins by force, against any play, in more of the sampled deals than
+            # the search's choice finishes first in its playouts is the better bet for a
+            # first place.
+            rate = estimate.first_rates[estimate.moves.index(best)] if estimate.first_rates else 0.0
+            share, action = max((s, a) for a, s in shares.items())
+            if share > rate and shares.get(0 if best is PASS else best.mask, 0.0) < share:
+                return Cards(action) if action else PASS
+        return best
 
     def _estimate(self, view: View, state: _core.GameState, start: float) -> Estimate:
         flags = view.rules.flags
@@ -232,6 +350,21 @@ class SearchBot(Bot):
                         samples, tuple(len(r) for r in rows),
                         tuple(float(np.count_nonzero(r == 0)) / len(r) for r in rows),
                         _choose(rows, samples, actions))
+
+
+def _all_known(view: View) -> bool:
+    """Whether the view determines every hand: one other seat holds cards, and every
+    unseen card is in it (no card was set aside, R1.2)."""
+    others = [count for p, count in enumerate(view.card_counts) if count and p != view.seat]
+    return len(others) == 1 and view.unseen.mask.bit_count() == others[0]
+
+
+def _deal_state(state: _core.GameState, hands: list[int]) -> _core.GameState:
+    """``state`` with the hidden hands replaced by one sampled deal."""
+    return _core.GameState.from_fields(
+        hands, pile_mask=state.pile_mask, pile_owner=state.pile_owner, turn=state.turn,
+        locked_mask=state.locked_mask, finished=state.finished,
+        must_include=state.must_include, flags=state.flags, played_mask=state.played_mask)
 
 
 def _joined(blocks: list[np.ndarray]) -> np.ndarray:

@@ -1,0 +1,82 @@
+"""Strength of L3 with and without the endgame solver, at a fixed, reproducible budget.
+
+    python bench/solver_strength.py vs-l2 --games 2000 --iterations 200
+    python bench/solver_strength.py head-to-head --games 1000 --iterations 200
+    python bench/solver_strength.py vs-l2 --games 4000 --time-ms 50 --jobs 2   # the issue's setting
+
+``vs-l2`` plays L3 (solver on) against three L2, then L3 (solver off) against the same
+deals and seeds, and compares the two L3s' first-place rates paired by deal.
+``head-to-head`` seats two L3-with-solver against two L3-without (duplicate format) and
+compares their mean places. Results go to stdout; docs/strength.md records them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from functools import partial
+
+import numpy as np
+
+from tienlen import arena
+from tienlen.bots import make_bot
+
+
+def _budget(args: argparse.Namespace) -> dict:
+    return {"iterations": args.iterations} if args.iterations else {"time_ms": args.time_ms}
+
+
+def _paired(a: np.ndarray, b: np.ndarray) -> str:
+    d = a - b
+    se = d.std(ddof=1) / math.sqrt(len(d))
+    z = d.mean() / se if se > 0 else 0.0
+    p = math.erfc(abs(z) / math.sqrt(2))
+    return (f"difference {d.mean() * 100:+.2f} points [{(d.mean() - 1.96 * se) * 100:+.2f}, "
+            f"{(d.mean() + 1.96 * se) * 100:+.2f}] over {len(d)} deals, z = {z:.2f}, p = {p:.2g}")
+
+
+def vs_l2(args: argparse.Namespace) -> None:
+    firsts = []
+    for solver in (True, False):
+        l3 = partial(make_bot, "L3", solver=solver, **_budget(args))
+        start = time.time()
+        r = arena.run([l3, "L2", "L2", "L2"], args.games, seed=args.seed, jobs=args.jobs)
+        print(f"solver={'on' if solver else 'off'} ({time.time() - start:.0f} s)")
+        print(r.table())
+        print(r.compare(0, [1, 2, 3]))
+        # Per deal: the share of its rotations in which L3 went out first.
+        firsts.append((r.places[:, :, 0] == 1).mean(axis=1))
+    print("first place, solver on minus off, paired by deal:", _paired(firsts[0], firsts[1]))
+
+
+def head_to_head(args: argparse.Namespace) -> None:
+    on = partial(make_bot, "L3", solver=True, **_budget(args))
+    off = partial(make_bot, "L3", solver=False, **_budget(args))
+    start = time.time()
+    r = arena.run([on, off, on, off], args.games, seed=args.seed, jobs=args.jobs)
+    print(f"({time.time() - start:.0f} s)")
+    print(r.table())
+    print(r.compare([0, 2], [1, 3]))
+    first = (r.places == 1)
+    print("first place, on minus off, paired by deal:",
+          _paired(first[:, :, [0, 2]].mean(axis=(1, 2)), first[:, :, [1, 3]].mean(axis=(1, 2))))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=("vs-l2", "head-to-head"))
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--time-ms", type=float, default=None,
+                        help="a time budget instead of --iterations (not reproducible)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args()
+    if args.time_ms:
+        args.iterations = None
+    (vs_l2 if args.what == "vs-l2" else head_to_head)(args)
+
+
+if __name__ == "__main__":
+    main()
