@@ -27,8 +27,7 @@ from cpython.exc cimport PyErr_Occurred
 from libc.string cimport memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-cdef extern from "Python.h":
-    int PyErr_CheckSignals()
+# PyErr_CheckSignals comes from api.pxi (declared noexcept: the check below reads its result).
 
 cdef enum:
     SV_UNKNOWN = 0
