@@ -11,6 +11,7 @@ import numpy as np
 cimport numpy as cnp
 from cpython.exc cimport PyErr_CheckSignals
 from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy
 
 cnp.import_array()
 
@@ -245,12 +246,35 @@ def legal_plays(once, twice, level, pile_code=0, flags=0):
     return _plays_arrays(h[0], h[1], lv, p, f)
 
 
+cdef enum:
+    # Plays listed into a stack buffer first (20 bytes each): every follow and most leads of
+    # a 27-card hand fit, so they need one generation pass, not a count and then a listing.
+    STACK_PLAYS = 1024
+
+
 cdef tuple _plays_arrays(uint64_t once, uint64_t twice, int lv, uint32_t p, int f):
     cdef GHand hand
     cdef Out o
     cdef cnp.npy_intp dims[2]
     cdef cnp.ndarray masks, codes
+    cdef uint64_t sbuf[2 * STACK_PLAYS]
+    cdef uint32_t scodes[STACK_PLAYS]
     ghand_init(&hand, once, twice, lv, f)
+    o.masks = sbuf
+    o.codes = scodes
+    o.n = 0
+    o.cap = STACK_PLAYS
+    o.overflow = 0
+    gen_plays(&hand, p, &o)
+    if not o.overflow:
+        dims[0] = o.n
+        dims[1] = 2
+        masks = cnp.PyArray_SimpleNew(2, dims, cnp.NPY_UINT64)
+        codes = cnp.PyArray_SimpleNew(1, dims, cnp.NPY_UINT32)
+        if o.n:
+            memcpy(cnp.PyArray_DATA(masks), sbuf, o.n * 2 * sizeof(uint64_t))
+            memcpy(cnp.PyArray_DATA(codes), scodes, o.n * sizeof(uint32_t))
+        return masks, codes
     o.masks = NULL
     o.codes = NULL
     o.n = 0

@@ -157,41 +157,114 @@ cdef void gen_bombs(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
                 prod1(o, h, r, s, wild_once(h, k), wild_twice(h, k), code)
 
 
+cdef struct PairParts:
+    # Every natural pair part of a full house, ascending by rank: two naturals of a rank (or
+    # a joker pair: ranks 15, 16) in a2/b2, one natural to go with a wild in a1/b1. The
+    # entries of rank r are [off[r], off[r + 1]).
+    uint64_t a2[136]
+    uint64_t b2[136]
+    uint64_t a1[56]
+    int off2[18]
+    int off1[18]
+
+
+cdef void _pair_parts(const GHand* h, PairParts* pp) noexcept nogil:
+    cdef int y, i, n2 = 0, n1 = 0, sh
+    cdef uint8_t q, p
+    for y in range(2, 15):
+        pp.off2[y] = n2
+        pp.off1[y] = n1
+        p = h.pat[y]
+        sh = rank_shift(y)
+        for i in range(SUB_OFF[p][2], SUB_OFF[p][3]):
+            q = SUBS[i]
+            pp.a2[n2] = (<uint64_t>(q & 15)) << sh
+            pp.b2[n2] = (<uint64_t>(q >> 4)) << sh
+            n2 += 1
+        for i in range(SUB_OFF[p][1], SUB_OFF[p][2]):
+            pp.a1[n1] = (<uint64_t>SUBS[i]) << sh
+            n1 += 1
+    pp.off2[15] = n2
+    pp.off1[15] = n1
+    if h.js == 2:
+        pp.a2[n2] = SJ_BIT
+        pp.b2[n2] = SJ_BIT
+        n2 += 1
+    pp.off2[16] = n2
+    if h.jb == 2:
+        pp.a2[n2] = BJ_BIT
+        pp.b2[n2] = BJ_BIT
+        n2 += 1
+    pp.off2[17] = n2
+    pp.off1[16] = n1
+    pp.off1[17] = n1
+
+
 cdef void gen_full_houses(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
-    cdef int x, y, t, u, kx, k
-    cdef int rs[2]
-    cdef int ss[2]
+    """The triple's naturals (t of rank X, 3 - t wilds) times every pair part of another
+    rank: two naturals (or a joker pair), one natural and a wild, or two wilds. The pair's
+    rank is not part of the reading, so the two-wild pair is listed once, not once per rank
+    it could stand for."""
+    cdef PairParts pp
+    cdef int x, t, kx, i, j, ex2lo, ex2hi, ex1lo, ex1hi, n2, n1, use1, use0, e2, e1
+    cdef uint8_t q, p
+    cdef int sh
+    cdef int64_t per, total
+    cdef uint64_t ta, tb, wa, wb
     cdef uint32_t code
+    cdef bint built = False
     for x in range(2, 15):
         if h.cnt[x] == 0:
             continue                    # a triple needs a natural card (at most 2 wilds)
         code = mkcode(K_FULL_HOUSE, 5, x)
         if not want(code, pile, h):
             continue
-        rs[0] = x
+        if not built:
+            _pair_parts(h, &pp)
+            built = True
+        p = h.pat[x]
+        sh = rank_shift(x)
+        ex2lo = pp.off2[x]
+        ex2hi = pp.off2[x + 1]
+        ex1lo = pp.off1[x]
+        ex1hi = pp.off1[x + 1]
+        e2 = pp.off2[17]
+        e1 = pp.off1[17]
+        n2 = e2 - (ex2hi - ex2lo)
+        n1 = e1 - (ex1hi - ex1lo)
         for t in range(1, 4):
             kx = 3 - t
             if kx > h.w or t > h.cnt[x]:
                 continue
-            ss[0] = t
-            for y in range(2, 15):
-                if y == x or h.cnt[y] == 0:
-                    continue
-                rs[1] = y
-                for u in range(1, 3):
-                    k = kx + 2 - u
-                    if k > h.w:
-                        continue
-                    ss[1] = u
-                    prod(o, h, 2, rs, ss, wild_once(h, k), wild_twice(h, k), code)
-            # The pair as two natural jokers of one kind (never with a wild).
-            if h.js == 2:
-                prod1(o, h, x, t, SJ_BIT | wild_once(h, kx), SJ_BIT | wild_twice(h, kx), code)
-            if h.jb == 2:
-                prod1(o, h, x, t, BJ_BIT | wild_once(h, kx), BJ_BIT | wild_twice(h, kx), code)
-            # The pair as two wilds: its rank is not part of the play, so it is listed once.
-            if kx + 2 <= h.w:
-                prod1(o, h, x, t, wild_once(h, kx + 2), wild_twice(h, kx + 2), code)
+            use1 = kx + 1 <= h.w
+            use0 = kx + 2 <= h.w
+            per = n2 + (n1 if use1 else 0) + use0
+            total = per * (SUB_OFF[p][t + 1] - SUB_OFF[p][t])
+            if o.masks == NULL:
+                o.n += total
+                continue
+            if o.n + total > o.cap:
+                o.overflow = 1
+                return
+            for i in range(SUB_OFF[p][t], SUB_OFF[p][t + 1]):
+                q = SUBS[i]
+                ta = (<uint64_t>(q & 15)) << sh
+                tb = (<uint64_t>(q >> 4)) << sh
+                wa = ta | wild_once(h, kx)
+                wb = tb | wild_twice(h, kx)
+                for j in range(0, ex2lo):
+                    put(o, wa | pp.a2[j], wb | pp.b2[j], code)
+                for j in range(ex2hi, e2):
+                    put(o, wa | pp.a2[j], wb | pp.b2[j], code)
+                if use1:
+                    wa = ta | wild_once(h, kx + 1)
+                    wb = tb | wild_twice(h, kx + 1)
+                    for j in range(0, ex1lo):
+                        put(o, wa | pp.a1[j], wb, code)
+                    for j in range(ex1hi, e1):
+                        put(o, wa | pp.a1[j], wb, code)
+                if use0:
+                    put(o, ta | wild_once(h, kx + 2), tb | wild_twice(h, kx + 2), code)
 
 
 cdef inline int window_ranks(int top, int n, int* rs) noexcept nogil:
@@ -203,13 +276,31 @@ cdef inline int window_ranks(int top, int n, int* rs) noexcept nogil:
     return n
 
 
+cdef void _straight_rec(Out* o, const GHand* h, int d, const uint64_t* opts, const int* nopt,
+                        int k, uint64_t a, uint32_t code) noexcept nogil:
+    """Position d onwards of a straight: one of the natural cards of its rank, or a wild
+    (k wilds used so far, at most h.w)."""
+    cdef int i
+    if d == 5:
+        put(o, a | wild_once(h, k), wild_twice(h, k), code)
+        return
+    for i in range(nopt[d]):
+        _straight_rec(o, h, d + 1, opts, nopt, k, a | opts[4 * d + i], code)
+    if k < h.w:
+        _straight_rec(o, h, d + 1, opts, nopt, k + 1, a, code)
+
+
 cdef void gen_straights(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
-    cdef int top, top5, S, i, k
+    """Per window, each of the 5 positions takes one natural card of its rank or a wild.
+    The positions the wilds fill are a function of the natural cards, so each (N, k) comes
+    up once."""
+    cdef int top, top5, i, j, d, sh
     cdef int rs[5]
-    cdef int ss[5]
-    cdef int rr[5]
-    cdef int sz[5]
-    cdef int npos
+    cdef int nopt[5]
+    cdef uint64_t opts[20]
+    cdef int64_t ways[3]
+    cdef int64_t total
+    cdef uint8_t q
     cdef uint32_t code
     top5 = 13 if h.flags & F_NO_ACE_TOP else 14
     for top in range(5, top5 + 1):
@@ -219,18 +310,32 @@ cdef void gen_straights(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
         if not want(code, pile, h):
             continue
         window_ranks(top, 5, rs)
-        # S: the positions wilds fill; every other position gives one natural card.
-        for S in range(32):
-            k = GD_POPCOUNT(S)
-            if k > h.w:
-                continue
-            npos = 0
-            for i in range(5):
-                if not (S >> i) & 1:
-                    rr[npos] = rs[i]
-                    sz[npos] = 1
-                    npos += 1
-            prod(o, h, npos, rr, sz, wild_once(h, k), wild_twice(h, k), code)
+        # ways[k]: choices of the positions so far that use k wilds (the product of
+        # (natural options + x) over the positions, truncated at x^2).
+        ways[0] = 1
+        ways[1] = 0
+        ways[2] = 0
+        for d in range(5):
+            q = h.pat[rs[d]] & 15
+            sh = rank_shift(rs[d])
+            nopt[d] = 0
+            for j in range(4):
+                if (q >> j) & 1:
+                    opts[4 * d + nopt[d]] = (<uint64_t>1) << (sh + j)
+                    nopt[d] += 1
+            ways[2] = ways[2] * nopt[d] + ways[1]
+            ways[1] = ways[1] * nopt[d] + ways[0]
+            ways[0] = ways[0] * nopt[d]
+        total = 0
+        for i in range(h.w + 1):
+            total += ways[i]
+        if o.masks == NULL:
+            o.n += total
+            continue
+        if o.n + total > o.cap:
+            o.overflow = 1
+            return
+        _straight_rec(o, h, 0, opts, nopt, 0, 0, code)
 
 
 cdef void gen_straight_flushes(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
