@@ -40,6 +40,7 @@ cdef uint64_t DECK54 = (<uint64_t>1 << 54) - 1
 cdef uint64_t SJ_BIT = <uint64_t>1 << 52
 cdef uint64_t BJ_BIT = <uint64_t>1 << 53
 cdef uint64_t NAT_MASK = (<uint64_t>1 << 52) - 1
+cdef uint64_t NIB_LOW = 0x1111111111111ULL     # bit 0 of every natural rank's nibble
 # SUIT_MASK[s]: every natural card of suit s.
 cdef uint64_t SUIT_MASK[4]
 
@@ -216,6 +217,16 @@ cdef inline bint c_code_valid(uint32_t code, int level, int flags) noexcept nogi
 
 # ---------------------------------------------------------------- a hand, read for play
 
+cdef inline uint32_t nibbles_to_bits(uint64_t x) noexcept nogil:
+    """Bit 4k of x (k = 0..12, every other bit clear) to bit k, without branches: fold
+    neighbouring groups together, doubling the group size each step."""
+    x = (x | (x >> 3)) & 0x0303030303030303ULL
+    x = (x | (x >> 6)) & 0x000F000F000F000FULL
+    x = (x | (x >> 12)) & 0x000000FF000000FFULL
+    x = (x | (x >> 24)) & 0xFFFFULL
+    return <uint32_t>x
+
+
 cdef struct GHand:
     uint64_t once         # natural cards only (the wilds removed)
     uint64_t twice
@@ -226,12 +237,14 @@ cdef struct GHand:
     int js                # small jokers held: 0..2
     int jb                # big jokers held
     uint32_t ranks        # bit r set when natural rank r (2..14) is held
+    uint32_t suit_ranks[4]  # bit r set when the natural card (r, suit) is held
+    int maxc              # the most natural cards of one rank
     uint8_t pat[15]       # pat[r]: pattern of natural rank r; pat[1] = pat[14] (A low)
     uint8_t cnt[15]       # cards of natural rank r; cnt[1] = cnt[14]
 
 
 cdef inline void ghand_init(GHand* h, uint64_t once, uint64_t twice, int level, int flags) noexcept nogil:
-    cdef int wid = wild_id(level, flags), r, sh
+    cdef int wid = wild_id(level, flags), r, sh, s
     cdef uint64_t wb = 0 if wid < 0 else (<uint64_t>1) << wid
     cdef uint8_t p
     h.wbit = wb
@@ -242,7 +255,7 @@ cdef inline void ghand_init(GHand* h, uint64_t once, uint64_t twice, int level, 
     h.flags = flags
     h.js = ((once >> SJ_ID) & 1) + ((twice >> SJ_ID) & 1)
     h.jb = ((once >> BJ_ID) & 1) + ((twice >> BJ_ID) & 1)
-    h.ranks = 0
+    h.maxc = 0
     h.pat[0] = 0
     h.cnt[0] = 0
     for r in range(2, 15):
@@ -250,10 +263,12 @@ cdef inline void ghand_init(GHand* h, uint64_t once, uint64_t twice, int level, 
         p = <uint8_t>(((h.once >> sh) & 15) | (((h.twice >> sh) & 15) << 4))
         h.pat[r] = p
         h.cnt[r] = PCNT[p]
-        if p:
-            h.ranks |= 1 << r
+        h.maxc = h.maxc if h.maxc >= PCNT[p] else PCNT[p]
     h.pat[1] = h.pat[14]
     h.cnt[1] = h.cnt[14]
+    for s in range(4):
+        h.suit_ranks[s] = nibbles_to_bits((h.once >> s) & NIB_LOW) << 2
+    h.ranks = h.suit_ranks[0] | h.suit_ranks[1] | h.suit_ranks[2] | h.suit_ranks[3]
 
 
 cdef inline int ghand_size(const GHand* h) noexcept nogil:

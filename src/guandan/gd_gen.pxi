@@ -143,10 +143,16 @@ cdef void gen_sets(const GHand* h, uint32_t pile, Out* o, int kind, int size) no
 
 
 cdef void gen_bombs(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
-    cdef int size, r, k, s
+    cdef int size, r, k, s, i, nr = 0
+    cdef int rs[13]
     cdef uint32_t code
-    for size in range(4, 11):
-        for r in range(2, 15):
+    for r in range(2, 15):
+        if h.cnt[r] + h.w >= 4:
+            rs[nr] = r
+            nr += 1
+    for size in range(4, h.maxc + h.w + 1):
+        for i in range(nr):
+            r = rs[i]
             if h.cnt[r] + h.w < size:
                 continue
             code = mkcode(K_BOMB, size, r)
@@ -353,6 +359,8 @@ cdef void gen_straight_flushes(const GHand* h, uint32_t pile, Out* o) noexcept n
             continue
         window_ranks(top, 5, rs)
         for s in range(4):
+            if GD_POPCOUNT(WIN5[top] & ~h.suit_ranks[s]) > h.w:
+                continue
             present = 0
             for i in range(5):
                 bits[i] = (<uint64_t>1) << (rank_shift(rs[i]) + s)
