@@ -441,18 +441,21 @@ def _add_rules(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "rules",
         help="show the rules of the game",
-        description=("Show the rules as tienlen plays them (RULES.md), through a pager "
-                     "($PAGER, else less) on a terminal, printed when piped."),
+        description=("Show the rules as tienlen plays them (RULES.md, or GUANDAN.md with "
+                     "--game guandan), through a pager ($PAGER, else less) on a terminal, "
+                     "printed when piped."),
     )
+    parser.add_argument("--game", choices=("tienlen", "guandan"), default="tienlen",
+                        help="whose rules (default: %(default)s)")
     parser.set_defaults(run=run_rules)
 
 
 def run_rules(args: argparse.Namespace) -> int:
-    """``tienlen rules``: RULES.md rendered as terminal markdown."""
+    """``tienlen rules [--game guandan]``: the rules contract rendered as terminal markdown."""
     from .tui.rules_view import show_rules
     from .tui.terminal import Terminal
 
-    return show_rules(Terminal())
+    return show_rules(Terminal(), getattr(args, "game", "tienlen"))
 
 
 # --- tienlen solve --------------------------------------------------------------------

@@ -1,7 +1,8 @@
-"""``tienlen rules``: the rules contract, RULES.md, rendered as terminal markdown.
+"""``tienlen rules``: a rules contract (RULES.md, or GUANDAN.md with ``--game guandan``),
+rendered as terminal markdown.
 
 Players see the rules; the notes for contributors (how rule labels map to test names),
-kept in RULES.md's last section, are left out. On a terminal the text goes through a
+kept in the contract's last section, are left out. On a terminal the text goes through a
 pager, as ``man`` and ``git help`` do; piped, it is printed.
 """
 
@@ -17,31 +18,37 @@ from rich.markdown import Markdown
 
 from .terminal import Terminal
 
-__all__ = ["rules_text", "player_rules_text", "show_rules", "CONTRIBUTOR_HEADING"]
+__all__ = ["GAMES", "rules_text", "player_rules_text", "show_rules", "CONTRIBUTOR_HEADING"]
 
-#: The heading of RULES.md's section for contributors, which players are not shown.
+#: The heading of a contract's section for contributors, which players are not shown.
 CONTRIBUTOR_HEADING = "## About this file"
 
+#: The rules contract of each game, by the name ``--game`` takes.
+GAMES: dict[str, str] = {"tienlen": "RULES.md", "guandan": "GUANDAN.md"}
 
-def rules_text() -> str:
-    """The text of RULES.md.
+
+def rules_text(game: str = "tienlen") -> str:
+    """The text of the game's rules contract (RULES.md for Tiến Lên, GUANDAN.md for Guandan).
 
     A source checkout (an editable install included) reads the file at the repository
     root, so an edit shows at once; an installed wheel carries a copy inside the package,
     which CMake installs next to the modules.
     """
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r} (expected one of: {', '.join(GAMES)})")
+    name = GAMES[game]
     root = Path(__file__).resolve().parents[2]
-    if (root / "pyproject.toml").is_file() and (root / "RULES.md").is_file():
-        return (root / "RULES.md").read_text(encoding="utf-8")
-    shipped = resources.files("tienlen").joinpath("RULES.md")
+    if (root / "pyproject.toml").is_file() and (root / name).is_file():
+        return (root / name).read_text(encoding="utf-8")
+    shipped = resources.files("tienlen").joinpath(name)
     if shipped.is_file():
         return shipped.read_text(encoding="utf-8")
-    raise ValueError("RULES.md is missing from this installation")
+    raise ValueError(f"{name} is missing from this installation")
 
 
-def player_rules_text() -> str:
-    """RULES.md without its section for contributors."""
-    text = rules_text()
+def player_rules_text(game: str = "tienlen") -> str:
+    """The game's rules contract without its section for contributors."""
+    text = rules_text(game)
     cut = text.find("\n" + CONTRIBUTOR_HEADING)
     return text if cut < 0 else text[:cut].rstrip() + "\n"
 
@@ -78,9 +85,9 @@ def _page(text: str, command: str) -> bool:
     return status != 127  # 127: the shell found no such command
 
 
-def show_rules(terminal: Terminal) -> int:
-    """Show the rules (paged on a terminal); the exit status (0)."""
-    rules = Markdown(player_rules_text())
+def show_rules(terminal: Terminal, game: str = "tienlen") -> int:
+    """Show the rules of ``game`` (paged on a terminal); the exit status (0)."""
+    rules = Markdown(player_rules_text(game))
     command = _pager_command() if terminal.interactive else None
     if command is not None:
         with terminal.console.capture() as capture:

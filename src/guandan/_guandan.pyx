@@ -1,0 +1,25 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False, embedsignature=True
+"""The native Guandan (掼蛋) rules core: two 54-bit masks per hand, play codes, every legal play.
+
+A card type is its ``original_id`` 0..53 (``(rank - 2) * 4 + suit``, 52 = small joker, 53 =
+big joker). A hand or a play is a multiset of card types with at most two copies of each,
+held as two masks: ``once`` (types held at least once) and ``twice`` (types held twice,
+a subset of ``once``). A reading is a play code ``kind << 12 | size << 6 | rank``. See
+``src/guandan/README.md`` for the full contract.
+
+>>> from tienlen.guandan import core
+>>> five_h = 1 << 13                                  # 5♥ is original_id 13
+>>> [core.code_kind(c) == core.PAIR for c in core.classify(five_h, five_h, 2)]
+[True]
+>>> core.count_legal_plays(five_h, five_h, 2)         # 5♥, 5♥ 5♥
+2
+>>> core.beats(core.make_code(core.SINGLE, 1, 2), core.make_code(core.SINGLE, 1, 14), 2)
+True
+"""
+
+include "gd_bits.pxi"
+include "gd_gen.pxi"
+include "gd_rng.pxi"
+include "gd_api.pxi"
+include "gd_batch.pxi"

@@ -1,0 +1,542 @@
+# Legal-play generation and counting, reading-driven.
+#
+# A play is a (multiset, reading) pair. For a fixed reading, the multiset is a sub-multiset N
+# of the hand's natural cards plus k of the held wilds, and the wilds are a card type of their
+# own (the level ♥ is never natural while wilds are on). So distinct (N, k) pairs are distinct
+# plays, and the generator only has to list every (N, k) that the reading accepts exactly
+# once. It does so by choosing, for every rank position of the reading, *how many* natural
+# cards that rank gives (s_i); the shortfall k = size - sum(s_i) is made up with wilds. Given
+# the counts, N is any product of per-rank sub-multisets of size s_i (the SUBS table), and
+# the counts are a function of N, so nothing is listed twice. Which natural card a wild
+# "stands for" is never chosen: it is implied by the reading, which is why two plays that
+# differ only in that are one play.
+#
+# One routine, gen_plays, counts (out.masks == NULL: products of list sizes, no enumeration
+# except straight flushes) and writes. Order: ascending kind; inside a kind, ascending size
+# and rank of the reading (window top for windows), then the generator's choice order.
+# Writers check the room for a whole group once (Out.cap) and then write without checks.
+
+cdef struct Out:
+    uint64_t* masks       # 2 per play: once, twice; NULL to count only
+    uint32_t* codes
+    int64_t n
+    int64_t cap
+    int overflow
+
+
+cdef inline void put(Out* o, uint64_t a, uint64_t b, uint32_t code) noexcept nogil:
+    cdef int64_t i
+    if o.masks == NULL:
+        o.n += 1
+        return
+    i = o.n
+    if i >= o.cap:
+        o.overflow = 1
+        return
+    o.masks[2 * i] = a
+    o.masks[2 * i + 1] = b
+    o.codes[i] = code
+    o.n = i + 1
+
+
+cdef inline int rank_shift(int r) noexcept nogil:
+    return 48 if r == 1 else 4 * (r - 2)
+
+
+cdef inline void prod1(Out* o, const GHand* h, int r, int s, uint64_t a, uint64_t b, uint32_t code) noexcept nogil:
+    """Every sub-multiset of s natural cards of rank r (a slice of SUBS), each with the cards
+    (a, b) added: singles, pairs, triples, bombs and the triples of full houses."""
+    cdef uint8_t p = h.pat[r]
+    cdef int i, lo, hi, sh = rank_shift(r)
+    cdef int64_t j
+    cdef uint8_t q
+    if s > h.cnt[r]:
+        return                          # (also keeps s + 1 inside SUB_OFF's 10 columns)
+    lo = SUB_OFF[p][s]
+    hi = SUB_OFF[p][s + 1]
+    if o.masks == NULL:
+        o.n += hi - lo
+        return
+    j = o.n
+    if j + (hi - lo) > o.cap:
+        o.overflow = 1
+        return
+    for i in range(lo, hi):
+        q = SUBS[i]
+        o.masks[2 * j] = a | ((<uint64_t>(q & 15)) << sh)
+        o.masks[2 * j + 1] = b | ((<uint64_t>(q >> 4)) << sh)
+        o.codes[j] = code
+        j += 1
+    o.n = j
+
+
+cdef inline uint64_t wild_once(const GHand* h, int k) noexcept nogil:
+    return h.wbit if k >= 1 else 0
+
+cdef inline uint64_t wild_twice(const GHand* h, int k) noexcept nogil:
+    return h.wbit if k >= 2 else 0
+
+
+cdef inline bint want(uint32_t code, uint32_t pile, const GHand* h) noexcept nogil:
+    return pile == 0 or c_beats(code, pile, h.level, h.flags)
+
+
+cdef void gen_sets(const GHand* h, uint32_t pile, Out* o, int kind, int size) noexcept nogil:
+    """Singles, pairs, triples (kind == size) and bombs of `size` cards: one natural rank
+    plus wilds."""
+    cdef int r, k, s
+    cdef uint32_t code
+    for r in range(2, 15):
+        if h.cnt[r] + h.w < size:
+            continue
+        code = mkcode(kind, size, r)
+        if not want(code, pile, h):
+            continue
+        for k in range(0, h.w + 1):
+            s = size - k
+            if s < 0:
+                break
+            if s == 0 and r != h.level:
+                break                   # all wilds: read as level cards only
+            prod1(o, h, r, s, wild_once(h, k), wild_twice(h, k), code)
+    if kind == K_SINGLE:
+        if h.js and want(mkcode(K_SINGLE, 1, R_SMALL_JOKER), pile, h):
+            put(o, SJ_BIT, 0, mkcode(K_SINGLE, 1, R_SMALL_JOKER))
+        if h.jb and want(mkcode(K_SINGLE, 1, R_BIG_JOKER), pile, h):
+            put(o, BJ_BIT, 0, mkcode(K_SINGLE, 1, R_BIG_JOKER))
+    elif kind == K_PAIR:
+        if h.js == 2 and want(mkcode(K_PAIR, 2, R_SMALL_JOKER), pile, h):
+            put(o, SJ_BIT, SJ_BIT, mkcode(K_PAIR, 2, R_SMALL_JOKER))
+        if h.jb == 2 and want(mkcode(K_PAIR, 2, R_BIG_JOKER), pile, h):
+            put(o, BJ_BIT, BJ_BIT, mkcode(K_PAIR, 2, R_BIG_JOKER))
+
+
+cdef void gen_bombs(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
+    cdef int size, r, k, s, i, nr = 0
+    cdef int rs[13]
+    cdef uint32_t code
+    for r in range(2, 15):
+        if h.cnt[r] + h.w >= 4:
+            rs[nr] = r
+            nr += 1
+    for size in range(4, h.maxc + h.w + 1):
+        for i in range(nr):
+            r = rs[i]
+            if h.cnt[r] + h.w < size:
+                continue
+            code = mkcode(K_BOMB, size, r)
+            if not want(code, pile, h):
+                continue
+            for k in range(0, h.w + 1):
+                s = size - k
+                prod1(o, h, r, s, wild_once(h, k), wild_twice(h, k), code)
+
+
+cdef struct PairParts:
+    # Every natural pair part of a full house, ascending by rank: two naturals of a rank (or
+    # a joker pair: ranks 15, 16) in a2/b2, one natural to go with a wild in a1/b1. The
+    # entries of rank r are [off[r], off[r + 1]).
+    uint64_t a2[136]
+    uint64_t b2[136]
+    uint64_t a1[56]
+    int off2[18]
+    int off1[18]
+
+
+cdef void _pair_parts(const GHand* h, PairParts* pp) noexcept nogil:
+    cdef int y, i, n2 = 0, n1 = 0, sh
+    cdef uint8_t q, p
+    for y in range(2, 15):
+        pp.off2[y] = n2
+        pp.off1[y] = n1
+        p = h.pat[y]
+        sh = rank_shift(y)
+        for i in range(SUB_OFF[p][2], SUB_OFF[p][3]):
+            q = SUBS[i]
+            pp.a2[n2] = (<uint64_t>(q & 15)) << sh
+            pp.b2[n2] = (<uint64_t>(q >> 4)) << sh
+            n2 += 1
+        for i in range(SUB_OFF[p][1], SUB_OFF[p][2]):
+            pp.a1[n1] = (<uint64_t>SUBS[i]) << sh
+            n1 += 1
+    pp.off2[15] = n2
+    pp.off1[15] = n1
+    if h.js == 2:
+        pp.a2[n2] = SJ_BIT
+        pp.b2[n2] = SJ_BIT
+        n2 += 1
+    pp.off2[16] = n2
+    if h.jb == 2:
+        pp.a2[n2] = BJ_BIT
+        pp.b2[n2] = BJ_BIT
+        n2 += 1
+    pp.off2[17] = n2
+    pp.off1[16] = n1
+    pp.off1[17] = n1
+
+
+cdef void gen_full_houses(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
+    """The triple's naturals (t of rank X, 3 - t wilds) times every pair part of another
+    rank: two naturals (or a joker pair), one natural and a wild, or two wilds. The pair's
+    rank is not part of the reading, so the two-wild pair is listed once, not once per rank
+    it could stand for."""
+    cdef PairParts pp
+    cdef int x, t, kx, i, j, ex2lo, ex2hi, ex1lo, ex1hi, n2, n1, use1, use0, e2, e1
+    cdef uint8_t q, p
+    cdef int sh
+    cdef int64_t per, total
+    cdef uint64_t ta, tb, wa, wb
+    cdef uint64_t* m
+    cdef uint32_t* cs
+    cdef int64_t n
+    cdef uint32_t code
+    cdef bint built = False
+    cdef int c2[17]
+    cdef int c1[17]
+    cdef int tot2 = 0, tot1 = 0
+    if o.masks == NULL:
+        # Counting needs only how many pair parts each rank has, not the parts.
+        for x in range(2, 15):
+            p = h.pat[x]
+            c2[x] = SUB_OFF[p][3] - SUB_OFF[p][2]
+            c1[x] = SUB_OFF[p][2] - SUB_OFF[p][1]
+            tot2 += c2[x]
+            tot1 += c1[x]
+        tot2 += (h.js == 2) + (h.jb == 2)
+        for x in range(2, 15):
+            if h.cnt[x] == 0 or not want(mkcode(K_FULL_HOUSE, 5, x), pile, h):
+                continue
+            p = h.pat[x]
+            for t in range(1, 4):
+                kx = 3 - t
+                if kx > h.w or t > h.cnt[x]:
+                    continue
+                per = tot2 - c2[x]
+                if kx + 1 <= h.w:
+                    per += tot1 - c1[x]
+                if kx + 2 <= h.w:
+                    per += 1
+                o.n += per * (SUB_OFF[p][t + 1] - SUB_OFF[p][t])
+        return
+    for x in range(2, 15):
+        if h.cnt[x] == 0:
+            continue                    # a triple needs a natural card (at most 2 wilds)
+        code = mkcode(K_FULL_HOUSE, 5, x)
+        if not want(code, pile, h):
+            continue
+        if not built:
+            _pair_parts(h, &pp)
+            built = True
+        p = h.pat[x]
+        sh = rank_shift(x)
+        ex2lo = pp.off2[x]
+        ex2hi = pp.off2[x + 1]
+        ex1lo = pp.off1[x]
+        ex1hi = pp.off1[x + 1]
+        e2 = pp.off2[17]
+        e1 = pp.off1[17]
+        n2 = e2 - (ex2hi - ex2lo)
+        n1 = e1 - (ex1hi - ex1lo)
+        for t in range(1, 4):
+            kx = 3 - t
+            if kx > h.w or t > h.cnt[x]:
+                continue
+            use1 = kx + 1 <= h.w
+            use0 = kx + 2 <= h.w
+            per = n2 + (n1 if use1 else 0) + use0
+            total = per * (SUB_OFF[p][t + 1] - SUB_OFF[p][t])
+            if o.masks == NULL:
+                o.n += total
+                continue
+            if o.n + total > o.cap:
+                o.overflow = 1
+                return
+            # Room for the whole block was checked: write straight into the output.
+            m = o.masks
+            cs = o.codes
+            n = o.n
+            for i in range(SUB_OFF[p][t], SUB_OFF[p][t + 1]):
+                q = SUBS[i]
+                ta = (<uint64_t>(q & 15)) << sh
+                tb = (<uint64_t>(q >> 4)) << sh
+                wa = ta | wild_once(h, kx)
+                wb = tb | wild_twice(h, kx)
+                # every pair part except those of the triple's own rank
+                for j in range(0, ex2lo):
+                    m[2 * n] = wa | pp.a2[j]
+                    m[2 * n + 1] = wb | pp.b2[j]
+                    cs[n] = code
+                    n += 1
+                for j in range(ex2hi, e2):
+                    m[2 * n] = wa | pp.a2[j]
+                    m[2 * n + 1] = wb | pp.b2[j]
+                    cs[n] = code
+                    n += 1
+                if use1:
+                    wa = ta | wild_once(h, kx + 1)
+                    wb = tb | wild_twice(h, kx + 1)
+                    for j in range(0, ex1lo):
+                        m[2 * n] = wa | pp.a1[j]
+                        m[2 * n + 1] = wb
+                        cs[n] = code
+                        n += 1
+                    for j in range(ex1hi, e1):
+                        m[2 * n] = wa | pp.a1[j]
+                        m[2 * n + 1] = wb
+                        cs[n] = code
+                        n += 1
+                if use0:
+                    m[2 * n] = ta | wild_once(h, kx + 2)
+                    m[2 * n + 1] = tb | wild_twice(h, kx + 2)
+                    cs[n] = code
+                    n += 1
+            o.n = n
+
+
+cdef inline int window_ranks(int top, int n, int* rs) noexcept nogil:
+    """rs[0..n) = the natural ranks of a window with `top`, A (1) low as 14."""
+    cdef int i, r
+    for i in range(n):
+        r = top - n + 1 + i
+        rs[i] = 14 if r == 1 else r
+    return n
+
+
+# The subsets of 5 positions with at most 2 members, smallest first; SMALL_SETS_UPTO[w] is
+# how many have at most w members.
+cdef int SMALL_SETS[16]
+cdef int SMALL_SETS_UPTO[3]
+
+cdef void _init_small_sets() noexcept:
+    cdef int n = 0, k, S
+    for k in range(3):
+        for S in range(32):
+            if GD_POPCOUNT(S) == k:
+                SMALL_SETS[n] = S
+                n += 1
+        SMALL_SETS_UPTO[k] = n
+
+_init_small_sets()
+
+
+cdef void gen_straight_flushes(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
+    cdef int top, top5, s, i, k, S, present, missing
+    cdef int rs[5]
+    cdef uint64_t a
+    cdef uint64_t bits[5]
+    cdef uint32_t code
+    cdef int suits = 0
+    top5 = 13 if h.flags & F_NO_ACE_TOP else 14
+    # Only suits with 5 - w different ranks can make a straight flush at all (most suits
+    # of a small hand cannot): skip the others before looking at windows.
+    for s in range(4):
+        if GD_POPCOUNT(h.suit_ranks[s]) + h.w >= 5:
+            suits |= 1 << s
+    if suits == 0:
+        return
+    for top in range(5, top5 + 1):
+        if GD_POPCOUNT(WIN5[top] & ~h.ranks) > h.w:
+            continue
+        code = mkcode(K_STRAIGHT_FLUSH, 5, top)
+        if not want(code, pile, h):
+            continue
+        window_ranks(top, 5, rs)
+        for s in range(4):
+            if not (suits >> s) & 1 or GD_POPCOUNT(WIN5[top] & ~h.suit_ranks[s]) > h.w:
+                continue
+            present = 0
+            for i in range(5):
+                bits[i] = (<uint64_t>1) << (rank_shift(rs[i]) + s)
+                if h.once & bits[i]:
+                    present |= 1 << i
+            missing = 31 & ~present
+            if GD_POPCOUNT(missing) > h.w:
+                continue
+            # Every S that covers the missing positions, with at most w wilds (SMALL_SETS is
+            # ordered by size). The natural cards all being suit s makes s a function of N:
+            # no play is listed twice.
+            for i in range(SMALL_SETS_UPTO[h.w]):
+                S = SMALL_SETS[i]
+                if (S & missing) != missing:
+                    continue
+                k = GD_POPCOUNT(S)
+                a = wild_once(h, k)
+                for i in range(5):
+                    if not (S >> i) & 1:
+                        a |= bits[i]
+                put(o, a, wild_twice(h, k), code)
+
+
+cdef struct Choices:
+    # For every natural rank: its natural sub-multisets of per, per - 1, ... cards (down to
+    # per - wilds held), as once/twice bits already shifted into place, with the deficit (the
+    # cards wilds must supply). A rank's choices are sorted by deficit, so a loop can stop at
+    # the first that needs more wilds than are left. Built once per call and shared by every
+    # window the rank is in (up to five).
+    uint64_t a[400]
+    uint64_t b[400]
+    uint8_t deficit[400]
+    int start[15]
+    int end[15]
+
+
+cdef void _build_choices(const GHand* h, int per, Choices* ch) noexcept nogil:
+    cdef int r, size, i, n = 0, sh, lo
+    cdef uint8_t p, q
+    lo = per - h.w if per - h.w > 0 else 0
+    for r in range(2, 15):
+        ch.start[r] = n
+        p = h.pat[r]
+        sh = rank_shift(r)
+        size = per
+        while size >= lo:
+            for i in range(SUB_OFF[p][size], SUB_OFF[p][size + 1]):
+                q = SUBS[i]
+                ch.a[n] = (<uint64_t>(q & 15)) << sh
+                ch.b[n] = (<uint64_t>(q >> 4)) << sh
+                ch.deficit[n] = per - size
+                n += 1
+            size -= 1
+        ch.end[r] = n
+    ch.start[1] = ch.start[14]
+    ch.end[1] = ch.end[14]
+
+
+cdef inline void _rank_polys(const GHand* h, int per, int64_t* poly) noexcept nogil:
+    """poly[3 * r + k]: the sub-multisets of rank r (1 = A low) that leave k cards to wilds
+    (size per - k), for k = 0..2."""
+    cdef int r, k, size
+    cdef uint8_t p
+    for r in range(1, 15):
+        p = h.pat[r]
+        for k in range(3):
+            size = per - k
+            poly[3 * r + k] = SUB_OFF[p][size + 1] - SUB_OFF[p][size] if size >= 0 and k <= h.w else 0
+
+
+cdef inline int64_t _window_count(const GHand* h, int top, int width, const int64_t* poly) noexcept nogil:
+    """The number of plays of the window with `top`: the product of its ranks' polynomials
+    (plays by wilds used), truncated at h.w wilds."""
+    cdef int64_t w0 = 1, w1 = 0, w2 = 0, a0, a1, a2
+    cdef int i, r, k
+    cdef int64_t total
+    for i in range(top - width + 1, top + 1):
+        r = 14 if i == 1 else i
+        a0 = poly[3 * r]
+        a1 = poly[3 * r + 1]
+        a2 = poly[3 * r + 2]
+        w2 = w2 * a0 + w1 * a1 + w0 * a2
+        w1 = w1 * a0 + w0 * a1
+        w0 = w0 * a0
+    total = w0
+    if h.w >= 1:
+        total += w1
+    if h.w >= 2:
+        total += w2
+    return total
+
+
+cdef void _window_rec(Out* o, const GHand* h, const Choices* ch, const int* rs, int d,
+                      int width, int k, uint64_t a, uint64_t b, uint32_t code) noexcept nogil:
+    cdef int i, kk, r = rs[d], e = ch.end[r]
+    cdef int64_t j
+    cdef uint64_t* m
+    cdef uint32_t* cs
+    if d == width - 1:
+        # The last position: a straight run of writes (room was checked by the caller).
+        j = o.n
+        m = o.masks
+        cs = o.codes
+        for i in range(ch.start[r], e):
+            kk = k + ch.deficit[i]
+            if kk > h.w:
+                break
+            m[2 * j] = a | ch.a[i] | (h.wbit if kk >= 1 else 0)
+            m[2 * j + 1] = b | ch.b[i] | (h.wbit if kk >= 2 else 0)
+            cs[j] = code
+            j += 1
+        o.n = j
+        return
+    for i in range(ch.start[r], e):
+        kk = k + ch.deficit[i]
+        if kk > h.w:
+            break
+        _window_rec(o, h, ch, rs, d + 1, width, kk, a | ch.a[i], b | ch.b[i], code)
+
+
+cdef void gen_windows(const GHand* h, uint32_t pile, Out* o, int kind, int width, int per) noexcept nogil:
+    """Straights (width 5, one card per rank), three pairs (3, 2) and plates (2, 3): every
+    rank position takes `per` cards, natural ones of its rank or wilds. The wilds of a play
+    are a function of its natural cards, so each (N, k) comes up once."""
+    cdef Choices ch
+    cdef bint built = False
+    cdef int top, lo, hi, i, r, short
+    cdef int rs[5]
+    cdef int64_t total
+    cdef int64_t poly[45]
+    cdef uint32_t code
+    _rank_polys(h, per, poly)
+    lo = width               # the lowest window starts at A: A2345 (top 5), AA2233, AAA222
+    hi = 13 if (kind == K_STRAIGHT and h.flags & F_NO_ACE_TOP) else 14
+    for top in range(lo, hi + 1):
+        code = mkcode(kind, width * per, top)
+        if not want(code, pile, h):
+            continue
+        short = 0
+        for i in range(top - width + 1, top + 1):
+            r = 14 if i == 1 else i
+            short += per - h.cnt[r] if h.cnt[r] < per else 0
+        if short > h.w:
+            continue
+        total = _window_count(h, top, width, poly)
+        if o.masks == NULL:
+            o.n += total
+            continue
+        if total == 0:
+            continue
+        if o.n + total > o.cap:
+            o.overflow = 1
+            return
+        if not built:
+            _build_choices(h, per, &ch)
+            built = True
+        window_ranks(top, width, rs)
+        _window_rec(o, h, &ch, rs, 0, width, 0, 0, 0, code)
+
+
+cdef int64_t gen_plays(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
+    """Every legal play of h on `pile` (0 = lead). Counts when o.masks is NULL. Returns o.n."""
+    cdef int pk = ckind(pile)
+    cdef bint lead = pile == 0
+    if lead or pk == K_SINGLE:
+        gen_sets(h, pile, o, K_SINGLE, 1)
+    if lead or pk == K_PAIR:
+        gen_sets(h, pile, o, K_PAIR, 2)
+    if lead or pk == K_TRIPLE:
+        gen_sets(h, pile, o, K_TRIPLE, 3)
+    if lead or pk == K_FULL_HOUSE:
+        gen_full_houses(h, pile, o)
+    if lead or pk == K_STRAIGHT:
+        gen_windows(h, pile, o, K_STRAIGHT, 5, 1)
+    if lead or pk == K_THREE_PAIRS:
+        gen_windows(h, pile, o, K_THREE_PAIRS, 3, 2)
+    if lead or pk == K_PLATE:
+        gen_windows(h, pile, o, K_PLATE, 2, 3)
+    gen_bombs(h, pile, o)
+    if not (h.flags & F_NO_STRAIGHT_FLUSH):
+        gen_straight_flushes(h, pile, o)
+    if h.js == 2 and h.jb == 2 and want(mkcode(K_JOKER_BOMB, 4, R_BIG_JOKER), pile, h):
+        put(o, SJ_BIT | BJ_BIT, SJ_BIT | BJ_BIT, mkcode(K_JOKER_BOMB, 4, R_BIG_JOKER))
+    return o.n
+
+
+cdef inline int64_t count_plays(uint64_t once, uint64_t twice, int level, uint32_t pile, int flags) noexcept nogil:
+    cdef GHand h
+    cdef Out o
+    ghand_init(&h, once, twice, level, flags)
+    o.masks = NULL
+    o.codes = NULL
+    o.n = 0
+    o.cap = 0
+    o.overflow = 0
+    return gen_plays(&h, pile, &o)
