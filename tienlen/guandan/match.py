@@ -25,7 +25,7 @@ from .errors import GuandanError
 from .game import Action, Game, IllegalActionError, _draw_seat, _mix, random_teams
 from .plays import Play
 
-__all__ = ["HandResult", "Match", "ReplayError", "SCHEMA", "VERSION", "MAX_REPLAY_BYTES",
+__all__ = ["HandResult", "Match", "settle", "ReplayError", "SCHEMA", "VERSION", "MAX_REPLAY_BYTES",
            "level_gain"]
 
 SCHEMA: Final = "tienlen.guandan.match"
@@ -50,6 +50,39 @@ def level_gain(partner_place: int, config: RuleConfig) -> int:
     [3, 2, 1]
     """
     return {2: config.double_down_levels, 3: 2, 4: 1}[partner_place]
+
+
+def settle(levels: tuple[int, int] | list[int], failed: tuple[int, int] | list[int],
+           declarer: int | None, places: tuple[int, ...],
+           teams: tuple[tuple[int, int], tuple[int, int]],
+           config: RuleConfig) -> tuple[tuple[int, int], tuple[int, int], bool, int]:
+    """The levels after a hand (G7): ``(levels, failed_attempts, match_won, gain)``.
+
+    ``declarer`` is the team (0 or 1) whose level the hand was played at (None for a
+    match's first hand); ``places`` the four seats, first out first.
+
+    >>> settle((14, 9), (2, 0), 0, (1, 3, 0, 2), ((0, 2), (1, 3)), RuleConfig())
+    ((2, 12), (0, 0), False, 3)
+    >>> settle((14, 9), (2, 0), 0, (0, 1, 2, 3), ((0, 2), (1, 3)), RuleConfig())[2]
+    True
+    """
+    lv, fa = list(levels), list(failed)
+    first = places[0]
+    win = 0 if first in teams[0] else 1
+    team = teams[win]
+    mate = team[1] if team[0] == first else team[0]
+    partner_place = places.index(mate) + 1
+    gain = level_gain(partner_place, config)
+    if declarer is not None and lv[declarer] == _ACE:
+        if win == declarer and partner_place in (2, 3):
+            return (lv[0], lv[1]), (fa[0], fa[1]), True, 0        # G7.3: 过A
+        fa[declarer] += 1                                           # G7.4: a failed attempt
+    lv[win] = min(_ACE, lv[win] + gain)                             # G7.1, G7.2
+    limit = config.failed_attempts_limit
+    if declarer is not None and limit and fa[declarer] >= limit:    # G7.6: then the drop
+        lv[declarer] = 2
+        fa[declarer] = 0
+    return (lv[0], lv[1]), (fa[0], fa[1]), False, gain
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,27 +265,12 @@ class Match:
         game = self._game
         places = game.places
         assert places is not None
-        first = places[0]
-        win = self.team_of(first)
-        mate = game.partner(first)
-        partner_place = places.index(mate) + 1
-        gain = level_gain(partner_place, self._config)
-        declarer = self._declarer
-        won = False
-        if declarer is not None and self._levels[declarer] == _ACE:
-            if win == declarer and partner_place in (2, 3):
-                won = True                       # G7.3: 过A
-            else:
-                self._failed[declarer] += 1      # G7.4: a failed attempt
-        if not won:
-            self._levels[win] = min(_ACE, self._levels[win] + gain)     # G7.1, G7.2
-            limit = self._config.failed_attempts_limit
-            if declarer is not None and limit and self._failed[declarer] >= limit:
-                self._levels[declarer] = 2       # G7.6: gains first, then the drop
-                self._failed[declarer] = 0
-        self._results.append(HandResult(len(self._results), game.level, declarer, places, win,
-                                        0 if won else gain, self.levels, self.failed_attempts,
-                                        won))
+        levels, failed, won, gain = settle(self._levels, self._failed, self._declarer, places,
+                                           self._teams, self._config)
+        win = self.team_of(places[0])
+        self._levels, self._failed = list(levels), list(failed)
+        self._results.append(HandResult(len(self._results), game.level, self._declarer, places,
+                                        win, gain, levels, failed, won))
         if won:
             self._winner = win
             return
