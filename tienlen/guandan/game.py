@@ -175,6 +175,8 @@ class GameView:
     config: RuleConfig
     legal_plays: tuple[Play, ...]
     can_pass: bool
+    #: During tribute, what this seat must do now: "give", "return" or None.
+    tribute_step: str | None = None
 
     @property
     def partner(self) -> int:
@@ -688,6 +690,7 @@ class Game:
         tributes = tuple(t if seat in (t.payer, t.receiver) else
                          Tribute(t.payer, t.receiver, None, None) for t in self._tributes)
         is_turn = self.turn == seat
+        step = self._tribute_turn() if self._phase == "tribute" else None
         return GameView(
             seat=seat, phase=self._phase, hand=self.hand(seat),
             hand_sizes=tuple(len(self.hand(s)) for s in range(4)), turn=self.turn,
@@ -695,7 +698,8 @@ class Game:
             finished=self.finished, history=tuple(mine), tributes=tributes,
             config=self._config,
             legal_plays=self.legal_plays() if is_turn else (),
-            can_pass=is_turn and self._phase == "play" and self._state.can_pass())
+            can_pass=is_turn and self._phase == "play" and self._state.can_pass(),
+            tribute_step=step[0] if step is not None and step[1] == seat else None)
 
     def copy(self) -> Game:
         g = Game.__new__(Game)
