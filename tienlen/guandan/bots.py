@@ -259,6 +259,10 @@ class PlanBot(Bot):
         if owner == view.partner:
             return Decision("pass", None, "your partner is winning this trick: let it stand")
         plain = [p for p in plays if not p.is_bomb]
+        pile_value = play_strength(view.pile)[1]
+        if not danger and pile_value < 13:
+            # Keep jokers and level cards for tricks worth them.
+            plain = [p for p in plain if play_strength(p)[1] < 15] or []
         fits = [p for p in plain if self._cost(view, p, before)[0] <= 0]
         if fits:
             best = min(fits, key=lambda p: self._cost(view, p, before))
