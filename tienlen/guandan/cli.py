@@ -36,7 +36,7 @@ LABELS: dict[str, dict[str, str]] = {
     "en": {
         "title": "Guandan training mode", "play": "play", "pass": "pass", "hint": "hint",
         "tip": "tip", "tribute": "tribute", "return": "return", "level": "level",
-        "hand": "hand", "your_hand": "Your hand", "pile": "On the table", "empty": "empty (your lead)",
+        "hand": "hand {n}", "your_hand": "Your hand", "pile": "On the table", "empty": "empty (your lead)",
         "you": "You", "partner": "Partner", "left": "Left", "right": "Right",
         "turn": "Your move> ", "places": ["1st (头游)", "2nd (二游)", "3rd (三游)", "4th (末游)"],
         "team_us": "Us", "team_them": "Them", "score": "Match", "wins": "hands won",
@@ -51,7 +51,7 @@ LABELS: dict[str, dict[str, str]] = {
     },
     "zh": {
         "title": "掼蛋训练模式", "play": "出牌", "pass": "过牌", "hint": "提示", "tip": "提示",
-        "tribute": "进贡", "return": "还贡", "level": "级牌", "hand": "第几局",
+        "tribute": "进贡", "return": "还贡", "level": "级牌", "hand": "第{n}局",
         "your_hand": "你的手牌", "pile": "桌面", "empty": "空（你先出）", "you": "你",
         "partner": "对家", "left": "上家", "right": "下家", "turn": "请出牌> ",
         "places": ["头游", "二游", "三游", "末游"], "team_us": "我方", "team_them": "对方",
@@ -191,7 +191,7 @@ class TrainingSession:
     def header(self) -> None:
         m, L = self.match, self.L
         lv = " / ".join(f"{self.team_label(t)} {_RANKS[m.levels[t] - 2]}" for t in (0, 1))
-        self.say(f"== {L['title']} · {L['hand']} {m.hand_number + 1} · {L['level']} "
+        self.say(f"== {L['title']} · {L['hand'].format(n=m.hand_number + 1)} · {L['level']} "
                  f"{_RANKS[m.game.level - 2]} · {L['levels']}: {lv} · {L['score']}: "
                  f"{self.team_label(0)} {self.wins[0]} - {self.wins[1]} {self.team_label(1)} {L['wins']} ==")
 
@@ -371,7 +371,12 @@ class TrainingSession:
             if not line:
                 continue
             try:
-                card = self.parse_cards(line, view)
+                if line.lower() in ("t", "y", "tip"):
+                    # The tip / yes keys give the suggested card at once.
+                    card = hint(view).cards
+                    self.say(f"  {L['tip']}: {show_cards(Cards.from_ids([card]), self.ascii)}")
+                else:
+                    card = self.parse_cards(line, view)
                 if give:
                     self.match.give_tribute(card, seat=self.seat)
                 else:
@@ -427,7 +432,7 @@ def run_replay(args) -> int:
             if hand >= 0:
                 _print_result(match.results[hand], L)
             hand = h
-            print(f"== {L['hand']} {h + 1} ==")
+            print(f"== {L['hand'].format(n=h + 1)} ==")
         if a.action == "pass":
             print(f"  seat {a.seat}: {L['passes']}")
         elif a.action == "play":
