@@ -250,6 +250,9 @@ cdef enum:
     # Plays listed into a stack buffer first (20 bytes each): every follow and most leads of
     # a 27-card hand fit, so they need one generation pass, not a count and then a listing.
     STACK_PLAYS = 1024
+    # A lead from more cards than this often has more plays than the stack buffer holds, and
+    # a listing that overflows it would be thrown away: such leads count first instead.
+    STACK_LEAD_CARDS = 18
 
 
 cdef tuple _plays_arrays(uint64_t once, uint64_t twice, int lv, uint32_t p, int f):
@@ -260,21 +263,25 @@ cdef tuple _plays_arrays(uint64_t once, uint64_t twice, int lv, uint32_t p, int 
     cdef uint64_t sbuf[2 * STACK_PLAYS]
     cdef uint32_t scodes[STACK_PLAYS]
     ghand_init(&hand, once, twice, lv, f)
-    o.masks = sbuf
-    o.codes = scodes
     o.n = 0
-    o.cap = STACK_PLAYS
     o.overflow = 0
-    gen_plays(&hand, p, &o)
-    if not o.overflow:
-        dims[0] = o.n
-        dims[1] = 2
-        masks = cnp.PyArray_SimpleNew(2, dims, cnp.NPY_UINT64)
-        codes = cnp.PyArray_SimpleNew(1, dims, cnp.NPY_UINT32)
-        if o.n:
-            memcpy(cnp.PyArray_DATA(masks), sbuf, o.n * 2 * sizeof(uint64_t))
-            memcpy(cnp.PyArray_DATA(codes), scodes, o.n * sizeof(uint32_t))
-        return masks, codes
+    if p != 0 or ghand_size(&hand) <= STACK_LEAD_CARDS:
+        # One pass into the stack buffer: follows, and leads of smaller hands, fit.
+        o.masks = sbuf
+        o.codes = scodes
+        o.cap = STACK_PLAYS
+        gen_plays(&hand, p, &o)
+        if not o.overflow:
+            dims[0] = o.n
+            dims[1] = 2
+            masks = cnp.PyArray_SimpleNew(2, dims, cnp.NPY_UINT64)
+            codes = cnp.PyArray_SimpleNew(1, dims, cnp.NPY_UINT32)
+            if o.n:
+                memcpy(cnp.PyArray_DATA(masks), sbuf, o.n * 2 * sizeof(uint64_t))
+                memcpy(cnp.PyArray_DATA(codes), scodes, o.n * sizeof(uint32_t))
+            return masks, codes
+    # Count (closed form, a fraction of the listing's cost), then list straight into arrays
+    # of the exact size.
     o.masks = NULL
     o.codes = NULL
     o.n = 0

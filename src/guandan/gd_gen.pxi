@@ -217,6 +217,9 @@ cdef void gen_full_houses(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
     cdef int sh
     cdef int64_t per, total
     cdef uint64_t ta, tb, wa, wb
+    cdef uint64_t* m
+    cdef uint32_t* cs
+    cdef int64_t n
     cdef uint32_t code
     cdef bint built = False
     for x in range(2, 15):
@@ -252,25 +255,46 @@ cdef void gen_full_houses(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
             if o.n + total > o.cap:
                 o.overflow = 1
                 return
+            # Room for the whole block was checked: write straight into the output.
+            m = o.masks
+            cs = o.codes
+            n = o.n
             for i in range(SUB_OFF[p][t], SUB_OFF[p][t + 1]):
                 q = SUBS[i]
                 ta = (<uint64_t>(q & 15)) << sh
                 tb = (<uint64_t>(q >> 4)) << sh
                 wa = ta | wild_once(h, kx)
                 wb = tb | wild_twice(h, kx)
+                # every pair part except those of the triple's own rank
                 for j in range(0, ex2lo):
-                    put(o, wa | pp.a2[j], wb | pp.b2[j], code)
+                    m[2 * n] = wa | pp.a2[j]
+                    m[2 * n + 1] = wb | pp.b2[j]
+                    cs[n] = code
+                    n += 1
                 for j in range(ex2hi, e2):
-                    put(o, wa | pp.a2[j], wb | pp.b2[j], code)
+                    m[2 * n] = wa | pp.a2[j]
+                    m[2 * n + 1] = wb | pp.b2[j]
+                    cs[n] = code
+                    n += 1
                 if use1:
                     wa = ta | wild_once(h, kx + 1)
                     wb = tb | wild_twice(h, kx + 1)
                     for j in range(0, ex1lo):
-                        put(o, wa | pp.a1[j], wb, code)
+                        m[2 * n] = wa | pp.a1[j]
+                        m[2 * n + 1] = wb
+                        cs[n] = code
+                        n += 1
                     for j in range(ex1hi, e1):
-                        put(o, wa | pp.a1[j], wb, code)
+                        m[2 * n] = wa | pp.a1[j]
+                        m[2 * n + 1] = wb
+                        cs[n] = code
+                        n += 1
                 if use0:
-                    put(o, ta | wild_once(h, kx + 2), tb | wild_twice(h, kx + 2), code)
+                    m[2 * n] = ta | wild_once(h, kx + 2)
+                    m[2 * n + 1] = tb | wild_twice(h, kx + 2)
+                    cs[n] = code
+                    n += 1
+            o.n = n
 
 
 cdef inline int window_ranks(int top, int n, int* rs) noexcept nogil:
@@ -280,68 +304,6 @@ cdef inline int window_ranks(int top, int n, int* rs) noexcept nogil:
         r = top - n + 1 + i
         rs[i] = 14 if r == 1 else r
     return n
-
-
-cdef void _straight_rec(Out* o, const GHand* h, int d, const uint64_t* opts, const int* nopt,
-                        int k, uint64_t a, uint32_t code) noexcept nogil:
-    """Position d onwards of a straight: one of the natural cards of its rank, or a wild
-    (k wilds used so far, at most h.w)."""
-    cdef int i
-    if d == 5:
-        put(o, a | wild_once(h, k), wild_twice(h, k), code)
-        return
-    for i in range(nopt[d]):
-        _straight_rec(o, h, d + 1, opts, nopt, k, a | opts[4 * d + i], code)
-    if k < h.w:
-        _straight_rec(o, h, d + 1, opts, nopt, k + 1, a, code)
-
-
-cdef void gen_straights(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
-    """Per window, each of the 5 positions takes one natural card of its rank or a wild.
-    The positions the wilds fill are a function of the natural cards, so each (N, k) comes
-    up once."""
-    cdef int top, top5, i, j, d, sh
-    cdef int rs[5]
-    cdef int nopt[5]
-    cdef uint64_t opts[20]
-    cdef int64_t ways[3]
-    cdef int64_t total
-    cdef uint8_t q
-    cdef uint32_t code
-    top5 = 13 if h.flags & F_NO_ACE_TOP else 14
-    for top in range(5, top5 + 1):
-        if GD_POPCOUNT(WIN5[top] & ~h.ranks) > h.w:
-            continue
-        code = mkcode(K_STRAIGHT, 5, top)
-        if not want(code, pile, h):
-            continue
-        window_ranks(top, 5, rs)
-        # ways[k]: choices of the positions so far that use k wilds (the product of
-        # (natural options + x) over the positions, truncated at x^2).
-        ways[0] = 1
-        ways[1] = 0
-        ways[2] = 0
-        for d in range(5):
-            q = h.pat[rs[d]] & 15
-            sh = rank_shift(rs[d])
-            nopt[d] = 0
-            for j in range(4):
-                if (q >> j) & 1:
-                    opts[4 * d + nopt[d]] = (<uint64_t>1) << (sh + j)
-                    nopt[d] += 1
-            ways[2] = ways[2] * nopt[d] + ways[1]
-            ways[1] = ways[1] * nopt[d] + ways[0]
-            ways[0] = ways[0] * nopt[d]
-        total = 0
-        for i in range(h.w + 1):
-            total += ways[i]
-        if o.masks == NULL:
-            o.n += total
-            continue
-        if o.n + total > o.cap:
-            o.overflow = 1
-            return
-        _straight_rec(o, h, 0, opts, nopt, 0, 0, code)
 
 
 cdef void gen_straight_flushes(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
@@ -384,37 +346,153 @@ cdef void gen_straight_flushes(const GHand* h, uint32_t pile, Out* o) noexcept n
                 put(o, a, wild_twice(h, k), code)
 
 
-cdef void gen_runs(const GHand* h, uint32_t pile, Out* o, int kind, int width, int per) noexcept nogil:
-    """Three pairs (width 3, per 2) and plates (width 2, per 3)."""
-    cdef int top, i, k, v, vmax, total, lowtop
-    cdef int rs[3]
-    cdef int ss[3]
+cdef struct Window:
+    # The choices of every rank position of a window (straight, three pairs, plate): each is
+    # a natural sub-multiset of that rank (once and twice bits, already shifted) and its
+    # deficit, the cards wilds must supply. A position's choices are sorted by deficit, so a
+    # loop can stop at the first that needs more wilds than are left.
+    uint64_t a[120]
+    uint64_t b[120]
+    uint8_t deficit[120]
+    int off[6]
+
+
+cdef int64_t _window_count(const GHand* h, int top, int width, int per) noexcept nogil:
+    """The number of plays of the window with `top`: the product over its positions of
+    (the sub-multisets of each size, by the wilds they leave to fill), truncated at h.w
+    wilds. Counting needs the sizes of the choice lists only, not the lists."""
+    cdef int rs[5]
+    cdef int64_t ways[3]
+    cdef int64_t nw[3]
+    cdef int64_t c
+    cdef int d, size, k, j, lo
+    cdef uint8_t p
+    cdef int64_t total = 0
+    window_ranks(top, width, rs)
+    ways[0] = 1
+    ways[1] = 0
+    ways[2] = 0
+    lo = per - h.w if per - h.w > 0 else 0
+    for d in range(width):
+        p = h.pat[rs[d]]
+        nw[0] = 0
+        nw[1] = 0
+        nw[2] = 0
+        for size in range(lo, per + 1):
+            k = per - size
+            c = SUB_OFF[p][size + 1] - SUB_OFF[p][size]
+            for j in range(0, 3 - k):
+                nw[j + k] += ways[j] * c
+        ways[0] = nw[0]
+        ways[1] = nw[1]
+        ways[2] = nw[2]
+    for k in range(h.w + 1):
+        total += ways[k]
+    return total
+
+
+cdef int _window_choices(const GHand* h, int top, int width, int per, Window* win,
+                         int64_t* total) noexcept nogil:
+    """Fill `win` for the window with `top`; *total = the number of plays (at most h.w wilds
+    in all). Returns 0 when the window is out of reach."""
+    cdef int rs[5]
+    cdef int64_t ways[3]
+    cdef int64_t nw[3]
+    cdef int d, size, i, n = 0, sh, lo, k, j
+    cdef uint8_t p, q
+    window_ranks(top, width, rs)
+    ways[0] = 1
+    ways[1] = 0
+    ways[2] = 0
+    for d in range(width):
+        win.off[d] = n
+        p = h.pat[rs[d]]
+        sh = rank_shift(rs[d])
+        nw[0] = 0
+        nw[1] = 0
+        nw[2] = 0
+        lo = per - h.w if per - h.w > 0 else 0
+        size = per
+        while size >= lo:
+            k = per - size
+            for i in range(SUB_OFF[p][size], SUB_OFF[p][size + 1]):
+                q = SUBS[i]
+                win.a[n] = (<uint64_t>(q & 15)) << sh
+                win.b[n] = (<uint64_t>(q >> 4)) << sh
+                win.deficit[n] = k
+                n += 1
+                # (ways * (1 + x^k)) truncated at x^2: the polynomial of plays by wilds used
+                for j in range(0, 3 - k):
+                    nw[j + k] += ways[j]
+            size -= 1
+        ways[0] = nw[0]
+        ways[1] = nw[1]
+        ways[2] = nw[2]
+    win.off[width] = n
+    total[0] = 0
+    for k in range(h.w + 1):
+        total[0] += ways[k]
+    return total[0] > 0
+
+
+cdef void _window_rec(Out* o, const GHand* h, const Window* win, int d, int width, int k,
+                      uint64_t a, uint64_t b, uint32_t code) noexcept nogil:
+    cdef int i, kk, e = win.off[d + 1]
+    cdef int64_t j
+    cdef uint64_t* m
+    cdef uint64_t wa, wb
+    if d == width - 1:
+        # The last position: a straight run of writes (room was checked by the caller).
+        j = o.n
+        m = o.masks
+        for i in range(win.off[d], e):
+            kk = k + win.deficit[i]
+            if kk > h.w:
+                break
+            wa = h.wbit if kk >= 1 else 0
+            wb = h.wbit if kk >= 2 else 0
+            m[2 * j] = a | win.a[i] | wa
+            m[2 * j + 1] = b | win.b[i] | wb
+            o.codes[j] = code
+            j += 1
+        o.n = j
+        return
+    for i in range(win.off[d], e):
+        kk = k + win.deficit[i]
+        if kk > h.w:
+            break
+        _window_rec(o, h, win, d + 1, width, kk, a | win.a[i], b | win.b[i], code)
+
+
+cdef void gen_windows(const GHand* h, uint32_t pile, Out* o, int kind, int width, int per) noexcept nogil:
+    """Straights (width 5, one card per rank), three pairs (3, 2) and plates (2, 3): every
+    rank position takes `per` cards, natural ones of its rank or wilds. The wilds of a play
+    are a function of its natural cards, so each (N, k) comes up once."""
+    cdef Window win
+    cdef int top, lo, hi, i, r, short
+    cdef int64_t total
     cdef uint32_t code
-    lowtop = width
-    vmax = 1
-    for i in range(width):
-        vmax *= per + 1
-    for top in range(lowtop, 15):
+    lo = width               # the lowest window starts at A: A2345 (top 5), AA2233, AAA222
+    hi = 13 if (kind == K_STRAIGHT and h.flags & F_NO_ACE_TOP) else 14
+    for top in range(lo, hi + 1):
         code = mkcode(kind, width * per, top)
         if not want(code, pile, h):
             continue
-        window_ranks(top, width, rs)
-        total = 0
-        for i in range(width):
-            total += h.cnt[rs[i]] if h.cnt[rs[i]] < per else per
-        if width * per - total > h.w:
+        short = 0
+        for i in range(top - width + 1, top + 1):
+            r = 14 if i == 1 else i
+            short += per - h.cnt[r] if h.cnt[r] < per else 0
+        if short > h.w:
             continue
-        # Every count vector (s_0 .. s_{width-1}), each 0..per, short by at most w.
-        for v in range(vmax):
-            k = width * per
-            total = v
-            for i in range(width):
-                ss[i] = total % (per + 1)
-                total //= per + 1
-                k -= ss[i]
-            if k > h.w:
-                continue
-            prod(o, h, width, rs, ss, wild_once(h, k), wild_twice(h, k), code)
+        if o.masks == NULL:
+            o.n += _window_count(h, top, width, per)
+            continue
+        if not _window_choices(h, top, width, per, &win, &total):
+            continue
+        if o.n + total > o.cap:
+            o.overflow = 1
+            return
+        _window_rec(o, h, &win, 0, width, 0, 0, 0, code)
 
 
 cdef int64_t gen_plays(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
@@ -430,11 +508,11 @@ cdef int64_t gen_plays(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
     if lead or pk == K_FULL_HOUSE:
         gen_full_houses(h, pile, o)
     if lead or pk == K_STRAIGHT:
-        gen_straights(h, pile, o)
+        gen_windows(h, pile, o, K_STRAIGHT, 5, 1)
     if lead or pk == K_THREE_PAIRS:
-        gen_runs(h, pile, o, K_THREE_PAIRS, 3, 2)
+        gen_windows(h, pile, o, K_THREE_PAIRS, 3, 2)
     if lead or pk == K_PLATE:
-        gen_runs(h, pile, o, K_PLATE, 2, 3)
+        gen_windows(h, pile, o, K_PLATE, 2, 3)
     gen_bombs(h, pile, o)
     if not (h.flags & F_NO_STRAIGHT_FLUSH):
         gen_straight_flushes(h, pile, o)
