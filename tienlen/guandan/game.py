@@ -19,7 +19,7 @@ tienlen.guandan.game.IllegalActionError: NOT_YOUR_TURN: it is seat 1's turn, not
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal, NamedTuple, Union
 
@@ -29,7 +29,7 @@ from .config import RuleConfig
 from .errors import GuandanError
 from .plays import Kind, Play, _make
 
-__all__ = ["Action", "Game", "GameView", "IllegalActionError", "REASONS", "Tribute",
+__all__ = ["Action", "Game", "GameView", "LegalPlays", "IllegalActionError", "REASONS", "Tribute",
            "single_value", "tribute_candidates", "return_candidates", "teams_bits"]
 
 #: The plan's error codes (G8), the reasons every refusal carries.
@@ -72,6 +72,63 @@ def _native_error(code: int) -> IllegalActionError:
     return IllegalActionError(base, _NATIVE_MESSAGES.get(name, name.lower()), name)
 
 
+class LegalPlays(Sequence):
+    """A snapshot of the plays open to the seat to act, listed only when first indexed or
+    iterated (see :meth:`Game.legal_plays`).
+
+    >>> game = Game(hands=["3s 3d", "4s", "5s", "6s"], leader=0)
+    >>> plays = game.legal_plays()
+    >>> len(plays), [p.describe() for p in plays], plays[-1].cards
+    (3, ['single 3', 'single 3', 'pair of 3'], Cards.parse('3s 3d'))
+    """
+
+    __slots__ = ("_state", "_level", "_flags", "_items", "_n")
+
+    def __init__(self, state: object, level: int, flags: int) -> None:
+        self._state = None if state is None else state.copy()  # type: ignore[attr-defined]
+        self._level = level
+        self._flags = flags
+        self._items: list | None = None
+        self._n = -1
+
+    def _listing(self) -> list:
+        if self._items is None:
+            if self._state is None:
+                self._items = []
+            else:
+                masks, codes = self._state.legal_plays()
+                self._items = list(zip(masks.tolist(), codes.tolist()))
+        return self._items
+
+    def __len__(self) -> int:
+        if self._n < 0:
+            self._n = 0 if self._state is None else self._state.count_legal_plays()
+        return self._n
+
+    def __getitem__(self, index):  # type: ignore[override]
+        items = self._listing()
+        lv, fl = self._level, self._flags
+        if isinstance(index, slice):
+            return [_make(_wrap(a, b), c, lv, fl) for (a, b), c in items[index]]
+        (a, b), c = items[index]
+        return _make(_wrap(a, b), c, lv, fl)
+
+    def __iter__(self):
+        lv, fl = self._level, self._flags
+        return iter([_make(_wrap(a, b), c, lv, fl) for (a, b), c in self._listing()])
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (LegalPlays, tuple, list)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"<LegalPlays ({len(self)})>"
+
+
 class Action(NamedTuple):
     """One action of a hand, as in :attr:`Game.history`: ``(seat, action, cards, play, to)``.
 
@@ -100,6 +157,8 @@ class Action(NamedTuple):
 
 
 _PASSES = tuple(Action(s, "pass", None, None, None) for s in range(4))
+# Building a record straight from a tuple skips the named tuple's Python-level __new__.
+_new_action = tuple.__new__
 
 
 def single_value(card: int, level: int) -> int:
@@ -173,7 +232,7 @@ class GameView:
     history: tuple[Action, ...]
     tributes: tuple[Tribute, ...]
     config: RuleConfig
-    legal_plays: tuple[Play, ...]
+    legal_plays: Sequence[Play]
     can_pass: bool
     #: During tribute, what this seat must do now: "give", "return" or None.
     tribute_step: str | None = None
@@ -523,13 +582,11 @@ class Game:
     def history(self) -> tuple[Action, ...]:
         return tuple(self._history)
 
-    def legal_plays(self) -> tuple[Play, ...]:
-        """Every legal play of the seat to act, weakest kinds first (empty outside play)."""
-        if self._phase != "play":
-            return ()
-        masks, codes = self._state.legal_plays()
-        lv, fl = self._level, self._flags
-        return tuple([_make(_wrap(a, b), c, lv, fl) for (a, b), c in zip(masks.tolist(), codes.tolist())])
+    def legal_plays(self) -> LegalPlays:
+        """Every legal play of the seat to act, in the core's order (by kind, then size and
+        rank of the reading); empty outside the play phase. A lazy sequence: ``len()`` is the
+        core's closed-form count and indexing wraps only the play asked for."""
+        return LegalPlays(self._state if self._phase == "play" else None, self._level, self._flags)
 
     def _check_turn(self, seat: int | None) -> int:
         if self._phase == "over":
@@ -614,7 +671,7 @@ class Game:
         if r:
             raise _native_error(r)
         play = cards if isinstance(cards, Play) else _make(_wrap(a, b), code, self._level, self._flags)
-        action = Action(turn, "play", play._cards, play, None)
+        action = _new_action(Action, (turn, "play", play._cards, play, None))
         self._history.append(action)
         if self._state.turn < 0:
             self._phase = "over"
@@ -627,6 +684,8 @@ class Game:
             raise _native_error(r)
 
     def can_pass(self, seat: int | None = None) -> bool:
+        if seat is None and self._phase == "play":
+            return self._state.can_pass()  # the common case, without raising
         try:
             self.verify_pass(seat)
         except IllegalActionError:
@@ -653,7 +712,7 @@ class Game:
         else:
             c = play._cards
             self._state.apply(c._once, c._twice, play._code)
-            action = Action(turn, "play", c, play, None)
+            action = _new_action(Action, (turn, "play", c, play, None))
             if self._state.turn < 0:
                 self._phase = "over"
         self._history.append(action)
