@@ -226,6 +226,9 @@ cdef int gs_step(GState* s, GRng* r, int policy, int64_t* decisions, uint64_t* a
             pick = -1                        # let the partner's play stand
         elif n > 0:
             pick = 0                         # the weakest play that beats
+            if (kind_is_bomb(ckind(o.codes[0])) and not kind_is_bomb(ckind(s.pile_code))
+                    and GD_POPCOUNT(s.once[s.owner]) + GD_POPCOUNT(s.twice[s.owner]) > 6):
+                pick = -1                    # keep bombs until an opponent is close to out
     else:
         pick = <int64_t>g_rng_below(r, <uint32_t>(n + can_pass))
         if pick >= n:
