@@ -164,3 +164,46 @@ def test_fast_apply_refuses_corruption():
     foreign = s.hand(1)[0] & ~s.hand(0)[0]
     with pytest.raises(ValueError):
         s.apply(foreign & -foreign, 0, core.make_code(core.SINGLE, 1, 3))
+
+
+def test_from_fields_fuzz_never_builds_a_broken_state():
+    """Random (mostly corrupt) fields: either a clear ValueError, or a state whose playouts
+    finish with a team out and whose key round-trips."""
+    import random
+
+    rng = random.Random(5)
+    built = 0
+    for i in range(3000):
+        hands = []
+        for once, twice in core.deal(i):
+            keep = rng.getrandbits(54) | rng.getrandbits(54)
+            if rng.random() < 0.2:
+                keep = 0                                  # a seat with no cards
+            once &= keep
+            twice &= once & (rng.getrandbits(54) | rng.getrandbits(54))
+            if rng.random() < 0.02:
+                twice |= rng.getrandbits(54)              # corrupt: twice outside once
+            hands.append((once, twice))
+        pile = (0, 0)
+        code = 0
+        owner = -1
+        if rng.random() < 0.5:
+            b = 1 << rng.randrange(54)
+            pile = (b, 0)
+            code = core.classify(b, 0, 2)[0] if rng.random() < 0.8 else rng.randrange(1 << 16)
+            owner = rng.randrange(-1, 4)
+        finished = tuple(rng.sample(range(4), rng.randrange(3)))
+        try:
+            s = core.GdState.from_fields(hands, rng.choice([2, 7, 14, 15]), rng.randrange(-1, 4),
+                                         rng.choice([0, 0, 5, 16]), rng.choice([5, 3, 9, 6]), pile,
+                                         code, owner, rng.randrange(4), finished)
+        except ValueError:
+            continue
+        built += 1
+        assert core._gd_state_from_key(s.key()) == s
+        if not s.is_over:
+            order = s.playout(i)
+            teams = [{p for p in range(4) if s.team0 >> p & 1}]
+            teams.append(set(range(4)) - teams[0])
+            assert any(t <= set(order) for t in teams)
+    assert built > 20
