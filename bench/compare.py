@@ -10,8 +10,9 @@ comparison therefore times both sides in the same process, alternating them roun
 (A B B A A B ...: the mirrored order cancels a linear drift), and reports the median of the
 per-round ratios. A goal is "met" when that median ratio is on the right side of the target.
 Single-threaded sides are timed by this thread's CPU time (see CLOCK).
-Comparisons whose other side (open_spiel, chess, tienlen.Game, tests/reference.py) is not
-importable are reported as skipped, with the reason.
+Comparisons whose other side (open_spiel, chess, tienlen.Game, tests/reference.py,
+tests/guandan_reference.py) is not importable are reported as skipped, with the reason.
+The ``guandan`` group times the Guandan core (``--only guandan``).
 """
 
 from __future__ import annotations
@@ -752,6 +753,139 @@ def bench_chess(cfg: Config) -> None:
     record(Result(name, "", ratio(s["chess"], s["core"]), "x", None, detail))
 
 
+# ----------------------------------------------------------------------------- Guandan
+
+
+def bench_guandan(cfg: Config) -> None:
+    """The Guandan core (tienlen.guandan.core): leads of dealt 27-card hands, following a
+    pile, against the pure-Python reference, and the batch calls on two threads."""
+    import guandan_workloads as gw
+    from tienlen.guandan import core as gd
+
+    lp = gd.legal_plays
+    leads = gw.dealt_hands(cfg.hands // 4, cfg.seed)
+    lead_arr = gw.as_arrays(leads)
+    plays = int(gd.count_legal_plays_many(lead_arr[0], lead_arr[1]).sum())
+
+    def per_call():
+        for once, twice, level in leads:
+            lp(once, twice, level)
+        return plays
+
+    def many():
+        gd.legal_plays_many(lead_arr[0], lead_arr[1])
+        return plays
+
+    def count_many():
+        gd.count_legal_plays_many(lead_arr[0], lead_arr[1])
+        return len(leads)
+
+    s = interleave({"per_call": per_call, "many": many, "count_many": count_many}, cfg.rounds)
+    ns = med(s["per_call"])
+    record(Result("guandan legal_plays, lead (27 cards, random level)",
+                  "<= 15 ns per generated play through the core", ns, " ns/play", ns <= 15.0,
+                  {"plays_per_hand": round(plays / len(leads), 1),
+                   "us_per_hand": ns * plays / len(leads) / 1000,
+                   "legal_plays_many_ns_per_play": med(s["many"]),
+                   "count_legal_plays_many_us_per_hand": med(s["count_many"]) / 1000}))
+
+    rows = gw.following(cfg.hands, cfg.seed)
+    cp = gd.count_legal_plays
+    followed = sum(cp(*r) for r in rows)
+
+    def follow():
+        for once, twice, level, pile in rows:
+            lp(once, twice, level, pile)
+        return len(rows)
+
+    def follow_count():
+        for once, twice, level, pile in rows:
+            cp(once, twice, level, pile)
+        return len(rows)
+
+    s = interleave({"legal_plays": follow, "count": follow_count}, cfg.rounds)
+    us = med(s["legal_plays"]) / 1000
+    record(Result("guandan legal_plays, following a pile (5-27 cards)", "<= 1 us per call", us,
+                  " us/call", us <= 1.0,
+                  {"plays_per_call": round(followed / len(rows), 2),
+                   "count_legal_plays_us_per_call": med(s["count"]) / 1000}))
+
+    name = "guandan reference vs core legal plays (lead, 27 cards, per play)"
+    goal = "core >= 100x faster per play than tests/guandan_reference.py"
+    try:
+        import guandan_reference as ref
+    except ImportError as e:
+        skip(name, goal, f"tests/guandan_reference.py not importable ({e})")
+    else:
+        few = leads[: 2 if cfg.quick else 4]
+        few_ids = [([i for i in range(54) for _ in range((o >> i & 1) + (t >> i & 1))], lv)
+                   for o, t, lv in few]
+        few_plays = sum(gd.count_legal_plays(o, t, lv) for o, t, lv in few)
+        reps = 100
+
+        def reference():
+            for ids, level in few_ids:
+                ref.legal_plays(ids, level, None, ref.STANDARD)
+            return few_plays
+
+        def core_side():
+            for _ in range(reps):
+                for once, twice, level in few:
+                    lp(once, twice, level)
+            return reps * few_plays
+
+        s = interleave({"reference": reference, "core": core_side}, max(3, cfg.rounds // 3))
+        r = ratio(s["reference"], s["core"])
+        record(Result(name, goal, r, "x", r >= 100.0,
+                      {"reference_ns_per_play": med(s["reference"]),
+                       "core_ns_per_play": med(s["core"]),
+                       "iqr": iqr(s["reference"], s["core"])}))
+
+    # Two chunks on a 2-worker pool vs the same chunks on a 1-worker pool (as bench_threads).
+    pool1 = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+    pool2 = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+    big = gw.dealt_hands(cfg.thread_hands // 20, cfg.seed + 1)
+    hands, levels, _ = gw.as_arrays(big)
+    half = len(big) // 2
+    chunks = [(hands[:half].copy(), levels[:half].copy()), (hands[half:].copy(), levels[half:].copy())]
+
+    def spanned(fn, *args):
+        t0 = perf_ns()
+        fn(*args)
+        return t0, perf_ns()
+
+    def make(pool, calls, items, overlaps):
+        def run():
+            spans = [f.result() for f in [pool.submit(spanned, *c) for c in calls]]
+            overlaps.append(_overlap(spans))
+            return items
+        return CoreMeter(run)
+
+    for fname, fn in (("count_legal_plays_many", gd.count_legal_plays_many),
+                      ("legal_plays_many", gd.legal_plays_many)):
+        calls = [(fn, h, lv) for h, lv in chunks]
+        ov1: list[float] = []
+        ov2: list[float] = []
+        one, two = make(pool1, calls, len(big), ov1), make(pool2, calls, len(big), ov2)
+        s = interleave({"1 thread": one, "2 threads": two}, cfg.rounds, perf_ns)
+        r = ratio(s["1 thread"], s["2 threads"])
+        busy = ""
+        if r < 1.7 and two.cores < 1.5 and two.idle_cores is not None and two.idle_cores < 0.3:
+            busy = (f"machine busy: the 2-thread side got {two.cores} cores while "
+                    f"{two.idle_cores} cores stood idle; rerun on an idle machine")
+        record(Result(f"guandan {fname} (27-card leads), 2 threads vs 1", "speedup >= 1.7x", r,
+                      "x", r >= 1.7,
+                      {"hands_per_s_1": 1e9 / med(s["1 thread"]),
+                       "hands_per_s_2": 1e9 / med(s["2 threads"]),
+                       "iqr": iqr(s["1 thread"], s["2 threads"]),
+                       "call_overlap_2": round(med(ov2), 2), "cores_used_1": one.cores,
+                       "cores_used_2": two.cores, "idle_cores_2": two.idle_cores,
+                       "cpu_per_item_1_over_2": round(one.cpu_per_item / two.cpu_per_item, 2),
+                       "load_avg": os.getloadavg()[0]}, inconclusive=busy))
+    pool1.shutdown()
+    pool2.shutdown()
+
+
 # ----------------------------------------------------------------------------- main
 
 
@@ -816,6 +950,7 @@ COMPARISONS: dict[str, Callable[[Config], None]] = {
     "reference": bench_reference,
     "plan": bench_plan,
     "chess": bench_chess,
+    "guandan": bench_guandan,
     "guandan_playouts": bench_guandan_playouts,
     "guandan_game": bench_guandan_game,
 }

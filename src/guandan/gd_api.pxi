@@ -67,9 +67,14 @@ cdef uint64_t _mask_arg(object obj, str name) except? 0xFFFFFFFFFFFFFFFF:
 
 
 cdef int _hand_arg(object once, object twice, str name, uint64_t* out) except -1:
-    """A multiset as (once, twice): `twice` (the types held twice) must lie inside `once`."""
-    out[0] = _mask_arg(once, name + " once")
-    out[1] = _mask_arg(twice, name + " twice")
+    """A multiset as (once, twice): `twice` (the types held twice) must lie inside `once`.
+    (The argument names are built only for an error message: this is on every hot path.)"""
+    if type(once) is int and type(twice) is int and 0 <= once < (1 << 54) and 0 <= twice < (1 << 54):
+        out[0] = once
+        out[1] = twice
+    else:
+        out[0] = _mask_arg(once, f"{name} once")
+        out[1] = _mask_arg(twice, f"{name} twice")
     if out[1] & ~out[0]:
         raise ValueError(f"{name}: twice has card types that once lacks "
                          f"({out[1] & ~out[0]:#x}): a type held twice is held once too")

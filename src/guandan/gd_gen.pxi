@@ -222,6 +222,33 @@ cdef void gen_full_houses(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
     cdef int64_t n
     cdef uint32_t code
     cdef bint built = False
+    cdef int c2[17]
+    cdef int c1[17]
+    cdef int tot2 = 0, tot1 = 0
+    if o.masks == NULL:
+        # Counting needs only how many pair parts each rank has, not the parts.
+        for x in range(2, 15):
+            p = h.pat[x]
+            c2[x] = SUB_OFF[p][3] - SUB_OFF[p][2]
+            c1[x] = SUB_OFF[p][2] - SUB_OFF[p][1]
+            tot2 += c2[x]
+            tot1 += c1[x]
+        tot2 += (h.js == 2) + (h.jb == 2)
+        for x in range(2, 15):
+            if h.cnt[x] == 0 or not want(mkcode(K_FULL_HOUSE, 5, x), pile, h):
+                continue
+            p = h.pat[x]
+            for t in range(1, 4):
+                kx = 3 - t
+                if kx > h.w or t > h.cnt[x]:
+                    continue
+                per = tot2 - c2[x]
+                if kx + 1 <= h.w:
+                    per += tot1 - c1[x]
+                if kx + 2 <= h.w:
+                    per += 1
+                o.n += per * (SUB_OFF[p][t + 1] - SUB_OFF[p][t])
+        return
     for x in range(2, 15):
         if h.cnt[x] == 0:
             continue                    # a triple needs a natural card (at most 2 wilds)
@@ -357,37 +384,37 @@ cdef struct Window:
     int off[6]
 
 
-cdef int64_t _window_count(const GHand* h, int top, int width, int per) noexcept nogil:
-    """The number of plays of the window with `top`: the product over its positions of
-    (the sub-multisets of each size, by the wilds they leave to fill), truncated at h.w
-    wilds. Counting needs the sizes of the choice lists only, not the lists."""
-    cdef int rs[5]
-    cdef int64_t ways[3]
-    cdef int64_t nw[3]
-    cdef int64_t c
-    cdef int d, size, k, j, lo
+cdef inline void _rank_polys(const GHand* h, int per, int64_t* poly) noexcept nogil:
+    """poly[3 * r + k]: the sub-multisets of rank r (1 = A low) that leave k cards to wilds
+    (size per - k), for k = 0..2."""
+    cdef int r, k, size
     cdef uint8_t p
-    cdef int64_t total = 0
-    window_ranks(top, width, rs)
-    ways[0] = 1
-    ways[1] = 0
-    ways[2] = 0
-    lo = per - h.w if per - h.w > 0 else 0
-    for d in range(width):
-        p = h.pat[rs[d]]
-        nw[0] = 0
-        nw[1] = 0
-        nw[2] = 0
-        for size in range(lo, per + 1):
-            k = per - size
-            c = SUB_OFF[p][size + 1] - SUB_OFF[p][size]
-            for j in range(0, 3 - k):
-                nw[j + k] += ways[j] * c
-        ways[0] = nw[0]
-        ways[1] = nw[1]
-        ways[2] = nw[2]
-    for k in range(h.w + 1):
-        total += ways[k]
+    for r in range(1, 15):
+        p = h.pat[r]
+        for k in range(3):
+            size = per - k
+            poly[3 * r + k] = SUB_OFF[p][size + 1] - SUB_OFF[p][size] if size >= 0 and k <= h.w else 0
+
+
+cdef inline int64_t _window_count(const GHand* h, int top, int width, const int64_t* poly) noexcept nogil:
+    """The number of plays of the window with `top`: the product of its ranks' polynomials
+    (plays by wilds used), truncated at h.w wilds."""
+    cdef int64_t w0 = 1, w1 = 0, w2 = 0, a0, a1, a2
+    cdef int i, r, k
+    cdef int64_t total
+    for i in range(top - width + 1, top + 1):
+        r = 14 if i == 1 else i
+        a0 = poly[3 * r]
+        a1 = poly[3 * r + 1]
+        a2 = poly[3 * r + 2]
+        w2 = w2 * a0 + w1 * a1 + w0 * a2
+        w1 = w1 * a0 + w0 * a1
+        w0 = w0 * a0
+    total = w0
+    if h.w >= 1:
+        total += w1
+    if h.w >= 2:
+        total += w2
     return total
 
 
@@ -471,7 +498,10 @@ cdef void gen_windows(const GHand* h, uint32_t pile, Out* o, int kind, int width
     cdef Window win
     cdef int top, lo, hi, i, r, short
     cdef int64_t total
+    cdef int64_t poly[45]
     cdef uint32_t code
+    if o.masks == NULL:
+        _rank_polys(h, per, poly)
     lo = width               # the lowest window starts at A: A2345 (top 5), AA2233, AAA222
     hi = 13 if (kind == K_STRAIGHT and h.flags & F_NO_ACE_TOP) else 14
     for top in range(lo, hi + 1):
@@ -485,7 +515,7 @@ cdef void gen_windows(const GHand* h, uint32_t pile, Out* o, int kind, int width
         if short > h.w:
             continue
         if o.masks == NULL:
-            o.n += _window_count(h, top, width, per)
+            o.n += _window_count(h, top, width, poly)
             continue
         if not _window_choices(h, top, width, per, &win, &total):
             continue
