@@ -292,13 +292,15 @@ class SearchBot(Bot):
 
     level = "L3"
 
-    def __init__(self, seed: int | None = None, time_ms: int = 150, max_candidates: int = 6) -> None:
+    def __init__(self, seed: int | None = None, time_ms: int = 120, max_candidates: int = 6) -> None:
         super().__init__(seed)
         self.time_ms = time_ms
         self.max_candidates = max_candidates
         self._plan = PlanBot(seed)
 
     def choose_play(self, view: GameView) -> Decision:
+        # The budget covers the whole decision, the plan's own choice included.
+        deadline = time.perf_counter() + self.time_ms / 1000
         plays = list(view.legal_plays)
         base = self._plan.choose_play(view)
         cands: list[Play | None] = []
@@ -313,7 +315,6 @@ class SearchBot(Bot):
             cands.append(None)
         if len(cands) <= 1:
             return base
-        deadline = time.perf_counter() + self.time_ms / 1000
         wins = [0] * len(cands)
         tries = [0] * len(cands)
         unseen = self._unseen(view)
@@ -323,6 +324,8 @@ class SearchBot(Bot):
             rounds += 1
             hands = self._sample(view, unseen)
             for i, c in enumerate(cands):
+                if rounds > 1 and time.perf_counter() >= deadline:
+                    break
                 st = self._state(view, hands)
                 if c is None:
                     st.apply(0, 0, 0)
