@@ -336,16 +336,17 @@ class SearchBot(Bot):
                 else:
                     order = st.playout(0, _guandan.GREEDY)
                 tries[i] += 1
-                wins[i] += order[0] in my_team
+                wins[i] += _hand_score(order, my_team)
         # The plan's own choice (index 0 when it plays) keeps a small edge: the sampled deals
         # are few, and a near tie is better settled by the plan than by noise.
-        bonus = [0.05 if i == 0 and base.kind == "play" else 0.0 for i in range(len(cands))]
+        bonus = [0.15 if i == 0 and base.kind == "play" else 0.0 for i in range(len(cands))]
         best = max(range(len(cands)), key=lambda i: (wins[i] / max(1, tries[i]) + bonus[i], -i))
         choice = cands[best]
         rate = wins[best] / max(1, tries[best])
         if choice is None:
-            return Decision("pass", None, f"passing wins {rate:.0%} of simulated deals")
-        return Decision("play", choice, f"{choice.describe()} wins {rate:.0%} of simulated deals")
+            return Decision("pass", None, f"passing scores {rate:+.2f} levels on simulated deals")
+        return Decision("play", choice, f"{choice.describe()} scores {rate:+.2f} levels on "
+                                        "simulated deals")
 
     def _unseen(self, view: GameView) -> Counter:
         seen = Counter(view.hand.ids)
@@ -391,6 +392,17 @@ class SearchBot(Bot):
             hands, view.level, view.seat, flags, t0,
             (0, 0) if pile is None else pile.cards.masks, 0 if pile is None else pile.code,
             -1 if pile is None else view.pile_owner, passes, view.finished)
+
+
+def _hand_score(order: tuple[int, ...], my_team: set[int]) -> int:
+    """Levels the hand is worth to ``my_team`` (G7.1 with the default 3/2/1): the gain when
+    its player went out first, minus the opponents' gain otherwise."""
+    first = order[0]
+    team = my_team if first in my_team else None
+    mates = [s for s in order[1:] if (s in my_team) == (first in my_team)]
+    place = order.index(mates[0]) + 1 if mates else 4
+    gain = {2: 3, 3: 2, 4: 1}[place]
+    return gain if team is not None else -gain
 
 
 _BY_LEVEL = {"l1": GreedyBot, "l2": PlanBot, "l3": SearchBot}
