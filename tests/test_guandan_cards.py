@@ -246,10 +246,10 @@ def test_play_arguments_are_checked() -> None:
     flush = classify("5s 6s 7s 8s 9s", 2)[1]
     with pytest.raises(PlayError):
         legal_plays("As", 2, flush, RuleConfig.huaian())
-    # pile given as text: fine when it has one reading, refused when it has several
-    assert len(legal_plays("8s 9s", 2, "7s")) == 2
-    with pytest.raises(PlayError, match="readings"):
-        legal_plays("8s", 10, "3s 4d 5c 6h 10h")
+    # a pile must be a Play: cards may read several ways, the caller picks the reading
+    for pile in ("7s", Cards.parse("7s"), 7, classify("7s", 2)[0].code):
+        with pytest.raises(PlayError, match="pile"):
+            legal_plays("8s 9s", 2, pile)
 
 
 def test_levels_may_be_written_as_ranks() -> None:

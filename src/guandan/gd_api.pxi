@@ -69,10 +69,15 @@ cdef uint64_t _mask_arg(object obj, str name) except? 0xFFFFFFFFFFFFFFFF:
 cdef int _hand_arg(object once, object twice, str name, uint64_t* out) except -1:
     """A multiset as (once, twice): `twice` (the types held twice) must lie inside `once`.
     (The argument names are built only for an error message: this is on every hot path.)"""
-    if type(once) is int and type(twice) is int and 0 <= once < (1 << 54) and 0 <= twice < (1 << 54):
-        out[0] = once
-        out[1] = twice
-    else:
+    cdef bint fast = False
+    if type(once) is int and type(twice) is int:
+        try:
+            out[0] = once               # C conversion: OverflowError if < 0 or >= 2**64
+            out[1] = twice
+            fast = ((out[0] | out[1]) >> 54) == 0
+        except OverflowError:
+            pass
+    if not fast:
         out[0] = _mask_arg(once, f"{name} once")
         out[1] = _mask_arg(twice, f"{name} twice")
     if out[1] & ~out[0]:
@@ -83,6 +88,13 @@ cdef int _hand_arg(object once, object twice, str name, uint64_t* out) except -1
 
 cdef int _level_arg(object level) except -1:
     cdef int64_t v
+    if type(level) is int:
+        try:
+            v = level
+            if 2 <= v <= 14:
+                return <int>v
+        except OverflowError:
+            pass
     try:
         v = _as_int(level)
     except (TypeError, OverflowError):
@@ -94,6 +106,13 @@ cdef int _level_arg(object level) except -1:
 
 cdef int _flags_arg(object flags) except -1:
     cdef int64_t f
+    if type(flags) is int:
+        try:
+            f = flags
+            if 0 <= f <= F_ALL:
+                return <int>f
+        except OverflowError:
+            pass
     try:
         f = _as_int(flags)
     except (OverflowError, TypeError):
@@ -106,6 +125,13 @@ cdef int _flags_arg(object flags) except -1:
 
 cdef uint32_t _code_arg(object code, int level, int flags, str name, bint allow_zero) except? 0xFFFFFFFF:
     cdef int64_t c
+    if type(code) is int:
+        try:
+            c = code
+            if (c == 0 and allow_zero) or (0 < c <= 0xFFFF and c_code_valid(<uint32_t>c, level, flags)):
+                return <uint32_t>c
+        except OverflowError:
+            pass
     try:
         c = _as_int(code)
     except (OverflowError, TypeError):

@@ -98,7 +98,31 @@ cdef inline void prod(Out* o, const GHand* h, int npos, const int* ranks, const 
 
 
 cdef inline void prod1(Out* o, const GHand* h, int r, int s, uint64_t a, uint64_t b, uint32_t code) noexcept nogil:
-    prod(o, h, 1, &r, &s, a, b, code)
+    """Every sub-multiset of s natural cards of rank r, each with the cards (a, b): the
+    one-position case of prod, written out because singles, pairs, triples and bombs are
+    made of nothing else."""
+    cdef uint8_t p = h.pat[r]
+    cdef int i, lo, hi, sh = rank_shift(r)
+    cdef int64_t j
+    cdef uint8_t q
+    if s > h.cnt[r]:
+        return                          # (also keeps s + 1 inside SUB_OFF's 10 columns)
+    lo = SUB_OFF[p][s]
+    hi = SUB_OFF[p][s + 1]
+    if o.masks == NULL:
+        o.n += hi - lo
+        return
+    j = o.n
+    if j + (hi - lo) > o.cap:
+        o.overflow = 1
+        return
+    for i in range(lo, hi):
+        q = SUBS[i]
+        o.masks[2 * j] = a | ((<uint64_t>(q & 15)) << sh)
+        o.masks[2 * j + 1] = b | ((<uint64_t>(q >> 4)) << sh)
+        o.codes[j] = code
+        j += 1
+    o.n = j
 
 
 cdef inline uint64_t wild_once(const GHand* h, int k) noexcept nogil:
@@ -333,13 +357,38 @@ cdef inline int window_ranks(int top, int n, int* rs) noexcept nogil:
     return n
 
 
+# The subsets of 5 positions with at most 2 members, smallest first; SMALL_SETS_UPTO[w] is
+# how many have at most w members.
+cdef int SMALL_SETS[16]
+cdef int SMALL_SETS_UPTO[3]
+
+cdef void _init_small_sets() noexcept:
+    cdef int n = 0, k, S
+    for k in range(3):
+        for S in range(32):
+            if GD_POPCOUNT(S) == k:
+                SMALL_SETS[n] = S
+                n += 1
+        SMALL_SETS_UPTO[k] = n
+
+_init_small_sets()
+
+
 cdef void gen_straight_flushes(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
     cdef int top, top5, s, i, k, S, present, missing
     cdef int rs[5]
     cdef uint64_t a
     cdef uint64_t bits[5]
     cdef uint32_t code
+    cdef int suits = 0
     top5 = 13 if h.flags & F_NO_ACE_TOP else 14
+    # Only suits with 5 - w different ranks can make a straight flush at all (most suits
+    # of a small hand cannot): skip the others before looking at windows.
+    for s in range(4):
+        if GD_POPCOUNT(h.suit_ranks[s]) + h.w >= 5:
+            suits |= 1 << s
+    if suits == 0:
+        return
     for top in range(5, top5 + 1):
         if GD_POPCOUNT(WIN5[top] & ~h.ranks) > h.w:
             continue
@@ -348,7 +397,7 @@ cdef void gen_straight_flushes(const GHand* h, uint32_t pile, Out* o) noexcept n
             continue
         window_ranks(top, 5, rs)
         for s in range(4):
-            if GD_POPCOUNT(WIN5[top] & ~h.suit_ranks[s]) > h.w:
+            if not (suits >> s) & 1 or GD_POPCOUNT(WIN5[top] & ~h.suit_ranks[s]) > h.w:
                 continue
             present = 0
             for i in range(5):
@@ -358,14 +407,14 @@ cdef void gen_straight_flushes(const GHand* h, uint32_t pile, Out* o) noexcept n
             missing = 31 & ~present
             if GD_POPCOUNT(missing) > h.w:
                 continue
-            # Every S that covers the missing positions, with at most w wilds. The natural
-            # cards all being suit s makes s a function of N: no play is listed twice.
-            for S in range(32):
+            # Every S that covers the missing positions, with at most w wilds (SMALL_SETS is
+            # ordered by size). The natural cards all being suit s makes s a function of N:
+            # no play is listed twice.
+            for i in range(SMALL_SETS_UPTO[h.w]):
+                S = SMALL_SETS[i]
                 if (S & missing) != missing:
                     continue
                 k = GD_POPCOUNT(S)
-                if k > h.w:
-                    continue
                 a = wild_once(h, k)
                 for i in range(5):
                     if not (S >> i) & 1:
@@ -373,15 +422,39 @@ cdef void gen_straight_flushes(const GHand* h, uint32_t pile, Out* o) noexcept n
                 put(o, a, wild_twice(h, k), code)
 
 
-cdef struct Window:
-    # The choices of every rank position of a window (straight, three pairs, plate): each is
-    # a natural sub-multiset of that rank (once and twice bits, already shifted) and its
-    # deficit, the cards wilds must supply. A position's choices are sorted by deficit, so a
-    # loop can stop at the first that needs more wilds than are left.
-    uint64_t a[120]
-    uint64_t b[120]
-    uint8_t deficit[120]
-    int off[6]
+cdef struct Choices:
+    # For every natural rank: its natural sub-multisets of per, per - 1, ... cards (down to
+    # per - wilds held), as once/twice bits already shifted into place, with the deficit (the
+    # cards wilds must supply). A rank's choices are sorted by deficit, so a loop can stop at
+    # the first that needs more wilds than are left. Built once per call and shared by every
+    # window the rank is in (up to five).
+    uint64_t a[400]
+    uint64_t b[400]
+    uint8_t deficit[400]
+    int start[15]
+    int end[15]
+
+
+cdef void _build_choices(const GHand* h, int per, Choices* ch) noexcept nogil:
+    cdef int r, size, i, n = 0, sh, lo
+    cdef uint8_t p, q
+    lo = per - h.w if per - h.w > 0 else 0
+    for r in range(2, 15):
+        ch.start[r] = n
+        p = h.pat[r]
+        sh = rank_shift(r)
+        size = per
+        while size >= lo:
+            for i in range(SUB_OFF[p][size], SUB_OFF[p][size + 1]):
+                q = SUBS[i]
+                ch.a[n] = (<uint64_t>(q & 15)) << sh
+                ch.b[n] = (<uint64_t>(q >> 4)) << sh
+                ch.deficit[n] = per - size
+                n += 1
+            size -= 1
+        ch.end[r] = n
+    ch.start[1] = ch.start[14]
+    ch.end[1] = ch.end[14]
 
 
 cdef inline void _rank_polys(const GHand* h, int per, int64_t* poly) noexcept nogil:
@@ -418,90 +491,46 @@ cdef inline int64_t _window_count(const GHand* h, int top, int width, const int6
     return total
 
 
-cdef int _window_choices(const GHand* h, int top, int width, int per, Window* win,
-                         int64_t* total) noexcept nogil:
-    """Fill `win` for the window with `top`; *total = the number of plays (at most h.w wilds
-    in all). Returns 0 when the window is out of reach."""
-    cdef int rs[5]
-    cdef int64_t ways[3]
-    cdef int64_t nw[3]
-    cdef int d, size, i, n = 0, sh, lo, k, j
-    cdef uint8_t p, q
-    window_ranks(top, width, rs)
-    ways[0] = 1
-    ways[1] = 0
-    ways[2] = 0
-    for d in range(width):
-        win.off[d] = n
-        p = h.pat[rs[d]]
-        sh = rank_shift(rs[d])
-        nw[0] = 0
-        nw[1] = 0
-        nw[2] = 0
-        lo = per - h.w if per - h.w > 0 else 0
-        size = per
-        while size >= lo:
-            k = per - size
-            for i in range(SUB_OFF[p][size], SUB_OFF[p][size + 1]):
-                q = SUBS[i]
-                win.a[n] = (<uint64_t>(q & 15)) << sh
-                win.b[n] = (<uint64_t>(q >> 4)) << sh
-                win.deficit[n] = k
-                n += 1
-                # (ways * (1 + x^k)) truncated at x^2: the polynomial of plays by wilds used
-                for j in range(0, 3 - k):
-                    nw[j + k] += ways[j]
-            size -= 1
-        ways[0] = nw[0]
-        ways[1] = nw[1]
-        ways[2] = nw[2]
-    win.off[width] = n
-    total[0] = 0
-    for k in range(h.w + 1):
-        total[0] += ways[k]
-    return total[0] > 0
-
-
-cdef void _window_rec(Out* o, const GHand* h, const Window* win, int d, int width, int k,
-                      uint64_t a, uint64_t b, uint32_t code) noexcept nogil:
-    cdef int i, kk, e = win.off[d + 1]
+cdef void _window_rec(Out* o, const GHand* h, const Choices* ch, const int* rs, int d,
+                      int width, int k, uint64_t a, uint64_t b, uint32_t code) noexcept nogil:
+    cdef int i, kk, r = rs[d], e = ch.end[r]
     cdef int64_t j
     cdef uint64_t* m
-    cdef uint64_t wa, wb
+    cdef uint32_t* cs
     if d == width - 1:
         # The last position: a straight run of writes (room was checked by the caller).
         j = o.n
         m = o.masks
-        for i in range(win.off[d], e):
-            kk = k + win.deficit[i]
+        cs = o.codes
+        for i in range(ch.start[r], e):
+            kk = k + ch.deficit[i]
             if kk > h.w:
                 break
-            wa = h.wbit if kk >= 1 else 0
-            wb = h.wbit if kk >= 2 else 0
-            m[2 * j] = a | win.a[i] | wa
-            m[2 * j + 1] = b | win.b[i] | wb
-            o.codes[j] = code
+            m[2 * j] = a | ch.a[i] | (h.wbit if kk >= 1 else 0)
+            m[2 * j + 1] = b | ch.b[i] | (h.wbit if kk >= 2 else 0)
+            cs[j] = code
             j += 1
         o.n = j
         return
-    for i in range(win.off[d], e):
-        kk = k + win.deficit[i]
+    for i in range(ch.start[r], e):
+        kk = k + ch.deficit[i]
         if kk > h.w:
             break
-        _window_rec(o, h, win, d + 1, width, kk, a | win.a[i], b | win.b[i], code)
+        _window_rec(o, h, ch, rs, d + 1, width, kk, a | ch.a[i], b | ch.b[i], code)
 
 
 cdef void gen_windows(const GHand* h, uint32_t pile, Out* o, int kind, int width, int per) noexcept nogil:
     """Straights (width 5, one card per rank), three pairs (3, 2) and plates (2, 3): every
     rank position takes `per` cards, natural ones of its rank or wilds. The wilds of a play
     are a function of its natural cards, so each (N, k) comes up once."""
-    cdef Window win
+    cdef Choices ch
+    cdef bint built = False
     cdef int top, lo, hi, i, r, short
+    cdef int rs[5]
     cdef int64_t total
     cdef int64_t poly[45]
     cdef uint32_t code
-    if o.masks == NULL:
-        _rank_polys(h, per, poly)
+    _rank_polys(h, per, poly)
     lo = width               # the lowest window starts at A: A2345 (top 5), AA2233, AAA222
     hi = 13 if (kind == K_STRAIGHT and h.flags & F_NO_ACE_TOP) else 14
     for top in range(lo, hi + 1):
@@ -514,15 +543,20 @@ cdef void gen_windows(const GHand* h, uint32_t pile, Out* o, int kind, int width
             short += per - h.cnt[r] if h.cnt[r] < per else 0
         if short > h.w:
             continue
+        total = _window_count(h, top, width, poly)
         if o.masks == NULL:
-            o.n += _window_count(h, top, width, poly)
+            o.n += total
             continue
-        if not _window_choices(h, top, width, per, &win, &total):
+        if total == 0:
             continue
         if o.n + total > o.cap:
             o.overflow = 1
             return
-        _window_rec(o, h, &win, 0, width, 0, 0, 0, code)
+        if not built:
+            _build_choices(h, per, &ch)
+            built = True
+        window_ranks(top, width, rs)
+        _window_rec(o, h, &ch, rs, 0, width, 0, 0, 0, code)
 
 
 cdef int64_t gen_plays(const GHand* h, uint32_t pile, Out* o) noexcept nogil:

@@ -285,13 +285,9 @@ def _pile_code(pile: object, level: int, flags: int) -> int:
         if not _guandan.is_play_code(pile._code, level, flags):
             raise PlayError(f"the pile {pile!r} is not a play under these rule options")
         return pile._code
-    if isinstance(pile, (Cards, str)):
-        codes = _guandan.classify(*_cards_arg(pile, "pile").masks, level, flags)
-        if len(codes) != 1:
-            raise PlayError(f"pile {pile!s} has {len(codes) or 'no'} readings; pass the Play "
-                            "to beat (from classify)")
-        return codes[0]
-    raise PlayError(f"pile must be a Play, None or cards with one reading; got {type(pile).__name__}")
+    # Cards are not a play: the same cards can have several readings (G2), so the caller
+    # picks one with classify().
+    raise PlayError(f"pile must be a Play (from classify) or None; got {type(pile).__name__}")
 
 
 def classify(cards: Cards | str, level: int, config: RuleConfig = _STANDARD) -> tuple[Play, ...]:
