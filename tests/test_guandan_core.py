@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import os
 import random
+import signal
 import subprocess
 import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -23,6 +26,7 @@ from tienlen.guandan import core
 
 FULL = (1 << 54) - 1
 M64 = (1 << 64) - 1
+SOAK = 100 if os.environ.get("TIENLEN_SOAK") == "1" else 1
 
 
 def oid(rank: int, suit: int) -> int:
@@ -167,7 +171,7 @@ def test_legal_plays_are_exactly_the_readings_of_every_sub_multiset() -> None:
     # The generator (reading-driven) against classify (cards-driven) over every subset of
     # small hands: same set, nothing listed twice, count equal to the listing.
     rng = random.Random(12)
-    for _ in range(120):
+    for _ in range(120 * SOAK):
         level = rng.randint(2, 14)
         flags = rng.choice([0, 0, core.NO_STRAIGHT_FLUSH, core.NO_ACE_TOP, core.BOMB_BY_RANK,
                             core.NO_WILDS, core.NO_STRAIGHT_FLUSH | core.NO_ACE_TOP])
@@ -361,6 +365,28 @@ def test_batch_reads_each_input_once_while_another_thread_writes_it() -> None:
     finally:
         stop.set()
         writer.join()
+
+
+class Interrupted(Exception):
+    pass
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs POSIX interval timers")
+def test_batch_calls_honour_signals() -> None:
+    # A batch far longer than the timer: the signal handler's exception must surface
+    # between chunks (the loop takes the GIL back to check), not after the whole batch.
+    hands = np.full((200_000, 2), FULL, np.uint64)     # the whole deck, ~20 us a row
+    previous = signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(Interrupted()))
+    try:
+        for call in (core.count_legal_plays_many, core.legal_plays_many):
+            signal.setitimer(signal.ITIMER_REAL, 0.05)
+            t0 = time.perf_counter()
+            with pytest.raises(Interrupted):
+                call(hands, 9)
+            assert time.perf_counter() - t0 < 3.0
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 # ----------------------------------------------------------------------------- the deal

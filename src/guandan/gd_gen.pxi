@@ -11,9 +11,10 @@
 # "stands for" is never chosen: it is implied by the reading, which is why two plays that
 # differ only in that are one play.
 #
-# One routine, gen_plays, counts (out.masks == NULL: closed-form products, no enumeration)
-# and writes. Order: ascending kind; inside a kind, ascending size and rank of the reading
-# (window top for windows), then the generator's choice order.
+# One routine, gen_plays, counts (out.masks == NULL: products of list sizes, no enumeration
+# except straight flushes) and writes. Order: ascending kind; inside a kind, ascending size
+# and rank of the reading (window top for windows), then the generator's choice order.
+# Writers check the room for a whole group once (Out.cap) and then write without checks.
 
 cdef struct Out:
     uint64_t* masks       # 2 per play: once, twice; NULL to count only
@@ -42,65 +43,9 @@ cdef inline int rank_shift(int r) noexcept nogil:
     return 48 if r == 1 else 4 * (r - 2)
 
 
-cdef void _prod_rec(Out* o, int d, int npos, const int* sh, const int* lo, const int* hi,
-                    uint64_t a, uint64_t b, uint32_t code) noexcept nogil:
-    cdef int i, s = sh[d], e = hi[d]
-    cdef uint8_t q
-    cdef int64_t j
-    cdef uint64_t* m
-    if d == npos - 1:
-        # The innermost choice: a straight run of writes (room was checked by the caller).
-        j = o.n
-        m = o.masks
-        for i in range(lo[d], e):
-            q = SUBS[i]
-            m[2 * j] = a | ((<uint64_t>(q & 15)) << s)
-            m[2 * j + 1] = b | ((<uint64_t>(q >> 4)) << s)
-            o.codes[j] = code
-            j += 1
-        o.n = j
-        return
-    for i in range(lo[d], e):
-        q = SUBS[i]
-        _prod_rec(o, d + 1, npos, sh, lo, hi, a | ((<uint64_t>(q & 15)) << s),
-                  b | ((<uint64_t>(q >> 4)) << s), code)
-
-
-cdef inline void prod(Out* o, const GHand* h, int npos, const int* ranks, const int* sizes,
-                      uint64_t a, uint64_t b, uint32_t code) noexcept nogil:
-    """Every product of per-rank sub-multisets: rank ranks[i] gives sizes[i] natural cards;
-    (a, b) are the cards every play of the group holds besides (wilds, a joker pair)."""
-    cdef int sh[5]
-    cdef int lo[5]
-    cdef int hi[5]
-    cdef int d, p
-    cdef int64_t total = 1
-    for d in range(npos):
-        if sizes[d] > h.cnt[ranks[d]]:
-            return
-        p = h.pat[ranks[d]]
-        lo[d] = SUB_OFF[p][sizes[d]]
-        hi[d] = SUB_OFF[p][sizes[d] + 1]
-        sh[d] = rank_shift(ranks[d])
-        total *= hi[d] - lo[d]
-    if total == 0:
-        return
-    if o.masks == NULL:
-        o.n += total
-        return
-    if o.n + total > o.cap:
-        o.overflow = 1
-        return
-    if npos == 0:
-        put(o, a, b, code)
-        return
-    _prod_rec(o, 0, npos, sh, lo, hi, a, b, code)
-
-
 cdef inline void prod1(Out* o, const GHand* h, int r, int s, uint64_t a, uint64_t b, uint32_t code) noexcept nogil:
-    """Every sub-multiset of s natural cards of rank r, each with the cards (a, b): the
-    one-position case of prod, written out because singles, pairs, triples and bombs are
-    made of nothing else."""
+    """Every sub-multiset of s natural cards of rank r (a slice of SUBS), each with the cards
+    (a, b) added: singles, pairs, triples, bombs and the triples of full houses."""
     cdef uint8_t p = h.pat[r]
     cdef int i, lo, hi, sh = rank_shift(r)
     cdef int64_t j
