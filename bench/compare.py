@@ -1078,6 +1078,24 @@ def table() -> str:
     return "\n".join(rows)
 
 
+# Guandan game-layer rows (issue 17) live in guandan_game_bench.py; they get the helpers here.
+def _gd_api() -> dict:
+    return {"Result": Result, "record": record, "interleave": interleave, "med": med,
+            "ratio": ratio, "game_random_checked": game_random_checked}
+
+
+def bench_guandan_playouts(cfg: Config) -> None:
+    import guandan_game_bench
+
+    guandan_game_bench.bench_guandan_playouts(cfg, _gd_api())
+
+
+def bench_guandan_game(cfg: Config) -> None:
+    import guandan_game_bench
+
+    guandan_game_bench.bench_guandan_game(cfg, _gd_api())
+
+
 COMPARISONS: dict[str, Callable[[Config], None]] = {
     "classify": bench_classify,
     "classify_many": bench_classify_many,
@@ -1092,6 +1110,8 @@ COMPARISONS: dict[str, Callable[[Config], None]] = {
     "chess": bench_chess,
     "rl": bench_rl,
     "guandan": bench_guandan,
+    "guandan_playouts": bench_guandan_playouts,
+    "guandan_game": bench_guandan_game,
 }
 
 

@@ -104,11 +104,16 @@ def _add_moves(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--ascii", action="store_true", help="write cards as 3s 10h rather than 3♠ 10♥"
     )
+    _add_guandan_options(parser, moves=True)
     parser.set_defaults(run=run_moves)
 
 
 def run_moves(args: argparse.Namespace) -> int:
     """``tienlen moves``: print the legal plays grouped by kind, then the total."""
+    if getattr(args, "game", "tienlen") == "guandan":
+        from .guandan import cli as guandan_cli
+
+        return guandan_cli.run_moves(args)
     rules = Rules.from_name(args.rules)
     hand = _parse_arg("hand", Cards.parse, " ".join(args.hand))
     if not hand:
@@ -227,11 +232,16 @@ def _add_play(subparsers: argparse._SubParsersAction) -> None:
                              "for 50 ms, so that --seed replays their moves too")
     parser.add_argument("--fast", action="store_true",
                         help="no pause between the bots' moves")
+    _add_guandan_options(parser)
     parser.set_defaults(run=run_play)
 
 
 def run_play(args: argparse.Namespace) -> int:
     """``tienlen play``: a match against bots until the player stops."""
+    if getattr(args, "game", "tienlen") == "guandan":
+        from .guandan import cli as guandan_cli
+
+        return guandan_cli.run_play(args)
     from .tui.play import PlayOptions, PlaySession
     from .tui.render import Style
     from .tui.terminal import Terminal
@@ -311,6 +321,7 @@ def _add_sim(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--unit-games", type=int, metavar="N",
                         help="games per work unit (default: thousands for fast bots, "
                              "fewer for slow ones); never changes the results")
+    _add_guandan_options(parser)
     parser.set_defaults(run=run_sim)
 
 
@@ -353,6 +364,10 @@ def _writable_file(path: Path, option: str) -> None:
 
 def run_sim(args: argparse.Namespace) -> int:
     """``tienlen sim``: run the arena with a progress bar, then print the results table."""
+    if getattr(args, "game", "tienlen") == "guandan":
+        from .guandan import cli as guandan_cli
+
+        return guandan_cli.run_sim(args)
     import functools
 
     from .bots import make_bot
@@ -421,17 +436,41 @@ def _add_replay(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--fast", action="store_true", help="no pause between actions")
     parser.add_argument("--ascii", action="store_true",
                         help="write cards as 3s 10h and draw with ASCII only")
+    parser.add_argument("--lang", choices=("en", "zh"), default=None,
+                        help="Guandan replays: language (default: from the locale)")
     parser.set_defaults(run=run_replay)
 
 
 def run_replay(args: argparse.Namespace) -> int:
     """``tienlen replay``: verify a replay file, then show it action by action."""
+    from .guandan import cli as guandan_cli
+
+    if guandan_cli.is_guandan_replay(args.file):
+        return guandan_cli.run_replay(args)
     from .tui.render import Style
     from .tui.replay_view import replay_file
     from .tui.terminal import Terminal
 
     return replay_file(Terminal(), args.file, style=Style(ascii=_use_ascii(args)),
                        step=args.step, fast=args.fast)
+
+
+# --- Guandan options (issue 17) ------------------------------------------------------
+
+
+def _add_guandan_options(parser: argparse.ArgumentParser, moves: bool = False) -> None:
+    """``--game guandan`` and the options only Guandan reads (handled in tienlen.guandan.cli)."""
+    if not any("--game" in action.option_strings for action in parser._actions):
+        parser.add_argument("--game", choices=("tienlen", "guandan"), default="tienlen",
+                            help="which game (default: %(default)s)")
+    parser.add_argument("--lang", choices=("en", "zh"), default=None,
+                        help="Guandan: language of the training mode (default: from the locale)")
+    if moves:
+        parser.add_argument("--level", default="2", metavar="RANK",
+                            help="Guandan: the level rank, 2..A (default: %(default)s)")
+        parser.add_argument("--pile-kind", default=None, metavar="KIND",
+                            help="Guandan: the reading of --pile when it has several "
+                                 "(e.g. straight_flush)")
 
 
 # --- tienlen rules -------------------------------------------------------------------

@@ -17,8 +17,19 @@ from .cards import Card, Cards, deal
 from .config import BombOrder, RuleConfig, TeamFormation
 from .errors import CardError, GuandanError, PlayError
 from .plays import Kind, Play, beats, classify, count_legal_plays, legal_plays
+# The game layer (issue 17): one hand, a match to A.
+from .game import Action, Game, GameView, IllegalActionError, Tribute
+from .match import HandResult, Match, ReplayError
 
 __all__ = [
+    "Action",
+    "Game",
+    "GameView",
+    "HandResult",
+    "IllegalActionError",
+    "Match",
+    "ReplayError",
+    "Tribute",
     "BombOrder",
     "Card",
     "CardError",

@@ -1,0 +1,108 @@
+"""Guandan bots and hints: legal actions only, L2's partner and bomb discipline, the 提示
+cycle weakest first."""
+
+from __future__ import annotations
+
+import pytest
+
+from tienlen.guandan import Game, Match, beats
+from tienlen.guandan.bots import PlanBot, GreedyBot, make_bot, play_strength, plan_groups
+from tienlen.guandan.hints import TipButton, hint, tip_plays
+from tienlen.guandan import Cards
+
+
+@pytest.mark.parametrize("levels", [("L1", "L2", "L1", "L2"), ("L2", "L2", "L1", "L1")])
+def test_bots_play_whole_hands_with_tribute_legally(levels):
+    match = Match(seed=21)
+    bots = [make_bot(lv, seed=i) for i, lv in enumerate(levels)]
+    while match.hand_number < 3 and not match.is_over:
+        seat = match.turn
+        kind, cards = bots[seat].decide(match.game.view(seat))
+        match.act(kind, cards, seat)          # checked: an illegal choice would raise
+    assert len(match.results) >= 3
+
+
+def test_L3_decides_legally():
+    # Its time per decision is a budget (time_ms), measured in bench/, not asserted here.
+    game = Game(seed=4)
+    bot = make_bot("L3", seed=1, time_ms=30)
+    for _ in range(6):
+        seat = game.turn
+        kind, cards = bot.decide(game.view(seat))
+        game.act(kind, cards, seat)
+
+
+def test_L1_leads_its_lowest_single():
+    game = Game(hands=["9s 9d 3c Ks", "4s", "5s", "6s"], leader=0)
+    kind, play = GreedyBot().decide(game.view(0))
+    assert kind == "play" and play.cards == Cards.parse("3c")
+
+
+def test_L2_lets_the_partners_play_stand():
+    game = Game(hands=["3s 4s 5s Ks", "9s 9d", "As 6s 6d", "7s 8s"], leader=0)
+    game.play("Ks")
+    game.pass_turn()
+    assert game.can_play("As", seat=2)
+    kind, _ = PlanBot().decide(game.view(2))
+    assert kind == "pass"                                   # partner 0 is winning
+    game2 = Game(hands=["3s 4s 5s Ks", "9s 9d", "As", "7s 8s"], leader=0)
+    game2.play("Ks")
+    game2.pass_turn()
+    kind, play = PlanBot().decide(game2.view(2))
+    assert kind == "play" and play.cards == Cards.parse("As")   # going out is worth it
+    game3 = Game(hands=["3s 4s 5s Ks", "9s 9d", "As 6s 6d", "7s 8s"], leader=1)
+    game3.play("9s")
+    kind, play = PlanBot().decide(game3.view(2))
+    assert kind == "play"                                   # an opponent's 9: beat it
+
+
+SEAT0 = "3s 4d 6c 8h 10s Qd 9s 9d 9c 9h"
+
+
+def test_L2_keeps_a_bomb_early():
+    game = Game(hands=[SEAT0, "As 5s 5d 7c 7d Jc Jd Kc Kd 3d 4h", "3c 5c 6d 8d 10c Qc Ks",
+                       "4c 6h 8c 10h Jh Qh Kh"], leader=1)
+    game.play("As")
+    game.pass_turn()
+    game.pass_turn()
+    assert game.turn == 0
+    assert PlanBot().decide(game.view(0))[0] == "pass"
+
+
+def test_L2_bombs_when_an_opponent_is_close_to_going_out():
+    game = Game(hands=[SEAT0, "As 5s 5d", "3c 5c 6d 8d 10c Qc Ks", "4c 6h 8c 10h Jh Qh Kh"],
+                leader=1)
+    game.play("As")
+    game.pass_turn()
+    game.pass_turn()
+    kind, play = PlanBot().decide(game.view(0))
+    assert kind == "play" and play.is_bomb
+
+
+def test_tip_button_cycles_plays_that_beat_weakest_first():
+    game = Game(seed=8, leader=0)
+    game.play(min(game.legal_plays(), key=play_strength))
+    view = game.view(1)
+    plays = tip_plays(view)
+    assert plays and all(beats(p, game.pile) for p in plays)
+    keys = [play_strength(p) for p in plays]
+    assert keys == sorted(keys)
+    button = TipButton(view)
+    pressed = [button.press() for _ in range(len(plays) + 1)]
+    assert pressed[:-1] == plays and pressed[-1] == plays[0]
+
+
+def test_hint_gives_a_legal_action_and_a_reason():
+    m = Match(seed=31)
+    for _ in range(40):
+        view = m.game.view(m.turn)
+        h = hint(view)
+        assert h.reason and str(h)
+        m.act(h.kind, h.cards, m.turn)
+
+
+def test_plan_groups_cover_the_hand_without_wilds():
+    hand = Cards.parse("3s 3d 3c 4s 4d 4c 7s 8s 9s 10d Jd Ks Kd BJ 2h")
+    groups = plan_groups(hand, 2)
+    assert sum(n for _, _, n in groups) == len(hand) - 1      # the wild 2♥ is left out
+    assert ("plate", 4, 6) in groups and ("straight", 11, 5) in groups

@@ -1,0 +1,103 @@
+"""guandan.Game and Match as values: copies are independent, pickles replay through the
+checked path (a tampered one is refused), views hide other seats' cards."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import pytest
+
+from tienlen.guandan import Cards, Game, GuandanError, IllegalActionError, Match
+from tienlen.guandan.game import _game_from_actions
+
+
+def test_copy_is_independent_and_equal():
+    g = Game(seed=3)
+    c = g.copy()
+    assert c == g and copy.deepcopy(g) == g
+    c.play(c.legal_plays()[0])
+    assert c != g and len(g.history) == 0 and g.hand(g.turn) != c.hand(g.turn)
+
+
+def test_pickle_mid_tribute_and_mid_play():
+    g = Game(hands=["3s 4s", "5s 6s", "7s 8s", "9s Ks"], level=3, previous_order=(0, 1, 2, 3))
+    assert pickle.loads(pickle.dumps(g)) == g
+    g.give_tribute("Ks")
+    assert pickle.loads(pickle.dumps(g)) == g
+    g.return_tribute("4s")
+    g.play("9s")
+    h = pickle.loads(pickle.dumps(g))
+    assert h == g and h.turn == g.turn and h.history == g.history
+
+
+def test_tampered_pickle_is_refused():
+    g = Game(seed=3, leader=0)
+    play = g.legal_plays()[0]
+    g.play(play)
+    fn, args = g.__reduce__()
+    args = list(args)
+    args[-1] = ((1, "play", args[-1][0][2], args[-1][0][3]),)   # seat 1 claims seat 0's play
+    with pytest.raises(IllegalActionError):
+        fn(*args)
+    with pytest.raises((GuandanError, ValueError)):
+        _game_from_actions(3, 2, {"wild_count": 3}, ((0, 2), (1, 3)), None, 0, args[6], ())
+
+
+def test_match_copy_pickle_and_replay_equal():
+    m = Match(8)
+    for _ in range(30):
+        g = m.game
+        m.play(g.legal_plays()[-1]) if not g.can_pass() else m.pass_turn()
+    assert m.copy() == m and pickle.loads(pickle.dumps(m)) == m
+    assert Match.from_json(m.to_json()) == m
+
+
+def test_view_shows_only_what_the_seat_may_know():
+    g = Game(seed=6, leader=1)
+    v = g.view(0)
+    assert v.hand == g.hand(0) and v.hand_sizes == (27, 27, 27, 27)
+    assert not hasattr(v, "hands") and len(v.legal_plays) == 0     # not its turn
+    assert v.partner == 2 and v.turn == 1 and v.can_pass is False
+    assert len(g.view(1).legal_plays) > 0
+
+
+def test_replay_refusals_name_the_field():
+    from tienlen.guandan import ReplayError
+
+    m = Match(2)
+    text = m.to_json()
+    with pytest.raises(ReplayError, match="schema"):
+        Match.from_json(text.replace("tienlen.guandan.match", "other"))
+    with pytest.raises(ReplayError, match="larger"):
+        Match.from_json(" " * (9 << 20))
+    with pytest.raises(ReplayError, match="not JSON"):
+        Match.from_json("{")
+    with pytest.raises(ReplayError, match="levels"):
+        Match.from_json(text.replace('"levels": [2, 2]', '"levels": [3, 2]'))
+
+
+def test_cards_given_as_text_choose_a_reading():
+    # 7 7 7 + two wilds reads as a full house or a 5-card bomb: without a reading the
+    # non-bomb one is played, with reading= the bomb.
+    hands = ["7s 7d 7c 2h 2h 3s", "4s", "5s", "6s"]
+    g = Game(hands=hands, leader=0)
+    a = g.play("7s 7d 7c 2h 2h")
+    assert a.play.kind.name == "FULL_HOUSE"
+    g2 = Game(hands=hands, leader=0)
+    from tienlen.guandan import Kind
+
+    assert g2.play(Cards.parse("7s 7d 7c 2h 2h"), reading=Kind.BOMB).play.is_bomb
+    with pytest.raises(IllegalActionError):
+        Game(hands=hands, leader=0).play("7s 7d 7c 2h 2h", reading=Kind.STRAIGHT)
+
+
+@pytest.mark.parametrize("name", ["tienlen.guandan.game", "tienlen.guandan.match",
+                                  "tienlen.guandan.bots", "tienlen.guandan.hints",
+                                  "tienlen.guandan.cli", "tienlen.guandan.arena"])
+def test_docstring_examples_hold(name: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0

@@ -1,0 +1,887 @@
+"""One hand of Guandan (GUANDAN.md G5, G6, G8): deal, tribute, play, over.
+
+The play phase runs on the core's :class:`~tienlen._guandan.GdState`, which implements G5
+once for this class and for the native playouts. This module adds the tribute exchange (G6),
+refusals with the G8 reasons (:class:`IllegalActionError`), a history of frozen
+:class:`Action` records, per-seat views, copies and pickling.
+
+>>> game = Game(seed=7, leader=0)
+>>> game.phase, game.turn, len(game.hand(0))
+('play', 0, 27)
+>>> first = game.legal_plays()[0]
+>>> print(game.play(first))
+seat 0 plays 2♠ (single 2)
+>>> game.pass_turn(seat=2)
+Traceback (most recent call last):
+...
+tienlen.guandan.game.IllegalActionError: NOT_YOUR_TURN: it is seat 1's turn, not seat 2's
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final, Literal, NamedTuple, Union
+
+from .. import _guandan
+from .cards import Cards, _wrap
+from .config import RuleConfig
+from .errors import GuandanError
+from .plays import Kind, Play, _make
+
+__all__ = ["Action", "Game", "GameView", "LegalPlays", "IllegalActionError", "REASONS", "Tribute",
+           "single_value", "tribute_candidates", "return_candidates", "teams_bits"]
+
+#: The plan's error codes (G8), the reasons every refusal carries.
+REASONS: Final = ("INVALID_CARDS", "NOT_YOUR_TURN", "CANNOT_PASS", "CARD_NOT_FOUND",
+                  "HAND_EMPTY", "INVALID_TRIBUTE", "GAME_OVER", "STATE_CONFLICT")
+
+Phase = Literal["deal", "tribute", "play", "over"]
+CardsLike = Union[Cards, str, Iterable[int]]
+
+
+class IllegalActionError(GuandanError):
+    """A refused action (G8). ``reason`` is one of :data:`REASONS`; ``detail`` a finer
+    sub-reason such as ``DOES_NOT_BEAT`` (or the reason itself). Nothing was changed.
+
+    >>> error = IllegalActionError("CANNOT_PASS", "the leader must play")
+    >>> error.reason, error.code, isinstance(error, ValueError)
+    ('CANNOT_PASS', 3, True)
+    """
+
+    def __init__(self, reason: str, message: str, detail: str | None = None) -> None:
+        super().__init__(f"{reason}: {message}")
+        self.reason = reason
+        self.detail = detail or reason
+        self.code = REASONS.index(reason) + 1
+
+
+_NATIVE_MESSAGES = {
+    "NOT_A_PLAY": "these cards are not a combination",
+    "NOT_A_READING": "these cards cannot be read that way",
+    "DOES_NOT_BEAT": "that does not beat the play on the table",
+    "CARD_NOT_FOUND": "you do not hold these cards",
+    "CANNOT_PASS": "the leader must play; passing is only allowed on someone's play",
+    "GAME_OVER": "the hand is over",
+}
+
+
+def _native_error(code: int) -> IllegalActionError:
+    name = _guandan.GS_REASON_NAMES[code]
+    base = REASONS[_guandan.GS_REASON_BASE[code] - 1]
+    return IllegalActionError(base, _NATIVE_MESSAGES.get(name, name.lower()), name)
+
+
+class LegalPlays(Sequence):
+    """A snapshot of the plays open to the seat to act, listed only when first indexed or
+    iterated (see :meth:`Game.legal_plays`).
+
+    >>> game = Game(hands=["3s 3d", "4s", "5s", "6s"], leader=0)
+    >>> plays = game.legal_plays()
+    >>> len(plays), [p.describe() for p in plays], plays[-1].cards
+    (3, ['single 3', 'single 3', 'pair of 3'], Cards.parse('3s 3d'))
+    """
+
+    __slots__ = ("_state", "_level", "_flags", "_items", "_n")
+
+    def __init__(self, state: object, level: int, flags: int) -> None:
+        self._state = None if state is None else state.copy()  # type: ignore[attr-defined]
+        self._level = level
+        self._flags = flags
+        self._items: list | None = None
+        self._n = -1
+
+    def _listing(self) -> list:
+        if self._items is None:
+            if self._state is None:
+                self._items = []
+            else:
+                masks, codes = self._state.legal_plays()
+                self._items = list(zip(masks.tolist(), codes.tolist()))
+        return self._items
+
+    def __len__(self) -> int:
+        if self._n < 0:
+            self._n = 0 if self._state is None else self._state.count_legal_plays()
+        return self._n
+
+    def __getitem__(self, index):  # type: ignore[override]
+        items = self._listing()
+        lv, fl = self._level, self._flags
+        if isinstance(index, slice):
+            return [_make(_wrap(a, b), c, lv, fl) for (a, b), c in items[index]]
+        (a, b), c = items[index]
+        return _make(_wrap(a, b), c, lv, fl)
+
+    def __iter__(self):
+        lv, fl = self._level, self._flags
+        return iter([_make(_wrap(a, b), c, lv, fl) for (a, b), c in self._listing()])
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (LegalPlays, tuple, list)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"<LegalPlays ({len(self)})>"
+
+
+class Action(NamedTuple):
+    """One action of a hand, as in :attr:`Game.history`: ``(seat, action, cards, play, to)``.
+
+    ``action`` is ``"play"``, ``"pass"``, ``"give_tribute"`` or ``"return_tribute"``;
+    ``cards`` the cards moved (None for a pass, and in another seat's view for a tribute
+    exchange it did not take part in); ``play`` the reading of a play; ``to`` the seat that
+    received a tribute or return card (None for a tribute whose receiver is not yet known).
+    """
+
+    seat: int
+    action: Literal["play", "pass", "give_tribute", "return_tribute"]
+    cards: Cards | None
+    play: Play | None
+    to: int | None
+
+    def __str__(self) -> str:
+        if self.action == "pass":
+            return f"seat {self.seat} passes"
+        if self.action == "play":
+            assert self.play is not None
+            return f"seat {self.seat} plays {self.cards} ({self.play.describe()})"
+        verb = "gives tribute" if self.action == "give_tribute" else "returns"
+        shown = "a card" if self.cards is None else str(self.cards)
+        to = "" if self.to is None else f" to seat {self.to}"
+        return f"seat {self.seat} {verb} {shown}{to}"
+
+
+_PASSES = tuple(Action(s, "pass", None, None, None) for s in range(4))
+# Building a record straight from a tuple skips the named tuple's Python-level __new__.
+_new_action = tuple.__new__
+
+
+def single_value(card: int, level: int) -> int:
+    """A card's place in the single-card order (G1.5): natural rank, the level rank 15,
+    ☆ 16, ★ 17."""
+    if card >= 52:
+        return 16 if card == 52 else 17
+    rank = card // 4 + 2
+    return 15 if rank == level else rank
+
+
+def teams_bits(teams: tuple[tuple[int, int], tuple[int, int]]) -> int:
+    """The core's team0 bits: the seats of the team holding seat 0."""
+    team = teams[0] if 0 in teams[0] else teams[1]
+    return (1 << team[0]) | (1 << team[1])
+
+
+def _wild(level: int, config: RuleConfig) -> int:
+    return -1 if config.wild_count == 0 else (level - 2) * 4 + 1
+
+
+def tribute_candidates(hand: Cards, level: int, config: RuleConfig) -> tuple[int, ...]:
+    """The card faces a payer may give (G6.3): every face of the highest single-card value
+    among the cards allowed (wilds only with ``can_tribute_wild``)."""
+    wild = _wild(level, config)
+    allowed = [c for c in set(hand.ids) if config.can_tribute_wild or c != wild]
+    if not allowed:
+        return ()
+    top = max(single_value(c, level) for c in allowed)
+    return tuple(sorted(c for c in allowed if single_value(c, level) == top))
+
+
+def return_candidates(hand: Cards, level: int, config: RuleConfig) -> tuple[int, ...]:
+    """The faces a receiver may return (G6.4): naturals of rank 2 .. tribute_return_max_rank
+    other than the level rank; holding none, any face of the lowest value."""
+    faces = sorted(set(hand.ids))
+    ok = tuple(c for c in faces
+               if c < 52 and c // 4 + 2 <= config.tribute_return_max_rank and c // 4 + 2 != level)
+    if ok or not faces:
+        return ok
+    low = min(single_value(c, level) for c in faces)
+    return tuple(c for c in faces if single_value(c, level) == low)
+
+
+@dataclass(frozen=True, slots=True)
+class Tribute:
+    """One tribute of a hand: ``payer`` gave ``card`` (an original id) to ``receiver``,
+    who returned ``returned`` (None until then)."""
+
+    payer: int
+    receiver: int | None
+    card: int | None
+    returned: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    """What one seat may know (issue 17): its own hand, the cards left per seat, the trick,
+    the history (tribute cards only when the seat gave or took them), level, teams."""
+
+    seat: int
+    phase: str
+    hand: Cards
+    hand_sizes: tuple[int, ...]
+    turn: int | None
+    level: int
+    teams: tuple[tuple[int, int], tuple[int, int]]
+    pile: Play | None
+    pile_owner: int | None
+    finished: tuple[int, ...]
+    history: tuple[Action, ...]
+    tributes: tuple[Tribute, ...]
+    config: RuleConfig
+    legal_plays: Sequence[Play]
+    can_pass: bool
+    #: During tribute, what this seat must do now: "give", "return" or None.
+    tribute_step: str | None = None
+
+    @property
+    def partner(self) -> int:
+        team = self.teams[0] if self.seat in self.teams[0] else self.teams[1]
+        return team[1] if team[0] == self.seat else team[0]
+
+
+_FIXED_TEAMS = ((0, 2), (1, 3))
+
+
+def _seat(seat: object) -> int:
+    if type(seat) is not int or not 0 <= seat <= 3:
+        raise IllegalActionError("STATE_CONFLICT", f"seat must be 0..3; got {seat!r}", "BAD_SEAT")
+    return seat
+
+
+class Game:
+    """One hand of Guandan at one level.
+
+    ``previous_order`` (the last hand's places, first out first, all four seats) makes this a
+    later hand of a match: tribute is judged on the new deal (G6) and decides the leader.
+    Without it the leader is ``leader``, or a seat drawn from ``seed`` (G5.2).
+
+    >>> g = Game(seed=11, level=5, previous_order=(0, 1, 3, 2))   # partner 4th: seat 3 pays
+    >>> g.phase, g.turn, [t.payer for t in g.tributes] if g.phase == "tribute" else g.anti_tribute
+    ('tribute', 3, [3])
+    """
+
+    __slots__ = ("_seed", "_level", "_config", "_flags", "_teams", "_team0", "_phase",
+                 "_hands", "_state", "_history", "_tributes", "_prev", "_anti", "_leader",
+                 "_initial")
+
+    def __init__(self, seed: int | None = None, *, level: int = 2,
+                 config: RuleConfig = RuleConfig(),
+                 teams: tuple[tuple[int, int], tuple[int, int]] = _FIXED_TEAMS,
+                 leader: int | None = None,
+                 previous_order: tuple[int, ...] | None = None,
+                 hands: Iterable[CardsLike] | None = None) -> None:
+        if not isinstance(config, RuleConfig):
+            raise GuandanError(f"config must be a RuleConfig; got {type(config).__name__}")
+        if type(level) is not int or not 2 <= level <= 14:
+            raise GuandanError(f"level must be an int 2..14; got {level!r}")
+        teams = _teams_arg(teams)
+        if hands is not None:
+            parsed = tuple(h if isinstance(h, Cards) else
+                           (Cards.parse(h) if isinstance(h, str) else Cards(h)) for h in hands)
+            if len(parsed) != 4 or any(len(h) == 0 for h in parsed):
+                raise GuandanError("hands must be four non-empty hands")
+            total = parsed[0] + parsed[1] + parsed[2] + parsed[3]   # a third copy raises
+            del total
+            self._seed = seed
+        else:
+            if seed is None:
+                import secrets
+
+                seed = secrets.randbits(64)
+            if type(seed) is not int or not 0 <= seed < 1 << 64:
+                raise GuandanError(f"seed must be an int in [0, 2**64); got {seed!r}")
+            parsed = tuple(_wrap(o, t) for o, t in _guandan.deal(seed))
+            self._seed = seed
+        self._level = level
+        self._config = config
+        self._flags = config.flags
+        self._teams = teams
+        self._team0 = teams_bits(teams)
+        self._hands = list(parsed)
+        self._initial = tuple(parsed)
+        self._history: list[Action] = []
+        self._tributes: list[Tribute] = []
+        self._state = None
+        self._anti = False
+        self._prev = None
+        if previous_order is not None:
+            order = tuple(previous_order)
+            if sorted(order) != [0, 1, 2, 3] or any(type(s) is not int for s in order):
+                raise GuandanError(f"previous_order must list the four seats; got {previous_order!r}")
+            self._prev = order
+            self._setup_tribute(order)
+        else:
+            if leader is None:
+                leader = _draw_seat(self._seed if self._seed is not None else 0)
+            self._leader = _seat_or_error(leader)
+            self._start_play(self._leader)
+
+    # ------------------------------------------------------------ tribute (G6)
+
+    def _team_of(self, seat: int) -> tuple[int, int]:
+        return self._teams[0] if seat in self._teams[0] else self._teams[1]
+
+    def partner(self, seat: int) -> int:
+        a, b = self._team_of(_seat(seat))
+        return b if a == seat else a
+
+    def _setup_tribute(self, order: tuple[int, ...]) -> None:
+        first = order[0]
+        mate = self.partner(first)
+        place = order.index(mate)          # 1, 2 or 3 (0-based place of the partner)
+        if place == 1:
+            payers = [s for s in order[2:]]
+        elif place == 2:
+            payers = [order[3]]
+        else:
+            payers = [order[2]]
+        big = sum(self._hands[p].count(53) for p in payers)
+        if big >= 2:
+            self._anti = True               # G6.6: 抗贡; the previous first out leads
+            self._leader = first
+            self._start_play(first)
+            return
+        # Payers act going round from the seat after the first out.
+        payers.sort(key=lambda s: (s - first) % 4)
+        self._tributes = [Tribute(p, None, None, None) for p in payers]
+        self._phase = "tribute"
+        self._leader = -1
+
+    @property
+    def anti_tribute(self) -> bool:
+        """Whether the paying side refused tribute with both big jokers (G6.6)."""
+        return self._anti
+
+    @property
+    def tributes(self) -> tuple[Tribute, ...]:
+        return tuple(self._tributes)
+
+    def _tribute_turn(self) -> tuple[str, int] | None:
+        for t in self._tributes:
+            if t.card is None:
+                return ("give", t.payer)
+        for t in self._tributes:
+            if t.returned is None:
+                assert t.receiver is not None
+                return ("return", t.receiver)
+        return None
+
+    def verify_give_tribute(self, card: object, seat: int | None = None) -> int:
+        """Check a tribute (G6.2, G6.3); returns the card's original id. Raises
+        :class:`IllegalActionError` (INVALID_TRIBUTE, CARD_NOT_FOUND, NOT_YOUR_TURN,
+        STATE_CONFLICT, GAME_OVER)."""
+        step = self._tribute_step("give", seat)
+        face = _one_card(card)
+        hand = self._hands[step]
+        if hand.count(face) == 0:
+            raise IllegalActionError("CARD_NOT_FOUND", f"seat {step} does not hold {_name(face)}")
+        allowed = tribute_candidates(hand, self._level, self._config)
+        if face not in allowed:
+            raise IllegalActionError(
+                "INVALID_TRIBUTE", f"the tribute must be your highest card "
+                f"({' or '.join(_name(c) for c in allowed)}), not {_name(face)}", "NOT_HIGHEST")
+        return face
+
+    def can_give_tribute(self, card: object, seat: int | None = None) -> bool:
+        try:
+            self.verify_give_tribute(card, seat)
+        except IllegalActionError:
+            return False
+        return True
+
+    def give_tribute(self, card: object, seat: int | None = None) -> Action:
+        """Pay tribute (G6.2-G6.5). When the last tribute is given the receivers are fixed:
+        the higher card to the first out (equal: by turn order after the first out)."""
+        face = self.verify_give_tribute(card, seat)
+        payer = self._tribute_turn()[1]  # type: ignore[index]
+        self._hands[payer] = self._hands[payer] - _wrap(1 << face, 0)
+        i = next(i for i, t in enumerate(self._tributes) if t.payer == payer)
+        self._tributes[i] = Tribute(payer, None, face, None)
+        action = Action(payer, "give_tribute", _wrap(1 << face, 0), None, None)
+        self._history.append(action)
+        if all(t.card is not None for t in self._tributes):
+            self._deliver_tributes()
+        return action
+
+    def _deliver_tributes(self) -> None:
+        first, second = self._prev[0], self._prev[1]  # type: ignore[index]
+        ts = self._tributes
+        if len(ts) == 1:
+            ts[0] = Tribute(ts[0].payer, first, ts[0].card, None)
+        else:
+            a, b = ts                      # already in turn order after the first out
+            va = single_value(a.card, self._level)  # type: ignore[arg-type]
+            vb = single_value(b.card, self._level)  # type: ignore[arg-type]
+            hi, lo = (b, a) if vb > va else (a, b)
+            ts[:] = [Tribute(hi.payer, first, hi.card, None),
+                     Tribute(lo.payer, second, lo.card, None)]
+        for t in ts:
+            self._hands[t.receiver] = self._hands[t.receiver] + _wrap(1 << t.card, 0)  # type: ignore
+        # G6.7: the payer to the first out leads.
+        self._leader = ts[0].payer
+
+    def verify_return_tribute(self, card: object, seat: int | None = None) -> int:
+        """Check a return card (G6.4); returns its original id."""
+        step = self._tribute_step("return", seat)
+        face = _one_card(card)
+        hand = self._hands[step]
+        if hand.count(face) == 0:
+            raise IllegalActionError("CARD_NOT_FOUND", f"seat {step} does not hold {_name(face)}")
+        allowed = return_candidates(hand, self._level, self._config)
+        if face not in allowed:
+            limit = self._config.tribute_return_max_rank
+            raise IllegalActionError(
+                "INVALID_TRIBUTE", f"the return must be a card of rank 2..{_rank_name(limit)} "
+                f"other than the level rank (or your lowest card if you hold none); "
+                f"not {_name(face)}", "BAD_RETURN")
+        return face
+
+    def can_return_tribute(self, card: object, seat: int | None = None) -> bool:
+        try:
+            self.verify_return_tribute(card, seat)
+        except IllegalActionError:
+            return False
+        return True
+
+    def return_tribute(self, card: object, seat: int | None = None) -> Action:
+        """Return a card to the player who paid this seat (G6.4, G6.8)."""
+        face = self.verify_return_tribute(card, seat)
+        receiver = self._tribute_turn()[1]  # type: ignore[index]
+        i = next(i for i, t in enumerate(self._tributes)
+                 if t.receiver == receiver and t.returned is None)
+        t = self._tributes[i]
+        self._hands[receiver] = self._hands[receiver] - _wrap(1 << face, 0)
+        self._hands[t.payer] = self._hands[t.payer] + _wrap(1 << face, 0)
+        self._tributes[i] = Tribute(t.payer, receiver, t.card, face)
+        action = Action(receiver, "return_tribute", _wrap(1 << face, 0), None, t.payer)
+        self._history.append(action)
+        if self._tribute_turn() is None:
+            self._start_play(self._leader)
+        return action
+
+    def _tribute_step(self, kind: str, seat: int | None) -> int:
+        if self._phase == "over":
+            raise IllegalActionError("GAME_OVER", "the hand is over")
+        if self._phase != "tribute":
+            raise IllegalActionError("STATE_CONFLICT", "there is no tribute to exchange now",
+                                     "NOT_TRIBUTE_PHASE")
+        step = self._tribute_turn()
+        assert step is not None
+        if step[0] != kind:
+            what = "tribute is still being given" if step[0] == "give" else "tribute has been given; returns are due"
+            raise IllegalActionError("STATE_CONFLICT", what, "WRONG_TRIBUTE_STEP")
+        if seat is not None and _seat(seat) != step[1]:
+            raise IllegalActionError("NOT_YOUR_TURN", f"it is seat {step[1]}'s turn, not seat {seat}'s")
+        return step[1]
+
+    # ------------------------------------------------------------ play (G5)
+
+    def _start_play(self, leader: int) -> None:
+        self._phase = "play"
+        self._state = _guandan.GdState(tuple(h.masks for h in self._hands), self._level, leader,
+                                       self._flags, self._team0)
+        self._hands = []
+
+    @property
+    def seed(self) -> int | None:
+        return self._seed
+
+    @property
+    def level(self) -> int:
+        return self._level
+
+    @property
+    def config(self) -> RuleConfig:
+        return self._config
+
+    @property
+    def teams(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        return self._teams
+
+    @property
+    def phase(self) -> Phase:
+        """``"tribute"``, ``"play"`` or ``"over"`` (the deal happens in the constructor)."""
+        return self._phase  # type: ignore[return-value]
+
+    @property
+    def leader(self) -> int | None:
+        """Who leads the play phase (None while tribute decides it)."""
+        return None if self._leader < 0 else self._leader
+
+    @property
+    def initial_hands(self) -> tuple[Cards, ...]:
+        """The hands as dealt, before any tribute."""
+        return self._initial
+
+    @property
+    def state(self) -> _guandan.GdState | None:
+        """A copy of the native play-phase state (None before play)."""
+        return None if self._state is None else self._state.copy()
+
+    @property
+    def turn(self) -> int | None:
+        """The seat to act (a payer or receiver during tribute), None once over."""
+        if self._phase == "tribute":
+            return self._tribute_turn()[1]  # type: ignore[index]
+        if self._phase == "play":
+            return self._state.turn
+        return None
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase == "over"
+
+    def hand(self, seat: int) -> Cards:
+        seat = _seat(seat)
+        if self._state is None:
+            return self._hands[seat]
+        return _wrap(*self._state.hand(seat))
+
+    @property
+    def hands(self) -> tuple[Cards, ...]:
+        return tuple(self.hand(s) for s in range(4))
+
+    @property
+    def pile(self) -> Play | None:
+        s = self._state
+        if s is None or s.pile_code == 0:
+            return None
+        return _make(_wrap(*s.pile), s.pile_code, self._level, self._flags)
+
+    @property
+    def pile_owner(self) -> int | None:
+        s = self._state
+        return None if s is None or s.pile_owner < 0 else s.pile_owner
+
+    @property
+    def finished(self) -> tuple[int, ...]:
+        """Seats in the order they went out."""
+        return () if self._state is None else self._state.finished
+
+    @property
+    def places(self) -> tuple[int, ...] | None:
+        """All four seats by place once the hand is over (G5.8): those out in order, then
+        those still holding cards, in seat order after the last out."""
+        if self._phase != "over":
+            return None
+        out = self._state.finished
+        last = out[-1]
+        rest = sorted((s for s in range(4) if s not in out), key=lambda s: (s - last) % 4)
+        return tuple(out) + tuple(rest)
+
+    @property
+    def winning_team(self) -> tuple[int, int] | None:
+        """The team of the first player out, once the hand is over."""
+        return None if self._phase != "over" else self._team_of(self._state.finished[0])
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        return tuple(self._history)
+
+    def legal_plays(self) -> LegalPlays:
+        """Every legal play of the seat to act, in the core's order (by kind, then size and
+        rank of the reading); empty outside the play phase. A lazy sequence: ``len()`` is the
+        core's closed-form count and indexing wraps only the play asked for."""
+        return LegalPlays(self._state if self._phase == "play" else None, self._level, self._flags)
+
+    def _check_turn(self, seat: int | None) -> int:
+        if self._phase == "over":
+            raise IllegalActionError("GAME_OVER", "the hand is over")
+        if self._phase != "play":
+            raise IllegalActionError("STATE_CONFLICT", "tribute must be settled before play",
+                                     "TRIBUTE_PENDING")
+        turn = self._state.turn
+        if seat is not None and seat != turn:
+            s = _seat(seat)
+            if not self._state.hand(s)[0]:
+                raise IllegalActionError("HAND_EMPTY", f"seat {s} has no cards left")
+            raise IllegalActionError("NOT_YOUR_TURN", f"it is seat {turn}'s turn, not seat {s}'s")
+        return turn
+
+    def _resolve(self, cards: object, reading: object) -> tuple[int, int, int]:
+        """(once, twice, code) of a play given as a Play or as cards (+ optional reading)."""
+        if isinstance(cards, Play):
+            if cards._level != self._level or cards._flags != self._flags:
+                raise IllegalActionError("INVALID_CARDS", "that play was read at another level "
+                                         "or under other rules", "NOT_A_READING")
+            c = cards._cards
+            return c._once, c._twice, cards._code
+        try:
+            c = cards if isinstance(cards, Cards) else (
+                Cards.parse(cards) if isinstance(cards, str) else Cards(cards))  # type: ignore[arg-type]
+        except (ValueError, TypeError) as e:
+            raise IllegalActionError("INVALID_CARDS", str(e), "BAD_CARDS") from None
+        codes = _guandan.classify(c._once, c._twice, self._level, self._flags)
+        if not codes:
+            # Report missing cards first: that is the more useful reason.
+            o, t = self._state.hand(self._state.turn)
+            if (c._once & ~o) or (c._twice & ~t):
+                raise IllegalActionError("CARD_NOT_FOUND", "you do not hold these cards")
+            raise IllegalActionError("INVALID_CARDS", "these cards are not a combination", "NOT_A_PLAY")
+        if reading is not None:
+            if isinstance(reading, Play):
+                want = reading._code
+            elif isinstance(reading, Kind):
+                want = next((x for x in reversed(codes) if x >> 12 == reading), -1)
+            else:
+                want = reading
+            if want not in codes:
+                raise IllegalActionError("INVALID_CARDS", f"these cards cannot be read as {reading}",
+                                         "NOT_A_READING")
+            return c._once, c._twice, want  # type: ignore[return-value]
+        return c._once, c._twice, self._choose_reading(codes)
+
+    def _choose_reading(self, codes: list[int]) -> int:
+        """Cards with several readings, given without one: the strongest reading that may go
+        on the pile, a non-bomb before a bomb (the player keeps the bomb for later); with
+        none legal, the last reading (its refusal names the reason)."""
+        pile = self._state.pile_code
+        ok = [c for c in codes if _guandan.beats(c, pile, self._level, self._flags)]
+        if not ok:
+            return codes[-1]
+        plain = [c for c in ok if c >> 12 < Kind.BOMB]
+        pick = plain or ok
+        return max(pick, key=lambda c: _guandan.compare_value(c, self._level, self._flags))
+
+    def verify_play(self, cards: object, seat: int | None = None, reading: object = None) -> None:
+        """Raise :class:`IllegalActionError` if the play is refused; return None if legal."""
+        self._check_turn(seat)
+        a, b, code = self._resolve(cards, reading)
+        r = self._state.check_play(a, b, code)
+        if r:
+            raise _native_error(r)
+
+    def can_play(self, cards: object, seat: int | None = None, reading: object = None) -> bool:
+        try:
+            self.verify_play(cards, seat, reading)
+        except IllegalActionError:
+            return False
+        return True
+
+    def play(self, cards: object, seat: int | None = None, reading: object = None) -> Action:
+        """Play ``cards`` (a :class:`Play`, or cards with an optional ``reading``: a Kind,
+        Play or code) for the seat to act. Refused plays raise and change nothing."""
+        turn = self._check_turn(seat)
+        a, b, code = self._resolve(cards, reading)
+        r = self._state.try_play(a, b, code)
+        if r:
+            raise _native_error(r)
+        play = cards if isinstance(cards, Play) else _make(_wrap(a, b), code, self._level, self._flags)
+        action = _new_action(Action, (turn, "play", play._cards, play, None))
+        self._history.append(action)
+        if self._state.turn < 0:
+            self._phase = "over"
+        return action
+
+    def verify_pass(self, seat: int | None = None) -> None:
+        self._check_turn(seat)
+        r = self._state.check_pass()
+        if r:
+            raise _native_error(r)
+
+    def can_pass(self, seat: int | None = None) -> bool:
+        if seat is None and self._phase == "play":
+            return self._state.can_pass()  # the common case, without raising
+        try:
+            self.verify_pass(seat)
+        except IllegalActionError:
+            return False
+        return True
+
+    def pass_turn(self, seat: int | None = None) -> Action:
+        """Pass (G5.4): allowed whenever there is a play on the table to answer."""
+        turn = self._check_turn(seat)
+        r = self._state.try_pass()
+        if r:
+            raise _native_error(r)
+        action = _PASSES[turn]
+        self._history.append(action)
+        return action
+
+    def apply_unchecked(self, play: Play | None) -> Action:
+        """Fast path for bots and search: a :class:`Play` from :meth:`legal_plays` or None to
+        pass, trusted to be legal (the core still refuses what would corrupt the state)."""
+        turn = self._state.turn
+        if play is None:
+            self._state.apply(0, 0, 0)
+            action = _PASSES[turn]
+        else:
+            c = play._cards
+            self._state.apply(c._once, c._twice, play._code)
+            action = _new_action(Action, (turn, "play", c, play, None))
+            if self._state.turn < 0:
+                self._phase = "over"
+        self._history.append(action)
+        return action
+
+    def act(self, kind: str, cards: object = None, seat: int | None = None,
+            reading: object = None) -> Action:
+        """Dispatch one action by name (replays, the CLI)."""
+        if kind == "play":
+            return self.play(cards, seat, reading)
+        if kind == "pass":
+            return self.pass_turn(seat)
+        if kind == "give_tribute":
+            return self.give_tribute(cards, seat)
+        if kind == "return_tribute":
+            return self.return_tribute(cards, seat)
+        raise IllegalActionError("STATE_CONFLICT", f"unknown action {kind!r}", "UNKNOWN_ACTION")
+
+    # ------------------------------------------------------------ views, copies
+
+    def view(self, seat: int) -> GameView:
+        """What ``seat`` may know, and nothing else."""
+        seat = _seat(seat)
+        mine = []
+        for a in self._history:
+            if a.action in ("give_tribute", "return_tribute") and seat != a.seat and seat != a.to:
+                # Which card changed hands between two other players is theirs to know; a
+                # tribute not yet delivered is known to its payer only.
+                receiver = a.to if a.action == "return_tribute" else next(
+                    (t.receiver for t in self._tributes if t.payer == a.seat), None)
+                if seat != receiver:
+                    a = Action(a.seat, a.action, None, None, a.to)
+            mine.append(a)
+        tributes = tuple(t if seat in (t.payer, t.receiver) else
+                         Tribute(t.payer, t.receiver, None, None) for t in self._tributes)
+        is_turn = self.turn == seat
+        step = self._tribute_turn() if self._phase == "tribute" else None
+        return GameView(
+            seat=seat, phase=self._phase, hand=self.hand(seat),
+            hand_sizes=tuple(len(self.hand(s)) for s in range(4)), turn=self.turn,
+            level=self._level, teams=self._teams, pile=self.pile, pile_owner=self.pile_owner,
+            finished=self.finished, history=tuple(mine), tributes=tributes,
+            config=self._config,
+            legal_plays=self.legal_plays() if is_turn else (),
+            can_pass=is_turn and self._phase == "play" and self._state.can_pass(),
+            tribute_step=step[0] if step is not None and step[1] == seat else None)
+
+    def copy(self) -> Game:
+        g = Game.__new__(Game)
+        for name in Game.__slots__:
+            setattr(g, name, getattr(self, name))
+        g._hands = list(self._hands)
+        g._history = list(self._history)
+        g._tributes = list(self._tributes)
+        g._state = None if self._state is None else self._state.copy()
+        return g
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: dict) -> Game:
+        return self.copy()
+
+    def _key(self) -> tuple:
+        return (self._seed, self._level, self._config, self._teams, self._phase,
+                tuple(self._hands), None if self._state is None else self._state.key(),
+                tuple(self._history), tuple(self._tributes), self._prev, self._anti,
+                self._leader, self._initial)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple:
+        # Pickle as the deal and the actions: unpickling replays them through the checked
+        # path, so a tampered pickle cannot build an unreachable game.
+        return (_game_from_actions, (self._seed, self._level, self._config.to_dict(),
+                                     self._teams, self._prev, self._leader if self._prev is None else None,
+                                     tuple(h.masks for h in self._initial),
+                                     tuple(_action_tuple(a) for a in self._history)))
+
+    def __repr__(self) -> str:
+        return f"<guandan.Game level={self._level} phase={self._phase} turn={self.turn}>"
+
+
+def _action_tuple(a: Action) -> tuple:
+    return (a.seat, a.action, None if a.cards is None else a.cards.masks,
+            None if a.play is None else a.play.code)
+
+
+def _game_from_actions(seed, level, config, teams, prev, leader, masks, actions) -> Game:
+    hands = [_hands_cards(m) for m in masks]
+    g = Game(seed, level=level, config=RuleConfig.from_dict(config), teams=teams,
+             leader=leader, previous_order=prev, hands=hands)
+    for seat, kind, cm, code in actions:
+        cards = None if cm is None else _hands_cards(cm)
+        if kind in ("give_tribute", "return_tribute"):
+            cards = cards.ids[0] if cards is not None and len(cards) == 1 else cards
+        g.act(kind, cards, seat, code)
+    return g
+
+
+def _hands_cards(m: object) -> Cards:
+    once, twice = m  # type: ignore[misc]
+    return Cards.from_masks(once, twice)
+
+
+def _teams_arg(teams: object) -> tuple[tuple[int, int], tuple[int, int]]:
+    try:
+        (a, b), (c, d) = teams  # type: ignore[misc]
+    except (TypeError, ValueError):
+        raise GuandanError(f"teams must be two pairs of seats; got {teams!r}") from None
+    if sorted((a, b, c, d)) != [0, 1, 2, 3]:
+        raise GuandanError(f"teams must split seats 0..3 in two pairs; got {teams!r}")
+    return ((int(a), int(b)), (int(c), int(d)))
+
+
+def _seat_or_error(seat: object) -> int:
+    if type(seat) is not int or not 0 <= seat <= 3:
+        raise GuandanError(f"leader must be a seat 0..3; got {seat!r}")
+    return seat
+
+
+def _draw_seat(seed: int) -> int:
+    """A seat drawn from a seed (G5.2), by splitmix64 so that it does not follow the deal."""
+    z = (seed + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return (z ^ (z >> 31)) >> 62
+
+
+def _one_card(card: object) -> int:
+    """The original id of one card given as an id, a Card, text or a one-card Cards."""
+    if isinstance(card, Cards):
+        if len(card) != 1:
+            raise IllegalActionError("INVALID_TRIBUTE", "give exactly one card", "NOT_ONE_CARD")
+        return card.ids[0]
+    if isinstance(card, str):
+        try:
+            cs = Cards.parse(card)
+        except ValueError as e:
+            raise IllegalActionError("INVALID_CARDS", str(e), "BAD_CARDS") from None
+        return _one_card(cs)
+    if type(card) is int or (isinstance(card, int) and not isinstance(card, bool)):
+        if 0 <= card <= 53:
+            return int(card)
+    raise IllegalActionError("INVALID_CARDS", f"not a card: {card!r}", "BAD_CARDS")
+
+
+def _name(face: int) -> str:
+    return str(_wrap(1 << face, 0))
+
+
+def _rank_name(rank: int) -> str:
+    return ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")[rank - 2]
+
+
+def random_teams(seed: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Partnerships drawn from a match seed (G4.9, RANDOM): seat 0's partner uniformly."""
+    mate = 1 + _mix(seed, 7) % 3
+    rest = tuple(s for s in (1, 2, 3) if s != mate)
+    return ((0, mate), rest)  # type: ignore[return-value]
+
+
+def _mix(seed: int, salt: int) -> int:
+    z = (seed + salt * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return z ^ (z >> 31)
+

@@ -1,0 +1,72 @@
+"""Training-mode hints for Guandan: the best play with a reason a learner can use, and the
+classic 提示 button, which cycles through the plays that beat the pile, weakest first.
+
+>>> from tienlen.guandan import Game
+>>> game = Game(hands=["3s 3d 9s Js", "4s 5s", "6s 7s", "8s Ks"], leader=3)
+>>> _ = game.play("8s")
+>>> button = TipButton(game.view(0))
+>>> [str(button.press().cards) for _ in range(3)]      # weakest first, then round again
+['9♠', 'J♠', '9♠']
+>>> print(hint(game.view(0)))
+play 9♠ (single 9): single 9 beats it without breaking your plan
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .bots import Decision, make_bot, weakest_first
+from .game import GameView
+from .plays import Play
+
+__all__ = ["Hint", "hint", "TipButton", "tip_plays"]
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A suggested action and why."""
+
+    kind: str              # "play", "pass", "give_tribute" or "return_tribute"
+    cards: object          # a Play, a card id, or None
+    reason: str
+
+    def __str__(self) -> str:
+        if self.kind == "pass":
+            return f"pass: {self.reason}"
+        if isinstance(self.cards, Play):
+            return f"play {self.cards.cards} ({self.cards.describe()}): {self.reason}"
+        from .cards import Cards
+
+        what = Cards.from_ids([self.cards]) if isinstance(self.cards, int) else self.cards
+        return f"{self.kind.replace('_', ' ')} {what}: {self.reason}"
+
+
+def hint(view: GameView, level: str = "L2", *, seed: int = 0) -> Hint:
+    """The action the ``level`` bot would take for this seat, with its reason."""
+    d: Decision = make_bot(level, seed=seed).explain(view)
+    return Hint(d.kind, d.cards, d.reason)
+
+
+def tip_plays(view: GameView) -> list[Play]:
+    """The 提示 cycle: every legal play of the seat (on a pile: those that beat it), weakest
+    first; plays without wilds before the same play with them."""
+    return weakest_first(view.legal_plays)
+
+
+class TipButton:
+    """Each :meth:`press` gives the next play of :func:`tip_plays`, wrapping round; None when
+    there is nothing to play (pass)."""
+
+    def __init__(self, view: GameView) -> None:
+        self._plays = tip_plays(view)
+        self._next = 0
+
+    def press(self) -> Play | None:
+        if not self._plays:
+            return None
+        play = self._plays[self._next % len(self._plays)]
+        self._next += 1
+        return play
+
+    def __len__(self) -> int:
+        return len(self._plays)

@@ -1,0 +1,417 @@
+"""A Guandan match: hands until a team wins at A (GUANDAN.md G5.2, G6, G7), and its JSON
+replays.
+
+:class:`Match` deals hand after hand from its seed, settles levels after each (G7) and
+starts the next with tribute judged on the new deal (G6). Every action goes through the
+current :class:`~tienlen.guandan.game.Game` and is checked there.
+
+>>> match = Match(seed=5)
+>>> match.levels, match.hand_number, match.game.phase, match.game.turn == match.first_leader
+((2, 2), 0, 'play', True)
+>>> text = match.to_json()
+>>> Match.from_json(text) == match
+True
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Final
+
+from .cards import Cards
+from .config import RuleConfig, TeamFormation
+from .errors import GuandanError
+from .game import Action, Game, IllegalActionError, _draw_seat, _mix, random_teams
+from .plays import Play
+
+__all__ = ["HandResult", "Match", "settle", "ReplayError", "SCHEMA", "VERSION", "MAX_REPLAY_BYTES",
+           "level_gain"]
+
+SCHEMA: Final = "tienlen.guandan.match"
+VERSION: Final = 1
+#: Replays larger than this are refused before parsing (a long match is well under 1 MB).
+MAX_REPLAY_BYTES: Final = 8 << 20
+_ACE: Final = 14
+
+
+class ReplayError(GuandanError):
+    """A Guandan replay that cannot be read; ``field`` names the first bad part."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(f"{field}: {message}" if field else message)
+        self.field = field
+
+
+def level_gain(partner_place: int, config: RuleConfig) -> int:
+    """Levels the first out's team gains when the partner finished 2nd, 3rd or 4th (G7.1).
+
+    >>> [level_gain(p, RuleConfig()) for p in (2, 3, 4)]
+    [3, 2, 1]
+    """
+    return {2: config.double_down_levels, 3: 2, 4: 1}[partner_place]
+
+
+def settle(levels: tuple[int, int] | list[int], failed: tuple[int, int] | list[int],
+           declarer: int | None, places: tuple[int, ...],
+           teams: tuple[tuple[int, int], tuple[int, int]],
+           config: RuleConfig) -> tuple[tuple[int, int], tuple[int, int], bool, int]:
+    """The levels after a hand (G7): ``(levels, failed_attempts, match_won, gain)``.
+
+    ``declarer`` is the team (0 or 1) whose level the hand was played at (None for a
+    match's first hand); ``places`` the four seats, first out first.
+
+    >>> settle((14, 9), (2, 0), 0, (1, 3, 0, 2), ((0, 2), (1, 3)), RuleConfig())
+    ((2, 12), (0, 0), False, 3)
+    >>> settle((14, 9), (2, 0), 0, (0, 1, 2, 3), ((0, 2), (1, 3)), RuleConfig())[2]
+    True
+    """
+    lv, fa = list(levels), list(failed)
+    first = places[0]
+    win = 0 if first in teams[0] else 1
+    team = teams[win]
+    mate = team[1] if team[0] == first else team[0]
+    partner_place = places.index(mate) + 1
+    gain = level_gain(partner_place, config)
+    if declarer is not None and lv[declarer] == _ACE:
+        if win == declarer and partner_place in (2, 3):
+            return (lv[0], lv[1]), (fa[0], fa[1]), True, 0        # G7.3: 过A
+        fa[declarer] += 1                                           # G7.4: a failed attempt
+    lv[win] = min(_ACE, lv[win] + gain)                             # G7.1, G7.2
+    limit = config.failed_attempts_limit
+    if declarer is not None and limit and fa[declarer] >= limit:    # G7.6: then the drop
+        lv[declarer] = 2
+        fa[declarer] = 0
+    return (lv[0], lv[1]), (fa[0], fa[1]), False, gain
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How one hand ended and what it did to the match (G7)."""
+
+    index: int
+    level: int
+    declarer: int | None          # team index (0 or 1) whose level the hand was played at
+    places: tuple[int, ...]       # seats, first out first
+    winner: int                   # team index of the first out
+    gain: int
+    levels: tuple[int, int]       # after the hand
+    failed_attempts: tuple[int, int]
+    match_won: bool
+
+
+class Match:
+    """Hands of Guandan until a team wins at A."""
+
+    __slots__ = ("_seed", "_config", "_teams", "_levels", "_failed", "_declarer", "_game",
+                 "_results", "_winner", "_actions", "_first_leader", "_max_hands")
+
+    def __init__(self, seed: int | None = None, config: RuleConfig = RuleConfig(), *,
+                 max_hands: int = 10_000) -> None:
+        if seed is None:
+            import secrets
+
+            seed = secrets.randbits(64)
+        if type(seed) is not int or not 0 <= seed < 1 << 64:
+            raise GuandanError(f"seed must be an int in [0, 2**64); got {seed!r}")
+        if not isinstance(config, RuleConfig):
+            raise GuandanError(f"config must be a RuleConfig; got {type(config).__name__}")
+        self._seed = seed
+        self._config = config
+        self._teams = (random_teams(seed) if config.team_formation is TeamFormation.RANDOM
+                       else ((0, 2), (1, 3)))
+        self._levels = [2, 2]
+        self._failed = [0, 0]
+        self._declarer: int | None = None
+        self._results: list[HandResult] = []
+        self._winner: int | None = None
+        self._actions: list[tuple[int, Action]] = []
+        self._max_hands = max_hands
+        self._first_leader = _draw_seat(_mix(seed, 3))
+        self._game = Game(self.hand_seed(0), level=2, config=config, teams=self._teams,
+                          leader=self._first_leader)
+
+    # ------------------------------------------------------------ state
+
+    def hand_seed(self, index: int) -> int:
+        """The deal seed of hand ``index`` (0-based), drawn from the match seed."""
+        return _mix(self._seed, 1000 + index)
+
+    @property
+    def seed(self) -> int:
+        return self._seed
+
+    @property
+    def config(self) -> RuleConfig:
+        return self._config
+
+    @property
+    def teams(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        return self._teams
+
+    def team_of(self, seat: int) -> int:
+        return 0 if seat in self._teams[0] else 1
+
+    @property
+    def levels(self) -> tuple[int, int]:
+        """Each team's level (teams[0], teams[1])."""
+        return (self._levels[0], self._levels[1])
+
+    @property
+    def failed_attempts(self) -> tuple[int, int]:
+        return (self._failed[0], self._failed[1])
+
+    @property
+    def declarer(self) -> int | None:
+        """The team whose level the current hand is played at (None in the first hand)."""
+        return self._declarer
+
+    @property
+    def first_leader(self) -> int:
+        """Who led the first hand (G5.2: drawn from the match seed)."""
+        return self._first_leader
+
+    @property
+    def game(self) -> Game:
+        """The current hand (the last one once the match is over)."""
+        return self._game
+
+    @property
+    def hand_number(self) -> int:
+        return len(self._results) - (1 if self._winner is not None else 0)
+
+    @property
+    def results(self) -> tuple[HandResult, ...]:
+        return tuple(self._results)
+
+    @property
+    def winner(self) -> int | None:
+        """The team index that won the match, or None."""
+        return self._winner
+
+    @property
+    def is_over(self) -> bool:
+        return self._winner is not None
+
+    @property
+    def turn(self) -> int | None:
+        return None if self._winner is not None else self._game.turn
+
+    @property
+    def history(self) -> tuple[tuple[int, Action], ...]:
+        """(hand index, action) for every action of the match."""
+        return tuple(self._actions)
+
+    # ------------------------------------------------------------ actions
+
+    def _live(self) -> Game:
+        if self._winner is not None:
+            raise IllegalActionError("GAME_OVER", "the match is over")
+        return self._game
+
+    def _after(self, action: Action) -> Action:
+        self._actions.append((len(self._results), action))
+        if self._game.is_over:
+            self._finish_hand()
+        return action
+
+    def verify_play(self, cards: object, seat: int | None = None, reading: object = None) -> None:
+        self._live().verify_play(cards, seat, reading)
+
+    def can_play(self, cards: object, seat: int | None = None, reading: object = None) -> bool:
+        return self._winner is None and self._game.can_play(cards, seat, reading)
+
+    def play(self, cards: object, seat: int | None = None, reading: object = None) -> Action:
+        return self._after(self._live().play(cards, seat, reading))
+
+    def verify_pass(self, seat: int | None = None) -> None:
+        self._live().verify_pass(seat)
+
+    def can_pass(self, seat: int | None = None) -> bool:
+        return self._winner is None and self._game.can_pass(seat)
+
+    def pass_turn(self, seat: int | None = None) -> Action:
+        return self._after(self._live().pass_turn(seat))
+
+    def verify_give_tribute(self, card: object, seat: int | None = None) -> None:
+        self._live().verify_give_tribute(card, seat)
+
+    def can_give_tribute(self, card: object, seat: int | None = None) -> bool:
+        return self._winner is None and self._game.can_give_tribute(card, seat)
+
+    def give_tribute(self, card: object, seat: int | None = None) -> Action:
+        return self._after(self._live().give_tribute(card, seat))
+
+    def verify_return_tribute(self, card: object, seat: int | None = None) -> None:
+        self._live().verify_return_tribute(card, seat)
+
+    def can_return_tribute(self, card: object, seat: int | None = None) -> bool:
+        return self._winner is None and self._game.can_return_tribute(card, seat)
+
+    def return_tribute(self, card: object, seat: int | None = None) -> Action:
+        return self._after(self._live().return_tribute(card, seat))
+
+    def apply_unchecked(self, play: Play | None) -> Action:
+        """The trusting path for a play or pass of the play phase (bots, simulation)."""
+        return self._after(self._live().apply_unchecked(play))
+
+    def act(self, kind: str, cards: object = None, seat: int | None = None,
+            reading: object = None) -> Action:
+        return self._after(self._live().act(kind, cards, seat, reading))
+
+    # ------------------------------------------------------------ levels (G7)
+
+    def _finish_hand(self) -> None:
+        game = self._game
+        places = game.places
+        assert places is not None
+        levels, failed, won, gain = settle(self._levels, self._failed, self._declarer, places,
+                                           self._teams, self._config)
+        win = self.team_of(places[0])
+        self._levels, self._failed = list(levels), list(failed)
+        self._results.append(HandResult(len(self._results), game.level, self._declarer, places,
+                                        win, gain, levels, failed, won))
+        if won:
+            self._winner = win
+            return
+        if len(self._results) >= self._max_hands:
+            raise GuandanError(f"the match passed max_hands={self._max_hands}")
+        self._declarer = win
+        self._game = Game(self.hand_seed(len(self._results)), level=self._levels[win],
+                          config=self._config, teams=self._teams, previous_order=places)
+
+    # ------------------------------------------------------------ copies, equality, replays
+
+    def copy(self) -> Match:
+        m = Match.__new__(Match)
+        for name in Match.__slots__:
+            setattr(m, name, getattr(self, name))
+        m._levels = list(self._levels)
+        m._failed = list(self._failed)
+        m._results = list(self._results)
+        m._actions = list(self._actions)
+        m._game = self._game.copy()
+        return m
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: dict) -> Match:
+        return self.copy()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Match):
+            return NotImplemented
+        return (self._seed == other._seed and self._config == other._config
+                and self._actions == other._actions and self._results == other._results
+                and self._game == other._game)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple:
+        return (Match.from_json, (self.to_json(),))
+
+    def to_json(self, *, indent: int | None = None) -> str:
+        """The match as versioned JSON: the seed, the rules and every action."""
+        actions = []
+        for hand, a in self._actions:
+            item: dict[str, Any] = {"hand": hand, "seat": a.seat, "action": a.action}
+            if a.cards is not None:
+                item["cards"] = a.cards.ascii()
+            if a.play is not None:
+                item["kind"] = a.play.kind.name
+                item["rank"] = a.play.rank
+            actions.append(item)
+        data = {"schema": SCHEMA, "version": VERSION, "seed": self._seed,
+                "config": self._config.to_dict(), "actions": actions,
+                "levels": list(self.levels), "winner": self._winner}
+        return json.dumps(data, indent=indent, ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Match:
+        """Rebuild a match, re-checking every action. A file that is not a replay of this
+        schema, or whose actions the rules refuse, raises :class:`ReplayError`."""
+        if isinstance(text, (bytes, bytearray)):
+            if len(text) > MAX_REPLAY_BYTES:
+                raise ReplayError(f"replay larger than {MAX_REPLAY_BYTES} bytes")
+            try:
+                text = text.decode("utf-8")
+            except UnicodeDecodeError:
+                raise ReplayError("replay is not UTF-8 text") from None
+        if not isinstance(text, str):
+            raise ReplayError(f"replay must be str or bytes; got {type(text).__name__}")
+        if len(text) > MAX_REPLAY_BYTES:
+            raise ReplayError(f"replay larger than {MAX_REPLAY_BYTES} bytes")
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as e:
+            raise ReplayError(f"not JSON: {e}") from None
+        if not isinstance(data, dict):
+            raise ReplayError("a replay is a JSON object")
+        known = {"schema", "version", "seed", "config", "actions", "levels", "winner"}
+        for name in sorted(set(data) - known):
+            raise ReplayError("unknown field", name)
+        for name in sorted(known - set(data)):
+            raise ReplayError("missing field", name)
+        if data["schema"] != SCHEMA:
+            raise ReplayError(f"expected {SCHEMA!r}; got {data['schema']!r}", "schema")
+        if data["version"] != VERSION or type(data["version"]) is not int:
+            raise ReplayError(f"this reader knows version {VERSION}; got {data['version']!r}", "version")
+        seed = data["seed"]
+        if type(seed) is not int or not 0 <= seed < 1 << 64:
+            raise ReplayError(f"must be an int in [0, 2**64); got {seed!r}", "seed")
+        try:
+            config = RuleConfig.from_dict(data["config"])
+        except (ValueError, TypeError) as e:
+            raise ReplayError(str(e), "config") from None
+        actions = data["actions"]
+        if not isinstance(actions, list):
+            raise ReplayError("must be a list", "actions")
+        match = cls(seed, config)
+        for i, item in enumerate(actions):
+            where = f"actions[{i}]"
+            if not isinstance(item, dict):
+                raise ReplayError("an action is an object", where)
+            extra = set(item) - {"hand", "seat", "action", "cards", "kind", "rank"}
+            if extra:
+                raise ReplayError(f"unknown keys {sorted(extra)}", where)
+            if match.is_over:
+                raise ReplayError("action after the end of the match", where)
+            if item.get("hand") != match.hand_number or type(item.get("hand")) is not int:
+                raise ReplayError(f"hand must be {match.hand_number}; got {item.get('hand')!r}", where)
+            seat, kind = item.get("seat"), item.get("action")
+            if type(seat) is not int or not 0 <= seat <= 3:
+                raise ReplayError(f"seat must be 0..3; got {seat!r}", where)
+            if kind not in ("play", "pass", "give_tribute", "return_tribute"):
+                raise ReplayError(f"unknown action {kind!r}", where)
+            cards: object = None
+            reading: object = None
+            if kind != "pass":
+                if not isinstance(item.get("cards"), str):
+                    raise ReplayError("cards must be card text", where)
+                try:
+                    cards = Cards.parse(item["cards"])
+                except ValueError as e:
+                    raise ReplayError(str(e), where) from None
+            if kind == "play":
+                reading = _reading(item, cards, match.game, where)  # type: ignore[arg-type]
+            try:
+                match.act(kind, cards, seat, reading)
+            except IllegalActionError as e:
+                raise ReplayError(f"seat {seat} {kind}: {e}", where) from None
+        if list(match.levels) != data["levels"]:
+            raise ReplayError(f"the actions give levels {list(match.levels)}", "levels")
+        if match.winner != data["winner"]:
+            raise ReplayError(f"the actions give winner {match.winner!r}", "winner")
+        return match
+
+
+def _reading(item: dict, cards: Cards, game: Game, where: str) -> object:
+    from .plays import Kind, classify
+
+    kind, rank = item.get("kind"), item.get("rank")
+    if not isinstance(kind, str) or kind not in Kind.__members__ or type(rank) is not int:
+        raise ReplayError("a play needs its kind and rank", where)
+    for p in classify(cards, game.level, game.config):
+        if p.kind.name == kind and p.rank == rank:
+            return p
+    raise ReplayError(f"{cards} cannot be read as {kind} of rank {rank}", where)
