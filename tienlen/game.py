@@ -190,7 +190,8 @@ class LegalMoves:
         return self._game.can_play(move)  # type: ignore[arg-type]
 
     def __repr__(self) -> str:
-        shown, limit = [], 12
+        shown: list[str] = []
+        limit = 12
         for move in self:
             if len(shown) == limit:
                 shown.append("...")
@@ -233,6 +234,7 @@ class Game:
     _hist: list[Action]
     _shared: bool
     _hist_tuple: tuple[Action, ...] | None
+    _legal: LegalMoves | None
 
     def __init__(
         self,
@@ -517,7 +519,7 @@ class Game:
         """
         if isinstance(move, _PassType):
             return self.pass_turn(seat)
-        return self.play(move, seat)  # type: ignore[arg-type]
+        return self.play(move, seat)
 
     def apply_unchecked(self, move: Cards | int | _PassType) -> Action:
         """The fast path, for callers that took ``move`` from :meth:`legal_moves` (or chose
@@ -608,10 +610,10 @@ class Game:
 
     __copy__ = copy
 
-    def __deepcopy__(self, memo: dict) -> Game:
+    def __deepcopy__(self, memo: dict[int, object]) -> Game:
         return self.copy()
 
-    def snapshot(self) -> tuple:
+    def snapshot(self) -> tuple[object, ...]:
         """Every field of the game as a hashable tuple: equal snapshots mean equal games
         (same setup, same state, same history)."""
         return (self._rules, self._seed, self._leader, self._initial, self._state.key(),
@@ -680,7 +682,7 @@ class Game:
         return turn >= 0 and seat != turn
 
     def _verified_seat(self, seat: int | None, cards: Cards | None = None) -> None:
-        if self._wrong_seat(seat):
+        if seat is not None and self._wrong_seat(seat):
             raise IllegalMoveError(Reason.NOT_YOUR_TURN, turn_message(self._state.turn, seat),
                                    seat=seat, cards=cards)
 

@@ -147,7 +147,7 @@ def _str(value: object, field: str) -> str:
     return value
 
 
-def _list(value: object, field: str) -> list:
+def _list(value: object, field: str) -> list[Any]:
     if type(value) is not list:
         raise ReplayError(f"expected a list, got {_json_type(value)}", field)
     return value

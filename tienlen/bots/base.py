@@ -24,12 +24,11 @@ from typing import ClassVar, Union
 
 from ..cards import Cards
 from ..errors import TienlenError
-from ..game import PASS
+from ..game import PASS, _PassType
 from ..view import View
 
 __all__ = ["Bot", "BotError", "Move", "PASS", "is_bomb", "TWOS_MASK"]
 
-_PassType = type(PASS)
 #: What a bot returns: cards to play, or :data:`PASS`.
 Move = Union[Cards, _PassType]
 
