@@ -60,6 +60,7 @@ from .errors import TienlenError
 from .game import Game
 from .match import hand_seed
 from .rules import Rules
+from .seeds import check_seed, mix as _mix
 
 __all__ = ["run", "ArenaResult", "BotStats", "Interval", "Comparison", "ArenaError",
            "ArenaInterrupted", "BotSpec", "Entry", "MAX_GAMES", "MAX_JOBS", "Unit",
@@ -75,7 +76,6 @@ BotSpec = Union[str, Callable[..., Bot]]
 _Task = tuple[tuple[BotSpec, ...], int, int, Rules]
 
 _Z95 = 1.959963984540054  # two-sided 95% normal quantile
-_MASK64 = (1 << 64) - 1
 _DEFAULT_RULES = Rules()
 #: Most games one run may play: the result keeps every game's places (a byte per entry).
 MAX_GAMES = 10_000_000
@@ -309,17 +309,6 @@ def _mean_interval(values: np.ndarray) -> Interval:
     return Interval(mean, mean - half, mean + half)
 
 
-def _mix(*values: int) -> int:
-    """A 64-bit seed from a tuple of ints (splitmix64 steps), for per-game bot seeds."""
-    z = 0
-    for v in values:
-        z = (z + (v & _MASK64) + 0x9E3779B97F4A7C15) & _MASK64
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        z ^= z >> 31
-    return z
-
-
 def _build(spec: BotSpec, seed: int) -> Bot:
     bot = make_bot(spec, seed=seed) if isinstance(spec, str) else spec(seed=seed)
     if not isinstance(bot, Bot):
@@ -542,8 +531,7 @@ def run(
             f"places in memory); got {games:,}: split a longer run over several seeds")
     if type(jobs) is not int or not 1 <= jobs <= MAX_JOBS:
         raise ArenaError(f"jobs must be a positive int, at most {MAX_JOBS}; got {jobs!r}")
-    if type(seed) is not int or not 0 <= seed <= _MASK64:
-        raise ArenaError(f"seed must be an int in [0, 2**64); got {seed!r}")
+    check_seed(seed, ArenaError)
     if not isinstance(rules, Rules):
         raise ArenaError(f"rules must be a Rules; got {rules!r}")
     names = entry_names(lineup)

@@ -23,7 +23,6 @@ seat 1 passes | seat 2 plays 8♣ | 0
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 from typing import Final, Literal, NamedTuple, Union
@@ -40,6 +39,7 @@ from .reasons import (
     turn_message,
 )
 from .rules import Rules
+from .seeds import seed_or_fresh
 
 if TYPE_CHECKING:
     import numpy as np
@@ -49,7 +49,6 @@ __all__ = ["Game", "Action", "LegalMoves", "PASS", "Move", "CardsLike"]
 
 _DEFAULT_RULES: Final = Rules()
 _CARDS = tuple(Card(i) for i in range(52))
-_SEED_LIMIT: Final = 1 << 64
 
 
 class _PassType:
@@ -246,10 +245,7 @@ class Game:
     ) -> None:
         if type(players) is not int or not 2 <= players <= 4:
             raise ValueError(f"players must be 2, 3 or 4; got {players!r}")
-        if seed is None:
-            seed = secrets.randbits(64)
-        elif type(seed) is not int or not 0 <= seed < _SEED_LIMIT:
-            raise ValueError(f"seed must be an int in [0, 2**64); got {seed!r}")
+        seed = seed_or_fresh(seed)
         self._setup(_core.deal(seed, players), rules, leader, seed)
 
     @classmethod
