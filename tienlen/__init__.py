@@ -8,9 +8,7 @@
 '7♣'
 """
 
-from __future__ import annotations
-
-import importlib
+import importlib as _importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names as type checkers see them; at run time they load on first use
@@ -80,7 +78,7 @@ def __getattr__(name: str) -> Any:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'tienlen' has no attribute {name!r}")
-    module = importlib.import_module(home)
+    module = _importlib.import_module(home)
     value = module if name == "core" else getattr(module, name)
     globals()[name] = value       # later lookups are plain attribute reads
     return value
