@@ -104,7 +104,7 @@ def main() -> int:
         local, client = cluster(int(name[-1]))
         try:
             # The scheduler and nannies run in this process: their CPU counts via `me`.
-            yield client.get_executor(pure=False), [me, *client.run(os.getpid).values()]
+            yield scale.ClientExecutor(client), [me, *client.run(os.getpid).values()]
         finally:
             client.close()
             local.close()

@@ -27,7 +27,8 @@ from tienlen.arena import ArenaError, Unit, run  # noqa: E402
 from tienlen.bots import RandomBot  # noqa: E402
 from tienlen.cli import main  # noqa: E402
 from tienlen.game import PASS  # noqa: E402
-from tienlen.scale import ScaleError, dask_executor, parse_scheduler, unit_deals  # noqa: E402
+from tienlen.scale import (ClientExecutor, ScaleError, dask_executor, parse_scheduler,  # noqa: E402
+                           unit_deals)
 
 LINEUP = ["L1", "random", "L1", "L1"]
 GAMES = 400
@@ -81,7 +82,7 @@ def test_local_clusters_listen_on_loopback_only(cluster) -> None:
 def test_a_cluster_gives_the_serial_results(cluster, serial: arena.ArenaResult) -> None:
     _, client = cluster
     units: list[Unit] = []
-    result = run(LINEUP, GAMES, seed=21, executor=client.get_executor(pure=False),
+    result = run(LINEUP, GAMES, seed=21, executor=ClientExecutor(client),
                  unit_deals=7, on_unit=units.append)
     assert same(result, serial)
     assert sorted(u.start for u in units) == list(range(0, 100, 7))
@@ -105,7 +106,7 @@ def test_a_killed_worker_costs_nothing_but_time(cluster, serial: arena.ArenaResu
         else:
             after_kill.append(unit.start)
 
-    result = run(LINEUP, GAMES, seed=21, executor=client.get_executor(pure=False),
+    result = run(LINEUP, GAMES, seed=21, executor=ClientExecutor(client),
                  unit_deals=2, on_unit=on_unit)
     assert killed and len(after_kill) == 49
     assert same(result, serial)
@@ -127,7 +128,7 @@ class _Raiser(RandomBot):
 
 def test_a_bot_failing_on_a_worker_stops_the_run_naming_it(cluster) -> None:
     _, client = cluster
-    executor = client.get_executor(pure=False)
+    executor = ClientExecutor(client)
     with pytest.raises(ArenaError, match=r"random \(seat \d, deal \d+, rotation \d\) raised "
                                          r"ZeroDivisionError: the bot divided by zero"):
         run([_Raiser, "L1"], 40, players=2, executor=executor, unit_deals=2)

@@ -28,7 +28,7 @@ import math
 import re
 import sys
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Executor
+from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import Any
 
@@ -154,7 +154,45 @@ def dask_executor(scheduler: str, *, timeout: float = 3.0) -> Iterator[tuple[Exe
                                  "would differ")
         workers = sum(client.nthreads().values()) or 1
         stack.callback(_set_levels, loggers, [logging.CRITICAL + 1] * len(loggers))
-        yield client.get_executor(pure=False), workers
+        yield ClientExecutor(client), workers
+
+
+class ClientExecutor(Executor):
+    """A :class:`concurrent.futures.Executor` over a Dask ``client``.
+
+    Dask's own ``client.get_executor()`` reads a task's status after fetching its result;
+    when a worker dies in between (its data lost, the task queued again) that status is no
+    longer "finished" and the executor fails the future with a ``TypeError``. Here the
+    result is fetched with ``future.result()``, which waits for Dask to recompute lost work,
+    so a killed worker costs only time."""
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        task = self._client.submit(fn, *args, pure=False, **kwargs)
+        mirror: Future[Any] = Future()
+
+        def transfer(done: Any) -> None:
+            # Runs in Dask's callback thread; result() blocks there, not in the caller.
+            if not mirror.set_running_or_notify_cancel():
+                return
+            try:
+                mirror.set_result(done.result())
+            except BaseException as error:   # the task's own error, or its cancellation
+                mirror.set_exception(error)
+
+        def cancel(mirrored: Future[Any]) -> None:
+            if mirrored.cancelled():
+                task.cancel()
+
+        mirror.add_done_callback(cancel)
+        task.add_done_callback(transfer)
+        return mirror
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        # The client belongs to dask_executor's context, which closes it.
+        pass
 
 
 def _set_levels(loggers: Sequence[logging.Logger], levels: Sequence[int]) -> None:
