@@ -602,6 +602,164 @@ def bench_threads(cfg: Config) -> None:
     pool2.shutdown()
 
 
+# ----------------------------------------------------------------------------- RL environments
+
+# RLCard's doudizhu env stepped by random agents, as measured on this machine when issue 16
+# was filed; used only when rlcard cannot be imported, and labelled as a fixed anchor.
+RLCARD_FIXED_STEPS_PER_S = 9_300.0
+
+
+def _rlcard_side(seed: int, steps: int):
+    """RLCard doudizhu, every seat a RandomAgent: env.step calls per run of the side."""
+    try:
+        import rlcard
+        from rlcard.agents import RandomAgent
+    except ImportError as e:
+        return None, f"rlcard not installed ({e})"
+    env = rlcard.make("doudizhu", config={"seed": seed})
+    agent = RandomAgent(num_actions=env.num_actions)
+    np.random.seed(seed)  # RandomAgent draws from NumPy's global generator
+    state = {"s": None}
+
+    def side():
+        done = 0
+        while done < steps:
+            if state["s"] is None or env.is_over():
+                state["s"], _ = env.reset()
+            state["s"], _ = env.step(agent.step(state["s"]))
+            done += 1
+        return done
+    return side, ""
+
+
+def _openspiel_apply_side(game, rng: random.Random, games: int):
+    """OpenSpiel dou_dizhu random games driven from Python: apply_action calls (chance
+    nodes of the deal included) per run."""
+    def side():
+        calls = 0
+        for _ in range(games):
+            s = game.new_initial_state()
+            while not s.is_terminal():
+                if s.is_chance_node():
+                    s.apply_action(rng.choice(s.chance_outcomes())[0])
+                else:
+                    s.apply_action(rng.choice(s.legal_actions()))
+                calls += 1
+        return calls
+    return side
+
+
+def _vec_side(n: int, calls: int, seed: int, threads: int = 1):
+    """The native vectorised env against three native random opponents, the learner's
+    actions drawn by a cheap NumPy policy (uniform over its mask): learner steps per run."""
+    v = core.VecGames(n, opponents=(core.RANDOM,) * 3, seed=seed)
+    rng = np.random.default_rng(seed)
+
+    def side():
+        for _ in range(calls):
+            legal = v.num_legal.astype(np.int64)
+            can_pass = v.action_mask[:, 0].astype(np.int64)
+            actions = (rng.random(n) * (legal + can_pass)).astype(np.int64) + (1 - can_pass)
+            v.step(actions, threads)
+        return n * calls
+    return side
+
+
+def _aec_side(steps: int, seed: int):
+    """The PettingZoo AEC env, every agent acting uniformly over its mask: agent steps."""
+    from tienlen.rl import env as make_env
+
+    e = make_env(players=4)
+    e.reset(seed=seed)
+    rng = random.Random(seed)
+
+    def side():
+        done = 0
+        while done < steps:
+            obs, _, terminated, truncated, _ = e.last()
+            if terminated or truncated:
+                e.reset()
+                continue
+            e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            done += 1
+        return done
+    return side
+
+
+def bench_rl(cfg: Config) -> None:
+    g_vec = "vectorised env learner steps/s >= 100x RLCard doudizhu random-agent steps/s"
+    g_os = "vectorised env learner steps/s >= 1x OpenSpiel dou_dizhu apply_action calls/s (Python loop)"
+    g_aec = "PettingZoo AEC env steps/s >= 2x RLCard doudizhu random-agent steps/s"
+    g_thr = "vectorised env, 2 threads vs 1: speedup >= 1.7x"
+    n = 1024 if cfg.quick else 4096
+    vec = _vec_side(n, 4 if cfg.quick else 8, cfg.seed)
+    sides = {"vec": vec}
+    try:
+        sides["aec"] = _aec_side(500 if cfg.quick else 2000, cfg.seed)
+    except ImportError as e:
+        sides["aec"] = None
+        aec_why = f"pettingzoo not installed ({e}); pip install -e '.[rl]'"
+    rl_side, rl_why = _rlcard_side(cfg.seed, 500 if cfg.quick else 2000)
+    if rl_side is not None:
+        sides["rlcard"] = rl_side
+    game, os_why = _open_spiel()
+    if game is not None:
+        sides["openspiel"] = _openspiel_apply_side(game, random.Random(cfg.seed), cfg.os_games // 2)
+    s = interleave({k: f for k, f in sides.items() if f is not None}, cfg.rounds)
+    vec_ns = s["vec"]
+    vec_rate = 1e9 / med(vec_ns)
+    if "rlcard" in s:
+        r = ratio(s["rlcard"], vec_ns)
+        rl_rate = 1e9 / med(s["rlcard"])
+        anchor = {"rlcard_steps_per_s": rl_rate, "iqr": iqr(s["rlcard"], vec_ns)}
+    else:
+        rl_rate = RLCARD_FIXED_STEPS_PER_S
+        r = vec_rate / rl_rate
+        anchor = {"rlcard_steps_per_s": rl_rate,
+                  "anchor": f"FIXED (issue 16's measurement; {rl_why})"}
+    record(Result("vectorised env vs RLCard doudizhu", g_vec, r, "x", r >= 100.0,
+                  {"vec_learner_steps_per_s": vec_rate, "num_envs": n, **anchor}))
+    if "openspiel" in s:
+        r = ratio(s["openspiel"], vec_ns)
+        record(Result("vectorised env vs OpenSpiel dou_dizhu Python loop", g_os, r, "x", r >= 1.0,
+                      {"vec_learner_steps_per_s": vec_rate,
+                       "openspiel_apply_action_per_s": 1e9 / med(s["openspiel"]),
+                       "iqr": iqr(s["openspiel"], vec_ns)}))
+    else:
+        skip("vectorised env vs OpenSpiel dou_dizhu Python loop", g_os, os_why)
+    if "aec" in s:
+        aec_rate = 1e9 / med(s["aec"])
+        if "rlcard" in s:
+            r = ratio(s["rlcard"], s["aec"])
+            extra = {"iqr": iqr(s["rlcard"], s["aec"])}
+        else:
+            r = aec_rate / rl_rate
+            extra = {"anchor": "FIXED (issue 16's measurement)"}
+        record(Result("PettingZoo AEC env vs RLCard doudizhu", g_aec, r, "x", r >= 2.0,
+                      {"aec_steps_per_s": aec_rate, "rlcard_steps_per_s": rl_rate, **extra}))
+    else:
+        skip("PettingZoo AEC env vs RLCard doudizhu", g_aec, aec_why)
+    # Threads: wall clock, the same batch stepped by one thread or split over two.
+    calls = 4 if cfg.quick else 8
+    one = CoreMeter(_vec_side(2 * n, calls, cfg.seed, threads=1))
+    two = CoreMeter(_vec_side(2 * n, calls, cfg.seed, threads=2))
+    s = interleave({"1 thread": one, "2 threads": two}, cfg.rounds, perf_ns)
+    r = ratio(s["1 thread"], s["2 threads"])
+    busy = ""
+    if r < 1.7 and two.cores < 1.5 and two.idle_cores is not None and two.idle_cores < 0.3:
+        busy = (f"machine busy: the 2-thread side got {two.cores} cores while "
+                f"{two.idle_cores} cores stood idle; rerun on an idle machine")
+    record(Result("vectorised env, 2 threads vs 1", g_thr, r, "x", r >= 1.7,
+                  {"steps_per_s_1": 1e9 / med(s["1 thread"]), "steps_per_s_2": 1e9 / med(s["2 threads"]),
+                   "iqr": iqr(s["1 thread"], s["2 threads"]), "cores_used_2": two.cores,
+                   "idle_cores_2": two.idle_cores,
+                   # ~1: two threads do no extra work per step, so on two idle cores the
+                   # speedup would be ~2 (a diagnosis, not the measurement)
+                   "cpu_per_item_1_over_2": round(one.cpu_per_item / two.cpu_per_item, 2),
+                   "load_avg": os.getloadavg()[0]},
+                  inconclusive=busy))
+
+
 # ----------------------------------------------------------------------------- reference
 
 
@@ -798,6 +956,7 @@ COMPARISONS: dict[str, Callable[[Config], None]] = {
     "reference": bench_reference,
     "plan": bench_plan,
     "chess": bench_chess,
+    "rl": bench_rl,
 }
 
 

@@ -1,0 +1,795 @@
+# Reinforcement-learning environments: the one observation encoder and the vectorised env.
+#
+# Every RL layer (the PettingZoo AEC env, the Gymnasium env and the native vectorised env)
+# writes its observations and masks with the functions here, so the three cannot disagree.
+# The layout is documented in docs/rl.md; tests/test_rl_envs.py checks it against a
+# deliberately simple Python encoder built from tienlen.Game.
+
+from libc.string cimport memset
+from cpython.exc cimport PyErr_CheckSignals
+
+cdef enum:
+    RL_ACTIONS = 487           # 0 = pass, 1..486 index the legal list (486 = MAX_MOVES_13)
+    RL_HIST = 4                # actions remembered, newest first
+    RL_HIST_STRIDE = 57        # per action: 52 cards, 1 pass bit, 4 relative-seat bits
+    RL_O_HAND = 0
+    RL_O_PLAYED = 52
+    RL_O_PILE = 104
+    RL_O_KIND = 156            # 7: one-hot kind, index 0 = empty pile
+    RL_O_PILE_LEN = 163
+    RL_O_OWNER = 164           # 4 relative seats each from here on
+    RL_O_LEFT = 168
+    RL_O_LOCKED = 172
+    RL_O_OUT = 176
+    RL_O_TURN = 180
+    RL_O_LEADER = 184
+    RL_O_MUST = 188            # 52: the card the lead must include (R7.2)
+    RL_O_HIST = 240
+    RL_OBS = 468
+    RL_BLOCK = 1024            # envs stepped between Ctrl-C checks
+    RL_MAX_THREADS = 64
+    RL_ERR_ILLEGAL = 1
+    RL_ERR_INTERRUPTED = 2
+
+RL_OBS_SIZE = RL_OBS
+RL_NUM_ACTIONS = RL_ACTIONS
+RL_HISTORY = RL_HIST
+
+# RL_EXPAND[b] = the 8 bits of b as 8 bytes of 0/1, lowest bit first: six lookups and a
+# four-byte tail turn a 52-bit mask into its 52 observation bytes, on any byte order.
+cdef uint8_t RL_EXPAND[256][8]
+
+cdef void _rl_init_expand() noexcept:
+    cdef int b, i
+    for b in range(256):
+        for i in range(8):
+            RL_EXPAND[b][i] = (b >> i) & 1
+
+_rl_init_expand()
+
+
+cdef struct RLG:
+    State s
+    Rng rng
+    uint64_t hist[RL_HIST]
+    int8_t hist_seat[RL_HIST]
+    int8_t nhist
+    int8_t leader              # the seat that led the current pile, -1 when it is empty
+    int32_t nmoves             # legal plays of the seat to act, in g.moves
+    uint64_t moves[MAX_MOVES_13]
+    Plans plans                # PLAN opponents' plans (unused otherwise)
+
+
+cdef inline void rl_bits(uint8_t* o, uint64_t m) noexcept nogil:
+    cdef int k
+    for k in range(6):
+        memcpy(o + 8 * k, RL_EXPAND[(m >> (8 * k)) & 0xFF], 8)
+    memcpy(o + 48, RL_EXPAND[(m >> 48) & 0x0F], 4)
+
+
+cdef inline void rlg_refresh(RLG* g) noexcept nogil:
+    """List the legal plays of the seat to act. Every hand here holds at most 13 cards,
+    so the list fits MAX_MOVES_13 (the proven bound)."""
+    if g.s.turn < 0:
+        g.nmoves = 0
+    else:
+        g.nmoves = <int32_t>st_moves(&g.s, g.moves)
+
+
+cdef inline void rlg_start(RLG* g, const uint64_t* hands, int players, int flags) noexcept nogil:
+    st_init(&g.s, hands, players, -1, flags)
+    g.nhist = 0
+    g.leader = -1
+    memset(g.hist, 0, sizeof(g.hist))
+    memset(g.hist_seat, 0, sizeof(g.hist_seat))
+
+
+cdef inline void rlg_deal(RLG* g, int players, int flags) noexcept nogil:
+    cdef uint64_t hands[4]
+    deal_cards(&g.rng, players, hands, 13)
+    rlg_start(g, hands, players, flags)
+
+
+cdef inline void rlg_record(RLG* g, int seat, uint64_t mask, bint was_lead) noexcept nogil:
+    cdef int k
+    for k in range(RL_HIST - 1, 0, -1):
+        g.hist[k] = g.hist[k - 1]
+        g.hist_seat[k] = g.hist_seat[k - 1]
+    g.hist[0] = mask
+    g.hist_seat[0] = seat
+    if g.nhist < RL_HIST:
+        g.nhist += 1
+    if g.s.pile_owner < 0:
+        g.leader = -1
+    elif was_lead:
+        g.leader = seat
+
+
+cdef inline void rlg_apply(RLG* g, uint64_t mask) noexcept nogil:
+    """Trusted: `mask` (0 = pass) is legal for the seat to act."""
+    cdef int seat = g.s.turn
+    cdef bint was_lead = g.s.pile_code == 0
+    if mask == 0:
+        st_pass(&g.s)
+    else:
+        st_play(&g.s, mask, c_classify(mask, g.s.flags))
+    rlg_record(g, seat, mask, was_lead)
+
+
+cdef inline int rlg_policy_step(RLG* g, int policy, SplitMemo* m, uint64_t* buf) noexcept nogil:
+    """One move of a native opponent. Returns 0, or -1 if a move list overflowed."""
+    cdef int seat = g.s.turn, r
+    cdef uint64_t before = g.s.hands[seat]
+    cdef bint was_lead = g.s.pile_code == 0
+    if policy == P_PLAN:
+        r = st_plan_step(&g.s, &g.plans, m, buf, STACK_MOVES)
+    else:
+        r = st_step(&g.s, &g.rng, policy, buf, STACK_MOVES)
+    rlg_record(g, seat, before & ~g.s.hands[seat], was_lead)
+    return r
+
+
+cdef inline int rl_rel(int seat, int observer, int n) noexcept nogil:
+    return seat - observer if seat >= observer else seat - observer + n
+
+
+cdef void rl_encode(const RLG* g, int obs_seat, uint8_t* o) noexcept nogil:
+    """The observation of seat `obs_seat` (docs/rl.md): its own hand and public facts only,
+    every per-seat field indexed by seat relative to the observer (0 = itself)."""
+    cdef const State* s = &g.s
+    cdef int n = s.players, p, r, k, base
+    memset(o, 0, RL_OBS)
+    rl_bits(o + RL_O_HAND, s.hands[obs_seat])
+    rl_bits(o + RL_O_PLAYED, s.played)
+    rl_bits(o + RL_O_PILE, s.pile_mask)
+    o[RL_O_KIND + ckind(s.pile_code)] = 1
+    o[RL_O_PILE_LEN] = clen(s.pile_code)
+    for p in range(n):
+        r = rl_rel(p, obs_seat, n)
+        o[RL_O_LEFT + r] = TL_POPCOUNT(s.hands[p])
+        o[RL_O_LOCKED + r] = (s.locked >> p) & 1
+        o[RL_O_OUT + r] = s.hands[p] == 0
+    if s.pile_owner >= 0:
+        o[RL_O_OWNER + rl_rel(s.pile_owner, obs_seat, n)] = 1
+    if s.turn >= 0:
+        o[RL_O_TURN + rl_rel(s.turn, obs_seat, n)] = 1
+    if g.leader >= 0:
+        o[RL_O_LEADER + rl_rel(g.leader, obs_seat, n)] = 1
+    if s.must_include >= 0:
+        o[RL_O_MUST + s.must_include] = 1
+    for k in range(g.nhist):
+        base = RL_O_HIST + k * RL_HIST_STRIDE
+        rl_bits(o + base, g.hist[k])
+        if g.hist[k] == 0:
+            o[base + 52] = 1
+        o[base + 53 + rl_rel(g.hist_seat[k], obs_seat, n)] = 1
+
+
+cdef inline void rl_mask(const RLG* g, int8_t* m) noexcept nogil:
+    """int8 action mask: [pass allowed, one 1 per legal play, zeros]."""
+    memset(m, 0, RL_ACTIONS)
+    if g.s.turn < 0:
+        return
+    m[0] = g.s.pile_code != 0
+    memset(m + 1, 1, g.nmoves)
+
+
+cdef inline void rl_action_cards(const RLG* g, int8_t* out) noexcept nogil:
+    """Row a of out[487][52]: the cards of action a (row 0, pass, and unused rows are 0)."""
+    cdef int i
+    memset(out, 0, RL_ACTIONS * 52)
+    for i in range(g.nmoves):
+        rl_bits(<uint8_t*>out + (i + 1) * 52, g.moves[i])
+
+
+cdef inline bint rl_legal(const RLG* g, int64_t a) noexcept nogil:
+    if g.s.turn < 0 or a < 0 or a > g.nmoves:
+        return False
+    return a > 0 or g.s.pile_code != 0
+
+
+cdef str _rl_legal_text(const RLG* g):
+    if g.s.turn < 0:
+        return "the hand is over"
+    return (f"{g.nmoves} legal plays (actions 1..{g.nmoves})"
+            + (", and pass (action 0)" if g.s.pile_code != 0 else "; pass (action 0) is not allowed on a lead"))
+
+
+cdef object _rl_out(object out, object dtype, tuple shape, str name="out"):
+    """`out` checked (an ndarray of `dtype`, exactly `shape`, C-contiguous, writeable), or a
+    new array when None. Our own, so that this file depends on nothing of batch.pxi's
+    output checks but _array_arg."""
+    if out is None:
+        return np.empty(shape, dtype)
+    _array_arg(out, dtype, name, len(shape))
+    if out.shape != shape:
+        raise ValueError(f"{name} must have shape {shape}; got {out.shape}")
+    if not out.flags.writeable:
+        raise ValueError(f"{name} is read-only")
+    return out
+
+
+cdef class RLGame:
+    """One hand for the RL envs: the core state plus what the encoder needs (the last
+    actions and who led the pile) and the legal list that actions index.
+
+    Actions are ints: 0 passes, ``a`` in 1..num_legal plays ``legal_moves()[a - 1]``.
+
+    >>> g = RLGame(4)
+    >>> g.reset(7)
+    >>> g.players, g.turn == next(p for p, h in enumerate(deal(7)) if h & 1)
+    (4, True)
+    >>> mask = g.action_mask()
+    >>> int(mask[0]), int(mask.sum()) == g.num_legal      # a lead: no pass
+    (0, True)
+    >>> g.step(1); g.turn != -1
+    True
+    """
+    cdef RLG g
+    cdef readonly int players
+    cdef readonly int flags
+
+    def __init__(self, players=4, flags=0):
+        self.players = _small_int_arg(players, "players", 2, 4)
+        self.flags = _flags_arg(flags)
+        rng_seed(&self.g.rng, 0)
+        rlg_deal(&self.g, self.players, self.flags)
+        rlg_refresh(&self.g)
+
+    def reset(self, seed):
+        """A fresh deal: the deal of `core.deal(seed, players)`, the first-hand lead (R7.2)."""
+        rng_seed(&self.g.rng, _seed_arg(seed))
+        rlg_deal(&self.g, self.players, self.flags)
+        rlg_refresh(&self.g)
+
+    def reset_hands(self, hands, leader=-1):
+        """Start from given hands (disjoint masks of 1..13 cards, one per seat). leader=-1:
+        the holder of the lowest card leads and must include it (R7.2); else that seat
+        leads anything (R7.3)."""
+        cdef uint64_t hs[4]
+        cdef uint64_t seen = 0
+        cdef int p, lead
+        hands = _hands_arg(hands)
+        if len(hands) != self.players:
+            raise ValueError(f"hands must hold {self.players} masks; got {len(hands)}")
+        for p in range(4):
+            hs[p] = 0
+        for p in range(self.players):
+            hs[p] = _mask_arg(hands[p], f"hands[{p}]")
+            if hs[p] == 0 or TL_POPCOUNT(hs[p]) > 13:
+                raise ValueError(f"hands[{p}] must hold 1..13 cards")
+            if hs[p] & seen:
+                raise ValueError(f"hands[{p}] shares cards with another hand")
+            seen |= hs[p]
+        lead = _small_int_arg(leader, "leader", -1, self.players - 1)
+        st_init(&self.g.s, hs, self.players, lead, self.flags)
+        self.g.nhist = 0
+        self.g.leader = -1
+        rlg_refresh(&self.g)
+
+    @property
+    def turn(self):
+        """Seat to act, -1 once the hand is over."""
+        return self.g.s.turn
+
+    @property
+    def is_over(self):
+        return self.g.s.turn < 0
+
+    @property
+    def num_legal(self):
+        """Number of legal plays (actions 1..num_legal); pass is action 0 when can_pass."""
+        return self.g.nmoves
+
+    @property
+    def can_pass(self):
+        return self.g.s.turn >= 0 and self.g.s.pile_code != 0
+
+    @property
+    def finished(self):
+        return tuple(self.g.s.order[p] for p in range(self.g.s.nfinished))
+
+    @property
+    def hands(self):
+        return tuple(self.g.s.hands[p] for p in range(self.players))
+
+    @property
+    def leader(self):
+        """The seat that led the current pile, -1 when the pile is empty."""
+        return self.g.leader
+
+    @property
+    def history(self):
+        """The last actions, newest first, as (seat, mask) pairs (mask 0 = pass)."""
+        return tuple((self.g.hist_seat[k], self.g.hist[k]) for k in range(self.g.nhist))
+
+    def state(self):
+        """A copy of the core GameState."""
+        cdef GameState gs = GameState.__new__(GameState)
+        gs.s = self.g.s
+        return gs
+
+    def legal_moves(self):
+        """The legal plays as a uint64 array; action a plays element a - 1."""
+        cdef cnp.npy_intp n = self.g.nmoves
+        arr = cnp.PyArray_SimpleNew(1, &n, cnp.NPY_UINT64)
+        if n:
+            memcpy(cnp.PyArray_DATA(arr), self.g.moves, n * sizeof(uint64_t))
+        return arr
+
+    def is_legal(self, action):
+        """Whether `action` (an int) is in the action mask now."""
+        try:
+            a = _as_int(action)
+        except TypeError:
+            return False
+        return -1 < a < RL_ACTIONS and rl_legal(&self.g, a)
+
+    def action_mask_of(self, action):
+        """The card mask action `action` plays (0 for pass). Raises ValueError if illegal."""
+        cdef int64_t a = self._action_arg(action)
+        return 0 if a == 0 else self.g.moves[a - 1]
+
+    cdef int64_t _action_arg(self, object action) except -1:
+        cdef int64_t a
+        try:
+            a = _as_int(action)
+        except (TypeError, OverflowError):
+            raise ValueError(f"an action must be an int in 0..{RL_ACTIONS - 1}; got {action!r}") from None
+        if not (-1 < a < RL_ACTIONS and rl_legal(&self.g, a)):
+            raise ValueError(f"action {action!r} is not in the action mask: {_rl_legal_text(&self.g)}")
+        return a
+
+    def step(self, action):
+        """Take action `action` for the seat to act (0 = pass). An action outside the mask
+        raises ValueError naming it and the legal count, and changes nothing."""
+        cdef int64_t a = self._action_arg(action)
+        rlg_apply(&self.g, 0 if a == 0 else self.g.moves[a - 1])
+        rlg_refresh(&self.g)
+
+    def play_mask(self, mask):
+        """Apply a move given as cards (0 = pass), checked like GameState.apply_checked."""
+        cdef uint32_t code = 0
+        cdef uint64_t m = _mask_arg(mask, "mask")
+        cdef int reason = st_check_pass(&self.g.s) if m == 0 else st_check_play(&self.g.s, m, &code)
+        if reason != R_OK:
+            raise ValueError(f"move {m:#x} is not legal here: {REASON_NAMES[reason]}")
+        rlg_apply(&self.g, m)
+        rlg_refresh(&self.g)
+
+    def observe(self, seat, out=None):
+        """The uint8 observation of `seat` (docs/rl.md), into `out` if given."""
+        cdef int s = _small_int_arg(seat, "seat", 0, self.players - 1)
+        res = _rl_out(out, np.uint8, (RL_OBS,))
+        cdef uint8_t[::1] o = res
+        rl_encode(&self.g, s, &o[0])
+        return res
+
+    def action_mask(self, out=None):
+        """The int8 action mask of the seat to act (all zeros once over)."""
+        res = _rl_out(out, np.int8, (RL_ACTIONS,))
+        cdef int8_t[::1] o = res
+        rl_mask(&self.g, &o[0])
+        return res
+
+    def legal_action_cards(self, out=None):
+        """int8 (487, 52): row a holds the cards action a plays (row 0 and unused rows: 0)."""
+        res = _rl_out(out, np.int8, (RL_ACTIONS, 52))
+        cdef int8_t[:, ::1] o = res
+        rl_action_cards(&self.g, &o[0, 0])
+        return res
+
+    def __copy__(self):
+        cdef RLGame c = RLGame.__new__(RLGame)
+        c.g = self.g
+        c.players = self.players
+        c.flags = self.flags
+        return c
+
+    copy = __copy__
+
+
+cdef class VecGames:
+    """N hands stepped in C with the GIL released: the raw array API of the vectorised env.
+
+    `opponents` is None for self-play (every seat is the learner's) or a sequence of
+    `players - 1` native policies (RANDOM, GREEDY or PLAN) for the seats after the
+    learner's, who sits at `learner_seat`. Arrays (allocated once, rewritten in place by
+    `reset` and `step`): `obs` uint8 (N, OBS), `action_mask` int8 (N, 487), `num_legal`
+    int32 (N,), `seat` int8 (N,) the seat each observation is for, `reward` float32 (N,),
+    `terminated` bool (N,), `error` uint8 (N,), `places` int8 (N, players) (a finished
+    game's place per seat, 0 = first, -1 unknown), `final_rewards` float32 (N, players),
+    `episodes` int64 (N,), and, with `legal_masks=True`, `legal` uint64 (N, 486).
+
+    >>> v = VecGames(3, opponents=(GREEDY, GREEDY, GREEDY), seed=5)
+    >>> v.obs.shape, v.action_mask.shape, bool((v.seat == 0).all())
+    ((3, 468), (3, 487), True)
+    >>> v.step(np.minimum(v.num_legal, 1).astype(np.int64))   # first legal play, else pass
+    0
+    """
+    cdef RLG* games
+    cdef readonly Py_ssize_t num_envs
+    cdef readonly int players
+    cdef readonly int flags
+    cdef readonly int learner_seat
+    cdef readonly bint self_play
+    cdef readonly bint raise_on_error
+    cdef int policy[4]
+    cdef float rewards_table[4]
+    cdef SplitMemo memos[RL_MAX_THREADS]
+    cdef bint need_memo
+    cdef bint busy
+    cdef readonly bint closed
+    cdef object _pool
+    cdef int _pool_size
+    cdef readonly object obs, action_mask, num_legal, seat, reward, terminated, error
+    cdef readonly object places, final_rewards, episodes, legal, actions
+    cdef uint8_t* p_obs
+    cdef int8_t* p_mask
+    cdef int32_t* p_nlegal
+    cdef int8_t* p_seat
+    cdef float* p_reward
+    cdef uint8_t* p_term
+    cdef uint8_t* p_err
+    cdef int8_t* p_places
+    cdef float* p_final
+    cdef int64_t* p_episodes
+    cdef uint64_t* p_legal
+    cdef int64_t* p_act
+
+    def __cinit__(self):
+        cdef int t
+        self.games = NULL
+        for t in range(RL_MAX_THREADS):
+            self.memos[t].slots = NULL
+        self.closed = True
+
+    def __init__(self, num_envs, players=4, opponents=(P_RANDOM, P_RANDOM, P_RANDOM),
+                 learner_seat=0, rewards=None, seed=0, flags=0, legal_masks=False,
+                 on_error="raise"):
+        cdef Py_ssize_t n = _int_arg(num_envs, "num_envs", 1, 1 << 24)
+        cdef int p, k
+        if self.games != NULL:
+            raise ValueError("VecGames is already initialised")
+        self.players = _small_int_arg(players, "players", 2, 4)
+        self.flags = _flags_arg(flags)
+        if on_error not in ("raise", "flag"):
+            raise ValueError(f"on_error must be 'raise' or 'flag'; got {on_error!r}")
+        self.raise_on_error = on_error == "raise"
+        self.self_play = opponents is None
+        self.need_memo = False
+        for p in range(4):
+            self.policy[p] = -1
+        if self.self_play:
+            self.learner_seat = -1
+        else:
+            self.learner_seat = _small_int_arg(learner_seat, "learner_seat", 0, self.players - 1)
+            try:
+                opps = tuple(opponents)
+            except TypeError:
+                raise ValueError(f"opponents must be None or a sequence of policies; got {opponents!r}") from None
+            if len(opps) != self.players - 1:
+                raise ValueError(f"opponents must name {self.players - 1} policies (one per other seat); got {len(opps)}")
+            for k in range(self.players - 1):
+                p = (self.learner_seat + 1 + k) % self.players
+                self.policy[p] = _policy_arg(opps[k])
+                if self.policy[p] == P_PLAN:
+                    self.need_memo = True
+        table = _rewards_arg(rewards, self.players)
+        for p in range(self.players):
+            self.rewards_table[p] = table[p]
+        self.num_envs = n
+        self.obs = np.zeros((n, RL_OBS), np.uint8)
+        self.action_mask = np.zeros((n, RL_ACTIONS), np.int8)
+        self.num_legal = np.zeros(n, np.int32)
+        self.seat = np.zeros(n, np.int8)
+        self.reward = np.zeros(n, np.float32)
+        self.terminated = np.zeros(n, np.bool_)
+        self.error = np.zeros(n, np.uint8)
+        self.places = np.full((n, self.players), -1, np.int8)
+        self.final_rewards = np.zeros((n, self.players), np.float32)
+        self.episodes = np.zeros(n, np.int64)
+        self.actions = np.zeros(n, np.int64)
+        self.legal = np.zeros((n, MAX_MOVES_13), np.uint64) if legal_masks else None
+        self.p_obs = <uint8_t*>cnp.PyArray_DATA(self.obs)
+        self.p_mask = <int8_t*>cnp.PyArray_DATA(self.action_mask)
+        self.p_nlegal = <int32_t*>cnp.PyArray_DATA(self.num_legal)
+        self.p_seat = <int8_t*>cnp.PyArray_DATA(self.seat)
+        self.p_reward = <float*>cnp.PyArray_DATA(self.reward)
+        self.p_term = <uint8_t*>cnp.PyArray_DATA(self.terminated)
+        self.p_err = <uint8_t*>cnp.PyArray_DATA(self.error)
+        self.p_places = <int8_t*>cnp.PyArray_DATA(self.places)
+        self.p_final = <float*>cnp.PyArray_DATA(self.final_rewards)
+        self.p_episodes = <int64_t*>cnp.PyArray_DATA(self.episodes)
+        self.p_act = <int64_t*>cnp.PyArray_DATA(self.actions)
+        self.p_legal = <uint64_t*>cnp.PyArray_DATA(self.legal) if legal_masks else NULL
+        # The arrays are views the caller reads; only this object writes them.
+        for arr in (self.obs, self.action_mask, self.num_legal, self.seat, self.reward,
+                    self.terminated, self.error, self.places, self.final_rewards,
+                    self.episodes, self.actions):
+            arr.flags.writeable = False
+        if legal_masks:
+            self.legal.flags.writeable = False
+        self.games = <RLG*>calloc(n, sizeof(RLG))
+        if self.games == NULL:
+            raise MemoryError(f"could not allocate {n} games")
+        self.closed = False
+        self._pool = None
+        self._pool_size = 0
+        self.reset(seed)
+
+    def __dealloc__(self):
+        self._free()
+
+    cdef void _free(self) noexcept:
+        cdef int t
+        free(self.games)
+        self.games = NULL
+        for t in range(RL_MAX_THREADS):
+            memo_close(&self.memos[t])
+
+    def close(self):
+        """Free the games; idempotent. Later calls to reset/step raise ValueError."""
+        if self.busy:
+            raise ValueError("cannot close while a step is running")
+        pool = self._pool
+        self._pool = None
+        if pool is not None:
+            pool.shutdown(wait=True)
+        self._free()
+        self.closed = True
+
+    cdef int _check_open(self) except -1:
+        if self.closed or self.games == NULL:
+            raise ValueError("this VecGames is closed")
+        if self.busy:
+            raise ValueError("another thread is stepping this VecGames")
+        return 0
+
+    cdef int _open_memos(self, int slots) except -1:
+        cdef int t
+        if not self.need_memo:
+            return 0
+        for t in range(slots):
+            if self.memos[t].slots == NULL and memo_open(&self.memos[t]) < 0:
+                raise MemoryError("could not allocate the PLAN split memo")
+        return 0
+
+    def reset(self, seed=0):
+        """Deal every game afresh. `seed` is an int (env i then uses the stream
+        (seed, i), as random_playouts does) or a uint64 array of one seed per env (env i's
+        first deal is then exactly `deal(seeds[i], players)`)."""
+        cdef Py_ssize_t i, n = self.num_envs
+        cdef uint64_t s0
+        cdef const uint64_t[::1] seeds
+        cdef int failed = 0
+        self._check_open()
+        # Claimed before any Python call could let another thread in (see step).
+        self.busy = True
+        try:
+            self._open_memos(1)
+            if isinstance(seed, np.ndarray):
+                _array_arg(seed, np.uint64, "seed")
+                if seed.shape[0] != n:
+                    raise ValueError(f"seed must hold {n} seeds (one per env); got {seed.shape[0]}")
+                seeds = seed.copy()
+                for i in range(n):
+                    rng_seed(&self.games[i].rng, seeds[i])
+            else:
+                s0 = _seed_arg(seed)
+                for i in range(n):
+                    rng_seed(&self.games[i].rng, stream_seed(s0, <uint64_t>i))
+            with nogil:
+                for i in range(n):
+                    self.p_episodes[i] = 0
+                    self.p_term[i] = 0
+                    self.p_err[i] = 0
+                    self.p_reward[i] = 0
+                    if self._new_game(i, &self.memos[0]) < 0:
+                        failed = 1
+                        break
+        finally:
+            self.busy = False
+        if failed:
+            raise MemoryError("a move list could not be allocated")
+
+    cdef int _new_game(self, Py_ssize_t i, SplitMemo* m) noexcept nogil:
+        """Deal game i, play the opponents up to the learner's turn, write its outputs."""
+        cdef RLG* g = &self.games[i]
+        cdef int p
+        rlg_deal(g, self.players, self.flags)
+        if self.need_memo:
+            for p in range(self.players):
+                if self.policy[p] == P_PLAN:
+                    plan_compute(&g.plans.seat[p], g.s.hands[p], g.s.flags, m)
+        if self._opponents(g, m) < 0:
+            return -1
+        self._write(i, g)
+        return 0
+
+    cdef int _opponents(self, RLG* g, SplitMemo* m) noexcept nogil:
+        cdef uint64_t buf[STACK_MOVES]
+        if self.self_play:
+            return 0
+        while g.s.turn >= 0 and g.s.turn != self.learner_seat:
+            if rlg_policy_step(g, self.policy[g.s.turn], m, buf) < 0:
+                return -1
+        return 0
+
+    cdef void _write(self, Py_ssize_t i, RLG* g) noexcept nogil:
+        rlg_refresh(g)
+        self.p_seat[i] = g.s.turn
+        self.p_nlegal[i] = g.nmoves
+        rl_encode(g, g.s.turn, self.p_obs + i * RL_OBS)
+        rl_mask(g, self.p_mask + i * RL_ACTIONS)
+        if self.p_legal != NULL:
+            memcpy(self.p_legal + i * MAX_MOVES_13, g.moves, g.nmoves * sizeof(uint64_t))
+            memset(self.p_legal + i * MAX_MOVES_13 + g.nmoves, 0,
+                   (MAX_MOVES_13 - g.nmoves) * sizeof(uint64_t))
+
+    cdef int _step_one(self, Py_ssize_t i, SplitMemo* m) noexcept nogil:
+        cdef RLG* g = &self.games[i]
+        cdef int64_t a = self.p_act[i]
+        cdef int seat, k, place = -1
+        cdef bint done
+        self.p_reward[i] = 0
+        self.p_term[i] = 0
+        if not rl_legal(g, a):
+            self.p_err[i] = RL_ERR_ILLEGAL
+            return 0
+        self.p_err[i] = 0
+        seat = g.s.turn
+        rlg_apply(g, 0 if a == 0 else g.moves[a - 1])
+        if self.self_play:
+            done = g.s.turn < 0
+        else:
+            if g.s.hands[seat] != 0 and self._opponents(g, m) < 0:
+                return -1
+            # The learner's episode ends when it goes out: its place is then fixed.
+            done = g.s.turn < 0 or g.s.hands[self.learner_seat] == 0
+        if not done:
+            self._write(i, g)
+            return 0
+        for k in range(self.players):
+            self.p_places[i * self.players + k] = -1
+            self.p_final[i * self.players + k] = 0
+        for k in range(g.s.nfinished):
+            self.p_places[i * self.players + g.s.order[k]] = k
+            self.p_final[i * self.players + g.s.order[k]] = self.rewards_table[k]
+        self.p_reward[i] = self.p_final[i * self.players + seat]
+        self.p_term[i] = 1
+        self.p_episodes[i] += 1
+        return self._new_game(i, m)
+
+    cdef int _run(self, Py_ssize_t lo, Py_ssize_t hi, int slot, bint check) except -1:
+        """Step envs lo..hi-1; `check`: honour Ctrl-C between blocks (main thread only)."""
+        cdef Py_ssize_t i = lo, j, end
+        cdef SplitMemo* m = &self.memos[slot]
+        cdef int failed = 0
+        try:
+            while i < hi:
+                end = i + RL_BLOCK if i + RL_BLOCK < hi else hi
+                with nogil:
+                    for j in range(i, end):
+                        if self._step_one(j, m) < 0:
+                            failed = 1
+                i = end
+                if failed:
+                    raise MemoryError("a move list could not be allocated")
+                if check:
+                    PyErr_CheckSignals()
+        finally:
+            # Envs not reached were not stepped: say so rather than leave stale flags.
+            for j in range(i, hi):
+                self.p_err[j] = RL_ERR_INTERRUPTED
+                self.p_term[j] = 0
+                self.p_reward[j] = 0
+        return 0
+
+    def _run_chunk(self, lo, hi, slot):
+        self._run(lo, hi, slot, False)
+
+    def step(self, actions, threads=1):
+        """Step every env with `actions` (int64, shape (N,)): 0 passes, a plays legal move
+        a - 1. Outputs are rewritten in place; a finished game is dealt afresh at once (its
+        reward, places and terminated flag are in this step's outputs). Returns the number of
+        envs whose action was outside their mask: with on_error="raise" (default) that
+        raises ValueError before any env is stepped; with "flag" those envs are left exactly
+        as they were and flagged in `error`. `threads` > 1 steps slices on worker threads."""
+        cdef Py_ssize_t n = self.num_envs, bad, nbad = 0
+        cdef int t = _small_int_arg(threads, "threads", 1, RL_MAX_THREADS)
+        self._check_open()
+        # Claim the games before any Python-level call: _check_open and this assignment run
+        # under the GIL with nothing in between that could release it, so two threads can
+        # never step the same games at once.
+        self.busy = True
+        try:
+            _array_arg(actions, np.int64, "actions")
+            if actions.shape[0] != n:
+                raise ValueError(f"actions must have shape ({n},); got {actions.shape}")
+            nbad = self._load_actions(actions)
+            if nbad and self.raise_on_error:
+                bad = 0
+                while rl_legal(&self.games[bad], self.p_act[bad]):
+                    bad += 1
+                raise ValueError(
+                    f"action {self.p_act[bad]} of env {bad} is not in its action mask: "
+                    f"{_rl_legal_text(&self.games[bad])}"
+                    + (f" ({nbad} envs had illegal actions)" if nbad > 1 else "")
+                    + "; nothing was stepped")
+            if t > n:
+                t = <int>n
+            self._open_memos(t)
+            if t == 1:
+                self._run(0, n, 0, True)
+            else:
+                self._threaded(t)
+        finally:
+            self.busy = False
+        return nbad
+
+    cdef Py_ssize_t _load_actions(self, const int64_t[::1] src) except -1:
+        """Copy the caller's actions into our buffer (the loop never reads the caller's
+        array again, even if another thread writes it) and count the illegal ones."""
+        cdef Py_ssize_t i, nbad = 0, n = self.num_envs
+        with nogil:
+            memcpy(self.p_act, &src[0], n * sizeof(int64_t))
+            for i in range(n):
+                if not rl_legal(&self.games[i], self.p_act[i]):
+                    nbad += 1
+        return nbad
+
+    cdef _threaded(self, int t):
+        from concurrent.futures import ThreadPoolExecutor
+        cdef Py_ssize_t n = self.num_envs
+        if self._pool is None or self._pool_size != t - 1:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True)
+            self._pool = ThreadPoolExecutor(max_workers=t - 1, thread_name_prefix="tienlen-vec")
+            self._pool_size = t - 1
+        bounds = [n * k // t for k in range(t + 1)]
+        futures = [self._pool.submit(self._run_chunk, bounds[k], bounds[k + 1], k)
+                   for k in range(1, t)]
+        try:
+            self._run(bounds[0], bounds[1], 0, True)
+        finally:
+            # Workers run bounded slices; wait for them so no thread touches a game after
+            # step returns (or after an interrupt propagates).
+            for f in futures:
+                f.result()
+
+    def game_state(self, env):
+        """A copy of env `env`'s core GameState (for tests and debugging)."""
+        self._check_open()
+        cdef Py_ssize_t i = _int_arg(env, "env", 0, self.num_envs - 1)
+        cdef GameState gs = GameState.__new__(GameState)
+        gs.s = self.games[i].s
+        return gs
+
+    def legal_action_cards(self, env, out=None):
+        """int8 (487, 52) card vectors of env `env`'s actions (as RLGame.legal_action_cards)."""
+        self._check_open()
+        cdef Py_ssize_t i = _int_arg(env, "env", 0, self.num_envs - 1)
+        res = _rl_out(out, np.int8, (RL_ACTIONS, 52))
+        cdef int8_t[:, ::1] o = res
+        rl_action_cards(&self.games[i], &o[0, 0])
+        return res
+
+    def __reduce__(self):
+        raise TypeError("VecGames holds native games and cannot be pickled")
+
+
+cdef list _rewards_arg(object rewards, int players):
+    """The reward per finishing place (first .. last); default R10.2 points."""
+    if rewards is None:
+        return [float(players - 1 - k) for k in range(players)]
+    try:
+        vals = [float(x) for x in rewards]
+    except (TypeError, ValueError):
+        raise ValueError(f"rewards must be {players} numbers, one per place; got {rewards!r}") from None
+    if len(vals) != players:
+        raise ValueError(f"rewards must be {players} numbers, one per place; got {len(vals)}")
+    for v in vals:
+        if v != v or v in (float("inf"), float("-inf")):
+            raise ValueError(f"rewards must be finite; got {rewards!r}")
+    return vals

@@ -1,0 +1,550 @@
+"""The RL environments (tienlen.rl, issue 16): the encoding against an independent Python
+encoder, the three envs against each other, the PettingZoo / Gymnasium checkers, and
+robustness (illegal actions, bad arrays, close, Ctrl-C)."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+
+import numpy as np
+import pytest
+
+from tienlen import _core
+from tienlen.bots import Bot
+from tienlen.cards import Cards
+from tienlen.game import PASS, Game
+
+pytest.importorskip("gymnasium")
+
+# TIENLEN_SOAK=1: 100x more seeded games through the encoder comparison.
+SOAK = 100 if os.environ.get("TIENLEN_SOAK") == "1" else 1
+
+from tienlen.rl import FIELDS, NUM_ACTIONS, OBS_SIZE, IllegalActionError, TienlenEnv  # noqa: E402
+from tienlen.rl.policy_bot import PolicyBot, observation_from_view  # noqa: E402
+from tienlen.rl.vector import TienlenVectorEnv, VecGames  # noqa: E402
+
+
+# ---------------------------------------------------------------- an independent encoder
+# Written from docs/rl.md with tienlen.Game's public properties, sharing nothing with the
+# native encoder but the layout.
+
+def _bits(mask: int) -> list[int]:
+    return [(mask >> c) & 1 for c in range(52)]
+
+
+def reference_observation(game: Game, seat: int, leader: int | None) -> np.ndarray:
+    n = game.players
+    rel = lambda s: (s - seat) % n  # noqa: E731
+    o = np.zeros(OBS_SIZE, np.uint8)
+
+    def put(name, values, at=0):
+        off, _ = FIELDS[name]
+        o[off + at: off + at + len(values)] = values
+
+    put("hand", _bits(game.hand(seat).mask))
+    put("played", _bits(game.played.mask))
+    pile = game.pile
+    put("pile", _bits(pile.cards.mask if pile else 0))
+    put("pile_kind", [1], int(pile.kind) if pile else 0)
+    put("pile_length", [len(pile.cards) if pile else 0])
+    if game.pile_owner is not None:
+        put("pile_owner", [1], rel(game.pile_owner))
+    for s in range(n):
+        put("cards_left", [len(game.hand(s))], rel(s))
+        put("passed", [int(s in game.locked_out)], rel(s))
+        put("out", [int(len(game.hand(s)) == 0)], rel(s))
+    if game.turn is not None:
+        put("to_act", [1], rel(game.turn))
+    if leader is not None:
+        put("pile_leader", [1], rel(leader))
+    if game.must_include is not None:
+        put("must_include", [1], int(game.must_include))
+    off = FIELDS["history"][0]
+    for k, action in enumerate(reversed(game.history[-4:])):
+        base = off + 57 * k
+        if action.cards is None:
+            o[base + 52] = 1
+        else:
+            o[base: base + 52] = _bits(action.cards.mask)
+        o[base + 53 + rel(action.seat)] = 1
+    return o
+
+
+def _random_action(mask: np.ndarray, rng: random.Random) -> int:
+    return rng.choice(np.flatnonzero(mask).tolist())
+
+
+@pytest.mark.parametrize("players,flags", [(2, 0), (3, 0), (4, 0), (4, 1)])
+def test_encoder_matches_independent_reference(players, flags):
+    from tienlen.rules import Rules
+
+    rng = random.Random(players + 10 * flags)
+    for seed in range(12 * SOAK):
+        g = _core.RLGame(players, flags)
+        g.reset(seed)
+        game = Game.from_hands(_core.deal(seed, players), rules=Rules.from_flags(flags))
+        leader = None
+        while True:
+            for seat in range(players):
+                assert np.array_equal(g.observe(seat), reference_observation(game, seat, leader)), \
+                    (seed, seat, len(game.history))
+            if game.is_over:
+                assert g.is_over and g.finished == game.finished
+                break
+            mask = g.action_mask()
+            moves = [m.mask for m in game.legal_moves()]
+            # The action numbering: 0 = pass, a = the a-th move of the core's ordered list.
+            assert mask[0] == game.can_pass()
+            assert mask[1:len(moves) + 1].all() and not mask[len(moves) + 1:].any()
+            cards = g.legal_action_cards()
+            assert not cards[0].any() and not cards[len(moves) + 1:].any()
+            for a, m in enumerate(moves, start=1):
+                assert cards[a].tolist() == _bits(m)
+            a = _random_action(mask, rng)
+            seat = game.turn
+            was_lead = game.pile is None
+            game.act(PASS if a == 0 else moves[a - 1])
+            g.step(a)
+            if game.pile is None:
+                leader = None
+            elif was_lead:
+                leader = seat
+
+
+# ---------------------------------------------------------------- one game, three envs
+
+def _aec_game(seed: int, players: int = 4):
+    """Play one seeded AEC game with random legal actions; returns the steps
+    (seat, observation, mask, action) and the final rewards."""
+    from tienlen.rl import env as make_env
+
+    e = make_env(players=players)
+    e.reset(seed=seed)
+    rng = random.Random(seed)
+    steps = []
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        if terminated:
+            e.step(None)
+            continue
+        a = _random_action(obs["action_mask"], rng)
+        steps.append((int(agent.split("_")[1]), obs["observation"].copy(),
+                      obs["action_mask"].copy(), a))
+        e.step(a)
+    return steps
+
+
+class ReplayBot(Bot):
+    """Plays a recorded list of moves."""
+
+    def __init__(self, moves):
+        super().__init__(0)
+        self.moves = list(moves)
+
+    def choose(self, view):
+        return self.moves.pop(0)
+
+
+def test_three_envs_same_observations():
+    pytest.importorskip("pettingzoo")
+    for seed in (3, 8, 21):
+        steps = _aec_game(seed)
+        # Native vectorised env, self-play: env 0 is dealt exactly deal(seed).
+        v = VecGames(1, opponents=None, seed=np.array([seed], np.uint64))
+        for seat, obs, mask, a in steps:
+            assert v.seat[0] == seat
+            assert np.array_equal(v.obs[0], obs) and np.array_equal(v.action_mask[0], mask)
+            v.step(np.array([a], np.int64))
+        assert v.terminated[0] and v.episodes[0] == 1
+        v.close()
+        # Gymnasium env: the learner at seat 0, the other seats replaying the same moves.
+        g = _core.RLGame(4)
+        g.reset(seed)
+        moves = {s: [] for s in range(4)}
+        for seat, _, _, a in steps:
+            mask = g.action_mask_of(a)
+            moves[seat].append(PASS if mask == 0 else Cards(mask))
+            g.step(a)
+        env = TienlenEnv(opponents=[ReplayBot(moves[s]) for s in (1, 2, 3)],
+                         legal_actions=False)
+        obs, _ = env.reset(seed=seed)
+        for seat, o, mask, a in steps:
+            if seat != 0:
+                continue
+            assert np.array_equal(obs["observation"], o) and np.array_equal(obs["action_mask"], mask)
+            obs, reward, done, _, info = env.step(a)
+            if done:
+                break
+
+
+def test_vector_learner_mode_outputs_fit_the_state():
+    # With native opponents the learner always acts, and its outputs describe its state.
+    v = VecGames(2, opponents=(1, 0, 2), seed=np.array([5, 6], np.uint64))
+    rng = random.Random(0)
+    assert v.seat[0] == 0 and v.seat[1] == 0
+    for _ in range(40):
+        acts = np.array([_random_action(v.action_mask[i], rng) for i in range(2)], np.int64)
+        v.step(acts)
+        for i in range(2):
+            assert v.seat[i] == 0
+            st = v.game_state(i)
+            assert st.turn == 0
+            assert v.num_legal[i] == len(st.legal_moves())
+            assert v.action_mask[i, 0] == st.can_pass()
+            assert int(v.action_mask[i].sum()) == v.num_legal[i] + st.can_pass()
+            assert v.obs[i, :52].tolist() == _bits(st.hand(0))
+            assert v.obs[i, 52:104].tolist() == _bits(st.played_mask)
+
+
+# ---------------------------------------------------------------- checkers
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_pettingzoo_api_and_seed(players):
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test, seed_test
+
+    from tienlen.rl import env as make_env
+
+    api_test(make_env(players=players), num_cycles=100)
+    seed_test(lambda: make_env(players=players), num_cycles=100)
+
+
+def test_aec_render_ansi():
+    pytest.importorskip("pettingzoo")
+    from tienlen.rl import env as make_env
+
+    e = make_env(players=4, render_mode="ansi")
+    e.reset(seed=1)
+    text = e.render()
+    assert "player_3" in text and "pile: empty" in text and "to act" in text
+    import contextlib
+    import io
+
+    from pettingzoo.test import render_test
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        render_test(make_env)
+
+
+def test_gymnasium_check_env():
+    from gymnasium.utils.env_checker import check_env
+
+    check_env(TienlenEnv(opponents=("L2", "L2", "L2")), skip_render_check=True)
+    for seat in range(4):
+        check_env(TienlenEnv(opponents=("L1", "random", "L2"), learner_seat=seat,
+                             illegal_action="terminate"), skip_render_check=True)
+
+
+# ---------------------------------------------------------------- rewards (R10.2)
+
+def test_R10_2_rewards_are_place_points():
+    env = TienlenEnv(opponents=("random",) * 3, legal_actions=False)
+    rng = random.Random(1)
+    seen = set()
+    for seed in range(40):
+        obs, _ = env.reset(seed=seed)
+        done = False
+        while not done:
+            obs, reward, done, _, info = env.step(_random_action(obs["action_mask"], rng))
+            if not done:
+                assert reward == 0
+        assert reward == 4 - info["place"]      # R10.2: place p scores players - p
+        seen.add(info["place"])
+    assert seen == {1, 2, 3, 4}
+    custom = TienlenEnv(opponents=("random",), rewards=(1, -1), legal_actions=False)
+    obs, _ = custom.reset(seed=2)
+    done = False
+    while not done:
+        obs, reward, done, _, info = custom.step(_random_action(obs["action_mask"], rng))
+    assert reward == (1 if info["place"] == 1 else -1)
+
+
+def test_R10_2_vector_rewards_and_places():
+    v = VecGames(64, opponents=(0, 0, 0), seed=3, rewards=(10, 5, 2, 0))
+    rng = np.random.default_rng(0)
+    ends = 0
+    for _ in range(60):
+        n, p = v.num_legal.astype(np.int64), v.action_mask[:, 0].astype(np.int64)
+        v.step((rng.random(64) * (n + p)).astype(np.int64) + (1 - p))
+        for i in np.flatnonzero(v.terminated):
+            place = v.places[i, 0]
+            assert 0 <= place <= 3
+            assert v.reward[i] == (10, 5, 2, 0)[place]
+            ends += 1
+        assert not v.reward[~v.terminated].any()
+    assert ends > 50
+
+
+# ---------------------------------------------------------------- robustness
+
+def test_aec_illegal_action_raises_and_changes_nothing():
+    pytest.importorskip("pettingzoo")
+    from tienlen.rl import raw_env
+
+    e = raw_env(players=4)
+    e.reset(seed=4)
+    agent = e.agent_selection
+    before = e.observe(agent)["observation"].copy()
+    n = e.game.num_legal
+    with pytest.raises(IllegalActionError, match=rf"action {n + 1} .*{n} legal plays"):
+        e.step(n + 1)
+    with pytest.raises(IllegalActionError, match="action 0 .*no pass"):
+        e.step(0)                       # the first lead cannot pass
+    with pytest.raises(IllegalActionError):
+        e.step(1.0)
+    assert e.agent_selection == agent and np.array_equal(e.observe(agent)["observation"], before)
+    e.close()
+    e.close()
+
+
+def test_gym_illegal_action_raises_and_changes_nothing():
+    env = TienlenEnv(opponents=("L1",) * 3)
+    obs, _ = env.reset(seed=9)
+    n = env.game.num_legal
+    with pytest.raises(IllegalActionError, match=rf"action 486 .*{n} legal plays"):
+        env.step(486)
+    assert np.array_equal(env._observation()["observation"], obs["observation"])
+    env.close()
+    env.close()
+
+
+def test_vector_illegal_actions_raise_or_flag():
+    v = VecGames(4, opponents=(1, 1, 1), seed=np.arange(4, dtype=np.uint64))
+    obs = v.obs.copy()
+    bad = np.full(4, 487, np.int64)
+    with pytest.raises(ValueError, match=r"action 487 of env 0 .*legal plays.*nothing was stepped"):
+        v.step(bad)
+    assert np.array_equal(v.obs, obs) and not v.episodes.any()
+    v.close()
+    f = VecGames(4, opponents=(1, 1, 1), seed=np.arange(4, dtype=np.uint64), on_error="flag")
+    obs, states = f.obs.copy(), [f.game_state(i) for i in range(4)]
+    acts = np.array([np.flatnonzero(f.action_mask[i])[0] for i in range(4)], np.int64)
+    acts[2] = -1
+    assert f.step(acts) == 1
+    assert f.error.tolist() == [0, 0, 1, 0]
+    assert f.game_state(2) == states[2] and np.array_equal(f.obs[2], obs[2])
+    assert f.game_state(0) != states[0]
+
+
+def test_vector_refuses_bad_arrays():
+    v = VecGames(3, opponents=(0, 0, 0))
+    good = np.zeros(3, np.int64)
+    for bad in (good.astype(np.int32), good.astype(np.float64), np.zeros(4, np.int64),
+                np.zeros((3, 1), np.int64), [0, 0, 0], np.zeros(6, np.int64)[::2]):
+        with pytest.raises(ValueError):
+            v.step(bad)
+    with pytest.raises(ValueError):
+        v.reset(np.zeros(2, np.uint64))
+    with pytest.raises(ValueError):
+        v.obs[0, 0] = 1                  # outputs are read-only views
+    for kwargs in ({"opponents": (0, 0)}, {"opponents": (0, 0, 7)}, {"players": 5},
+                   {"rewards": (1, 2)}, {"learner_seat": 4}, {"on_error": "ignore"}):
+        with pytest.raises(ValueError):
+            VecGames(2, **kwargs)
+    with pytest.raises(ValueError):
+        VecGames(0)
+    g = _core.RLGame(4)
+    for bad in (np.zeros(468, np.int8), np.zeros(467, np.uint8), np.zeros((468, 1), np.uint8)):
+        with pytest.raises(ValueError):
+            g.observe(0, out=bad)
+    frozen = np.zeros(468, np.uint8)
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        g.observe(0, out=frozen)
+    with pytest.raises(ValueError):
+        g.action_mask(out=np.zeros(487, np.uint8))
+    with pytest.raises(ValueError):
+        g.observe(4)
+
+
+def test_vector_close_is_idempotent():
+    v = VecGames(2, opponents=None)
+    v.close()
+    v.close()
+    with pytest.raises(ValueError, match="closed"):
+        v.step(np.zeros(2, np.int64))
+    with pytest.raises(ValueError, match="closed"):
+        v.reset(0)
+    env = TienlenVectorEnv(2)
+    env.close()
+    env.close()
+
+
+def test_vector_seeds_reproducible_and_threads_agree():
+    def run(threads):
+        v = VecGames(256, opponents=(0, 2, 1), seed=77)
+        rng = np.random.default_rng(5)
+        out = []
+        for _ in range(30):
+            n, p = v.num_legal.astype(np.int64), v.action_mask[:, 0].astype(np.int64)
+            v.step((rng.random(256) * (n + p)).astype(np.int64) + (1 - p), threads=threads)
+            out.append((v.obs.copy(), v.reward.copy(), v.terminated.copy()))
+        v.close()
+        return out
+
+    one, again, two = run(1), run(1), run(2)
+    for a, b, c in zip(one, again, two):
+        for x, y, z in zip(a, b, c):
+            assert np.array_equal(x, y) and np.array_equal(x, z)
+
+
+def test_vector_first_deal_is_the_seeds_deal():
+    seeds = np.array([11, 12, 13], np.uint64)
+    v = VecGames(3, opponents=None, seed=seeds)
+    for i, s in enumerate(seeds.tolist()):
+        assert v.game_state(i).hands == _core.deal(s)
+
+
+def test_vector_legal_masks_on_request():
+    v = VecGames(8, opponents=(0, 0, 0), seed=2, legal_masks=True)
+    for i in range(8):
+        moves = v.game_state(i).legal_moves()
+        assert v.legal[i, :len(moves)].tolist() == moves.tolist()
+        assert not v.legal[i, len(moves):].any()
+    assert VecGames(1).legal is None
+
+
+def test_vector_ctrl_c_leaves_games_whole():
+    # A step over many envs honours Ctrl-C between blocks; envs not reached are flagged
+    # (error 2) and untouched.
+    v = VecGames(20_000, opponents=(0, 0, 0), seed=1)
+    acts = np.array([np.flatnonzero(m)[0] for m in v.action_mask], np.int64)
+    obs = v.obs.copy()
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.002)
+        try:
+            v.step(acts)
+            interrupted = False
+        except KeyboardInterrupt:
+            interrupted = True
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    if not interrupted:
+        pytest.skip("the step finished before the signal arrived")
+    flagged = np.flatnonzero(v.error == 2)
+    assert len(flagged) and flagged[-1] == len(acts) - 1
+    assert np.array_equal(v.obs[flagged], obs[flagged])
+    v.close()
+
+
+def test_gymnasium_vector_env():
+    env = TienlenVectorEnv(16, opponents=("plan", "greedy", "random"), legal_masks=True)
+    obs, info = env.reset(seed=[1] * 16)
+    assert np.array_equal(obs["observation"][0], obs["observation"][15])   # same deal
+    assert obs["legal_moves"].dtype == np.uint64
+    actions = obs["action_mask"].argmax(axis=1)
+    obs, reward, terminated, truncated, info = env.step(actions)
+    assert obs["observation"].shape == (16, OBS_SIZE) and not truncated.any()
+    with pytest.raises(IllegalActionError):
+        env.step(np.full(16, NUM_ACTIONS - 1))
+    with pytest.raises(ValueError):
+        env.step(np.zeros(16, np.float32))
+
+
+# ---------------------------------------------------------------- the policy bot
+
+def test_policy_bot_sees_the_env_observation():
+    env = TienlenEnv(opponents=("random",) * 3, legal_actions=False)
+    rng = random.Random(3)
+    for seed in range(10):
+        obs, _ = env.reset(seed=seed)
+        done = False
+        while not done:
+            o, mask, moves = observation_from_view(env._table.view(0))
+            assert np.array_equal(o, obs["observation"]) and np.array_equal(mask, obs["action_mask"])
+            obs, _, done, _, _ = env.step(_random_action(obs["action_mask"], rng))
+
+
+def test_policy_bot_in_the_arena():
+    from functools import partial
+
+    from tienlen import arena
+    from tienlen.bots import BotError, make_bot
+
+    last_legal = lambda obs, mask: int(np.flatnonzero(mask)[-1])  # noqa: E731
+    result = arena.run([partial(PolicyBot, policy=last_legal), "random", "random", "random"], 8)
+    assert result.bot(0).games == 8
+    with pytest.raises(BotError, match="no policy file"):
+        make_bot("ppo:/nonexistent/policy.zip")
+
+
+def test_training_smoke(tmp_path):
+    pytest.importorskip("torch")
+    pytest.importorskip("sb3_contrib")
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "examples" / "train_maskable_ppo.py"
+    out = tmp_path / "policy"
+    subprocess.run([sys.executable, str(script), "--minutes", "1", "--timesteps", "1024",
+                    "--n-envs", "2", "--n-steps", "256", "--batch", "256", "--out", str(out),
+                    "--eval-games", "4", "--eval-against", "random"],
+                   check=True, timeout=600, capture_output=True)
+    from tienlen.bots import make_bot
+    from tienlen import arena
+
+    assert make_bot(f"ppo:{out}.zip", seed=1).name == "ppo:policy.zip"
+    assert arena.run([f"ppo:{out}.zip", "L1", "L1", "L1"], 4).bot(0).games == 4
+
+
+def test_vector_concurrent_steps_are_refused_not_raced():
+    # Two Python threads stepping one VecGames: each call either runs alone or is refused
+    # with ValueError; the games stay whole (their states still satisfy the invariants).
+    import threading
+
+    v = VecGames(2048, opponents=(0, 1, 2), seed=4)
+    refused, errors = [], []
+
+    def worker(k):
+        rng = np.random.default_rng(k)
+        for _ in range(20):
+            n, p = v.num_legal.astype(np.int64), v.action_mask[:, 0].astype(np.int64)
+            acts = (rng.random(2048) * (n + p)).astype(np.int64) + (1 - p)
+            try:
+                v.step(acts)
+            except ValueError as e:
+                (refused if "another thread" in str(e) or "not in its action mask" in str(e)
+                 else errors).append(e)
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    for i in range(0, 2048, 97):
+        st = v.game_state(i)
+        assert st.turn == 0 and sum(bin(h).count("1") for h in st.hands) + bin(st.played_mask).count("1") == 52
+    v.close()
+
+
+def test_native_vec_env_for_sb3():
+    pytest.importorskip("stable_baselines3")
+    from tienlen.rl.sb3 import NativeVecEnv
+
+    env = NativeVecEnv(6, ("greedy", "plan", "random"), seed=3)
+    obs = env.reset()
+    assert obs.shape == (6, OBS_SIZE) and env.has_attr("action_masks")
+    masks = np.stack(env.env_method("action_masks"))
+    assert masks.shape == (6, NUM_ACTIONS) and masks.dtype == bool
+    rng = np.random.default_rng(1)
+    finished = 0
+    for _ in range(200):
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in env.env_method("action_masks")])
+        obs, reward, done, infos = env.step(acts)
+        for i in np.flatnonzero(done):
+            finished += 1
+            assert reward[i] == 4 - infos[i]["place"]      # R10.2 points
+        assert not reward[~done].any()
+    assert finished > 10
+    env.close()
+    env.close()

@@ -1,0 +1,52 @@
+"""Reinforcement-learning environments on the native core (``pip install "tienlen[rl]"``).
+
+==========================  ==============================================================
+``env(players=4, ...)``     PettingZoo AEC env, every seat an agent (:mod:`.aec`)
+``TienlenEnv(opponents)``   Gymnasium single-agent env against bots (:mod:`.gym_env`)
+``TienlenVectorEnv(n)``     Gymnasium VectorEnv over N native games (:mod:`.vector`)
+``VecGames(n)``             the raw array API of the vectorised env (``tienlen.core``)
+``NativeVecEnv(n)``         the native games as a Stable-Baselines3 VecEnv (:mod:`.sb3`)
+``PolicyBot``               a trained MaskablePPO policy as a :class:`~tienlen.bots.Bot`
+==========================  ==============================================================
+
+All of them encode with the one native encoder; the layout is in :mod:`.encoding` and
+``docs/rl.md``. Submodules import pettingzoo / gymnasium / torch only when used.
+
+>>> import tienlen.rl as rl
+>>> rl.OBS_SIZE, rl.NUM_ACTIONS, rl.MAX_LEGAL    # action 0 passes, 1..486 index the moves
+(468, 487, 486)
+>>> env = rl.TienlenEnv(opponents=("L1", "L1", "L1"))
+>>> obs, info = env.reset(seed=2)
+>>> env.step(487)
+Traceback (most recent call last):
+...
+tienlen.rl.encoding.IllegalActionError: action 487 is outside the action mask: ...
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .encoding import (FIELDS, HISTORY, MAX_LEGAL, NUM_ACTIONS, OBS_SIZE, IllegalActionError,
+                       place_rewards)
+
+__all__ = ["env", "raw_env", "TienlenAECEnv", "TienlenEnv", "VectorObservation", "TienlenVectorEnv", "VecGames",
+           "PolicyBot", "NativeVecEnv", "OBS_SIZE", "NUM_ACTIONS", "MAX_LEGAL", "HISTORY", "FIELDS",
+           "IllegalActionError", "place_rewards"]
+
+_LAZY = {
+    "env": "aec", "raw_env": "aec", "TienlenAECEnv": "aec",
+    "TienlenEnv": "gym_env", "VectorObservation": "gym_env",
+    "TienlenVectorEnv": "vector", "VecGames": "vector",
+    "PolicyBot": "policy_bot",
+    "NativeVecEnv": "sb3",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tienlen.rl' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(f".{module}", __name__), name)

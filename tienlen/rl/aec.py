@@ -1,0 +1,187 @@
+"""The PettingZoo AEC env: every seat an agent, one native game underneath.
+
+>>> from tienlen.rl import env
+>>> e = env(players=4)
+>>> e.reset(seed=3)
+>>> obs, reward, terminated, truncated, info = e.last()
+>>> obs["observation"].shape, obs["action_mask"].dtype.name, obs["legal_actions"].shape
+((468,), 'int8', (487, 52))
+>>> for agent in e.agent_iter():
+...     obs, reward, terminated, truncated, info = e.last()
+...     e.step(None if terminated else int(obs["action_mask"].argmax()))
+>>> sorted(info["place"] for info in e.final_info.values())
+[1, 2, 3, 4]
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .. import _core
+from ..cards import Cards
+from ..rules import Rules
+from .encoding import (NUM_ACTIONS, check_action, observation_space, action_space,
+                       place_rewards)
+
+__all__ = ["env", "raw_env", "TienlenAECEnv"]
+
+
+def env(players: int = 4, rules: Rules | str | None = None, **kwargs: Any) -> AECEnv:
+    """The AEC env wrapped in PettingZoo's order enforcing wrapper (see :class:`TienlenAECEnv`)."""
+    return wrappers.OrderEnforcingWrapper(TienlenAECEnv(players=players, rules=rules, **kwargs))
+
+
+def raw_env(players: int = 4, rules: Rules | str | None = None, **kwargs: Any) -> TienlenAECEnv:
+    """The AEC env without wrappers."""
+    return TienlenAECEnv(players=players, rules=rules, **kwargs)
+
+
+class TienlenAECEnv(AECEnv):
+    """One hand of Tiến Lên per episode, agents ``player_0`` .. ``player_{n-1}`` (seat order).
+
+    Observations are dicts (``tienlen.rl.encoding.observation_space``): the observer's
+    encoded view, its int8 ``action_mask`` (zeros when it is not its turn) and, unless
+    ``legal_actions=False``, the (487, 52) card vectors of its actions. Action 0 passes;
+    action a plays the a-th move of the core's legal list. Everyone is terminated when the
+    hand ends, with the reward of their place (``rewards``, default R10.2 points); the
+    ``info`` of each agent then holds its ``place`` (1 = first out).
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "tienlen_v0", "is_parallelizable": False}
+
+    def __init__(self, players: int = 4, rules: Rules | str | None = None, *,
+                 rewards: tuple[float, ...] | None = None, legal_actions: bool = True,
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        if type(players) is not int or not 2 <= players <= 4:
+            raise ValueError(f"players must be 2, 3 or 4; got {players!r}")
+        if rules is None:
+            rules = Rules()
+        elif isinstance(rules, str):
+            rules = Rules.from_name(rules)
+        if not isinstance(rules, Rules):
+            raise ValueError(f"rules must be a tienlen.Rules; got {rules!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human'; got {render_mode!r}")
+        self.rules = rules
+        self.render_mode = render_mode
+        self.place_rewards = place_rewards(players, rewards)
+        self.legal_actions = legal_actions
+        self.possible_agents = [f"player_{p}" for p in range(players)]
+        self.agent_name_mapping = {a: p for p, a in enumerate(self.possible_agents)}
+        self._obs_space = observation_space(legal_actions)
+        self._act_space = action_space()
+        self.observation_spaces = {a: self._obs_space for a in self.possible_agents}
+        self.action_spaces = {a: self._act_space for a in self.possible_agents}
+        self.game = _core.RLGame(players, rules.flags)
+        self._rng = random.Random()
+        self.final_info: dict[str, dict[str, Any]] = {}
+        self._closed = False
+
+    def observation_space(self, agent: str):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str):
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Deal a hand: with ``seed`` the deal is ``tienlen.core.deal(seed, players)``;
+        without, the next deal of the env's own seeded stream."""
+        if seed is not None:
+            self._rng.seed(seed)
+            deal_seed = seed
+        else:
+            deal_seed = self._rng.getrandbits(64)
+        self.game.reset(deal_seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.final_info = {}
+        self.agent_selection = self.possible_agents[self.game.turn]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.agent_name_mapping[agent]
+        g = self.game
+        obs = {"observation": g.observe(seat)}
+        if g.turn == seat:
+            obs["action_mask"] = g.action_mask()
+            if self.legal_actions:
+                obs["legal_actions"] = g.legal_action_cards()
+        else:
+            obs["action_mask"] = np.zeros(NUM_ACTIONS, np.int8)
+            if self.legal_actions:
+                obs["legal_actions"] = np.zeros((NUM_ACTIONS, 52), np.int8)
+        return obs
+
+    def step(self, action: int | None) -> None:
+        """Act for :attr:`agent_selection`. An action outside its mask raises
+        :class:`~tienlen.rl.encoding.IllegalActionError` and changes nothing."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        a = check_action(self.game, action)
+        self.game.step(a)
+        self._cumulative_rewards[agent] = 0.0
+        if self.game.is_over:
+            order = self.game.finished
+            for place, seat in enumerate(order):
+                name = self.possible_agents[seat]
+                self.rewards[name] = self.place_rewards[place]
+                self.terminations[name] = True
+                self.infos[name] = {"place": place + 1}
+            self.final_info = {a: dict(i) for a, i in self.infos.items()}
+            self._accumulate_rewards()
+            # Every agent now steps once with None, in seat order.
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[self.game.turn]
+
+    def render(self) -> str | None:
+        """A text picture of the table, returned (``render_mode="ansi"``) or printed
+        (``"human"``): every seat's cards (all of them: this is the env's view, not a
+        player's), the pile, the turn."""
+        if self.render_mode is None:
+            return None
+        if self.render_mode == "human":
+            print(self._text())
+            return None
+        return self._text()
+
+    def _text(self) -> str:
+        g = self.game
+        state = g.state()
+        lines = []
+        for seat, hand in enumerate(g.hands):
+            marks = []
+            if seat == g.turn:
+                marks.append("to act")
+            if state.locked_mask >> seat & 1:
+                marks.append("passed")
+            if seat in g.finished:
+                marks.append(f"place {g.finished.index(seat) + 1}")
+            lines.append(f"player_{seat}: {Cards(hand)!s:<40} {', '.join(marks)}".rstrip())
+        if state.pile_mask:
+            lines.append(f"pile: {Cards(state.pile_mask)} (player_{state.pile_owner})")
+        else:
+            lines.append("pile: empty")
+        return "\n".join(lines)
+
+    def state(self) -> np.ndarray:
+        """Not an observation: every seat's hand (4 x 52 uint8), for centralised critics."""
+        out = np.zeros((len(self.possible_agents), 52), np.uint8)
+        for seat, hand in enumerate(self.game.hands):
+            out[seat] = [(hand >> c) & 1 for c in range(52)]
+        return out
+
+    def close(self) -> None:
+        """Nothing to free; idempotent."""
+        self._closed = True

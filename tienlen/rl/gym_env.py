@@ -1,0 +1,242 @@
+"""The Gymnasium single-agent env: the learner's seat against bots.
+
+>>> from tienlen.rl import TienlenEnv
+>>> env = TienlenEnv(opponents=("L1", "L1", "L1"))
+>>> obs, info = env.reset(seed=11)
+>>> obs["observation"].shape, int(obs["action_mask"].sum()) >= 1
+((468,), True)
+>>> done = False
+>>> while not done:
+...     obs, reward, done, truncated, info = env.step(int(obs["action_mask"].argmax()))
+>>> info["place"] in (1, 2, 3, 4), reward == 4 - info["place"]
+(True, True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from .. import _core
+from ..bots import Bot, make_bot
+from ..game import PASS, Game
+from ..rules import Rules
+from .encoding import NUM_ACTIONS, IllegalActionError, check_action, observation_space, place_rewards
+
+__all__ = ["TienlenEnv", "MaskedDiscrete", "VectorObservation"]
+
+
+
+class MaskedDiscrete(spaces.Discrete):
+    """``Discrete(487)`` whose :meth:`sample` without a mask draws among the actions that
+    are legal *now* in its env (uniformly, from the space's own seeded generator), so that
+    generic tools that sample the space (Gymnasium's ``check_env``, random baselines) take
+    legal actions. ``sample(mask=...)`` behaves as ``Discrete``'s."""
+
+    def __init__(self, n: int, mask_source: Any = None, seed: int | None = None) -> None:
+        super().__init__(n, seed=seed)
+        self._mask_source = mask_source
+
+    def sample(self, mask: np.ndarray | None = None, probability: np.ndarray | None = None):
+        if mask is None and probability is None and self._mask_source is not None:
+            current = self._mask_source()
+            if current is not None and current.any():
+                mask = current
+        return super().sample(mask=mask, probability=probability)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, spaces.Discrete) and self.n == other.n and self.start == other.start
+
+    __hash__ = spaces.Discrete.__hash__
+
+    def __reduce__(self):
+        # Pickles (as in a saved policy) as the plain Discrete: the env link is not data.
+        return (spaces.Discrete, (int(self.n),))
+
+
+def _derived_seed(*parts: int) -> int:
+    """A 64-bit seed from ints, stable across platforms and runs."""
+    digest = hashlib.blake2b(repr(parts).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little")
+
+
+class TienlenEnv(gymnasium.Env):
+    """One hand per episode from the learner's seat; every other seat is played by a bot.
+
+    ``opponents``: one entry per other seat, in turn order after the learner: a level name
+    (``"random"``, ``"L1"``, ``"L2"``, ``"L3"``), rebuilt with seeds derived from the reset
+    seed, or a :class:`~tienlen.bots.Bot` instance, used as given. The player count is
+    ``len(opponents) + 1``. Observations are dicts (see :mod:`tienlen.rl.encoding`); action 0
+    passes and action a plays the a-th move of the core's legal list. The episode ends
+    when the learner goes out or the hand ends, with the reward of its place (``rewards``,
+    default R10.2 points) and ``info["place"]`` (1 = first out). An action outside the mask
+    raises :class:`~tienlen.rl.encoding.IllegalActionError` and changes nothing; with
+    ``illegal_action="terminate"`` it instead ends the episode (the game untouched) with a
+    reward one below the last place's and ``info["illegal_action"] = True``, the
+    convention of PettingZoo's TerminateIllegalWrapper, for tools that send unmasked
+    actions. :meth:`action_masks` serves sb3-contrib's MaskablePPO.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"]}
+
+    def __init__(self, opponents: Sequence[str | Bot] = ("L2", "L2", "L2"), *,
+                 rules: Rules | str | None = None, learner_seat: int = 0,
+                 rewards: Sequence[float] | None = None, legal_actions: bool = True,
+                 illegal_action: str = "raise", render_mode: str | None = None) -> None:
+        super().__init__()
+        if illegal_action not in ("raise", "terminate"):
+            raise ValueError(f"illegal_action must be 'raise' or 'terminate'; got {illegal_action!r}")
+        self.illegal_action = illegal_action
+        opponents = tuple(opponents)
+        if not 1 <= len(opponents) <= 3:
+            raise ValueError(f"opponents must name 1 to 3 bots; got {len(opponents)}")
+        for o in opponents:
+            if not isinstance(o, (str, Bot)):
+                raise ValueError(f"an opponent is a level name or a Bot; got {o!r}")
+            if isinstance(o, str):
+                make_bot(o, seed=0)          # refuses unknown levels now, not at reset
+        self.players = len(opponents) + 1
+        if type(learner_seat) is not int or not 0 <= learner_seat < self.players:
+            raise ValueError(f"learner_seat must be a seat 0..{self.players - 1}; got {learner_seat!r}")
+        if rules is None:
+            rules = Rules()
+        elif isinstance(rules, str):
+            rules = Rules.from_name(rules)
+        if not isinstance(rules, Rules):
+            raise ValueError(f"rules must be a tienlen.Rules; got {rules!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human'; got {render_mode!r}")
+        self.render_mode = render_mode
+        self.rules = rules
+        self.learner_seat = learner_seat
+        self.opponent_specs = opponents
+        self.place_rewards = place_rewards(self.players, rewards)
+        self.legal_actions = legal_actions
+        self.observation_space = observation_space(legal_actions)
+        self.action_space = MaskedDiscrete(NUM_ACTIONS, self._current_mask)
+        self.game = _core.RLGame(self.players, rules.flags)
+        self._table: Game | None = None
+        self._bots: dict[int, Bot] = {}
+        self._seat_of_opponent = [(learner_seat + 1 + k) % self.players
+                                  for k in range(len(opponents))]
+
+    # -- Gymnasium API ---------------------------------------------------------------
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Deal a hand. With ``seed``, the deal is ``tienlen.core.deal(seed, players)`` and
+        level-named bots are rebuilt with seeds derived from it."""
+        super().reset(seed=seed)
+        deal_seed = seed if seed is not None else int(self.np_random.integers(1 << 63))
+        if type(deal_seed) is not int or not 0 <= deal_seed < 1 << 64:
+            raise ValueError(f"seed must be an int in [0, 2**64); got {seed!r}")
+        self.game.reset(deal_seed)
+        self._table = Game.from_hands(self.game.hands, rules=self.rules)
+        self._bots = {}
+        for k, spec in enumerate(self.opponent_specs):
+            seat = self._seat_of_opponent[k]
+            self._bots[seat] = (make_bot(spec, seed=_derived_seed(deal_seed, seat))
+                                if isinstance(spec, str) else spec)
+        self._play_opponents()
+        return self._observation(), {"seat": self.learner_seat}
+
+    def step(self, action: int):
+        if self._table is None:
+            raise gymnasium.error.ResetNeeded("call reset() before step() (and after an episode ends)")
+        if self._done():
+            raise gymnasium.error.ResetNeeded("the episode is over: call reset()")
+        try:
+            a = check_action(self.game, action)
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            self._table = None            # the episode is over; the next call must reset
+            return (self._observation(), min(self.place_rewards) - 1.0, True, False,
+                    {"illegal_action": True})
+        mask = self.game.action_mask_of(a)
+        self.game.step(a)
+        self._table.apply_unchecked(PASS if mask == 0 else mask)
+        if not self._done():
+            self._play_opponents()
+        obs = self._observation()
+        if self._done():
+            place = self.game.finished.index(self.learner_seat)
+            return obs, self.place_rewards[place], True, False, {"place": place + 1}
+        return obs, 0.0, False, False, {}
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        state = self.game.state()
+        from ..cards import Cards
+
+        lines = [f"seat {s}{' (learner)' if s == self.learner_seat else ''}: "
+                 f"{Cards(h) if s == self.learner_seat else f'{h.bit_count()} cards'}"
+                 for s, h in enumerate(self.game.hands)]
+        lines.append(f"pile: {Cards(state.pile_mask)}" if state.pile_mask else "pile: empty")
+        text = "\n".join(lines)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Drop the table; idempotent."""
+        self._table = None
+        self._bots = {}
+
+    # -- masks -----------------------------------------------------------------------
+
+    def action_masks(self) -> np.ndarray:
+        """The current action mask as bool (what sb3-contrib's MaskablePPO asks for)."""
+        return self.game.action_mask().astype(bool)
+
+    def _current_mask(self) -> np.ndarray | None:
+        if self._table is None or self._done():
+            return None
+        return self.game.action_mask()
+
+    # -- internals -------------------------------------------------------------------
+
+    def _done(self) -> bool:
+        return self.game.is_over or self.game.hands[self.learner_seat] == 0
+
+    def _play_opponents(self) -> None:
+        game, table = self.game, self._table
+        assert table is not None
+        while not game.is_over and game.turn != self.learner_seat:
+            seat = game.turn
+            move = self._bots[seat].choose(table.view(seat))
+            mask = 0 if move is PASS else move.mask
+            game.play_mask(mask)          # checked: a bot's illegal move raises here
+            table.apply_unchecked(move)
+
+    def _observation(self) -> dict[str, np.ndarray]:
+        g = self.game
+        mine = g.turn == self.learner_seat
+        obs = {"observation": g.observe(self.learner_seat),
+               "action_mask": g.action_mask() if mine else np.zeros(NUM_ACTIONS, np.int8)}
+        if self.legal_actions:
+            obs["legal_actions"] = (g.legal_action_cards() if mine
+                                    else np.zeros((NUM_ACTIONS, 52), np.int8))
+        return obs
+
+
+class VectorObservation(gymnasium.ObservationWrapper):
+    """Only the ``observation`` vector of a :class:`TienlenEnv` (a Box), with the mask still
+    served by :meth:`action_masks`: the shape sb3-contrib's MaskablePPO ``MlpPolicy`` takes.
+    """
+
+    def __init__(self, env: TienlenEnv) -> None:
+        super().__init__(env)
+        self.observation_space = env.observation_space["observation"]
+
+    def observation(self, observation: dict[str, np.ndarray]) -> np.ndarray:
+        return observation["observation"]
+
+    def action_masks(self) -> np.ndarray:
+        return self.env.unwrapped.action_masks()

@@ -1,0 +1,87 @@
+"""The native vectorised env as a Stable-Baselines3 ``VecEnv`` (needs ``stable-baselines3``,
+in the ``[train]`` extra), so that sb3-contrib's MaskablePPO can train on N native games.
+
+Observations are the encoder's uint8 vectors (``tienlen.rl.encoding.observation_box``),
+actions ``Discrete(487)``; ``env_method("action_masks")`` gives the masks MaskablePPO
+applies. A finished game is dealt afresh in the same step (SB3's own convention); its
+``info`` holds ``place`` (1 = first out).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from stable_baselines3.common.vec_env import VecEnv
+
+from .. import _core
+from .encoding import NUM_ACTIONS, observation_box, place_rewards
+from .vector import _policy
+
+__all__ = ["NativeVecEnv"]
+
+
+class NativeVecEnv(VecEnv):
+    """``num_envs`` native games, the learner at seat 0 against native ``opponents``."""
+
+    def __init__(self, num_envs: int, opponents: Sequence[str] = ("greedy",) * 3, *,
+                 rewards: Sequence[float] | None = None, seed: int = 0, threads: int = 1) -> None:
+        players = len(tuple(opponents)) + 1
+        self.games = _core.VecGames(num_envs, players=players,
+                                    opponents=tuple(_policy(o) for o in opponents),
+                                    rewards=place_rewards(players, rewards), seed=seed)
+        self.threads = threads
+        self._base_seed = seed
+        self._actions = np.zeros(num_envs, np.int64)
+        super().__init__(num_envs, observation_box(), spaces.Discrete(NUM_ACTIONS))
+
+    def reset(self) -> np.ndarray:
+        seeds = [s for s in self._seeds if s is not None] if self._seeds else []
+        self.games.reset(int(seeds[0]) if seeds else self._base_seed)
+        self._reset_seeds()
+        return self.games.obs.copy()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.ascontiguousarray(actions, dtype=np.int64).reshape(self.num_envs)
+
+    def step_wait(self):
+        g = self.games
+        g.step(self._actions, self.threads)
+        obs, reward, done = g.obs.copy(), g.reward.copy(), g.terminated.copy()
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        for i in np.flatnonzero(done):
+            # The finished game's last observation is not kept (a terminal state has no
+            # value to bootstrap); SB3 reads terminal_observation only for truncations.
+            infos[i] = {"place": int(g.places[i, 0]) + 1, "terminal_observation": obs[i]}
+        return obs, reward, done, infos
+
+    def action_masks(self) -> np.ndarray:
+        return self.games.action_mask.astype(bool)
+
+    def close(self) -> None:
+        self.games.close()
+
+    def has_attr(self, attr_name: str) -> bool:
+        return attr_name == "action_masks"
+
+    def get_attr(self, attr_name: str, indices=None) -> list[Any]:
+        if attr_name == "render_mode":          # nothing to render: SB3 asks at start-up
+            rows = range(self.num_envs) if indices is None else self._get_indices(indices)
+            return [None for _ in rows]
+        raise AttributeError(f"NativeVecEnv has no per-env attribute {attr_name!r}")
+
+    def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
+        raise AttributeError(f"NativeVecEnv has no per-env attribute {attr_name!r}")
+
+    def env_method(self, method_name: str, *args: Any, indices=None, **kwargs: Any) -> list[Any]:
+        if method_name != "action_masks":
+            raise AttributeError(f"NativeVecEnv has no per-env method {method_name!r}")
+        masks = self.action_masks()
+        rows = range(self.num_envs) if indices is None else self._get_indices(indices)
+        return [masks[i] for i in rows]
+
+    def env_is_wrapped(self, wrapper_class: type, indices=None) -> list[bool]:
+        rows = range(self.num_envs) if indices is None else self._get_indices(indices)
+        return [False for _ in rows]

@@ -1,0 +1,146 @@
+"""The native vectorised env: N hands stepped in C, as a ``gymnasium.vector.VectorEnv``.
+
+The raw array API is :class:`tienlen.core.VecGames` (re-exported here): it writes
+observations, masks, rewards and flags into arrays it owns, with no Python per env. This
+module wraps it in Gymnasium's vector API (same-step autoreset: a finished game's reward and
+``terminated`` flag come with the first observation of the next deal).
+
+>>> import numpy as np
+>>> from tienlen.rl import TienlenVectorEnv
+>>> envs = TienlenVectorEnv(8, opponents=("greedy", "greedy", "greedy"))
+>>> obs, info = envs.reset(seed=1)
+>>> obs["observation"].shape, obs["action_mask"].shape
+((8, 468), (8, 487))
+>>> first_legal = obs["action_mask"].argmax(axis=1)        # pass if it is the only choice
+>>> obs, reward, terminated, truncated, info = envs.step(first_legal)
+>>> reward.dtype.name, terminated.shape
+('float32', (8,))
+>>> envs.close(); envs.close()                             # idempotent
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+
+from .. import _core
+from ..rules import Rules
+from .encoding import NUM_ACTIONS, IllegalActionError, observation_box, place_rewards
+
+__all__ = ["TienlenVectorEnv", "VecGames", "POLICIES"]
+
+VecGames = _core.VecGames
+
+#: Native opponent policies by name.
+POLICIES: dict[str, int] = {"random": _core.RANDOM, "greedy": _core.GREEDY, "plan": _core.PLAN}
+
+
+def _policy(spec: str | int) -> int:
+    if isinstance(spec, str) and spec.lower() in POLICIES:
+        return POLICIES[spec.lower()]
+    if type(spec) is int and spec in POLICIES.values():
+        return spec
+    raise ValueError(f"a native opponent is one of {', '.join(POLICIES)}; got {spec!r}")
+
+
+class TienlenVectorEnv(VectorEnv):
+    """``num_envs`` hands stepped natively (GIL released), for a learner at ``learner_seat``
+    against native ``opponents`` (``"random"``, ``"greedy"`` or ``"plan"`` per other seat)
+    or, with ``opponents=None``, self-play: the observation is then for the seat to act
+    (``info["seat"]``) and the reward is that of the seat that just acted.
+
+    Observations: ``{"observation": uint8 (N, 468), "action_mask": int8 (N, 487)}`` and, with
+    ``legal_masks=True``, ``"legal_moves"``: uint64 (N, 486) card masks of actions 1..486.
+    The returned arrays are copies unless ``copy=False`` (then they are read-only views the
+    next step overwrites). Actions outside a mask raise :class:`IllegalActionError` before
+    any env is stepped. ``threads`` > 1 steps slices of the batch on worker threads.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int, opponents: Sequence[str] | None = ("random",) * 3, *,
+                 players: int | None = None, rules: Rules | str | None = None, learner_seat: int = 0,
+                 rewards: Sequence[float] | None = None, legal_masks: bool = False,
+                 threads: int = 1, copy: bool = True) -> None:
+        if players is None:
+            players = 4 if opponents is None else len(tuple(opponents)) + 1
+        rules = Rules() if rules is None else Rules.from_name(rules) if isinstance(rules, str) else rules
+        if not isinstance(rules, Rules):
+            raise ValueError(f"rules must be a tienlen.Rules; got {rules!r}")
+        policies = None if opponents is None else tuple(_policy(o) for o in opponents)
+        self.games = VecGames(num_envs, players=players, opponents=policies,
+                              learner_seat=learner_seat,
+                              rewards=place_rewards(players, rewards), seed=0,
+                              flags=rules.flags, legal_masks=legal_masks, on_error="raise")
+        self.num_envs = num_envs
+        self.threads = threads
+        self.copy = copy
+        self.legal_masks = legal_masks
+        single = {"observation": observation_box(),
+                  "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)}
+        if legal_masks:
+            single["legal_moves"] = spaces.Box(0, (1 << 52) - 1, (NUM_ACTIONS - 1,), np.uint64)
+        self.single_observation_space = spaces.Dict(single)
+        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = spaces.Dict({
+            k: spaces.Box(np.broadcast_to(v.low, (num_envs,) + v.shape),
+                          np.broadcast_to(v.high, (num_envs,) + v.shape),
+                          (num_envs,) + v.shape, v.dtype)
+            for k, v in single.items()})
+        self.action_space = spaces.MultiDiscrete(np.full(num_envs, NUM_ACTIONS))
+        self._closed = False
+
+    def reset(self, *, seed: int | Sequence[int] | None = None,
+              options: dict[str, Any] | None = None):
+        """Deal every game. ``seed``: an int (env i uses the stream (seed, i)), one seed per
+        env (env i's first deal is ``tienlen.core.deal(seed[i], players)``), or None (fresh
+        entropy)."""
+        if seed is None:
+            seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+        elif not isinstance(seed, (int, np.integer)):
+            seed = np.asarray(seed, dtype=np.uint64)
+        self.games.reset(seed)
+        return self._obs(), self._info()
+
+    def step(self, actions: np.ndarray):
+        actions = np.asarray(actions)
+        if actions.dtype.kind not in "iu" or actions.shape != (self.num_envs,):
+            raise ValueError(f"actions must be {self.num_envs} ints; got dtype {actions.dtype} "
+                             f"shape {actions.shape}")
+        try:
+            self.games.step(np.ascontiguousarray(actions, dtype=np.int64), self.threads)
+        except ValueError as error:
+            if "not in its action mask" in str(error):
+                raise IllegalActionError(str(error)) from None
+            raise
+        g = self.games
+        reward = g.reward.copy() if self.copy else g.reward
+        terminated = g.terminated.copy() if self.copy else g.terminated
+        return self._obs(), reward, terminated, np.zeros(self.num_envs, np.bool_), self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """The current masks as bool (N, 487)."""
+        return self.games.action_mask.astype(bool)
+
+    def _obs(self) -> dict[str, np.ndarray]:
+        g = self.games
+        pick = (lambda a: a.copy()) if self.copy else (lambda a: a)
+        obs = {"observation": pick(g.obs), "action_mask": pick(g.action_mask)}
+        if self.legal_masks:
+            obs["legal_moves"] = pick(g.legal)
+        return obs
+
+    def _info(self) -> dict[str, Any]:
+        g = self.games
+        return {"seat": g.seat.copy(), "places": g.places.copy(),
+                "final_rewards": g.final_rewards.copy()}
+
+    def close(self, **kwargs: Any) -> None:
+        """Free the native games; idempotent."""
+        if not self._closed:
+            self.games.close()
+            self._closed = True
