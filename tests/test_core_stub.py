@@ -48,26 +48,46 @@ def stub_names(body: list[ast.stmt]) -> dict[str, ast.stmt]:
     return names
 
 
-STUB_NAMES = stub_names(TREE.body)
+def _exported(name: str) -> bool:
+    """Not Cython's machinery (``__pyx_*``, dunders such as ``__reduce_cython__``), except
+    the doctest table ``__test__``; mypy's stubtest (.ci/typecheck) checks those too."""
+    return not name.startswith("__pyx") and (
+        not (name.startswith("__") and name.endswith("__")) or name == "__test__")
+
+
+STUB_NAMES = {name: node for name, node in stub_names(TREE.body).items() if _exported(name)}
 
 
 def runtime_names(namespace: dict[str, Any]) -> set[str]:
-    """What a module exports: everything but the modules it imported and Cython's own
-    machinery (``__pyx_*``) and dunders, except the doctest table ``__test__``."""
-    return {
-        name for name, value in namespace.items()
-        if not isinstance(value, types.ModuleType)
-        and not name.startswith("__pyx")
-        and (not (name.startswith("__") and name.endswith("__")) or name == "__test__")
-    }
+    """What a module exports: everything but the modules it imported and Cython's
+    machinery."""
+    return {name for name, value in namespace.items()
+            if not isinstance(value, types.ModuleType) and _exported(name)}
 
 
-def stub_parameters(node: ast.FunctionDef) -> list[tuple[str, Any, Any]]:
-    """(name, kind, default) of every parameter of a stub function."""
+class _Unread:
+    """A default written as a C expression in an embedded signature (Cython copies the
+    source text: ``opponents=(P_RANDOM, P_RANDOM, P_RANDOM)``): equal to any value."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+
+def stub_parameters(node: ast.FunctionDef,
+                    embedded: bool = False) -> list[tuple[str, Any, Any]]:
+    """(name, kind, default) of every parameter of a stub function, or with ``embedded``
+    of a signature Cython embedded in a docstring (whose non-literal defaults are _Unread)."""
+    def value(d: ast.expr) -> Any:
+        try:
+            return ast.literal_eval(d)
+        except ValueError:
+            if embedded:
+                return _Unread()
+            raise
+
     a = node.args
     positional = [*a.posonlyargs, *a.args]
-    defaults = [EMPTY] * (len(positional) - len(a.defaults)) + [
-        ast.literal_eval(d) for d in a.defaults]
+    defaults = [EMPTY] * (len(positional) - len(a.defaults)) + [value(d) for d in a.defaults]
     params = []
     for i, (arg, default) in enumerate(zip(positional, defaults)):
         kind = (inspect.Parameter.POSITIONAL_ONLY if i < len(a.posonlyargs)
@@ -76,8 +96,8 @@ def stub_parameters(node: ast.FunctionDef) -> list[tuple[str, Any, Any]]:
     if a.vararg:
         params.append((a.vararg.arg, inspect.Parameter.VAR_POSITIONAL, EMPTY))
     for arg, kw_default in zip(a.kwonlyargs, a.kw_defaults):
-        value = EMPTY if kw_default is None else ast.literal_eval(kw_default)
-        params.append((arg.arg, inspect.Parameter.KEYWORD_ONLY, value))
+        default = EMPTY if kw_default is None else value(kw_default)
+        params.append((arg.arg, inspect.Parameter.KEYWORD_ONLY, default))
     if a.kwarg:
         params.append((a.kwarg.arg, inspect.Parameter.VAR_KEYWORD, EMPTY))
     return params
@@ -174,7 +194,7 @@ def test_method_signature_matches_the_stub(cls_name: str, member: str) -> None:
         assert first.startswith(f"{cls_name}(")
         call = ast.parse(f"def f{first[len(cls_name):]}: pass").body[0]
         assert isinstance(call, ast.FunctionDef)
-        assert same_parameters(stub_parameters(node)[1:], stub_parameters(call))
+        assert same_parameters(stub_parameters(node)[1:], stub_parameters(call, embedded=True))
         return
     # Every other member is a Cython method or a C slot wrapper (__eq__): both carry a
     # signature inspect reads, so a member it cannot read fails here rather than skipping.
