@@ -197,7 +197,8 @@ def test_split_groups_cover_the_hand_exactly_with_combinations():
             assert union & mask == 0
             union |= mask
         assert union == hand and len(masks) == split_count(hand)
-        assert [g.cards.mask for g in split_hand(Cards(hand)).groups].sort() == masks.sort()
+        # (list.sort() returns None: compare sorted copies)
+        assert sorted(g.cards.mask for g in split_hand(Cards(hand)).groups) == sorted(masks)
 
 
 def test_move_damage_is_zero_for_a_group_and_positive_for_a_broken_one():

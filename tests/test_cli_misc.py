@@ -3,8 +3,6 @@ and the play front end's input parsing and card colouring, tested directly."""
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import os
 import re
 import subprocess
@@ -22,7 +20,6 @@ from tienlen.tui.render import Style, card_text, cards_text, ordinal
 from tienlen.tui.rules_view import rules_text
 
 REPO = Path(__file__).resolve().parents[1]
-TUI_MODULES = ["render", "terminal", "play", "replay_view", "sim_view", "rules_view"]
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
@@ -200,13 +197,6 @@ def test_ascii_style_rewrites_engine_messages() -> None:
 @pytest.mark.parametrize(("place", "word"), [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th")])
 def test_ordinal(place: int, word: str) -> None:
     assert ordinal(place) == word
-
-
-@pytest.mark.parametrize("name", TUI_MODULES)
-def test_tui_doctests(name: str) -> None:
-    module = importlib.import_module(f"tienlen.tui.{name}")
-    failures, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-    assert failures == 0
 
 
 def test_rules_text_from_an_installed_wheel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

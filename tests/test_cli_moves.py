@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import os
 import subprocess
 import sys
@@ -198,11 +197,6 @@ def test_python_m_reader_leaving_early_is_quiet():
     assert child.wait(timeout=60) == 1
     assert child.stderr.read() == b""
     child.stderr.close()
-
-
-def test_docstring_examples():
-    result = doctest.testmod(tienlen.cli)
-    assert result.attempted > 0 and result.failed == 0
 
 
 def test_locked_out_needs_a_pile_and_never_says_pass_on_a_lead(capsys):

@@ -482,8 +482,6 @@ def test_legal_moves_big_leads(flags: int, tis: bool) -> None:
 
 @pytest.mark.parametrize("flags, tis", SETTINGS, ids=SETTING_IDS)
 def test_batch_legal_moves_match_reference(flags: int, tis: bool) -> None:
-    if not hasattr(core, "legal_moves_many"):
-        pytest.skip("no batch move generator in this core")
     rng = random.Random(20_000 + flags)
     cases = [random_situation(rng, tis) for _ in range(1_000 * SOAK)]
     hands = np.array([h for h, _, _, _ in cases], dtype=np.uint64)

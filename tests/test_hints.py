@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tienlen.bots import PASS, BotError, HeuristicBot
+from tienlen.bots import PASS, BotError, make_bot
 from tienlen.cards import Cards
 from tienlen.game import Game
 from tienlen.hints import Hint, group_words, hint
@@ -62,8 +62,22 @@ def test_an_l3_hint_reports_the_search_estimate_and_is_deterministic():
 
 
 def test_a_hint_follows_the_levels_choice():
-    game = _after(["4s 5c 6d 9h Ks Kh 2s", "3s 8d 10c Jd Qh Ah 7c"], "3s", "9h", "Ah")
-    assert hint(game.view(0), "L2").move == HeuristicBot(seed=0).choose(game.view(0))
+    # Facing 3♠ with 4♠ 5♣ 6♦ 9♥ K♠ K♥ 2♠ the levels disagree, each by its documented
+    # policy (tienlen.bots): L1 plays the cheapest card that beats the pile, 4♠, though it
+    # breaks the 4-5-6 run of the hand's split (run, pair of Ks, 2♠, and 9♥ left over);
+    # L2 plays by that split, so the one card outside its groups, 9♥, keeping them all.
+    # Each hint must name its own move and say what that move does to the groups.
+    game = _after(["4s 5c 6d 9h Ks Kh 2s", "3s 8d 10c Jd Qh Ah 7c"], "3s")
+    view = game.view(0)
+    l1, l2 = hint(view, "L1"), hint(view, "L2")
+    assert l1.move == Cards.parse("4s") and l2.move == Cards.parse("9h")
+    assert str(l1) == ("Play 4♠: it breaks your 4-5-6 run; it keeps your pair of Ks and your "
+                       "2♠ for later")
+    assert str(l2) == "Play 9♥: it keeps your 4-5-6 run, your pair of Ks and your 2♠ for later"
+    # At every level the hint is the move that level's bot makes in the same seat.
+    for level in ("random", "L1", "L2"):
+        for seed in range(3):
+            assert hint(view, level, seed=seed).move == make_bot(level, seed=seed).choose(view)
 
 
 def test_going_out_and_blocking_have_their_own_reasons():

@@ -8,18 +8,22 @@
 '7♣'
 """
 
-from tienlen import core
-from tienlen.cards import Card, Cards, parse_cards
-from tienlen.combos import Combo, Kind, beats, classify, count_legal_moves, legal_moves
-from tienlen.errors import CardParseError, ComboError, TienlenError
-from tienlen.game import PASS, Action, Game, LegalMoves
-from tienlen.hints import Hint, hint
-from tienlen.match import Match
-from tienlen.reasons import IllegalMoveError, Reason
-from tienlen.replay import ReplayError
-from tienlen.rules import Rules
-from tienlen.solver import Solution, SolveError, Value, solve
-from tienlen.view import View
+import importlib as _importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the names as type checkers see them; at run time they load on first use
+    from tienlen import core
+    from tienlen.cards import Card, Cards, parse_cards
+    from tienlen.combos import Combo, Kind, beats, classify, count_legal_moves, legal_moves
+    from tienlen.errors import CardParseError, ComboError, TienlenError
+    from tienlen.game import PASS, Action, Game, LegalMoves
+    from tienlen.hints import Hint, hint
+    from tienlen.match import Match
+    from tienlen.reasons import IllegalMoveError, Reason
+    from tienlen.replay import ReplayError
+    from tienlen.rules import Rules
+    from tienlen.solver import Solution, SolveError, Value, solve
+    from tienlen.view import View
 
 __version__ = "0.1.0"
 
@@ -55,3 +59,36 @@ __all__ = [
     "parse_cards",
     "solve",
 ]
+
+# Where each public name lives. They are imported on first use (PEP 562), not here: this
+# module runs before any submodule, so importing them here made `import tienlen.cards`
+# load the game, every bot and the hints too.
+_HOMES: dict[str, str] = {
+    "core": "tienlen.core",
+    **dict.fromkeys(("Card", "Cards", "parse_cards"), "tienlen.cards"),
+    **dict.fromkeys(("Combo", "Kind", "beats", "classify", "count_legal_moves", "legal_moves"),
+                    "tienlen.combos"),
+    **dict.fromkeys(("CardParseError", "ComboError", "TienlenError"), "tienlen.errors"),
+    **dict.fromkeys(("PASS", "Action", "Game", "LegalMoves"), "tienlen.game"),
+    **dict.fromkeys(("Hint", "hint"), "tienlen.hints"),
+    "Match": "tienlen.match",
+    **dict.fromkeys(("IllegalMoveError", "Reason"), "tienlen.reasons"),
+    "ReplayError": "tienlen.replay",
+    "Rules": "tienlen.rules",
+    **dict.fromkeys(("Solution", "SolveError", "Value", "solve"), "tienlen.solver"),
+    "View": "tienlen.view",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'tienlen' has no attribute {name!r}")
+    module = _importlib.import_module(home)
+    value = module if name == "core" else getattr(module, name)
+    globals()[name] = value       # later lookups are plain attribute reads
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -60,6 +60,7 @@ from .errors import TienlenError
 from .game import Game
 from .match import hand_seed
 from .rules import Rules
+from .seeds import check_seed, mix as _mix
 
 __all__ = ["run", "ArenaResult", "BotStats", "Interval", "Comparison", "ArenaError",
            "ArenaInterrupted", "BotSpec", "Entry", "MAX_GAMES", "MAX_JOBS", "Unit",
@@ -71,9 +72,10 @@ Entry = Union[int, str]
 #: A lineup entry: a level name for :func:`tienlen.bots.make_bot`, or a picklable callable
 #: taking ``seed=`` and returning a :class:`~tienlen.bots.Bot`.
 BotSpec = Union[str, Callable[..., Bot]]
+#: What every unit of a run shares: (lineup, players, seed, rules).
+_Task = tuple[tuple[BotSpec, ...], int, int, Rules]
 
 _Z95 = 1.959963984540054  # two-sided 95% normal quantile
-_MASK64 = (1 << 64) - 1
 _DEFAULT_RULES = Rules()
 #: Most games one run may play: the result keeps every game's places (a byte per entry).
 MAX_GAMES = 10_000_000
@@ -151,7 +153,7 @@ class Unit:
 
     @property
     def games(self) -> int:
-        return self.places.shape[0] * self.places.shape[1]
+        return int(self.places.shape[0] * self.places.shape[1])
 
 
 class ArenaResult:
@@ -195,12 +197,12 @@ class ArenaResult:
 
     @property
     def deals(self) -> int:
-        return self.places.shape[0]
+        return int(self.places.shape[0])
 
     @property
     def games(self) -> int:
         """Hands played (deals times rotations)."""
-        return self.places.shape[0] * self.places.shape[1]
+        return int(self.places.shape[0] * self.places.shape[1])
 
     def index(self, entry: Entry) -> int:
         """The lineup index of ``entry``, given as an index or a name from :attr:`names`."""
@@ -307,17 +309,6 @@ def _mean_interval(values: np.ndarray) -> Interval:
     return Interval(mean, mean - half, mean + half)
 
 
-def _mix(*values: int) -> int:
-    """A 64-bit seed from a tuple of ints (splitmix64 steps), for per-game bot seeds."""
-    z = 0
-    for v in values:
-        z = (z + (v & _MASK64) + 0x9E3779B97F4A7C15) & _MASK64
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        z ^= z >> 31
-    return z
-
-
 def _build(spec: BotSpec, seed: int) -> Bot:
     bot = make_bot(spec, seed=seed) if isinstance(spec, str) else spec(seed=seed)
     if not isinstance(bot, Bot):
@@ -397,6 +388,7 @@ def _play_range(lineup: tuple[BotSpec, ...], players: int, seed: int, rules: Rul
                 moves = [0] * n
                 while not game.is_over:
                     seat = game.turn
+                    assert seat is not None         # (the hand is not over)
                     view = game.view(seat)
                     e = entry_at[seat]
                     t0 = clock()
@@ -539,8 +531,7 @@ def run(
             f"places in memory); got {games:,}: split a longer run over several seeds")
     if type(jobs) is not int or not 1 <= jobs <= MAX_JOBS:
         raise ArenaError(f"jobs must be a positive int, at most {MAX_JOBS}; got {jobs!r}")
-    if type(seed) is not int or not 0 <= seed <= _MASK64:
-        raise ArenaError(f"seed must be an int in [0, 2**64); got {seed!r}")
+    check_seed(seed, ArenaError)
     if not isinstance(rules, Rules):
         raise ArenaError(f"rules must be a Rules; got {rules!r}")
     names = entry_names(lineup)
@@ -584,7 +575,7 @@ class _Plan:
             self.on_unit(unit)
 
 
-def _run_here(task: tuple, deals: int, names: tuple[str, ...], games: int,
+def _run_here(task: _Task, deals: int, names: tuple[str, ...], games: int,
               progress: Callable[[int, int], None] | None, plan: _Plan) -> ArenaResult:
     lineup, players, seed, rules = task
     done = plan.played(players)
@@ -616,7 +607,7 @@ def _run_here(task: tuple, deals: int, names: tuple[str, ...], games: int,
     return result
 
 
-def _run_on_own_pool(task: tuple, deals: int, names: tuple[str, ...], games: int, jobs: int,
+def _run_on_own_pool(task: _Task, deals: int, names: tuple[str, ...], games: int, jobs: int,
                      progress: Callable[[int, int], None] | None, plan: _Plan) -> ArenaResult:
     """Worker processes that report every finished game and stop on request.
 
@@ -630,8 +621,8 @@ def _run_on_own_pool(task: tuple, deals: int, names: tuple[str, ...], games: int
     stop_event = context.Event()
     pool = ProcessPoolExecutor(max_workers=min(jobs, len(ranges)), mp_context=context,
                                initializer=_init_worker, initargs=(games_queue, stop_event))
-    futures: set[Future] = set()
-    landed: set[Future] = set()
+    futures: set[Future[Unit]] = set()
+    landed: set[Future[Unit]] = set()
     parts: list[Unit] = list(plan.finished)
     done = plan.played(players)
 
@@ -689,7 +680,7 @@ def _terminate_workers(pool: ProcessPoolExecutor) -> None:
         process.terminate()
 
 
-def _run_on_executor(task: tuple, deals: int, names: tuple[str, ...], games: int,
+def _run_on_executor(task: _Task, deals: int, names: tuple[str, ...], games: int,
                      executor: Executor,
                      progress: Callable[[int, int], None] | None, plan: _Plan) -> ArenaResult:
     """Any executor (threads, another process pool, a cluster's): tasks are independent
@@ -700,7 +691,7 @@ def _run_on_executor(task: tuple, deals: int, names: tuple[str, ...], games: int
     futures = {executor.submit(_play_chunk, *task, start, stop): stop - start
                for start, stop in ranges}
     parts: list[Unit] = list(plan.finished)
-    landed: set[Future] = set()
+    landed: set[Future[Unit]] = set()
     done = plan.played(players)
     try:
         for future in as_completed(futures):

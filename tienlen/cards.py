@@ -379,7 +379,7 @@ def _wrap(mask: int) -> Cards:
 _INTERN_LIMIT = 1 << 15
 
 
-class _Interned(dict):
+class _Interned(dict[int, Cards]):
     """One shared :class:`Cards` per mask, for the masks the core lists as moves.
 
     ``Cards`` are immutable, so a move listed again (the same single, pair or run comes up

@@ -20,7 +20,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeAlias, TypeVar
 
 from .cards import Card, Cards
 from .combos import Combo, Kind, classify, legal_moves
@@ -35,6 +35,8 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 T = TypeVar("T")
+# A string: argparse's action class is generic only to type checkers.
+_Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def _version() -> str:
@@ -75,7 +77,7 @@ def _symbols_fit(stream: object) -> bool:
 # --- tienlen moves -------------------------------------------------------------------
 
 
-def _add_moves(subparsers: argparse._SubParsersAction) -> None:
+def _add_moves(subparsers: _Subparsers) -> None:
     parser = subparsers.add_parser(
         "moves",
         help="list the legal plays from a hand",
@@ -199,7 +201,7 @@ def _add_game_options(parser: argparse.ArgumentParser) -> None:
 # --- tienlen play --------------------------------------------------------------------
 
 
-def _add_play(subparsers: argparse._SubParsersAction) -> None:
+def _add_play(subparsers: _Subparsers) -> None:
     parser = subparsers.add_parser(
         "play",
         help="play against bots in the terminal",
@@ -269,7 +271,7 @@ def run_play(args: argparse.Namespace) -> int:
 # --- tienlen sim ---------------------------------------------------------------------
 
 
-def _add_sim(subparsers: argparse._SubParsersAction) -> None:
+def _add_sim(subparsers: _Subparsers) -> None:
     parser = subparsers.add_parser(
         "sim",
         help="bots against bots: many hands, with statistics",
@@ -421,7 +423,7 @@ def run_sim(args: argparse.Namespace) -> int:
 # --- tienlen replay ------------------------------------------------------------------
 
 
-def _add_replay(subparsers: argparse._SubParsersAction) -> None:
+def _add_replay(subparsers: _Subparsers) -> None:
     parser = subparsers.add_parser(
         "replay",
         help="replay a saved hand, action by action",
@@ -476,7 +478,7 @@ def _add_guandan_options(parser: argparse.ArgumentParser, moves: bool = False) -
 # --- tienlen rules -------------------------------------------------------------------
 
 
-def _add_rules(subparsers: argparse._SubParsersAction) -> None:
+def _add_rules(subparsers: _Subparsers) -> None:
     parser = subparsers.add_parser(
         "rules",
         help="show the rules of the game",
@@ -590,7 +592,7 @@ def run_solve(args: argparse.Namespace) -> int:
 
 
 # Each entry adds one subcommand whose parser sets ``run`` (Namespace -> exit status).
-_SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
+_SUBCOMMANDS: list[Callable[[_Subparsers], None]] = [
     _add_play,
     _add_sim,
     _add_replay,
@@ -645,7 +647,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     try:
-        return args.run(args)
+        status: int = args.run(args)
+        return status
     except ValueError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return EXIT_USAGE

@@ -16,7 +16,9 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import IntEnum
+from typing import final
 
 from . import _core
 from .cards import Card, Cards, _CARDS, _interned, _wrap
@@ -66,6 +68,7 @@ def _card_words(card: int) -> str:
     return f"{_RANK_WORDS[card >> 2]} of {_SUIT_WORDS[card & 3]}"
 
 
+@final  # a frozen record; final also lets `type(x) is Combo` narrow both ways for mypy
 class Combo:
     """A set of cards that forms a combination (R2), with the core's combo code.
 
@@ -184,8 +187,9 @@ class Combo:
         return (_combo_from_code, (self._code, self._cards))
 
 
-_set_code = Combo._code.__set__  # type: ignore[attr-defined]
-_set_cards = Combo._cards.__set__  # type: ignore[attr-defined]
+# The slots' member descriptors, read from the class dict (where they live at run time).
+_set_code: Callable[[Combo, int], None] = vars(Combo)["_code"].__set__
+_set_cards: Callable[[Combo, Cards], None] = vars(Combo)["_cards"].__set__
 
 
 def _combo_from_code(code: int, cards: Cards) -> Combo:

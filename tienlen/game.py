@@ -23,7 +23,6 @@ seat 1 passes | seat 2 plays 8♣ | 0
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 from typing import Final, Literal, NamedTuple, Union
@@ -40,6 +39,7 @@ from .reasons import (
     turn_message,
 )
 from .rules import Rules
+from .seeds import seed_or_fresh
 
 if TYPE_CHECKING:
     import numpy as np
@@ -49,7 +49,6 @@ __all__ = ["Game", "Action", "LegalMoves", "PASS", "Move", "CardsLike"]
 
 _DEFAULT_RULES: Final = Rules()
 _CARDS = tuple(Card(i) for i in range(52))
-_SEED_LIMIT: Final = 1 << 64
 
 
 class _PassType:
@@ -190,7 +189,8 @@ class LegalMoves:
         return self._game.can_play(move)  # type: ignore[arg-type]
 
     def __repr__(self) -> str:
-        shown, limit = [], 12
+        shown: list[str] = []
+        limit = 12
         for move in self:
             if len(shown) == limit:
                 shown.append("...")
@@ -233,6 +233,7 @@ class Game:
     _hist: list[Action]
     _shared: bool
     _hist_tuple: tuple[Action, ...] | None
+    _legal: LegalMoves | None
 
     def __init__(
         self,
@@ -244,10 +245,7 @@ class Game:
     ) -> None:
         if type(players) is not int or not 2 <= players <= 4:
             raise ValueError(f"players must be 2, 3 or 4; got {players!r}")
-        if seed is None:
-            seed = secrets.randbits(64)
-        elif type(seed) is not int or not 0 <= seed < _SEED_LIMIT:
-            raise ValueError(f"seed must be an int in [0, 2**64); got {seed!r}")
+        seed = seed_or_fresh(seed)
         self._setup(_core.deal(seed, players), rules, leader, seed)
 
     @classmethod
@@ -517,7 +515,7 @@ class Game:
         """
         if isinstance(move, _PassType):
             return self.pass_turn(seat)
-        return self.play(move, seat)  # type: ignore[arg-type]
+        return self.play(move, seat)
 
     def apply_unchecked(self, move: Cards | int | _PassType) -> Action:
         """The fast path, for callers that took ``move`` from :meth:`legal_moves` (or chose
@@ -608,10 +606,10 @@ class Game:
 
     __copy__ = copy
 
-    def __deepcopy__(self, memo: dict) -> Game:
+    def __deepcopy__(self, memo: dict[int, object]) -> Game:
         return self.copy()
 
-    def snapshot(self) -> tuple:
+    def snapshot(self) -> tuple[object, ...]:
         """Every field of the game as a hashable tuple: equal snapshots mean equal games
         (same setup, same state, same history)."""
         return (self._rules, self._seed, self._leader, self._initial, self._state.key(),
@@ -680,7 +678,7 @@ class Game:
         return turn >= 0 and seat != turn
 
     def _verified_seat(self, seat: int | None, cards: Cards | None = None) -> None:
-        if self._wrong_seat(seat):
+        if seat is not None and self._wrong_seat(seat):
             raise IllegalMoveError(Reason.NOT_YOUR_TURN, turn_message(self._state.turn, seat),
                                    seat=seat, cards=cards)
 

@@ -111,7 +111,7 @@ def _forced_note(solution: Solution) -> str:
 
 
 def _shape(move: Move) -> tuple[int, ...]:
-    return () if move is PASS else tuple(card >> 2 for card in move)
+    return tuple(card >> 2 for card in move) if isinstance(move, Cards) else ()   # () for PASS
 
 
 def _search_note(estimate: Estimate, move: Move) -> str:
@@ -207,7 +207,7 @@ class _Explainer:
         return [self._your(g) for g in self.groups if _breaks(g, move) and self._notable(g)]
 
     def reason(self, move: Move, decision: Decision | None = None) -> str:
-        if move is PASS:
+        if not isinstance(move, Cards):         # PASS
             return self._pass_reason()
         mask = move.mask
         if mask == self.hand:

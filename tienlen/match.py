@@ -19,18 +19,16 @@ hand's winner, with any combination (R7.3). Hand *n* (1-based) is dealt from the
 
 from __future__ import annotations
 
-import secrets
 from typing import Final
 
 from .errors import TienlenError
 from .game import Game
 from .rules import Rules
+from .seeds import GOLDEN_GAMMA, SEED_LIMIT, seed_or_fresh, splitmix64
 
 __all__ = ["Match", "MatchError", "hand_seed"]
 
 _DEFAULT_RULES: Final = Rules()
-_MASK64: Final = (1 << 64) - 1
-_GOLDEN: Final = 0x9E3779B97F4A7C15
 
 
 class MatchError(TienlenError):
@@ -46,10 +44,7 @@ def hand_seed(match_seed: int, number: int) -> int:
     >>> hand_seed(0, 1), hand_seed(0, 2)
     (16294208416658607535, 7960286522194355700)
     """
-    z = (match_seed + number * _GOLDEN) & _MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return z ^ (z >> 31)
+    return splitmix64((match_seed + (number - 1) * GOLDEN_GAMMA) % SEED_LIMIT)[1]
 
 
 class Match:
@@ -77,10 +72,7 @@ class Match:
     ) -> None:
         if type(players) is not int or not 2 <= players <= 4:
             raise ValueError(f"players must be 2, 3 or 4; got {players!r}")
-        if seed is None:
-            seed = secrets.randbits(64)
-        elif type(seed) is not int or not 0 <= seed <= _MASK64:
-            raise ValueError(f"seed must be an int in [0, 2**64); got {seed!r}")
+        seed = seed_or_fresh(seed)
         self._players = players
         self._seed = seed
         self._rules = rules

@@ -42,6 +42,7 @@ from .errors import CardParseError, TienlenError
 from .game import Game
 from .reasons import IllegalMoveError
 from .rules import Rules
+from .seeds import SEED_LIMIT
 
 __all__ = ["ReplayError", "SCHEMA", "VERSION", "MAX_REPLAY_BYTES", "game_to_json",
            "game_from_json", "read_replay_file"]
@@ -147,7 +148,7 @@ def _str(value: object, field: str) -> str:
     return value
 
 
-def _list(value: object, field: str) -> list:
+def _list(value: object, field: str) -> list[Any]:
     if type(value) is not list:
         raise ReplayError(f"expected a list, got {_json_type(value)}", field)
     return value
@@ -208,7 +209,7 @@ def game_from_json(text: str | bytes) -> Game:
         raise ReplayError(_clip(str(error)), "rules") from None
     seed = record["seed"]
     if seed is not None:
-        seed = _int(seed, "seed", 0, (1 << 64) - 1)
+        seed = _int(seed, "seed", 0, SEED_LIMIT - 1)
     hands_field = _list(record["hands"], "hands")
     if len(hands_field) != players:
         raise ReplayError(f"expected {players} hands, got {len(hands_field)}", "hands")
@@ -324,7 +325,7 @@ def replay_labels(text: str | bytes) -> ReplayLabels:
     if match is not None:
         if type(match) is not dict or set(match) != {"seed", "hand"}:
             raise ReplayError('expected {"seed": S, "hand": n}', "match")
-        match_seed = _int(match["seed"], "match.seed", 0, (1 << 64) - 1)
+        match_seed = _int(match["seed"], "match.seed", 0, SEED_LIMIT - 1)
         hand = _int(match["hand"], "match.hand", 1, (1 << 63) - 1)
         if record["seed"] != hand_seed(match_seed, hand):
             raise ReplayError(f"hand {hand} of match seed {match_seed} is not the deal of "

@@ -42,13 +42,14 @@ import functools
 import json
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
+import numpy.typing as npt
 
 from .arena import ArenaError, ArenaResult, BotSpec, Unit, entry_names
 from .rules import Rules
@@ -154,7 +155,7 @@ def _rows(unit: Unit, players: int) -> dict[str, np.ndarray]:
     }
 
 
-def _unit(start: int, stop: int, players: int, n: int, cols: dict[str, np.ndarray],
+def _unit(start: int, stop: int, players: int, n: int, cols: Mapping[str, npt.ArrayLike],
           where: str) -> Unit:
     """The unit ``start..stop-1`` from its rows, checking that they are exactly its games."""
     k = stop - start
@@ -281,9 +282,12 @@ def _check_resumable(path: Path, found: GamesOnFile, header: RunHeader, games: i
 
 
 class _JsonLines(GamesFile):
+    _stream: BinaryIO
+
     @classmethod
     def open(cls, path: Path, header: RunHeader, games: int) -> _JsonLines:  # type: ignore[override]
         created = not path.exists()
+        stream: BinaryIO
         if not created:
             found, planned, units, end = _read_jsonl(path)
             _check_resumable(path, found, header, games)
@@ -357,7 +361,7 @@ def _read_jsonl(path: Path) -> tuple[GamesOnFile, int | None, list[Unit], int]:
                 planned, end = record["games"], offset
         elif "unit" in record:
             start, stop = record["unit"]
-            cols = {key: [row.get(key) for row in rows] for key in
+            cols: dict[str, list[Any]] = {key: [row.get(key) for row in rows] for key in
                     ("deal", "rotation", "seats", "places", "decisions", "seconds")}
             try:
                 units.append(_unit(start, stop, players, n, cols, f"{path}:{number}"))

@@ -115,7 +115,7 @@ def dask_executor(scheduler: str, *, timeout: float = 3.0) -> Iterator[tuple[Exe
         # the run has already stopped with its own message. Quiet them while closing.
         loggers = [logging.getLogger(name) for name in ("distributed", "tornado.application")]
         levels = [logger.level for logger in loggers]
-        stack.callback(lambda: [lg.setLevel(lv) for lg, lv in zip(loggers, levels)])
+        stack.callback(_set_levels, loggers, levels)
         if kind == "local":
             # Dask's workers sample their task thread's stack every 10 ms for the
             # dashboard's profile; for pure-Python games that costs ~10% CPU, and this
@@ -153,7 +153,7 @@ def dask_executor(scheduler: str, *, timeout: float = 3.0) -> Iterator[tuple[Exe
                                  "cards): install the same build everywhere, or the games "
                                  "would differ")
         workers = sum(client.nthreads().values()) or 1
-        stack.callback(lambda: [lg.setLevel(logging.CRITICAL + 1) for lg in loggers])
+        stack.callback(_set_levels, loggers, [logging.CRITICAL + 1] * len(loggers))
         yield ClientExecutor(client), workers
 
 
@@ -195,13 +195,18 @@ class ClientExecutor(Executor):
         pass
 
 
+def _set_levels(loggers: Sequence[logging.Logger], levels: Sequence[int]) -> None:
+    for logger, level in zip(loggers, levels):
+        logger.setLevel(level)
+
+
 def _first_line(error: BaseException) -> str:
     text = str(error).strip().splitlines()
     return text[0] if text else type(error).__name__
 
 
 @contextlib.contextmanager
-def sim_options(*, lineup: Sequence[str], games: int, players: int, seed: int,
+def sim_options(*, lineup: Sequence[BotSpec], games: int, players: int, seed: int,
                 rules: Rules, jobs: int, scheduler: str | None, out: Path | None,
                 resume: bool, unit_games: int | None) -> Iterator[dict[str, Any]]:
     """The extra :func:`tienlen.arena.run` arguments for ``tienlen sim --scheduler/--out/

@@ -66,7 +66,8 @@ def make_bot(level: str, seed: int | None = None, **options: Any) -> Bot:
         # A trained policy (tienlen.rl, behind the [train] extra), imported only when named.
         from importlib import import_module
 
-        return import_module("tienlen.rl.policy_bot").from_spec(level, seed=seed, **options)
+        bot: Bot = import_module("tienlen.rl.policy_bot").from_spec(level, seed=seed, **options)
+        return bot
     cls = _BY_LEVEL.get(level.lower()) if isinstance(level, str) else None
     if cls is None:
         raise BotError(f"unknown bot level {level!r} (expected one of: {', '.join(LEVELS)})")

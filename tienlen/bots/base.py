@@ -18,18 +18,17 @@ choices in the same situations.
 from __future__ import annotations
 
 import random
-import secrets
 from abc import ABC, abstractmethod
 from typing import ClassVar, Union
 
 from ..cards import Cards
 from ..errors import TienlenError
-from ..game import PASS
+from ..game import PASS, _PassType
+from ..seeds import seed_or_fresh
 from ..view import View
 
 __all__ = ["Bot", "BotError", "Move", "PASS", "is_bomb", "TWOS_MASK"]
 
-_PassType = type(PASS)
 #: What a bot returns: cards to play, or :data:`PASS`.
 Move = Union[Cards, _PassType]
 
@@ -37,7 +36,6 @@ Move = Union[Cards, _PassType]
 TWOS_MASK = 0xF << 48
 
 _QUAD, _DOUBLE_SEQUENCE = 4, 6
-_SEED_LIMIT = 1 << 64
 
 
 class BotError(TienlenError):
@@ -66,12 +64,8 @@ class Bot(ABC):
     level: ClassVar[str] = "?"
 
     def __init__(self, seed: int | None = None) -> None:
-        if seed is None:
-            seed = secrets.randbits(64)
-        elif type(seed) is not int or not 0 <= seed < _SEED_LIMIT:
-            raise BotError(f"seed must be an int in [0, 2**64) or None; got {seed!r}")
-        self.seed: int = seed
-        self.rng = random.Random(seed)
+        self.seed: int = seed_or_fresh(seed, BotError)
+        self.rng = random.Random(self.seed)
 
     @property
     def name(self) -> str:

@@ -59,6 +59,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from .. import _core
 from ..cards import Cards
@@ -334,6 +335,7 @@ class SearchBot(Bot):
             if self.prune and len(active) > 1 and samples >= _RACE_MIN:
                 active = _race(active, {i: _joined(blocks[i]) for i in active})
             if deadline is None:
+                assert self.iterations is not None      # no time budget: a sample budget
                 if samples >= self.iterations:
                     break
                 batch = samples         # rounds double, so racing looks in at 16, 32, 64...
@@ -384,7 +386,7 @@ def _paired_z(places: np.ndarray, ref: np.ndarray) -> tuple[float, float]:
     return mean, var / n
 
 
-def _choose(places: Sequence[Sequence[int]], samples: int, actions: list[int]) -> int:
+def _choose(places: Sequence[npt.ArrayLike], samples: int, actions: list[int]) -> int:
     """The lowest average place wins; among the moves the samples cannot tell from it
     (within one standard error of the paired difference), the one that finishes first
     most often, since a first place is what a player is after. Exact ties (often moves
@@ -405,7 +407,7 @@ def _choose(places: Sequence[Sequence[int]], samples: int, actions: list[int]) -
 
 
 def _race(active: list[int],
-          places: Mapping[int, Sequence[int]] | Sequence[Sequence[int]]) -> list[int]:
+          places: Mapping[int, npt.ArrayLike] | Sequence[npt.ArrayLike]) -> list[int]:
     """The actions still worth sampling: those not clearly worse than the current best.
 
     All active actions saw the same samples, so each is compared with the best on the

@@ -199,6 +199,7 @@ def split_masks(mask: int, flags: int = 0) -> list[int]:
     masks = [0] * len(shapes)
     for i in sorted(range(len(shapes)), key=lambda i: shapes[i][0] == _SET):
         kind, low, size = shapes[i]
+        take: tuple[tuple[int, int], ...]
         if kind == _SET:
             take = ((low, size),)
         else:

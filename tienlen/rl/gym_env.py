@@ -26,6 +26,7 @@ from .. import _core
 from ..bots import Bot, make_bot
 from ..game import PASS, Game
 from ..rules import Rules
+from ..seeds import check_seed
 from .encoding import NUM_ACTIONS, IllegalActionError, check_action, observation_space, place_rewards
 
 __all__ = ["TienlenEnv", "MaskedDiscrete", "VectorObservation"]
@@ -132,8 +133,7 @@ class TienlenEnv(gymnasium.Env):
         level-named bots are rebuilt with seeds derived from it."""
         super().reset(seed=seed)
         deal_seed = seed if seed is not None else int(self.np_random.integers(1 << 63))
-        if type(deal_seed) is not int or not 0 <= deal_seed < 1 << 64:
-            raise ValueError(f"seed must be an int in [0, 2**64); got {seed!r}")
+        check_seed(deal_seed)
         self.game.reset(deal_seed)
         self._table = Game.from_hands(self.game.hands, rules=self.rules)
         self._bots = {}

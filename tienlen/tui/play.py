@@ -519,11 +519,11 @@ class PlaySession:
         suggestion = hint(view, level=self.options.hint_level)
         move = suggestion.move
         text = Text("Hint: ", style="bold magenta")
-        if move is PASS:
+        if not isinstance(move, Cards):         # PASS
             text.append("pass", style="bold")
         else:
             text.append("play ", style="bold")
-            text.append_text(cards_text(move, self.style))  # type: ignore[arg-type]
+            text.append_text(cards_text(move, self.style))
         text.append(f" {self.style.dash} {self._words(suggestion.reason)}")
         self.term.print(text)
         self.term.print(Text("Type y to play it, or anything else to choose yourself.",

@@ -71,6 +71,7 @@ def replay_file(terminal: Terminal, path: Path, *, style: Style, step: bool = Fa
         # Everything is public in a replay: every hand is shown, and the seat about to
         # act (last place, at the end) gets the large hand.
         focus = game.turn if game.turn is not None else game.loser
+        assert focus is not None        # a hand over has a loser
         screen = board(game.view(focus), seats, style, title=title, hands=game.hands,
                        focus=focus, events=log[-6:] if terminal.interactive else ())
         terminal.redraw(screen)

@@ -1,0 +1,74 @@
+"""Seeds: what a seed is, and splitmix64, the one mixing function behind every derived seed.
+
+A seed is an int in [0, 2**64): :func:`check_seed` is the one check of that, for every
+class that takes a seed. The core seeds its PRNG (xoshiro256**) with splitmix64 outputs
+(``src/state.pxi``, R1.4); :func:`splitmix64` is the same step in Python, for the seeds
+Python derives from a seed: a match's deal seeds (:func:`tienlen.match.hand_seed`) and an
+arena's per-game bot seeds (:func:`mix`). ``tests/test_seeds.py`` holds it to the core's
+deals.
+
+>>> splitmix64(0)                       # the first output of the reference generator
+(11400714819323198485, 16294208416658607535)
+>>> mix(1, 2) == splitmix64((splitmix64(1)[1] + 2) & (SEED_LIMIT - 1))[1]
+True
+>>> check_seed(2**64)
+Traceback (most recent call last):
+...
+ValueError: seed must be an int in [0, 2**64); got 18446744073709551616
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Final
+
+__all__ = ["SEED_LIMIT", "check_seed", "mix", "seed_or_fresh", "splitmix64"]
+
+#: Seeds are ints in [0, SEED_LIMIT).
+SEED_LIMIT: Final = 1 << 64
+_MASK64: Final = SEED_LIMIT - 1
+#: splitmix64's increment: 2**64 divided by the golden ratio, made odd.
+GOLDEN_GAMMA: Final = 0x9E3779B97F4A7C15
+
+
+def splitmix64(state: int) -> tuple[int, int]:
+    """One splitmix64 step from ``state`` (taken mod 2**64): ``(next state, output)``."""
+    state = (state + GOLDEN_GAMMA) & _MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return state, z ^ (z >> 31)
+
+
+def mix(*values: int) -> int:
+    """A 64-bit seed from a tuple of ints: each value is added to the running output and
+    one splitmix64 step taken, so every value, and its position, changes the result."""
+    z = 0
+    for value in values:
+        z = splitmix64((z + value) & _MASK64)[1]
+    return z
+
+
+def check_seed(seed: object, error: type[ValueError] = ValueError, *,
+               or_none: bool = False) -> int:
+    """``seed`` if it is an int in [0, 2**64); otherwise raise ``error`` (a ValueError
+    subclass, so each caller raises its own kind) saying so, and with ``or_none`` that
+    ``None`` was allowed too. Bools and floats are refused: ``True`` or ``1.0`` as a seed
+    is a mistake, not a request for seed 1."""
+    if type(seed) is not int or not 0 <= seed < SEED_LIMIT:
+        allowed = "an int in [0, 2**64) or None" if or_none else "an int in [0, 2**64)"
+        raise error(f"seed must be {allowed}; got {seed!r}")
+    return seed
+
+
+def seed_or_fresh(seed: object, error: type[ValueError] = ValueError) -> int:
+    """:func:`check_seed`, except that ``None`` draws a fresh seed from :mod:`secrets`.
+
+    >>> seed_or_fresh(None) < SEED_LIMIT, seed_or_fresh(7)
+    (True, 7)
+    >>> seed_or_fresh(1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be an int in [0, 2**64) or None; got 1.0
+    """
+    return secrets.randbits(64) if seed is None else check_seed(seed, error, or_none=True)
