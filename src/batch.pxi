@@ -327,11 +327,12 @@ cdef tuple _fill_rows(object hands, object piles, object locked, object must,
 def random_playouts(n, players=4, seed=0, flags=0, policy=P_RANDOM, out=None):
     """Play `n` hands from fresh deals by `policy` (RANDOM: uniform over the legal moves plus
     pass when allowed; GREEDY; PLAN: every seat plays its best split) and return the
-    finishing orders as an (n, players) int8 array.
+    finishing orders as an (n, players) int8 array. `policy` is one of the module's RANDOM
+    (the default), GREEDY or PLAN.
 
     Game i uses its own stream derived from (seed, i), so results do not depend on how the
     work is chunked or threaded: random_playouts(10, seed=s)[5:] equals the games 5..9 of any
-    other split with the same seed (see `first`).
+    other split with the same seed (see `random_playouts_range`).
 
     >>> order = random_playouts(3, 4, seed=1)
     >>> order.shape, sorted(order[0].tolist())
@@ -341,7 +342,8 @@ def random_playouts(n, players=4, seed=0, flags=0, policy=P_RANDOM, out=None):
 
 
 # More games than this in one call is refused up front (ValueError): about a billion games,
-# hours of work and 4 GB of results at four players. Larger runs go in chunks (`first`).
+# hours of work and 4 GB of results at four players. Larger runs go in chunks
+# (random_playouts_range).
 MAX_GAMES = 1 << 30
 
 
