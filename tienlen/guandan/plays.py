@@ -291,7 +291,7 @@ def _pile_code(pile: object, level: int, flags: int) -> int:
     raise PlayError(f"pile must be a Play (from classify) or None; got {type(pile).__name__}")
 
 
-def classify(cards: Cards | str, level: int, config: RuleConfig = _STANDARD) -> tuple[Play, ...]:
+def classify(cards: Cards | str, level: int | str, config: RuleConfig = _STANDARD) -> tuple[Play, ...]:
     """Every reading of exactly these cards at ``level`` (G2); ``()`` if they are no play.
 
     >>> [p.describe() for p in classify("3s 4d 5c 6h 10h", 10)]   # the wild as 2 or as 7
@@ -323,7 +323,7 @@ def beats(play: Play, pile: Play | None, config: RuleConfig = _STANDARD) -> bool
     return bool(_guandan.beats(play._code, _pile_code(pile, play._level, flags), play._level, flags))
 
 
-def legal_plays(hand: Cards | str, level: int, pile: Play | None = None,
+def legal_plays(hand: Cards | str, level: int | str, pile: Play | None = None,
                 config: RuleConfig = _STANDARD) -> tuple[Play, ...]:
     """Every distinct play of ``hand`` that may go on ``pile`` (``None``: a lead).
 
