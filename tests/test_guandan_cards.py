@@ -279,16 +279,3 @@ def test_rules_game_option(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "G1" in out and "Guandan" in out and "G1.1" in out
     assert "## G1" not in out and "**G1.1**" not in out  # rendered, not raw markdown
-
-
-# ----------------------------------------------------------------------------- doctests
-
-@pytest.mark.parametrize("name", ["tienlen.guandan", "tienlen.guandan.cards",
-                                  "tienlen.guandan.config", "tienlen.guandan.errors",
-                                  "tienlen.guandan.plays", "tienlen._guandan"])
-def test_docstring_examples_hold(name: str) -> None:
-    import doctest
-    import importlib
-
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0 and result.attempted > 0

@@ -90,14 +90,3 @@ def test_cards_given_as_text_choose_a_reading():
     assert g2.play(Cards.parse("7s 7d 7c 2h 2h"), reading=Kind.BOMB).play.is_bomb
     with pytest.raises(IllegalActionError):
         Game(hands=hands, leader=0).play("7s 7d 7c 2h 2h", reading=Kind.STRAIGHT)
-
-
-@pytest.mark.parametrize("name", ["tienlen.guandan.game", "tienlen.guandan.match",
-                                  "tienlen.guandan.bots", "tienlen.guandan.hints",
-                                  "tienlen.guandan.cli", "tienlen.guandan.arena"])
-def test_docstring_examples_hold(name: str) -> None:
-    import doctest
-    import importlib
-
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0 and result.attempted > 0

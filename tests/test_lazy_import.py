@@ -28,6 +28,7 @@ from tienlen.match import Match
 from tienlen.reasons import IllegalMoveError, Reason
 from tienlen.replay import ReplayError
 from tienlen.rules import Rules
+from tienlen.solver import Solution, SolveError, Value, solve
 from tienlen.view import View
 """
 
