@@ -550,7 +550,7 @@ class Game:
         seat = _seat(seat)
         if self._state is None:
             return self._hands[seat]
-        return _wrap(*self._play_state().hand(seat))
+        return _wrap(*self._state.hand(seat))
 
     @property
     def hands(self) -> tuple[Cards, ...]:
@@ -605,10 +605,11 @@ class Game:
         if self._phase != "play":
             raise IllegalActionError("STATE_CONFLICT", "tribute must be settled before play",
                                      "TRIBUTE_PENDING")
-        turn = self._play_state().turn
+        state = self._play_state()
+        turn = state.turn
         if seat is not None and seat != turn:
             s = _seat(seat)
-            if not self._play_state().hand(s)[0]:
+            if not state.hand(s)[0]:
                 raise IllegalActionError("HAND_EMPTY", f"seat {s} has no cards left")
             raise IllegalActionError("NOT_YOUR_TURN", f"it is seat {turn}'s turn, not seat {s}'s")
         return turn
@@ -629,7 +630,8 @@ class Game:
         codes = _guandan.classify(c._once, c._twice, self._level, self._flags)
         if not codes:
             # Report missing cards first: that is the more useful reason.
-            o, t = self._play_state().hand(self._play_state().turn)
+            state = self._play_state()
+            o, t = state.hand(state.turn)
             if (c._once & ~o) or (c._twice & ~t):
                 raise IllegalActionError("CARD_NOT_FOUND", "you do not hold these cards")
             raise IllegalActionError("INVALID_CARDS", "these cards are not a combination", "NOT_A_PLAY")
@@ -717,15 +719,16 @@ class Game:
     def apply_unchecked(self, play: Play | None) -> Action:
         """Fast path for bots and search: a :class:`Play` from :meth:`legal_plays` or None to
         pass, trusted to be legal (the core still refuses what would corrupt the state)."""
-        turn = self._play_state().turn
+        state = self._play_state()
+        turn = state.turn
         if play is None:
-            self._play_state().apply(0, 0, 0)
+            state.apply(0, 0, 0)
             action = _PASSES[turn]
         else:
             c = play._cards
-            self._play_state().apply(c._once, c._twice, play._code)
+            state.apply(c._once, c._twice, play._code)
             action = _new_action(Action, (turn, "play", c, play, None))
-            if self._play_state().turn < 0:
+            if state.turn < 0:
                 self._phase = "over"
         self._history.append(action)
         return action
