@@ -24,7 +24,7 @@ MODULES = sorted({"tienlen", "reference_playout",
 # Modules whose docstrings hold no examples (a re-export, an entry point, a package marker,
 # the terminal screens that need a terminal to show anything, a bot that needs a trained
 # model file).
-WITHOUT_EXAMPLES = {"tienlen.core", "tienlen.__main__", "tienlen.tui", "tienlen.tui.render",
+WITHOUT_EXAMPLES = {"tienlen.core", "tienlen.guandan.core", "tienlen.__main__", "tienlen.tui", "tienlen.tui.render",
                     "tienlen.tui.terminal", "tienlen.tui.replay_view",
                     "tienlen.tui.rules_view", "tienlen.tui.sim_view", "tienlen.rl.policy_bot",
                     "tienlen.guandan.core"}

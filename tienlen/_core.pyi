@@ -190,6 +190,21 @@ def sampled_places(
     policy: SupportsIndex = 2,
 ) -> npt.NDArray[np.int8]: ...
 
+# ---------------------------------------------------------------- perfect-information solver
+
+SOLVE_UNKNOWN: Final = 0
+SOLVE_WIN: Final = 1
+SOLVE_LOSS: Final = 2
+SOLVE_LIMITS: Final[dict[int, Literal["nodes", "time"] | None]]
+
+def solve(
+    state: GameState,
+    seat: SupportsIndex = -1,
+    max_nodes: SupportsIndex = 50000000,
+    max_ms: SupportsIndex = 10000,
+    check_signals: object = True,
+) -> tuple[int, tuple[int, ...], int, Literal["nodes", "time"] | None]: ...
+
 # ---------------------------------------------------------------- batch API
 
 def classify_many(

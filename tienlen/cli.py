@@ -502,7 +502,7 @@ def run_rules(args: argparse.Namespace) -> int:
 # --- tienlen solve --------------------------------------------------------------------
 
 
-def _add_solve(subparsers: argparse._SubParsersAction) -> None:
+def _add_solve(subparsers: _Subparsers) -> None:
     parser = subparsers.add_parser(
         "solve",
         help="solve an endgame with every hand known",
@@ -536,7 +536,8 @@ def _add_solve(subparsers: argparse._SubParsersAction) -> None:
 def run_solve(args: argparse.Namespace) -> int:
     """``tienlen solve``: the solver's value and principal line, one move a line."""
     from . import _core
-    from .solver import PASS, SolveError, Value, solve
+    from .game import PASS
+    from .solver import SolveError, Value, solve
 
     rules = Rules.from_name(args.rules)
     hands = [_parse_arg(f"--hands[{seat}]", Cards.parse, text)

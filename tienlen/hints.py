@@ -85,7 +85,7 @@ def hint(view: View, level: str = "L3", *, seed: int = 0,
             move = bot.choose(view)
             return Hint(move, explain.reason(move), canonical)
         forced = bot.forced_win(view)
-        if forced is not None:
+        if forced is not None and forced.move is not None:  # a win's line is never empty
             # Every hand is known and the solver proves the seat goes out before everyone
             # still playing, so it takes the best place left: say how.
             move = forced.move

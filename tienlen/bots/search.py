@@ -224,8 +224,10 @@ class SearchBot(Bot):
         return solution if solution.value is Value.WIN else None
 
     def _exact_limits(self, start: float | None) -> dict[str, int]:
-        if self.time_ms is None:
+        # __init__ sets exactly one of iterations and time_ms.
+        if self.iterations is not None:
             return {"max_nodes": _EXACT_NODES_PER_ITERATION * self.iterations, "max_ms": 0}
+        assert self.time_ms is not None
         left = self.time_ms * _SOLVE_SHARE
         if start is not None:
             left -= (time.perf_counter() - start) * 1000
@@ -299,7 +301,7 @@ class SearchBot(Bot):
             # first place.
             rate = estimate.first_rates[estimate.moves.index(best)] if estimate.first_rates else 0.0
             share, action = max((s, a) for a, s in shares.items())
-            if share > rate and shares.get(0 if best is PASS else best.mask, 0.0) < share:
+            if share > rate and shares.get(best.mask if isinstance(best, Cards) else 0, 0.0) < share:
                 return Cards(action) if action else PASS
         return best
 

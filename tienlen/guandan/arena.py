@@ -23,9 +23,12 @@ def play_hand(seed: int, levels: tuple[str, str, str, str], bot_seed: int = 0) -
     bots = [make_bot(levels[s], seed=(bot_seed * 4 + s) & 0xFFFFFFFF) for s in range(4)]
     while not game.is_over:
         seat = game.turn
+        assert seat is not None  # someone acts until the hand is over
         kind, cards = bots[seat].decide(game.view(seat))
         game.act(kind, cards, seat)
-    return game.places  # type: ignore[return-value]
+    places = game.places
+    assert places is not None  # the hand is over
+    return places
 
 
 @dataclass
@@ -79,7 +82,7 @@ class DuplicateReport:
             f"paired z (A vs 50%): {self.z_score():.2f}",
         ])
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {"team_a": self.team_a, "team_b": self.team_b, "hands": self.hands,
                 "win_rate_a": self.win_rate, "interval_a": list(self.win_interval()),
                 "mean_place": list(self.mean_place()), "z": self.z_score()}

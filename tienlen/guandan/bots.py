@@ -30,7 +30,9 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .. import _guandan
 from .cards import Cards
@@ -50,7 +52,7 @@ def play_strength(play: Play) -> tuple[int, int, int, int]:
     return (int(play.is_bomb), value, int(play.uses_wild), play.size)
 
 
-def weakest_first(plays: tuple[Play, ...] | list[Play]) -> list[Play]:
+def weakest_first(plays: Iterable[Play]) -> list[Play]:
     """Plays ordered weakest first (the 提示 button's cycle)."""
     return sorted(plays, key=play_strength)
 
@@ -173,7 +175,8 @@ def plan_groups(hand: Cards, level: int, wild_count: int = 2) -> list[tuple[str,
     # Plates (two consecutive triples), then three pairs, then straights that use singles.
     for top in range(14, 1, -1):
         if ext(top) >= 3 and ext(top - 1) >= 3:
-            take(top, 3), take(top - 1, 3)
+            take(top, 3)
+            take(top - 1, 3)
             groups.append(("plate", top, 6))
     for top in range(14, 2, -1):
         if all(1 < ext(r) < 4 and ext(r) == 2 for r in (top, top - 1, top - 2)):
@@ -237,11 +240,11 @@ class PlanBot(Bot):
             return self._lead(view, plays, before)
         return self._follow(view, plays, before)
 
-    def _cost(self, view: GameView, p: Play, before: int) -> tuple:
+    def _cost(self, view: GameView, p: Play, before: int) -> tuple[int, tuple[int, int, int, int]]:
         after = _groups_after(view.hand, p, view.level, view.config.wild_count)
         return (after - before, play_strength(p))
 
-    def _lead(self, view: GameView, plays, before: int) -> Decision:
+    def _lead(self, view: GameView, plays: Sequence[Play], before: int) -> Decision:
         plain = [p for p in plays if not p.is_bomb and not p.uses_wild] or list(plays)
         # The play that leaves the fewest groups, shedding the most cards, lowest first.
         best = min(plain, key=lambda p: (_groups_after(view.hand, p, view.level, view.config.wild_count),
@@ -249,7 +252,7 @@ class PlanBot(Bot):
         return Decision("play", best, f"lead your {best.describe()}: it follows your plan and "
                                       "keeps your strong cards for later")
 
-    def _follow(self, view: GameView, plays, before: int) -> Decision:
+    def _follow(self, view: GameView, plays: Sequence[Play], before: int) -> Decision:
         if not plays:
             return Decision("pass", None, "nothing you hold beats it")
         owner = view.pile_owner
@@ -259,6 +262,7 @@ class PlanBot(Bot):
         if owner == view.partner:
             return Decision("pass", None, "your partner is winning this trick: let it stand")
         plain = [p for p in plays if not p.is_bomb]
+        assert view.pile is not None  # _follow answers a pile
         pile_value = play_strength(view.pile)[1]
         if not danger and pile_value < 13:
             # Keep jokers and level cards for tricks worth them.
@@ -348,7 +352,7 @@ class SearchBot(Bot):
         return Decision("play", choice, f"{choice.describe()} scores {rate:+.2f} levels on "
                                         "simulated deals")
 
-    def _unseen(self, view: GameView) -> Counter:
+    def _unseen(self, view: GameView) -> Counter[int]:
         seen = Counter(view.hand.ids)
         for a in view.history:
             if a.action == "play" and a.cards is not None:
@@ -357,10 +361,10 @@ class SearchBot(Bot):
         # Tribute cards the seat saw change hands are accounted for by the hand counts only.
         return full - seen
 
-    def _sample(self, view: GameView, unseen: Counter) -> list[tuple[int, int]]:
+    def _sample(self, view: GameView, unseen: Counter[int]) -> list[tuple[int, int]]:
         pool = list(unseen.elements())
         self.rng.shuffle(pool)
-        out = []
+        out: list[tuple[int, int]] = []
         pos = 0
         for s in range(4):
             if s == view.seat:
@@ -372,15 +376,17 @@ class SearchBot(Bot):
             out.append(Cards.from_ids(ids).masks if ids else (0, 0))
         return out
 
-    def _state(self, view: GameView, hands) -> "_guandan.GdState":
+    def _state(self, view: GameView, hands: Sequence[tuple[int, int]]) -> _guandan.GdState:
         pile = view.pile
         flags = view.config.flags
         t0 = (1 << view.teams[0][0]) | (1 << view.teams[0][1])
         if not t0 & 1:
             t0 ^= 15
         passes = 0
+        owner = view.pile_owner
         if pile is not None:
-            s = view.pile_owner
+            assert owner is not None  # a pile always has an owner
+            s = owner
             while True:
                 s = (s + 1) % 4
                 while not view.hand_sizes[s]:
@@ -391,7 +397,7 @@ class SearchBot(Bot):
         return _guandan.GdState.from_fields(
             hands, view.level, view.seat, flags, t0,
             (0, 0) if pile is None else pile.cards.masks, 0 if pile is None else pile.code,
-            -1 if pile is None else view.pile_owner, passes, view.finished)
+            -1 if pile is None or owner is None else owner, passes, view.finished)
 
 
 def _hand_score(order: tuple[int, ...], my_team: set[int]) -> int:
@@ -408,7 +414,7 @@ def _hand_score(order: tuple[int, ...], my_team: set[int]) -> int:
 _BY_LEVEL = {"l1": GreedyBot, "l2": PlanBot, "l3": SearchBot}
 
 
-def make_bot(level: str, seed: int | None = None, **options) -> Bot:
+def make_bot(level: str, seed: int | None = None, **options: Any) -> Bot:
     """A Guandan bot of ``level`` ("L1", "L2" or "L3", any case).
 
     >>> make_bot("l2", seed=4)

@@ -345,6 +345,7 @@ class Cards:
             yield cards[oid]
 
     def __contains__(self, card: object) -> bool:
+        oid: int
         if isinstance(card, str):
             oid = Card.parse(card)
         else:

@@ -11,28 +11,42 @@ the plan's labels (出牌 过牌 提示 进贡 还贡 头游 …); the default f
 
 from __future__ import annotations
 
+import argparse
 import json
 import locale
 import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, TypedDict
 
 from .bots import make_bot
 from .cards import Cards
 from .config import RuleConfig
 from .errors import GuandanError
-from .game import IllegalActionError, return_candidates, tribute_candidates
+from .game import Action, GameView, IllegalActionError, return_candidates, tribute_candidates
 from .hints import TipButton, hint
-from .match import Match, ReplayError
+from .match import HandResult, Match, ReplayError
 from .plays import Kind, Play, classify, legal_plays
 
 __all__ = ["run_play", "run_moves", "run_replay", "run_sim", "LABELS", "default_lang",
            "run_moves_text", "TrainingSession"]
 
+# The text of one language: every label a string, but "places", the names of 1st..4th.
+# (Functional syntax: "pass" and "return" are keywords.)
+Labels = TypedDict("Labels", {
+    "title": str, "play": str, "pass": str, "hint": str, "tip": str, "tribute": str,
+    "return": str, "level": str, "hand": str, "your_hand": str, "pile": str, "empty": str,
+    "you": str, "partner": str, "left": str, "right": str, "turn": str, "places": list[str],
+    "team_us": str, "team_them": str, "score": str, "wins": str, "gives_tribute": str,
+    "returns": str, "to": str, "anti": str, "must_give": str, "must_return": str,
+    "cards_left": str, "out": str, "won_match": str, "passes": str, "plays": str,
+    "help": str, "nothing": str, "refused": str, "bye": str, "hand_over": str, "levels": str,
+    "saved": str, "leads": str
+})
+
 #: Every label of the training mode, English and Chinese (the plan's words).
-LABELS: dict[str, dict[str, str]] = {
+LABELS: dict[str, Labels] = {
     "en": {
         "title": "Guandan training mode", "play": "play", "pass": "pass", "hint": "hint",
         "tip": "tip", "tribute": "tribute", "return": "return", "level": "level",
@@ -107,7 +121,7 @@ def show_play(play: Play, lang: str, ascii_: bool) -> str:
 
 # ---------------------------------------------------------------- moves
 
-def run_moves_text(hand_words: Sequence[str], level: object, pile: str | None, lang: str,
+def run_moves_text(hand_words: Sequence[str], level: int | str, pile: str | None, lang: str,
                    ascii_: bool, pile_kind: str | None = None) -> list[str]:
     hand = Cards.parse(" ".join(hand_words))
     if not hand:
@@ -116,8 +130,8 @@ def run_moves_text(hand_words: Sequence[str], level: object, pile: str | None, l
     if pile:
         readings = classify(pile, level)
         if pile_kind:
-            kind, _, rank = pile_kind.partition(":")
-            readings = tuple(p for p in readings if p.kind.name.lower() == kind.lower()
+            kind_text, _, rank = pile_kind.partition(":")
+            readings = tuple(p for p in readings if p.kind.name.lower() == kind_text.lower()
                              and (not rank or _rank_text(p.rank) == rank.upper()))
         if not readings:
             raise GuandanError(f"--pile: {pile} is not a play at this level")
@@ -141,7 +155,7 @@ def run_moves_text(hand_words: Sequence[str], level: object, pile: str | None, l
     return lines
 
 
-def run_moves(args) -> int:
+def run_moves(args: argparse.Namespace) -> int:
     lang = getattr(args, "lang", None) or default_lang()
     print("\n".join(run_moves_text(args.hand, args.level, args.pile, lang,
                                    bool(getattr(args, "ascii", False)),
@@ -209,6 +223,7 @@ class TrainingSession:
                         self.say(self.L["anti"])
                 self.echo_actions()
                 seat = self.match.turn
+                assert seat is not None  # someone acts until the match is over
                 if seat == self.seat:
                     if not self.human_turn():
                         self.finish()
@@ -238,20 +253,22 @@ class TrainingSession:
             self.say(self.describe(a))
         self.shown = len(items)
 
-    def visible(self, a) -> bool:
+    def visible(self, a: Action) -> bool:
         """Whether the player may see a tribute card: it gave or took it (G6, the view)."""
         if self.seat in (a.seat, a.to):
             return True
         return any(t.payer == a.seat and t.receiver == self.seat for t in self.match.game.tributes)
 
-    def describe(self, a) -> str:
+    def describe(self, a: Action) -> str:
         L = self.L
         who = self.name(a.seat)
         if a.action == "pass":
             return f"  {who}: {L['passes']}"
         if a.action == "play":
+            assert a.play is not None  # a play action carries its reading
             return f"  {who}: {L['plays']} {show_play(a.play, self.lang, self.ascii)}"
-        cards = show_cards(a.cards, self.ascii) if self.visible(a) else "?"
+        # The match's own history holds every tribute card: None is only a hidden card.
+        cards = show_cards(a.cards, self.ascii) if self.visible(a) and a.cards is not None else "?"
         verb = L["gives_tribute"] if a.action == "give_tribute" else L["returns"]
         to = f" {L['to']} {self.name(a.to)}" if a.to is not None else ""
         return f"  {who}: {verb} {cards}{to}"
@@ -267,6 +284,7 @@ class TrainingSession:
         lv = " / ".join(f"{self.team_label(t)} {_RANKS[r.levels[t] - 2]}" for t in (0, 1))
         self.say(f"-- {L['levels']}: {lv}")
         if m.is_over:
+            assert m.winner is not None  # an over match has a winner
             self.say(f"*** {self.team_label(m.winner)} {L['won_match']} ***")
 
     def echo_final(self) -> None:
@@ -277,14 +295,14 @@ class TrainingSession:
             self.say(self.describe(a))
         self.shown = 0
 
-    def show_table(self, view) -> None:
+    def show_table(self, view: GameView) -> None:
         L = self.L
         sizes = "  ".join(f"{self.name(s)}: {view.hand_sizes[s]} {L['cards_left']}"
                           for s in range(4) if s != self.seat)
         self.say(f"  {sizes}")
-        pile = view.pile
-        self.say(f"  {L['pile']}: " + (f"{show_play(pile, self.lang, self.ascii)} ({self.name(view.pile_owner)})"
-                                      if pile else L["empty"]))
+        pile, owner = view.pile, view.pile_owner
+        self.say(f"  {L['pile']}: " + (f"{show_play(pile, self.lang, self.ascii)} ({self.name(owner)})"
+                                      if pile and owner is not None else L["empty"]))
         cards = list(view.hand)
         shown = "  ".join(f"{i + 1}:{c.ascii() if self.ascii else str(c)}" for i, c in enumerate(cards))
         self.say(f"  {L['your_hand']} ({len(cards)}): {shown}")
@@ -297,6 +315,7 @@ class TrainingSession:
             return self.human_tribute(view)
         self.show_table(view)
         self.tip = None
+        action: Callable[[], object]
         while True:
             line = self.read(L["turn"]).strip()
             if line.lower() in ("q", "quit", "exit"):
@@ -344,7 +363,7 @@ class TrainingSession:
                 msg = _ERRORS_ZH.get(e.reason, str(e)) if self.lang == "zh" else str(e)
                 self.say(f"  {L['refused']}: {msg} ({e.reason})")
 
-    def parse_cards(self, line: str, view) -> Cards:
+    def parse_cards(self, line: str, view: GameView) -> Cards:
         words = line.replace(",", " ").split()
         if all(w.isdigit() for w in words):
             cards = list(view.hand)
@@ -354,7 +373,7 @@ class TrainingSession:
             return Cards.from_ids([int(cards[i]) for i in idx])
         return Cards.parse(line)
 
-    def human_tribute(self, view) -> bool:
+    def human_tribute(self, view: GameView) -> bool:
         L = self.L
         give = view.tribute_step == "give"
         cands = (tribute_candidates if give else return_candidates)(view.hand, view.level, view.config)
@@ -373,8 +392,10 @@ class TrainingSession:
             try:
                 if line.lower() in ("t", "y", "tip"):
                     # The tip / yes keys give the suggested card at once.
-                    card = hint(view).cards
-                    self.say(f"  {L['tip']}: {show_cards(Cards.from_ids([card]), self.ascii)}")
+                    tip = hint(view).cards
+                    assert isinstance(tip, int)  # a tribute hint names one card id
+                    self.say(f"  {L['tip']}: {show_cards(Cards.from_ids([tip]), self.ascii)}")
+                    card: object = tip
                 else:
                     card = self.parse_cards(line, view)
                 if give:
@@ -386,7 +407,7 @@ class TrainingSession:
                 self.say(f"  {L['refused']}: {e}")
 
 
-def run_play(args) -> int:
+def run_play(args: argparse.Namespace) -> int:
     levels = list(getattr(args, "bots", None) or ["L2"])
     if len(levels) == 1:
         levels = levels * 3
@@ -416,7 +437,7 @@ def is_guandan_replay(path: Path) -> bool:
     return b'"tienlen.guandan.match"' in head
 
 
-def run_replay(args) -> int:
+def run_replay(args: argparse.Namespace) -> int:
     path: Path = args.file
     data = path.read_bytes()
     try:
@@ -436,8 +457,10 @@ def run_replay(args) -> int:
         if a.action == "pass":
             print(f"  seat {a.seat}: {L['passes']}")
         elif a.action == "play":
+            assert a.play is not None  # a play action carries its reading
             print(f"  seat {a.seat}: {L['plays']} {show_play(a.play, lang, ascii_)}")
         else:
+            assert a.cards is not None  # the match's own history shows every tribute card
             verb = L["gives_tribute"] if a.action == "give_tribute" else L["returns"]
             to = "" if a.to is None else f" {L['to']} seat {a.to}"
             print(f"  seat {a.seat}: {verb} {show_cards(a.cards, ascii_)}{to}")
@@ -453,14 +476,14 @@ def run_replay(args) -> int:
     return 0
 
 
-def _print_result(r, L) -> None:
+def _print_result(r: HandResult, L: Labels) -> None:
     print("-- " + ", ".join(f"{L['places'][i]} seat {s}" for i, s in enumerate(r.places))
           + f"; {L['levels']}: {_RANKS[r.levels[0] - 2]} / {_RANKS[r.levels[1] - 2]}")
 
 
 # ---------------------------------------------------------------- sim
 
-def run_sim(args) -> int:
+def run_sim(args: argparse.Namespace) -> int:
     from .arena import run_duplicate
 
     levels = list(args.bots) if args.bots else ["L2", "L1"]

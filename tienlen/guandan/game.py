@@ -19,9 +19,9 @@ tienlen.guandan.game.IllegalActionError: NOT_YOUR_TURN: it is seat 1's turn, not
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal, NamedTuple, Union
+from typing import Final, Literal, NamedTuple, Union, cast, overload
 
 from .. import _guandan
 from .cards import Cards, _wrap
@@ -72,7 +72,7 @@ def _native_error(code: int) -> IllegalActionError:
     return IllegalActionError(base, _NATIVE_MESSAGES.get(name, name.lower()), name)
 
 
-class LegalPlays(Sequence):
+class LegalPlays(Sequence[Play]):
     """A snapshot of the plays open to the seat to act, listed only when first indexed or
     iterated (see :meth:`Game.legal_plays`).
 
@@ -84,14 +84,14 @@ class LegalPlays(Sequence):
 
     __slots__ = ("_state", "_level", "_flags", "_items", "_n")
 
-    def __init__(self, state: object, level: int, flags: int) -> None:
-        self._state = None if state is None else state.copy()  # type: ignore[attr-defined]
+    def __init__(self, state: _guandan.GdState | None, level: int, flags: int) -> None:
+        self._state = None if state is None else state.copy()
         self._level = level
         self._flags = flags
-        self._items: list | None = None
+        self._items: list[tuple[tuple[int, int], int]] | None = None
         self._n = -1
 
-    def _listing(self) -> list:
+    def _listing(self) -> list[tuple[tuple[int, int], int]]:
         if self._items is None:
             if self._state is None:
                 self._items = []
@@ -105,7 +105,12 @@ class LegalPlays(Sequence):
             self._n = 0 if self._state is None else self._state.count_legal_plays()
         return self._n
 
-    def __getitem__(self, index):  # type: ignore[override]
+    @overload
+    def __getitem__(self, index: int) -> Play: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Play]: ...
+
+    def __getitem__(self, index: int | slice) -> Play | list[Play]:
         items = self._listing()
         lv, fl = self._level, self._flags
         if isinstance(index, slice):
@@ -113,7 +118,7 @@ class LegalPlays(Sequence):
         (a, b), c = items[index]
         return _make(_wrap(a, b), c, lv, fl)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Play]:
         lv, fl = self._level, self._flags
         return iter([_make(_wrap(a, b), c, lv, fl) for (a, b), c in self._listing()])
 
@@ -305,7 +310,8 @@ class Game:
         self._initial = tuple(parsed)
         self._history: list[Action] = []
         self._tributes: list[Tribute] = []
-        self._state = None
+        # The native hand state: None until the play phase begins (after any tribute).
+        self._state: _guandan.GdState | None = None
         self._anti = False
         self._prev = None
         if previous_order is not None:
@@ -522,13 +528,18 @@ class Game:
         """A copy of the native play-phase state (None before play)."""
         return None if self._state is None else self._state.copy()
 
+    def _play_state(self) -> _guandan.GdState:
+        """The native state, for code that runs only once the play phase has begun."""
+        assert self._state is not None, "the play phase has not begun"
+        return self._state
+
     @property
     def turn(self) -> int | None:
         """The seat to act (a payer or receiver during tribute), None once over."""
         if self._phase == "tribute":
             return self._tribute_turn()[1]  # type: ignore[index]
         if self._phase == "play":
-            return self._state.turn
+            return self._play_state().turn
         return None
 
     @property
@@ -568,7 +579,7 @@ class Game:
         those still holding cards, in seat order after the last out."""
         if self._phase != "over":
             return None
-        out = self._state.finished
+        out = self._play_state().finished
         last = out[-1]
         rest = sorted((s for s in range(4) if s not in out), key=lambda s: (s - last) % 4)
         return tuple(out) + tuple(rest)
@@ -576,7 +587,7 @@ class Game:
     @property
     def winning_team(self) -> tuple[int, int] | None:
         """The team of the first player out, once the hand is over."""
-        return None if self._phase != "over" else self._team_of(self._state.finished[0])
+        return None if self._phase != "over" else self._team_of(self._play_state().finished[0])
 
     @property
     def history(self) -> tuple[Action, ...]:
@@ -594,10 +605,11 @@ class Game:
         if self._phase != "play":
             raise IllegalActionError("STATE_CONFLICT", "tribute must be settled before play",
                                      "TRIBUTE_PENDING")
-        turn = self._state.turn
+        state = self._play_state()
+        turn = state.turn
         if seat is not None and seat != turn:
             s = _seat(seat)
-            if not self._state.hand(s)[0]:
+            if not state.hand(s)[0]:
                 raise IllegalActionError("HAND_EMPTY", f"seat {s} has no cards left")
             raise IllegalActionError("NOT_YOUR_TURN", f"it is seat {turn}'s turn, not seat {s}'s")
         return turn
@@ -618,11 +630,13 @@ class Game:
         codes = _guandan.classify(c._once, c._twice, self._level, self._flags)
         if not codes:
             # Report missing cards first: that is the more useful reason.
-            o, t = self._state.hand(self._state.turn)
+            state = self._play_state()
+            o, t = state.hand(state.turn)
             if (c._once & ~o) or (c._twice & ~t):
                 raise IllegalActionError("CARD_NOT_FOUND", "you do not hold these cards")
             raise IllegalActionError("INVALID_CARDS", "these cards are not a combination", "NOT_A_PLAY")
         if reading is not None:
+            want: object
             if isinstance(reading, Play):
                 want = reading._code
             elif isinstance(reading, Kind):
@@ -632,14 +646,14 @@ class Game:
             if want not in codes:
                 raise IllegalActionError("INVALID_CARDS", f"these cards cannot be read as {reading}",
                                          "NOT_A_READING")
-            return c._once, c._twice, want  # type: ignore[return-value]
+            return c._once, c._twice, codes[codes.index(want)]  # the code equal to `want`
         return c._once, c._twice, self._choose_reading(codes)
 
-    def _choose_reading(self, codes: list[int]) -> int:
+    def _choose_reading(self, codes: Sequence[int]) -> int:
         """Cards with several readings, given without one: the strongest reading that may go
         on the pile, a non-bomb before a bomb (the player keeps the bomb for later); with
         none legal, the last reading (its refusal names the reason)."""
-        pile = self._state.pile_code
+        pile = self._play_state().pile_code
         ok = [c for c in codes if _guandan.beats(c, pile, self._level, self._flags)]
         if not ok:
             return codes[-1]
@@ -651,7 +665,7 @@ class Game:
         """Raise :class:`IllegalActionError` if the play is refused; return None if legal."""
         self._check_turn(seat)
         a, b, code = self._resolve(cards, reading)
-        r = self._state.check_play(a, b, code)
+        r = self._play_state().check_play(a, b, code)
         if r:
             raise _native_error(r)
 
@@ -667,25 +681,25 @@ class Game:
         Play or code) for the seat to act. Refused plays raise and change nothing."""
         turn = self._check_turn(seat)
         a, b, code = self._resolve(cards, reading)
-        r = self._state.try_play(a, b, code)
+        r = self._play_state().try_play(a, b, code)
         if r:
             raise _native_error(r)
         play = cards if isinstance(cards, Play) else _make(_wrap(a, b), code, self._level, self._flags)
         action = _new_action(Action, (turn, "play", play._cards, play, None))
         self._history.append(action)
-        if self._state.turn < 0:
+        if self._play_state().turn < 0:
             self._phase = "over"
         return action
 
     def verify_pass(self, seat: int | None = None) -> None:
         self._check_turn(seat)
-        r = self._state.check_pass()
+        r = self._play_state().check_pass()
         if r:
             raise _native_error(r)
 
     def can_pass(self, seat: int | None = None) -> bool:
         if seat is None and self._phase == "play":
-            return self._state.can_pass()  # the common case, without raising
+            return self._play_state().can_pass()  # the common case, without raising
         try:
             self.verify_pass(seat)
         except IllegalActionError:
@@ -695,7 +709,7 @@ class Game:
     def pass_turn(self, seat: int | None = None) -> Action:
         """Pass (G5.4): allowed whenever there is a play on the table to answer."""
         turn = self._check_turn(seat)
-        r = self._state.try_pass()
+        r = self._play_state().try_pass()
         if r:
             raise _native_error(r)
         action = _PASSES[turn]
@@ -705,15 +719,16 @@ class Game:
     def apply_unchecked(self, play: Play | None) -> Action:
         """Fast path for bots and search: a :class:`Play` from :meth:`legal_plays` or None to
         pass, trusted to be legal (the core still refuses what would corrupt the state)."""
-        turn = self._state.turn
+        state = self._play_state()
+        turn = state.turn
         if play is None:
-            self._state.apply(0, 0, 0)
+            state.apply(0, 0, 0)
             action = _PASSES[turn]
         else:
             c = play._cards
-            self._state.apply(c._once, c._twice, play._code)
+            state.apply(c._once, c._twice, play._code)
             action = _new_action(Action, (turn, "play", c, play, None))
-            if self._state.turn < 0:
+            if state.turn < 0:
                 self._phase = "over"
         self._history.append(action)
         return action
@@ -757,7 +772,7 @@ class Game:
             finished=self.finished, history=tuple(mine), tributes=tributes,
             config=self._config,
             legal_plays=self.legal_plays() if is_turn else (),
-            can_pass=is_turn and self._phase == "play" and self._state.can_pass(),
+            can_pass=is_turn and self._phase == "play" and self._play_state().can_pass(),
             tribute_step=step[0] if step is not None and step[1] == seat else None)
 
     def copy(self) -> Game:
@@ -772,10 +787,10 @@ class Game:
 
     __copy__ = copy
 
-    def __deepcopy__(self, memo: dict) -> Game:
+    def __deepcopy__(self, memo: dict[int, object]) -> Game:
         return self.copy()
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[object, ...]:
         return (self._seed, self._level, self._config, self._teams, self._phase,
                 tuple(self._hands), None if self._state is None else self._state.key(),
                 tuple(self._history), tuple(self._tributes), self._prev, self._anti,
@@ -788,7 +803,7 @@ class Game:
 
     __hash__ = None  # type: ignore[assignment]
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Callable[..., Game], tuple[object, ...]]:
         # Pickle as the deal and the actions: unpickling replays them through the checked
         # path, so a tampered pickle cannot build an unreachable game.
         return (_game_from_actions, (self._seed, self._level, self._config.to_dict(),
@@ -800,31 +815,37 @@ class Game:
         return f"<guandan.Game level={self._level} phase={self._phase} turn={self.turn}>"
 
 
-def _action_tuple(a: Action) -> tuple:
+def _action_tuple(a: Action) -> tuple[int, str, tuple[int, int] | None, int | None]:
     return (a.seat, a.action, None if a.cards is None else a.cards.masks,
             None if a.play is None else a.play.code)
 
 
-def _game_from_actions(seed, level, config, teams, prev, leader, masks, actions) -> Game:
+def _game_from_actions(seed: int | None, level: int, config: dict[str, object],
+                       teams: tuple[tuple[int, int], tuple[int, int]],
+                       prev: tuple[int, ...] | None, leader: int | None,
+                       masks: Iterable[tuple[int, int]],
+                       actions: Iterable[tuple[int, str, tuple[int, int] | None, int | None]]
+                       ) -> Game:
     hands = [_hands_cards(m) for m in masks]
     g = Game(seed, level=level, config=RuleConfig.from_dict(config), teams=teams,
              leader=leader, previous_order=prev, hands=hands)
     for seat, kind, cm, code in actions:
-        cards = None if cm is None else _hands_cards(cm)
+        held = None if cm is None else _hands_cards(cm)
+        cards: Cards | int | None = held
         if kind in ("give_tribute", "return_tribute"):
-            cards = cards.ids[0] if cards is not None and len(cards) == 1 else cards
+            cards = held.ids[0] if held is not None and len(held) == 1 else held
         g.act(kind, cards, seat, code)
     return g
 
 
-def _hands_cards(m: object) -> Cards:
-    once, twice = m  # type: ignore[misc]
+def _hands_cards(m: tuple[int, int]) -> Cards:
+    once, twice = m
     return Cards.from_masks(once, twice)
 
 
 def _teams_arg(teams: object) -> tuple[tuple[int, int], tuple[int, int]]:
     try:
-        (a, b), (c, d) = teams  # type: ignore[misc]
+        (a, b), (c, d) = cast("Iterable[Iterable[int]]", teams)  # checked below
     except (TypeError, ValueError):
         raise GuandanError(f"teams must be two pairs of seats; got {teams!r}") from None
     if sorted((a, b, c, d)) != [0, 1, 2, 3]:

@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -295,7 +296,7 @@ class Match:
 
     __copy__ = copy
 
-    def __deepcopy__(self, memo: dict) -> Match:
+    def __deepcopy__(self, memo: dict[int, object]) -> Match:
         return self.copy()
 
     def __eq__(self, other: object) -> bool:
@@ -307,7 +308,7 @@ class Match:
 
     __hash__ = None  # type: ignore[assignment]
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Callable[[str], Match], tuple[str]]:
         return (Match.from_json, (self.to_json(),))
 
     def to_json(self, *, indent: int | None = None) -> str:
@@ -405,7 +406,7 @@ class Match:
         return match
 
 
-def _reading(item: dict, cards: Cards, game: Game, where: str) -> object:
+def _reading(item: dict[str, object], cards: Cards, game: Game, where: str) -> object:
     from .plays import Kind, classify
 
     kind, rank = item.get("kind"), item.get("rank")

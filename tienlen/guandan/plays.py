@@ -18,7 +18,7 @@ from enum import IntEnum
 
 from .. import _guandan
 from .cards import RANKS, Cards, _wrap
-from .config import RuleConfig
+from .config import BombOrder, RuleConfig
 from .errors import CardError, PlayError
 
 __all__ = ["Kind", "Play", "classify", "beats", "legal_plays", "count_legal_plays"]
@@ -238,7 +238,8 @@ def _config_of_flags(flags: int) -> RuleConfig:
     return RuleConfig(
         same_suit_straight_beats_bomb=not flags & _guandan.NO_STRAIGHT_FLUSH,
         straight_extends_to_ace=not flags & _guandan.NO_ACE_TOP,
-        bomb_compare_priority="BY_RANK" if flags & _guandan.BOMB_BY_RANK else "BY_COUNT",
+        bomb_compare_priority=(BombOrder.BY_RANK if flags & _guandan.BOMB_BY_RANK
+                               else BombOrder.BY_COUNT),
         wild_count=0 if flags & _guandan.NO_WILDS else 2,
     )
 
@@ -255,7 +256,7 @@ def _level_arg(level: object) -> int:
         return _LEVEL_NAMES[level.strip().lower()]
     if isinstance(level, bool) or not hasattr(level, "__index__"):
         raise PlayError(f"level must be a rank 2..14 (14 = A); got {level!r}")
-    value = level.__index__()  # type: ignore[union-attr]
+    value: int = level.__index__()
     if not 2 <= value <= 14:
         raise PlayError(f"level must be a rank 2..14 (14 = A); got {level!r}")
     return value
@@ -290,7 +291,7 @@ def _pile_code(pile: object, level: int, flags: int) -> int:
     raise PlayError(f"pile must be a Play (from classify) or None; got {type(pile).__name__}")
 
 
-def classify(cards: Cards | str, level: int, config: RuleConfig = _STANDARD) -> tuple[Play, ...]:
+def classify(cards: Cards | str, level: int | str, config: RuleConfig = _STANDARD) -> tuple[Play, ...]:
     """Every reading of exactly these cards at ``level`` (G2); ``()`` if they are no play.
 
     >>> [p.describe() for p in classify("3s 4d 5c 6h 10h", 10)]   # the wild as 2 or as 7
@@ -322,7 +323,7 @@ def beats(play: Play, pile: Play | None, config: RuleConfig = _STANDARD) -> bool
     return bool(_guandan.beats(play._code, _pile_code(pile, play._level, flags), play._level, flags))
 
 
-def legal_plays(hand: Cards | str, level: int, pile: Play | None = None,
+def legal_plays(hand: Cards | str, level: int | str, pile: Play | None = None,
                 config: RuleConfig = _STANDARD) -> tuple[Play, ...]:
     """Every distinct play of ``hand`` that may go on ``pile`` (``None``: a lead).
 

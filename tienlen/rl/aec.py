@@ -19,6 +19,7 @@ import random
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
@@ -41,7 +42,9 @@ def raw_env(players: int = 4, rules: Rules | str | None = None, **kwargs: Any) -
     return TienlenAECEnv(players=players, rules=rules, **kwargs)
 
 
-class TienlenAECEnv(AECEnv):
+# PettingZoo ships no type information: AECEnv is Any to mypy, which cannot check a class
+# built on it (should a release add types, the ignore becomes unused, hence that code too).
+class TienlenAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
     """One hand of Tiến Lên per episode, agents ``player_0`` .. ``player_{n-1}`` (seat order).
 
     Observations are dicts (``tienlen.rl.encoding.observation_space``): the observer's
@@ -83,13 +86,13 @@ class TienlenAECEnv(AECEnv):
         self.final_info: dict[str, dict[str, Any]] = {}
         self._closed = False
 
-    def observation_space(self, agent: str):
+    def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str):
+    def action_space(self, agent: str) -> spaces.Discrete:
         return self.action_spaces[agent]
 
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a hand: with ``seed`` the deal is ``tienlen.core.deal(seed, players)``;
         without, the next deal of the env's own seeded stream."""
         if seed is not None:
@@ -103,14 +106,14 @@ class TienlenAECEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.final_info = {}
         self.agent_selection = self.possible_agents[self.game.turn]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
         g = self.game
-        obs = {"observation": g.observe(seat)}
+        obs: dict[str, np.ndarray] = {"observation": g.observe(seat)}
         if g.turn == seat:
             obs["action_mask"] = g.action_mask()
             if self.legal_actions:

@@ -14,7 +14,7 @@ next seat in turn order, and so on.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -108,7 +108,7 @@ def observation_space(legal_actions: bool = True) -> gymnasium.spaces.Dict:
     (487, 52): row a is the cards action a plays; row 0, pass, is all zeros)."""
     from gymnasium import spaces
 
-    parts = {
+    parts: dict[str, spaces.Space[Any]] = {
         "observation": observation_box(),
         "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
     }
@@ -122,11 +122,12 @@ def check_action(game: _core.RLGame, action: object) -> int:
     and the legal count."""
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
         if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
-            action = action.item()
+            a = int(action.item())
         else:
             raise IllegalActionError(
                 f"an action is an int in 0..{NUM_ACTIONS - 1}; got {action!r}")
-    a = int(action)
+    else:
+        a = int(action)
     if not game.is_legal(a):
         raise IllegalActionError(_illegal_message(game, a))
     return a

@@ -24,6 +24,7 @@ from gymnasium import spaces
 
 from .. import _core
 from ..bots import Bot, make_bot
+from ..cards import Cards
 from ..game import PASS, Game
 from ..rules import Rules
 from ..seeds import check_seed
@@ -43,7 +44,8 @@ class MaskedDiscrete(spaces.Discrete):
         super().__init__(n, seed=seed)
         self._mask_source = mask_source
 
-    def sample(self, mask: np.ndarray | None = None, probability: np.ndarray | None = None):
+    def sample(self, mask: np.ndarray | None = None,
+               probability: np.ndarray | None = None) -> np.int64:
         if mask is None and probability is None and self._mask_source is not None:
             current = self._mask_source()
             if current is not None and current.any():
@@ -55,7 +57,7 @@ class MaskedDiscrete(spaces.Discrete):
 
     __hash__ = spaces.Discrete.__hash__
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[spaces.Discrete], tuple[int]]:
         # Pickles (as in a saved policy) as the plain Discrete: the env link is not data.
         return (spaces.Discrete, (int(self.n),))
 
@@ -128,7 +130,8 @@ class TienlenEnv(gymnasium.Env):
 
     # -- Gymnasium API ---------------------------------------------------------------
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """Deal a hand. With ``seed``, the deal is ``tienlen.core.deal(seed, players)`` and
         level-named bots are rebuilt with seeds derived from it."""
         super().reset(seed=seed)
@@ -144,7 +147,7 @@ class TienlenEnv(gymnasium.Env):
         self._play_opponents()
         return self._observation(), {"seat": self.learner_seat}
 
-    def step(self, action: int):
+    def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         if self._table is None:
             raise gymnasium.error.ResetNeeded("call reset() before step() (and after an episode ends)")
         if self._done():
@@ -211,7 +214,7 @@ class TienlenEnv(gymnasium.Env):
         while not game.is_over and game.turn != self.learner_seat:
             seat = game.turn
             move = self._bots[seat].choose(table.view(seat))
-            mask = 0 if move is PASS else move.mask
+            mask = move.mask if isinstance(move, Cards) else 0
             game.play_mask(mask)          # checked: a bot's illegal move raises here
             table.apply_unchecked(move)
 
@@ -233,10 +236,14 @@ class VectorObservation(gymnasium.ObservationWrapper):
 
     def __init__(self, env: TienlenEnv) -> None:
         super().__init__(env)
-        self.observation_space = env.observation_space["observation"]
+        space = env.observation_space
+        assert isinstance(space, spaces.Dict)  # TienlenEnv's observations are a Dict
+        self.observation_space = space["observation"]
 
     def observation(self, observation: dict[str, np.ndarray]) -> np.ndarray:
         return observation["observation"]
 
     def action_masks(self) -> np.ndarray:
-        return self.env.unwrapped.action_masks()
+        env = self.env.unwrapped
+        assert isinstance(env, TienlenEnv)  # __init__ wraps a TienlenEnv
+        return env.action_masks()

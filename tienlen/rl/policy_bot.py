@@ -40,8 +40,9 @@ def _game_from_view(view: View) -> _core.RLGame:
     # action both starts give the same public state.
     r72 = not view.history and view.must_include is not None
     leader = -1 if r72 else (view.history[0].seat if view.history else view.turn)
+    assert leader is not None  # a bot decides only while the hand is on
     # Under R7.2 the stand-ins must lie above the card that decides who leads.
-    lowest = int(view.must_include) if r72 else -1
+    lowest = int(view.must_include) if r72 and view.must_include is not None else -1
     pool = _DECK & ~view.hand.mask & ~view.played.mask & ~((1 << (lowest + 1)) - 1)
     for seat in range(n):
         if seat == view.seat:

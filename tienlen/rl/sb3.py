@@ -9,7 +9,7 @@ applies. A finished game is dealt afresh in the same step (SB3's own convention)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -23,13 +23,15 @@ from .vector import _policy
 __all__ = ["NativeVecEnv"]
 
 
-class NativeVecEnv(VecEnv):
+# stable-baselines3 is an optional extra: where it is absent VecEnv is Any to mypy, which
+# cannot check a class built on it (where it is installed the ignore is unused).
+class NativeVecEnv(VecEnv):  # type: ignore[misc, unused-ignore]
     """``num_envs`` native games, the learner at seat 0 against native ``opponents``."""
 
     def __init__(self, num_envs: int, opponents: Sequence[str] = ("greedy",) * 3, *,
                  rewards: Sequence[float] | None = None, seed: int = 0, threads: int = 1) -> None:
         players = len(tuple(opponents)) + 1
-        self.games = _core.VecGames(num_envs, players=players,
+        self.games: _core.VecGames = _core.VecGames(num_envs, players=players,
                                     opponents=tuple(_policy(o) for o in opponents),
                                     rewards=place_rewards(players, rewards), seed=seed)
         self.threads = threads
@@ -41,12 +43,13 @@ class NativeVecEnv(VecEnv):
         seeds = [s for s in self._seeds if s is not None] if self._seeds else []
         self.games.reset(int(seeds[0]) if seeds else self._base_seed)
         self._reset_seeds()
-        return self.games.obs.copy()
+        obs: np.ndarray = self.games.obs.copy()
+        return obs
 
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = np.ascontiguousarray(actions, dtype=np.int64).reshape(self.num_envs)
 
-    def step_wait(self):
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         g = self.games
         g.step(self._actions, self.threads)
         obs, reward, done = g.obs.copy(), g.reward.copy(), g.terminated.copy()
@@ -66,22 +69,22 @@ class NativeVecEnv(VecEnv):
     def has_attr(self, attr_name: str) -> bool:
         return attr_name == "action_masks"
 
-    def get_attr(self, attr_name: str, indices=None) -> list[Any]:
+    def get_attr(self, attr_name: str, indices: int | Iterable[int] | None = None) -> list[Any]:
         if attr_name == "render_mode":          # nothing to render: SB3 asks at start-up
             rows = range(self.num_envs) if indices is None else self._get_indices(indices)
             return [None for _ in rows]
         raise AttributeError(f"NativeVecEnv has no per-env attribute {attr_name!r}")
 
-    def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
+    def set_attr(self, attr_name: str, value: Any, indices: int | Iterable[int] | None = None) -> None:
         raise AttributeError(f"NativeVecEnv has no per-env attribute {attr_name!r}")
 
-    def env_method(self, method_name: str, *args: Any, indices=None, **kwargs: Any) -> list[Any]:
+    def env_method(self, method_name: str, *args: Any, indices: int | Iterable[int] | None = None, **kwargs: Any) -> list[Any]:
         if method_name != "action_masks":
             raise AttributeError(f"NativeVecEnv has no per-env method {method_name!r}")
         masks = self.action_masks()
         rows = range(self.num_envs) if indices is None else self._get_indices(indices)
         return [masks[i] for i in rows]
 
-    def env_is_wrapped(self, wrapper_class: type, indices=None) -> list[bool]:
+    def env_is_wrapped(self, wrapper_class: type, indices: int | Iterable[int] | None = None) -> list[bool]:
         rows = range(self.num_envs) if indices is None else self._get_indices(indices)
         return [False for _ in rows]

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
@@ -80,11 +81,12 @@ class TienlenVectorEnv(VectorEnv):
         self.threads = threads
         self.copy = copy
         self.legal_masks = legal_masks
-        single = {"observation": observation_box(),
+        single: dict[str, spaces.Box] = {"observation": observation_box(),
                   "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)}
         if legal_masks:
             single["legal_moves"] = spaces.Box(0, (1 << 52) - 1, (NUM_ACTIONS - 1,), np.uint64)
-        self.single_observation_space = spaces.Dict(single)
+        # A copy typed as the Space mapping spaces.Dict takes (dict is invariant).
+        self.single_observation_space = spaces.Dict(dict[str, spaces.Space[Any]](single))
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = spaces.Dict({
             k: spaces.Box(np.broadcast_to(v.low, (num_envs,) + v.shape),
@@ -95,18 +97,23 @@ class TienlenVectorEnv(VectorEnv):
         self._closed = False
 
     def reset(self, *, seed: int | Sequence[int] | None = None,
-              options: dict[str, Any] | None = None):
+              options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """Deal every game. ``seed``: an int (env i uses the stream (seed, i)), one seed per
         env (env i's first deal is ``tienlen.core.deal(seed[i], players)``), or None (fresh
         entropy)."""
+        seeds: int | npt.NDArray[np.uint64]
         if seed is None:
-            seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+            seeds = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
         elif not isinstance(seed, (int, np.integer)):
-            seed = np.asarray(seed, dtype=np.uint64)
-        self.games.reset(seed)
+            seeds = np.asarray(seed, dtype=np.uint64)
+        else:
+            seeds = seed
+        self.games.reset(seeds)
         return self._obs(), self._info()
 
-    def step(self, actions: np.ndarray):
+    def step(self, actions: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray,
+                                                 np.ndarray, dict[str, Any]]:
         actions = np.asarray(actions)
         if actions.dtype.kind not in "iu" or actions.shape != (self.num_envs,):
             raise ValueError(f"actions must be {self.num_envs} ints; got dtype {actions.dtype} "
@@ -128,9 +135,11 @@ class TienlenVectorEnv(VectorEnv):
 
     def _obs(self) -> dict[str, np.ndarray]:
         g = self.games
-        pick = (lambda a: a.copy()) if self.copy else (lambda a: a)
+        def pick(a: np.ndarray) -> np.ndarray:
+            return a.copy() if self.copy else a
         obs = {"observation": pick(g.obs), "action_mask": pick(g.action_mask)}
         if self.legal_masks:
+            assert g.legal is not None  # VecGames keeps them when built with legal_masks
             obs["legal_moves"] = pick(g.legal)
         return obs
 

@@ -1,0 +1,200 @@
+# Type stub for the native Guandan core (src/guandan/_guandan.pyx, built as tienlen._guandan).
+#
+# Cython writes no annotations that a type checker can read, so this file states the types
+# of every name the module exports. tests/test_guandan_stub.py compares it with the built
+# module (names both ways, constant values, and every signature inspect can read), so a
+# function added to, renamed in or changed in src/guandan/ fails the suite until it is
+# stated here.
+#
+# Arguments: every int argument is taken by __index__ (an int or a NumPy integer; bools,
+# floats and strings are refused with ValueError at run time), hence SupportsIndex. A hand
+# is two 54-bit masks (once, twice): the card types held at least once and held twice.
+# Play codes are kind << 12 | size << 6 | rank. Batch functions take exact-dtype arrays.
+
+from collections.abc import Callable, Iterable
+from typing import Final, SupportsIndex, TypeAlias
+
+from typing_extensions import disjoint_base
+
+import numpy as np
+import numpy.typing as npt
+
+_U64Array: TypeAlias = npt.NDArray[np.uint64]
+_U32Array: TypeAlias = npt.NDArray[np.uint32]
+_I64Array: TypeAlias = npt.NDArray[np.int64]
+_Hand: TypeAlias = tuple[int, int]
+_HandArg: TypeAlias = tuple[SupportsIndex, SupportsIndex]
+# (once, twice, code) of one action; once == 0 is a pass.
+_Action: TypeAlias = tuple[int, int, int]
+# GdState.key(): hands, level, flags, team0, turn, pile, pile code, pile owner, passes,
+# finishing order.
+_StateKey: TypeAlias = tuple[
+    tuple[_Hand, ...], int, int, int, int, _Hand, int, int, int, tuple[int, ...]
+]
+
+# Play kinds (the kind field of a play code).
+SINGLE: Final = 1
+PAIR: Final = 2
+TRIPLE: Final = 3
+FULL_HOUSE: Final = 4
+STRAIGHT: Final = 5
+THREE_PAIRS: Final = 6
+PLATE: Final = 7
+BOMB: Final = 8
+STRAIGHT_FLUSH: Final = 9
+JOKER_BOMB: Final = 10
+
+# Rule flags.
+NO_STRAIGHT_FLUSH: Final = 1
+NO_ACE_TOP: Final = 2
+BOMB_BY_RANK: Final = 4
+NO_WILDS: Final = 8
+ALL_FLAGS: Final = 15
+
+# Ranks of the jokers, and every card type once.
+SMALL_JOKER: Final = 15
+BIG_JOKER: Final = 16
+FULL_DECK: Final = 0x3FFFFFFFFFFFFF
+
+# Bounds of the batch API.
+MAX_PLAYS: Final = 134217728
+MAX_ROWS: Final = 2147483648
+
+# Playout policies.
+RANDOM: Final = 0
+GREEDY: Final = 1
+
+# GdState's reason codes: the name of each, and the ValueError-family base it maps to.
+GS_REASON_NAMES: Final[tuple[str, ...]]
+GS_REASON_BASE: Final[tuple[int, ...]]
+
+# Cython's doctest table (autotestdict): docstring examples by function name and line.
+__test__: Final[dict[str, str]]
+
+# ---------------------------------------------------------------- play codes
+
+def code_kind(code: int) -> int: ...
+def code_size(code: int) -> int: ...
+def code_rank(code: int) -> int: ...
+def make_code(kind: SupportsIndex, size: SupportsIndex, rank: SupportsIndex) -> int: ...
+def is_play_code(code: SupportsIndex, level: SupportsIndex, flags: SupportsIndex = 0) -> bool: ...
+def wild_card(level: SupportsIndex, flags: SupportsIndex = 0) -> int: ...
+def compare_value(code: SupportsIndex, level: SupportsIndex, flags: SupportsIndex = 0) -> int: ...
+def classify(
+    once: SupportsIndex, twice: SupportsIndex, level: SupportsIndex, flags: SupportsIndex = 0
+) -> tuple[int, ...]: ...
+def beats(
+    code: SupportsIndex, pile_code: SupportsIndex, level: SupportsIndex, flags: SupportsIndex = 0
+) -> bool: ...
+
+# ---------------------------------------------------------------- legal plays
+
+def count_legal_plays(
+    once: SupportsIndex,
+    twice: SupportsIndex,
+    level: SupportsIndex,
+    pile_code: SupportsIndex = 0,
+    flags: SupportsIndex = 0,
+) -> int: ...
+def legal_plays(
+    once: SupportsIndex,
+    twice: SupportsIndex,
+    level: SupportsIndex,
+    pile_code: SupportsIndex = 0,
+    flags: SupportsIndex = 0,
+) -> tuple[_U64Array, _U32Array]: ...
+def deal(seed: SupportsIndex) -> tuple[_Hand, _Hand, _Hand, _Hand]: ...
+def shuffle(seed: SupportsIndex) -> tuple[int, ...]: ...
+
+# ---------------------------------------------------------------- batch API
+
+def count_legal_plays_many(
+    hands: _U64Array,
+    levels: SupportsIndex | npt.NDArray[np.integer],
+    pile_codes: _U32Array | None = None,
+    flags: SupportsIndex = 0,
+    out: _I64Array | None = None,
+) -> _I64Array: ...
+def legal_plays_many(
+    hands: _U64Array,
+    levels: SupportsIndex | npt.NDArray[np.integer],
+    pile_codes: _U32Array | None = None,
+    flags: SupportsIndex = 0,
+) -> tuple[_I64Array, _U64Array, _U32Array]: ...
+
+# ---------------------------------------------------------------- the hand state
+
+@disjoint_base  # a C extension type: it cannot be a second base of a class
+class GdState:
+    __hash__: None  # type: ignore[assignment]  # mutable, compared by value: unhashable
+    def __init__(
+        self,
+        hands: Iterable[_HandArg],
+        level: SupportsIndex = 2,
+        leader: SupportsIndex = 0,
+        flags: SupportsIndex = 0,
+        team0: SupportsIndex = 0b0101,
+    ) -> None: ...
+    @staticmethod
+    def from_fields(
+        hands: Iterable[_HandArg],
+        level: SupportsIndex,
+        turn: SupportsIndex,
+        flags: SupportsIndex = 0,
+        team0: SupportsIndex = 5,
+        pile: _HandArg = (0, 0),
+        pile_code: SupportsIndex = 0,
+        owner: SupportsIndex = -1,
+        passes: SupportsIndex = 0,
+        finished: Iterable[SupportsIndex] = (),
+    ) -> GdState: ...
+    @property
+    def level(self) -> int: ...
+    @property
+    def flags(self) -> int: ...
+    @property
+    def team0(self) -> int: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def is_over(self) -> bool: ...
+    @property
+    def hands(self) -> tuple[_Hand, ...]: ...
+    def hand(self, seat: SupportsIndex) -> _Hand: ...
+    def hand_size(self, seat: SupportsIndex) -> int: ...
+    @property
+    def pile(self) -> _Hand: ...
+    @property
+    def pile_code(self) -> int: ...
+    @property
+    def pile_owner(self) -> int: ...
+    @property
+    def passes(self) -> int: ...
+    @property
+    def finished(self) -> tuple[int, ...]: ...
+    def partner(self, seat: SupportsIndex) -> int: ...
+    def legal_plays(self) -> tuple[_U64Array, _U32Array]: ...
+    def count_legal_plays(self) -> int: ...
+    def can_pass(self) -> bool: ...
+    def check_play(self, once: SupportsIndex, twice: SupportsIndex, code: SupportsIndex) -> int: ...
+    def check_pass(self) -> int: ...
+    def try_play(self, once: SupportsIndex, twice: SupportsIndex, code: SupportsIndex) -> int: ...
+    def try_pass(self) -> int: ...
+    def apply(
+        self, once: SupportsIndex, twice: SupportsIndex = 0, code: SupportsIndex = 0
+    ) -> None: ...
+    def copy(self) -> GdState: ...
+    def __copy__(self) -> GdState: ...
+    def __deepcopy__(self, memo: object) -> GdState: ...
+    def key(self) -> _StateKey: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __reduce__(self) -> tuple[Callable[[_StateKey], GdState], tuple[_StateKey]]: ...
+    def playout(self, seed: SupportsIndex, policy: SupportsIndex = 0) -> tuple[int, ...]: ...
+    def playout_actions(
+        self, seed: SupportsIndex, policy: SupportsIndex = 0
+    ) -> tuple[tuple[int, ...], list[_Action]]: ...
+    def playouts(
+        self, seed: SupportsIndex, n: int, policy: SupportsIndex = 0
+    ) -> tuple[tuple[int, int, int, int], int]: ...
+
+def _gd_state_from_key(key: _StateKey) -> GdState: ...
