@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import pickle
-import select
+import queue
 import signal
 import subprocess
 import sys
@@ -420,22 +420,27 @@ def test_issue10_5_ctrl_c_interrupts_each_long_native_call_promptly() -> None:
                              stderr=subprocess.PIPE, text=True)
     waits = {}
 
+    # A call that ignores SIGINT runs for minutes: fail, don't hang the suite on it. Lines
+    # are read by a thread (select on the pipe would miss lines already in the buffer).
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(x) for x in child.stdout], daemon=True).start()
+
     def line_within(seconds: float) -> list[str]:
-        # A call that ignores SIGINT runs for minutes: fail, don't hang the suite on it.
-        ready, _, _ = select.select([child.stdout], [], [], seconds)
-        assert ready, f"no line from the child within {seconds} s"
-        return child.stdout.readline().split()
+        try:
+            return lines.get(timeout=seconds).split()
+        except queue.Empty:
+            raise AssertionError(f"no line from the child within {seconds} s") from None
 
     try:
         for name in LONG_CALLS:
-            assert line_within(60) == ["ready", name], child.stderr.read()
+            assert line_within(60) == ["ready", name]
             time.sleep(0.3)                   # inside the call: each runs for minutes
             sent = time.monotonic()
             child.send_signal(signal.SIGINT)
             line = line_within(10)
             waits[name] = time.monotonic() - sent
-            assert line == ["interrupted", name], (line, child.stderr.read())
-        child.communicate(timeout=10)
+            assert line == ["interrupted", name], line
+        child.wait(timeout=10)          # stdout belongs to the reader thread
     finally:
         if child.poll() is None:
             child.kill()
