@@ -294,6 +294,11 @@ cdef bint sv_partition(const State* s, uint64_t rest, const SvRivals* others, in
     cdef uint32_t code
     cdef int low
     cdef bint ub
+    if rest == 0:
+        # The play before this one emptied the hand: it went out, nothing is left to split
+        # (and TL_CTZ(0) below would be undefined: UBSan caught it).
+        first[0] = 0
+        return True
     code = c_classify(rest, s.flags)
     if code != 0 and (beatable_left or not sv_beatable(others, code)):
         first[0] = rest
