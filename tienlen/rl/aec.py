@@ -26,8 +26,8 @@ from pettingzoo.utils import wrappers
 from .. import _core
 from ..cards import Cards
 from ..rules import Rules
-from .encoding import (NUM_ACTIONS, check_action, observation_space, action_space,
-                       place_rewards)
+from .encoding import (NUM_ACTIONS, action_space, check_action, check_render_mode,
+                       observation_space, place_rewards, rules_arg)
 
 __all__ = ["env", "raw_env", "TienlenAECEnv"]
 
@@ -63,14 +63,8 @@ class TienlenAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         super().__init__()
         if type(players) is not int or not 2 <= players <= 4:
             raise ValueError(f"players must be 2, 3 or 4; got {players!r}")
-        if rules is None:
-            rules = Rules()
-        elif isinstance(rules, str):
-            rules = Rules.from_name(rules)
-        if not isinstance(rules, Rules):
-            raise ValueError(f"rules must be a tienlen.Rules; got {rules!r}")
-        if render_mode not in (None, "ansi", "human"):
-            raise ValueError(f"render_mode must be None, 'ansi' or 'human'; got {render_mode!r}")
+        rules = rules_arg(rules)
+        check_render_mode(render_mode)
         self.rules = rules
         self.render_mode = render_mode
         self.place_rewards = place_rewards(players, rewards)

@@ -20,11 +20,12 @@ import numpy as np
 
 from .. import _core
 from ..errors import TienlenError
+from ..rules import Rules
 
 if TYPE_CHECKING:
     import gymnasium
 
-__all__ = ["OBS_SIZE", "NUM_ACTIONS", "MAX_LEGAL", "HISTORY", "FIELDS", "IllegalActionError",
+__all__ = ["rules_arg", "check_render_mode", "OBS_SIZE", "NUM_ACTIONS", "MAX_LEGAL", "HISTORY", "FIELDS", "IllegalActionError",
            "place_rewards", "observation_box", "observation_high", "observation_space",
            "action_space"]
 
@@ -57,6 +58,24 @@ FIELDS: dict[str, tuple[int, int]] = {
 
 class IllegalActionError(TienlenError):
     """An action outside the action mask; the env is left exactly as it was."""
+
+
+def rules_arg(rules: Rules | str | None) -> Rules:
+    """The ``rules=`` argument every env takes: a :class:`Rules`, a preset's name, or None
+    for the contract. Anything else is a ValueError."""
+    if rules is None:
+        return Rules()
+    if isinstance(rules, str):
+        return Rules.from_name(rules)
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a tienlen.Rules; got {rules!r}")
+    return rules
+
+
+def check_render_mode(render_mode: str | None) -> None:
+    """Refuse a ``render_mode`` the envs do not draw."""
+    if render_mode not in (None, "ansi", "human"):
+        raise ValueError(f"render_mode must be None, 'ansi' or 'human'; got {render_mode!r}")
 
 
 def place_rewards(players: int, rewards: Sequence[float] | None = None) -> tuple[float, ...]:

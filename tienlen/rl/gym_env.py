@@ -28,7 +28,7 @@ from ..cards import Cards
 from ..game import PASS, Game
 from ..rules import Rules
 from ..seeds import check_seed
-from .encoding import NUM_ACTIONS, IllegalActionError, check_action, observation_space, place_rewards
+from .encoding import check_render_mode, rules_arg, NUM_ACTIONS, IllegalActionError, check_action, observation_space, place_rewards
 
 __all__ = ["TienlenEnv", "MaskedDiscrete", "VectorObservation"]
 
@@ -106,14 +106,8 @@ class TienlenEnv(gymnasium.Env):
         self.players = len(opponents) + 1
         if type(learner_seat) is not int or not 0 <= learner_seat < self.players:
             raise ValueError(f"learner_seat must be a seat 0..{self.players - 1}; got {learner_seat!r}")
-        if rules is None:
-            rules = Rules()
-        elif isinstance(rules, str):
-            rules = Rules.from_name(rules)
-        if not isinstance(rules, Rules):
-            raise ValueError(f"rules must be a tienlen.Rules; got {rules!r}")
-        if render_mode not in (None, "ansi", "human"):
-            raise ValueError(f"render_mode must be None, 'ansi' or 'human'; got {render_mode!r}")
+        rules = rules_arg(rules)
+        check_render_mode(render_mode)
         self.render_mode = render_mode
         self.rules = rules
         self.learner_seat = learner_seat

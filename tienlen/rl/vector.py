@@ -30,7 +30,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .. import _core
 from ..rules import Rules
-from .encoding import NUM_ACTIONS, IllegalActionError, observation_box, place_rewards
+from .encoding import rules_arg, NUM_ACTIONS, IllegalActionError, observation_box, place_rewards
 
 __all__ = ["TienlenVectorEnv", "VecGames", "POLICIES"]
 
@@ -69,9 +69,7 @@ class TienlenVectorEnv(VectorEnv):
                  threads: int = 1, copy: bool = True) -> None:
         if players is None:
             players = 4 if opponents is None else len(tuple(opponents)) + 1
-        rules = Rules() if rules is None else Rules.from_name(rules) if isinstance(rules, str) else rules
-        if not isinstance(rules, Rules):
-            raise ValueError(f"rules must be a tienlen.Rules; got {rules!r}")
+        rules = rules_arg(rules)
         policies = None if opponents is None else tuple(_policy(o) for o in opponents)
         self.games = VecGames(num_envs, players=players, opponents=policies,
                               learner_seat=learner_seat,
