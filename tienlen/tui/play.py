@@ -564,11 +564,13 @@ _HELP: Sequence[tuple[str, str]] = (
 )
 
 
-def help_table(style: Style) -> Table:
-    table = Table(title="Commands", box=style.box, title_justify="left", title_style="bold")
-    table.add_column("type")
-    table.add_column("to")
-    for keys, what in _HELP:
+def help_table(style: Style, rows: Sequence[tuple[str, str]] = _HELP, *,
+               title: str = "Commands", headers: tuple[str, str] = ("type", "to")) -> Table:
+    """The commands, one row each (Tiến Lên's by default; Guandan passes its own)."""
+    table = Table(title=title, box=style.box, title_justify="left", title_style="bold")
+    table.add_column(headers[0])
+    table.add_column(headers[1])
+    for keys, what in rows:
         table.add_row(style.words(keys), what)
     return table
 
