@@ -29,7 +29,7 @@ from .guandan_words import Words, describe, rank_text
 from .render import BOARD_WIDTH, Style, numbered_grid
 
 __all__ = ["SeatLabel", "MatchInfo", "sorted_hand", "card_text", "cards_text", "play_text",
-           "team_style", "board", "hand_end", "per_row", "seat_labels"]
+           "team_style", "board", "transcript", "hand_end", "per_row", "seat_labels"]
 
 # ♥ and ♦ are the red suits (suits 1 and 3 in Guandan's order ♠ ♥ ♣ ♦).
 _RED = (False, True, False, True)
@@ -197,6 +197,52 @@ def _tribute_line(tributes: Sequence[Tribute], anti: bool, seats: Sequence[SeatL
     return line
 
 
+def _pile_line(view: GameView, seats: Sequence[SeatLabel], words: Words, lang: str,
+               style: Style) -> Text:
+    line = Text(f"{words.table}  ", style="bold")
+    if view.pile is None:
+        line.append(words.empty, style="dim")
+        if view.turn is not None and view.phase == "play":
+            line.append("  " + words.to_lead.format(who=seats[view.turn].name))
+    else:
+        line.append_text(play_text(view.pile, lang, style))
+        if view.pile_owner is not None:
+            line.append("   " + words.played_by.format(who=seats[view.pile_owner].name),
+                        style="dim")
+    return line
+
+
+def transcript(view: GameView, seats: Sequence[SeatLabel], info: MatchInfo, *, words: Words,
+               lang: str, style: Style, trick: Mapping[int, Action],
+               anti: bool = False) -> list[Text]:
+    """The screen as a few plain lines, for a transcript (piped input): the hand, levels
+    and score; each seat's cards left and action in this trick; the table; the tribute;
+    the hand with its numbers. The same facts as :func:`board`, without the drawing."""
+    wild = -1 if view.config.wild_count == 0 else (view.level - 2) * 4 + 1
+    head = Text(f"-- {words.hand_n.format(n=info.hand_number)} {style.dash} ", style="bold")
+    levels, score = _levels_lines(view, info, words, style)
+    head.append_text(levels).append(f" {style.dash} ").append_text(score)
+    table = Text("   ")
+    for seat in range(4):
+        if seat:
+            table.append(" | ")
+        label = seats[seat]
+        mark = style.arrow if view.turn == seat else ""
+        table.append(f"{mark}{label.name}", style=team_style(label.ours))
+        table.append(f" {view.hand_sizes[seat]}: ")
+        table.append_text(_trick_cell(seat, view, trick, words, style, wild))
+    lines = [head, table, Text("   ") + _pile_line(view, seats, words, lang, style)]
+    tribute = _tribute_line(view.tributes, anti, seats, words, style)
+    if tribute is not None:
+        lines.append(Text("   ") + tribute)
+    hand = sorted_hand(view.hand, view.level, view.config.wild_count)
+    mine = Text(f"   {words.your_hand} ({len(hand)}): ", style="bold")
+    for number, card in enumerate(hand, start=1):
+        mine.append(f" {number}:", style="dim").append_text(card_text(card, style, wild))
+    lines.append(mine)
+    return lines
+
+
 def board(view: GameView, seats: Sequence[SeatLabel], info: MatchInfo, *, words: Words,
           lang: str, style: Style, trick: Mapping[int, Action], anti: bool = False,
           events: Sequence[Text] = (), footer: RenderableType | None = None,
@@ -218,16 +264,7 @@ def board(view: GameView, seats: Sequence[SeatLabel], info: MatchInfo, *, words:
         table.add_row(mark, Text(label.name, style=team_style(label.ours)), label.level or "",
                       str(view.hand_sizes[seat]),
                       _trick_cell(seat, view, trick, words, style, wild))
-    pile_line = Text(f"{words.table}  ", style="bold")
-    if view.pile is None:
-        pile_line.append(words.empty, style="dim")
-        if view.turn is not None and view.phase == "play":
-            pile_line.append("  " + words.to_lead.format(who=seats[view.turn].name))
-    else:
-        pile_line.append_text(play_text(view.pile, lang, style))
-        if view.pile_owner is not None:
-            pile_line.append("   " + words.played_by.format(who=seats[view.pile_owner].name),
-                             style="dim")
+    pile_line = _pile_line(view, seats, words, lang, style)
     parts: list[RenderableType] = [*_levels_lines(view, info, words, style), table, pile_line]
     tribute = _tribute_line(view.tributes, anti, seats, words, style)
     if tribute is not None:

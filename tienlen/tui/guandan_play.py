@@ -39,8 +39,8 @@ from ..guandan.game import (Action, Game, GameView, IllegalActionError, return_c
 from ..guandan.hints import TipButton, hint, tip_plays
 from ..guandan.match import Match
 from ..guandan.plays import Play
-from .guandan_board import (MatchInfo, SeatLabel, board, card_text, cards_text, hand_end,
-                            play_text, seat_labels, sorted_hand)
+from .guandan_board import (MatchInfo, SeatLabel, board, card_text, hand_end, play_text,
+                            seat_labels, sorted_hand, transcript)
 from .guandan_words import WORDS, Words, rank_text, refusal_text
 from .play import BOT_PAUSE, _bot_seed, help_table, parse_command
 from .render import Style
@@ -200,7 +200,7 @@ class GuandanSession:
         """Record a line of the action log; a transcript gets it at once."""
         self.log.append(text)
         if not self.term.interactive:
-            self.term.print(text)
+            self.term.print(text, soft_wrap=True)
 
     def _screen(self, game: Game, footer: RenderableType | None = None,
                 marked: Sequence[int] = ()) -> RenderableType:
@@ -214,7 +214,14 @@ class GuandanSession:
                          marked=marked)
 
         if not self.term.interactive:
-            return draw(())
+            # A transcript already printed each event as it happened, and gets the facts
+            # as plain lines rather than the drawn table.
+            lines: list[RenderableType] = [*transcript(
+                view, self.seats, info, words=self.words, lang=self.lang, style=self.style,
+                trick=self.trick, anti=game.anti_tribute)]
+            if footer is not None:
+                lines.append(footer)
+            return Group(*lines)
         # On a short terminal the oldest log lines give way, so that the panel and the hand
         # stay on screen with room for the prompt and an answer below.
         events = list(self.log)
@@ -224,6 +231,14 @@ class GuandanSession:
             events = events[1:]
             screen = draw(events)
         return screen
+
+    def _show(self, screen: RenderableType) -> None:
+        """Draw ``screen`` in place on a terminal; a transcript gets it as unwrapped lines."""
+        if self.term.interactive:
+            self.term.redraw(screen)
+        else:
+            self.term.print()
+            self.term.print(screen, soft_wrap=True)
 
     def _refuse(self, error: IllegalActionError) -> None:
         """A refusal with its G8 code; nothing was changed."""
@@ -293,7 +308,7 @@ class GuandanSession:
         result = match.results[-1]
         # The finished hand: the match has dealt the next one (unless it is over).
         game = self._finished_game
-        self.term.redraw(self._screen(game))
+        self._show(self._screen(game))
         self.term.print()
         last = result.places[-1]
         self.term.print(hand_end(result, self.levels_before, self.seats, self.team_names,
@@ -390,9 +405,10 @@ class GuandanSession:
     def _bot_turn(self, game: Game, seat: int) -> None:
         kind, cards = self.bots[seat].decide(game.view(seat))
         self._apply(seat, kind, cards)
-        if self.term.interactive and not game.is_over:
-            self.term.redraw(self._screen(game))
-            self.term.pause(0 if self.options.fast else BOT_PAUSE)
+        # Paced on a terminal, one frame a move; --fast draws only the person's turns.
+        if self.term.interactive and not game.is_over and not self.options.fast:
+            self._show(self._screen(game))
+            self.term.pause(BOT_PAUSE)
 
     # ----------------------------------------------------------------- the person
 
@@ -418,7 +434,7 @@ class GuandanSession:
             return
         self.pending = None
         self.tip = None
-        self.term.redraw(self._screen(game, footer=self._situation(view)))
+        self._show(self._screen(game, footer=self._situation(view)))
         while True:
             line = self.term.ask(Text(self.words.prompt_move, style="bold"))
             try:
@@ -506,7 +522,7 @@ class GuandanSession:
         numbers = _numbers_of(play.cards, hand)
         if self.term.interactive:
             # Raise the suggested cards: their numbers are highlighted under the hand.
-            self.term.redraw(self._screen(game, footer=self._situation(view), marked=numbers))
+            self._show(self._screen(game, footer=self._situation(view), marked=numbers))
         text = Text(words.tip.format(i=index, n=len(self.tip)) + ": ", style="bold magenta")
         text.append_text(play_text(play, self.lang, self.style))
         text.append(f"  [{' '.join(str(n) for n in numbers)}]  ", style="dim")
@@ -571,7 +587,7 @@ class GuandanSession:
             template, who = words.must_return, self._name(payer)
         before, _, after = template.format(who=who, cards="\0").partition("\0")
         footer = Text(before, style="bold cyan") + shown + Text(after, style="bold cyan")
-        self.term.redraw(self._screen(game, footer=footer))
+        self._show(self._screen(game, footer=footer))
         kind = "give_tribute" if give else "return_tribute"
         suggestion: int | None = None
         while True:
@@ -649,7 +665,7 @@ class GuandanReplay(GuandanSession):
                 assert action.cards is not None  # the match's own record shows every card
                 self._apply(action.seat, action.action, action.cards.ids[0])
             if self.term.interactive and not game.is_over:
-                self.term.redraw(self._screen(game))
+                self._show(self._screen(game))
                 if self.step:
                     if not self.term.wait_for_enter():
                         raise _Quit
