@@ -219,7 +219,8 @@ def transcript(view: GameView, seats: Sequence[SeatLabel], info: MatchInfo, *, w
     and score; each seat's cards left and action in this trick; the table; the tribute;
     the hand with its numbers. The same facts as :func:`board`, without the drawing."""
     wild = -1 if view.config.wild_count == 0 else (view.level - 2) * 4 + 1
-    head = Text(f"-- {words.hand_n.format(n=info.hand_number)} {style.dash} ", style="bold")
+    head = Text(f"-- {words.title} {style.dash} {words.hand_n.format(n=info.hand_number)} "
+                f"{style.dash} ", style="bold")
     levels, score = _levels_lines(view, info, words, style)
     head.append_text(levels).append(f" {style.dash} ").append_text(score)
     table = Text("   ")

@@ -41,7 +41,7 @@ from ..guandan.match import Match
 from ..guandan.plays import Play
 from .guandan_board import (MatchInfo, SeatLabel, board, card_text, hand_end, play_text,
                             seat_labels, sorted_hand, transcript)
-from .guandan_words import WORDS, Words, rank_text, refusal_text
+from .guandan_words import WORDS, Words, rank_text, reason_text, refusal_text
 from .play import BOT_PAUSE, _bot_seed, help_table, parse_command
 from .render import Style
 from .terminal import Terminal
@@ -544,7 +544,8 @@ class GuandanSession:
             assert isinstance(suggestion.cards, Play)  # a play hint names its play
             text.append_text(play_text(suggestion.cards, self.lang, self.style))
             self.pending = suggestion.cards
-        text.append(f" {self.style.dash} {suggestion.reason}")
+        shown = suggestion.cards if isinstance(suggestion.cards, Play) else None
+        text.append(f" {self.style.dash} {reason_text(suggestion.reason, shown, self.lang)}")
         self.term.print(text)
         self.term.print(Text(words.accept, style="dim"))
 
@@ -610,7 +611,8 @@ class GuandanSession:
                     suggestion = advice.cards
                     text = Text(f"{words.hint}: ", style="bold magenta")
                     text.append_text(card_text(Card(suggestion), self.style))
-                    text.append(f" {self.style.dash} {advice.reason}. {words.accept}")
+                    why = reason_text(advice.reason, None, self.lang)
+                    text.append(f" {self.style.dash} {why}. {words.accept}")
                     self.term.print(text)
                     continue
                 if low in ("y", "yes", *_YES_WORDS):

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from ..guandan.plays import Kind, Play
 
 __all__ = ["Words", "WORDS", "LANGS", "default_lang", "describe", "kind_name", "rank_text",
-           "refusal_text"]
+           "refusal_text", "reason_text"]
 
 #: The languages of the training mode.
 LANGS = ("en", "zh")
@@ -337,3 +337,57 @@ def describe(play: Play, lang: str) -> str:
     if kind is Kind.BOMB:
         return f"{name} {rank_text(rank)}（{play.size}张）"
     return f"{name} {rank_text(rank)}"
+
+
+# The bots' reasons (tienlen.guandan.bots) in Chinese; {play} stands for the play's reading.
+# A reason not listed here is shown as the bot wrote it.
+_REASONS_TEXT_ZH = {
+    "the rules make you give your highest card": "规则要求你交出最大的牌",
+    "return a low card you do not need": "还一张你用不上的小牌",
+    "lead your lowest card": "先出你最小的牌",
+    "nothing beats the play on the table": "没有能压过桌面的牌",
+    "the smallest play that beats": "能压过的最小一手",
+    "this play empties your hand": "这手牌出完你的手牌",
+    "lead your {play}: it follows your plan and keeps your strong cards for later":
+        "先出{play}：符合你的牌型规划，把大牌留到后面",
+    "nothing you hold beats it": "你没有能压过的牌",
+    "your partner is winning this trick: let it stand": "对家正在赢这一轮：不要压",
+    "{play} beats it without breaking your plan": "{play}能压过，而且不拆散你的牌型",
+    "an opponent is close to going out: beat it even if it breaks a group":
+        "对手快出完了：即使拆牌也要压",
+    "bomb now: you are close to going out": "现在炸：你快出完了",
+    "bomb now: an opponent is close to going out": "现在炸：对手快出完了",
+    "keep your bombs and groups: it is too early to spend them": "保留炸弹和牌型：现在用太早",
+}
+_SCORES = " levels on simulated deals"
+
+
+def reason_text(reason: str, play: Play | None, lang: str) -> str:
+    """A bot's reason for ``play`` (None: a pass or a card) in ``lang``: Chinese for the
+    reasons the bots give, with the play's reading in Chinese; else as written.
+
+    >>> from tienlen.guandan import classify
+    >>> king = classify("Ks", 5)[0]
+    >>> reason_text("single K beats it without breaking your plan", king, "zh")
+    '单张 K能压过，而且不拆散你的牌型'
+    >>> reason_text("passing scores +0.50 levels on simulated deals", None, "zh")
+    '过牌在模拟牌局中平均得 +0.50 级'
+    """
+    if lang != "zh":
+        return reason
+    reading = play.describe() if play is not None else None
+    for english, chinese in _REASONS_TEXT_ZH.items():
+        if "{play}" not in english:
+            if reason == english:
+                return chinese
+            continue
+        if reading is not None and reason == english.format(play=reading):
+            assert play is not None
+            return chinese.format(play=describe(play, "zh"))
+    if reason.endswith(_SCORES) and " scores " in reason:
+        who, _, rate = reason[:-len(_SCORES)].rpartition(" scores ")
+        if who == "passing":
+            return f"过牌在模拟牌局中平均得 {rate} 级"
+        if play is not None and who == reading:
+            return f"{describe(play, 'zh')}在模拟牌局中平均得 {rate} 级"
+    return reason
