@@ -269,9 +269,11 @@ def tribute_seed() -> int:
     pytest.skip("no seed in range gives the person a tribute")
 
 
-def test_tribute_is_chosen_interactively_and_a_wrong_card_is_refused() -> None:
+def test_tribute_is_chosen_interactively_and_ctrl_c_saves_the_match(tmp_path: Path) -> None:
     seed = tribute_seed()
-    game = Pty("--seed", str(seed), "--bots", "L1", "--ascii", "--lang", "en", rows=60)
+    save = tmp_path / "m.json"
+    game = Pty("--seed", str(seed), "--bots", "L1", "--ascii", "--lang", "en", "--save",
+               str(save), rows=60)
     lines = script()
     state = game.wait()
     for _ in range(400):
@@ -303,6 +305,10 @@ def test_tribute_is_chosen_interactively_and_a_wrong_card_is_refused() -> None:
     assert game.wait() == "eof"
     assert "interrupted" in game.said and "Traceback" not in game.raw
     assert game.close() == 130
+    # The match so far was saved on the way out, the tribute included.
+    match = Match.from_json(save.read_text(encoding="utf-8"))
+    assert any(a.action == "give_tribute" and a.seat == 0 and a.cards is not None
+               and a.cards.ids == (allowed[0],) for _, a in match.history)
 
 
 def test_chinese_labels_and_the_60_by_20_layout() -> None:
@@ -339,7 +345,8 @@ def run_piped(*args: str, stdin: str, **env: str) -> subprocess.CompletedProcess
 def test_piped_input_plays_a_seeded_match_to_the_end_then_replay(tmp_path: Path) -> None:
     save = tmp_path / "match.json"
     stdin = "p\nt\ny\n" * 4000
-    done = run_piped("play", "--game", "guandan", "--seed", "4", "--bots", "L1",
+    # Seed 6 with this input: a short match (5 hands here), with tribute and 过A.
+    done = run_piped("play", "--game", "guandan", "--seed", "6", "--bots", "L1",
                      "--save", str(save), "--lang", "en", stdin=stdin)
     assert done.returncode == 0, done.stderr
     out = done.stdout
@@ -351,12 +358,12 @@ def test_piped_input_plays_a_seeded_match_to_the_end_then_replay(tmp_path: Path)
     assert match.levels[match.winner] == 14    # G7: a match is won at A
     team = "Us" if 0 in match.teams[match.winner] else "Them"
     assert f"{team} win the match!" in out
-    assert "过A" in out
+    assert "过A" in out and "(进贡)" in out and "(还贡)" in out
     hands = len(match.results)
     assert out.count("Hand ") >= hands and f"Score after hand {hands}:" in out
     assert out.rstrip().endswith("Thanks for playing.")
     # Same seed, same input: the same match (here its first 150 commands).
-    again = run_piped("play", "--game", "guandan", "--seed", "4", "--bots", "L1",
+    again = run_piped("play", "--game", "guandan", "--seed", "6", "--bots", "L1",
                       "--lang", "en", stdin="p\nt\ny\n" * 50)
     assert out.startswith(again.stdout.split("End of input")[0].rsplit("Your move> ", 1)[0])
     assert again.stdout.count("Your move> ") >= 100
@@ -366,6 +373,10 @@ def test_piped_input_plays_a_seeded_match_to_the_end_then_replay(tmp_path: Path)
     assert f"Score after hand {hands}:" in replay.stdout
     winners = "Team 0+2" if match.winner == 0 else "Team 1+3"
     assert f"{winners} win the match!" in replay.stdout
+    # The record shows every tribute card; the player saw only their own.
+    tributes = [a for _, a in match.history if a.action == "give_tribute"]
+    assert replay.stdout.count("gives tribute (进贡): ") == len(tributes) > 0
+    assert "gives tribute (进贡)." not in replay.stdout
     # Tampered: an action out of turn is named, with its G8 code.
     data["actions"][0]["seat"] = (data["actions"][0]["seat"] + 1) % 4
     bad = tmp_path / "bad.json"

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
@@ -202,9 +202,13 @@ class GuandanSession:
         if not self.term.interactive:
             self.term.print(text, soft_wrap=True)
 
+    def _view(self, game: Game) -> GameView:
+        """What the screen shows: the person's view of the hand."""
+        return game.view(self.you)
+
     def _screen(self, game: Game, footer: RenderableType | None = None,
                 marked: Sequence[int] = ()) -> RenderableType:
-        view = game.view(self.you)
+        view = self._view(game)
         info = self._info()
 
         def draw(events: Sequence[Text]) -> RenderableType:
@@ -379,7 +383,7 @@ class GuandanSession:
                                  style="green"))
         else:
             # What the person may see of a tribute is what its view shows (G6, the view).
-            seen = game.view(self.you).history[-1]
+            seen = self._view(game).history[-1]
             if seen.cards is not None:
                 card = " ".join(c.ascii() if self.style.ascii else str(c) for c in seen.cards)
             verb = "ev_gives" if action.action == "give_tribute" else "ev_returns"
@@ -652,6 +656,11 @@ class GuandanReplay(GuandanSession):
         teams = self.match.teams
         return (self.words.team_n.format(a=teams[0][0], b=teams[0][1]),
                 self.words.team_n.format(a=teams[1][0], b=teams[1][1]))
+
+    def _view(self, game: Game) -> GameView:
+        # A replay shows every tribute card: the record holds them all.
+        view = game.view(self.you)
+        return replace(view, history=game.history, tributes=game.tributes)
 
     def _play_hand(self) -> bool:
         game = self.match.game
