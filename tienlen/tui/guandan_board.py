@@ -108,9 +108,16 @@ def play_text(play: Play, lang: str, style: Style) -> Text:
     return cards_text(shown, style, wild) + Text(f"  {describe(play, lang)}", style="dim")
 
 
-def per_row(width: int) -> int:
-    """Cards a row of the hand holds on a screen ``width`` columns wide (a card takes 4)."""
-    return max(_MIN_PER_ROW, (min(width, BOARD_WIDTH + 40) - 1) // 4)
+def per_row(width: int, count: int) -> int:
+    """Cards a row of a ``count``-card hand holds on a screen ``width`` columns wide (a card
+    takes 4): as many as fit, spread evenly over the rows needed.
+
+    >>> per_row(60, 27), per_row(100, 27), per_row(120, 27), per_row(60, 5)
+    (14, 14, 27, 5)
+    """
+    fit = max(_MIN_PER_ROW, (min(width, BOARD_WIDTH + 40) - 1) // 4)
+    rows = max(1, -(-count // fit))
+    return max(1, -(-count // rows))
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,8 +288,8 @@ def board(view: GameView, seats: Sequence[SeatLabel], info: MatchInfo, *, words:
     hand = sorted_hand(view.hand, view.level, view.config.wild_count)
     heading = Text(words.your_hand, style="bold")
     heading.append(f" ({len(hand)})", style="dim")
-    grid = numbered_grid([card_text(c, style, wild) for c in hand], per_row=per_row(width),
-                         marked=set(marked))
+    grid = numbered_grid([card_text(c, style, wild) for c in hand],
+                         per_row=per_row(width, len(hand)), marked=set(marked))
     body: list[RenderableType] = [panel, heading, grid]
     if footer is not None:
         body.append(footer)
@@ -290,9 +297,10 @@ def board(view: GameView, seats: Sequence[SeatLabel], info: MatchInfo, *, words:
 
 
 def hand_end(result: HandResult, before: tuple[int, int], seats: Sequence[SeatLabel],
-             team_names: tuple[str, str], ours: int, last_cards: Cards, level: int, *,
-             words: Words, style: Style, failed_limit: int) -> RenderableType:
-    """The end of a hand: the places (头游 …), what the last player held, each team's level
+             team_names: tuple[str, str], ours: int, leftovers: Mapping[int, Cards],
+             level: int, *, words: Words, style: Style, failed_limit: int) -> RenderableType:
+    """The end of a hand: the places (头游 …), the cards still held (``leftovers`` by seat),
+    each team's level
     before and after, and any 过A attempt (G7). ``team_names`` are by team index; ``ours``
     is the team drawn in the first colour and listed first."""
     names = team_names
@@ -305,11 +313,11 @@ def hand_end(result: HandResult, before: tuple[int, int], seats: Sequence[SeatLa
         label = seats[seat]
         places.add_row(words.places[place], Text(label.name, style=team_style(label.ours)))
     parts: list[RenderableType] = [places]
-    last = result.places[-1]
-    if last_cards:
-        line = Text(words.left_holding.format(who=seats[last].name, cards=""))
-        line.append_text(cards_text(sorted_hand(last_cards, level), style))
-        parts.append(line)
+    for seat in result.places:
+        if leftovers.get(seat):
+            line = Text(words.left_holding.format(who=seats[seat].name, cards=""))
+            line.append_text(cards_text(sorted_hand(leftovers[seat], level), style))
+            parts.append(line)
     for team in (you_team, 1 - you_team):
         old, new = before[team], result.levels[team]
         if new == old:

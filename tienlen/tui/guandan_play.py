@@ -187,12 +187,15 @@ class GuandanSession:
         return ((self.words.us, self.words.them) if ours == 0 else
                 (self.words.them, self.words.us))
 
-    def _info(self) -> MatchInfo:
+    def _info(self, game: Game) -> MatchInfo:
+        """The match around ``game``: the current hand, or the one just finished."""
         results = self.match.results
         wins = (sum(r.winner == 0 for r in results), sum(r.winner == 1 for r in results))
-        number = len(results) + (0 if self.match.is_over else 1)
-        return MatchInfo(number, self.match.seed, self.levels_before, wins,
-                         self.match.declarer if not self.match.is_over else results[-1].declarer,
+        if game.is_over:
+            number, declarer = len(results), results[-1].declarer
+        else:
+            number, declarer = len(results) + 1, self.match.declarer
+        return MatchInfo(number, self.match.seed, self.levels_before, wins, declarer,
                          self.match.failed_attempts, self.match.config.failed_attempts_limit,
                          self.team_names)
 
@@ -209,7 +212,7 @@ class GuandanSession:
     def _screen(self, game: Game, footer: RenderableType | None = None,
                 marked: Sequence[int] = ()) -> RenderableType:
         view = self._view(game)
-        info = self._info()
+        info = self._info(game)
 
         def draw(events: Sequence[Text]) -> RenderableType:
             return board(view, self.seats, info, words=self.words, lang=self.lang,
@@ -314,12 +317,12 @@ class GuandanSession:
         game = self._finished_game
         self._show(self._screen(game))
         self.term.print()
-        last = result.places[-1]
+        leftovers = {seat: game.hand(seat) for seat in range(4)}
         self.term.print(hand_end(result, self.levels_before, self.seats, self.team_names,
-                                 self.you_team, game.hand(last), game.level, words=self.words,
+                                 self.you_team, leftovers, game.level, words=self.words,
                                  style=self.style,
                                  failed_limit=match.config.failed_attempts_limit))
-        wins, names, ours = self._info().wins, self.team_names, self.you_team
+        wins, names, ours = self._info(game).wins, self.team_names, self.you_team
         score = f"{names[ours]} {wins[ours]} · {names[1 - ours]} {wins[1 - ours]}"
         self.term.print(Text(self.words.match_after.format(n=len(match.results), score=score),
                              style="bold"))
