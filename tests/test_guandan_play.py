@@ -24,7 +24,7 @@ import pytest
 from rich.cells import cell_len
 
 import guandan_reference as ref
-from tienlen.guandan import Match
+from tienlen.guandan import Card, Match
 from tienlen.tui.guandan_play import GuandanOptions, GuandanSession
 from tienlen.tui.terminal import Terminal
 
@@ -403,3 +403,83 @@ def test_piped_chinese_from_the_locale_and_eof_mid_hand() -> None:
 def test_bad_options_are_one_line_errors(args: list[str], message: str) -> None:
     done = run_piped("play", "--game", "guandan", *args, stdin="")
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
+
+
+SAMPLE = Path(__file__).resolve().parent.parent / "docs" / "guandan-screen.txt"
+SAMPLE_COMMAND = "$ tienlen play --game guandan --seed 4 --bots L1 --lang en"
+# What the sample types: the 提示 button and y (a lead), then, facing a pile, 提示 twice
+# (each press redraws the screen, the suggested cards' numbers raised) and cards that are
+# not a play.
+SAMPLE_INPUT = ("t", "y", "t", "t", "5s 9d")
+
+
+def sample_screen() -> str:
+    """The screen after SAMPLE_INPUT, from a real run in an 80x40 pseudo-terminal (the
+    screen since its last redraw, colours stripped)."""
+    game = Pty("--seed", "4", "--bots", "L1", "--lang", "en", rows=40, cols=80)
+    assert game.wait() == "move"
+    for line in SAMPLE_INPUT:
+        assert game.send(line) == "move"
+    game.child.sendintr()
+    game.wait()
+    game.close()
+    screen = game.screen.rsplit("Your move>", 1)[0] + "Your move>"
+    lines = [line.rstrip() for line in screen.splitlines()]
+    return "\n".join([SAMPLE_COMMAND, *lines]).rstrip() + "\n"
+
+
+def test_the_sample_screen_in_docs_is_a_real_run() -> None:
+    """docs/guandan-screen.txt is regenerated here from a seeded run;
+    ``TIENLEN_UPDATE_DOCS=1`` rewrites it."""
+    fresh = sample_screen()
+    assert "(INVALID_CARDS)" in fresh and "提示 2/" in fresh   # the run reached its point
+    if os.environ.get("TIENLEN_UPDATE_DOCS") == "1":
+        SAMPLE.write_text(fresh, encoding="utf-8")
+    hint = "regenerate with TIENLEN_UPDATE_DOCS=1 python -m pytest tests/test_guandan_play.py"
+    assert SAMPLE.read_text(encoding="utf-8") == fresh, hint
+
+
+def test_the_return_card_is_chosen_interactively_within_the_limits() -> None:
+    """G6.4: the receiver returns a card of rank 10 or lower (not the level rank); a higher
+    card is refused with INVALID_TRIBUTE and nothing changes, then a card by its number."""
+    class Scripted(Terminal):
+        def __init__(self) -> None:
+            super().__init__(stdin=io.StringIO(), stdout=io.StringIO())
+            self.lines = iter(["t", "y"] * 3000)
+            self.session: GuandanSession | None = None
+            self.answers: list[str] = []
+
+        def ask(self, prompt: object) -> str:
+            if not str(prompt).startswith("Return> "):
+                line = next(self.lines, None)
+                if line is None:
+                    raise EOFError
+                return line
+            assert self.session is not None
+            game = self.session.match.game
+            hand = ref.parse(game.hand(0).ascii())
+            level = game.level
+            drawn = sorted(hand, key=lambda c: (ref.value(ref.rank_of(c), level), c % 4))
+            if not self.answers:                # first: the highest card, refused
+                self.answers.append(ref.card_name(drawn[-1]))
+            elif len(self.answers) == 1:        # then the lowest allowed card, by number
+                ok = [c for c in drawn if c < 52 and ref.rank_of(c) <= 10
+                      and ref.rank_of(c) != level]
+                self.answers.append(str(drawn.index(ok[0]) + 1))
+                self.returned = ok[0]
+            else:
+                raise EOFError
+            return self.answers[-1]
+
+    term = Scripted()
+    session = GuandanSession(GuandanOptions(seed=0, levels=("L1",) * 3, lang="en"), term)
+    term.session = session
+    session.run()
+    out = term.console.file.getvalue()  # type: ignore[attr-defined]
+    assert len(term.answers) == 2, out[-2000:]
+    assert "(INVALID_TRIBUTE)" in out
+    returns = [a for _, a in session.match.history if a.action == "return_tribute" and a.seat == 0]
+    assert len(returns) == 1 and returns[0].cards is not None
+    assert returns[0].cards.ids == (term.returned,)
+    payer = {1: "Right (1)", 2: "Partner (2)", 3: "Left (3)"}[returns[0].to]  # type: ignore[index]
+    assert f"You return (还贡) {Card(term.returned)} to {payer}" in out

@@ -174,6 +174,9 @@ def _trick_cell(seat: int, view: GameView, trick: Mapping[int, Action], words: W
         place = words.places[view.finished.index(seat)]
         return Text(words.out_place.format(place=place), style="green")
     action = trick.get(seat)
+    if view.phase == "tribute" and view.turn == seat:
+        giving = any(t.receiver is None for t in view.tributes)
+        return Text(words.tribute if giving else words.return_word, style="bold magenta")
     if action is None:
         return Text(words.to_play if view.turn == seat else style.dash,
                     style="bold" if view.turn == seat else "dim")
@@ -195,12 +198,16 @@ def _tribute_line(tributes: Sequence[Tribute], anti: bool, seats: Sequence[SeatL
     for i, t in enumerate(tributes):
         if i:
             line.append(" · ")
+        # payer card -> receiver, then receiver card -> payer: "?" for what this seat may
+        # not know (a card between two others, a receiver not yet fixed).
         to = seats[t.receiver].name if t.receiver is not None else "?"
-        line.append(f"{seats[t.payer].name} {arrow} {to} ")
+        line.append(f"{seats[t.payer].name} ")
         line.append_text(card_text(Card(t.card), style) if t.card is not None else Text("?"))
+        line.append(f" {arrow} {to}")
         if t.returned is not None and t.receiver is not None:
-            line.append(f", {to} {arrow} {seats[t.payer].name} ")
+            line.append(f", {to} ")
             line.append_text(card_text(Card(t.returned), style))
+            line.append(f" {arrow} {seats[t.payer].name}")
     return line
 
 

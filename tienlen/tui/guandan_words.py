@@ -92,6 +92,7 @@ class Words:
     ev_gives_you: str
     ev_returns_you: str
     tribute: str
+    return_word: str
     anti: str
     must_give: str
     must_return: str
@@ -161,7 +162,7 @@ EN = Words(
     ev_lead_you="You lead ", ev_play_you="You play ", ev_pass_you="You pass",
     ev_out_you="You are out: {place}.", ev_gives_you="You give tribute (进贡): {card}.",
     ev_returns_you="You return (还贡) {card} to {to}.",
-    tribute="Tribute",
+    tribute="Tribute", return_word="Return",
     anti="Anti-tribute (抗贡): the payers hold both big jokers, so no tribute.",
     must_give="Tribute (进贡): give your highest card: {cards}.",
     must_return="Return (还贡): give {who} one card back: {cards}.",
@@ -222,7 +223,7 @@ ZH = Words(
     ev_hand_starts="第{n}局，打{rank}。",
     ev_lead_you="你首出 ", ev_play_you="你出牌 ", ev_pass_you="你过牌", ev_out_you="你出完：{place}。",
     ev_gives_you="你进贡 {card}。", ev_returns_you="你向{to}还贡 {card}。",
-    tribute="进贡", anti="抗贡：进贡方持有两张大王，免于进贡。",
+    tribute="进贡", return_word="还贡", anti="抗贡：进贡方持有两张大王，免于进贡。",
     must_give="进贡：请交出你最大的牌：{cards}。",
     must_return="还贡：还给{who}一张牌：{cards}。",
     prompt_move="请出牌> ", prompt_tribute="进贡> ", prompt_return="还贡> ",
