@@ -24,13 +24,12 @@ import pytest
 from rich.cells import cell_len
 
 import guandan_reference as ref
+from test_cli_play import CLEAR, strip
 from tienlen.guandan import Card, Match
 from tienlen.tui.guandan_play import GuandanOptions, GuandanSession
 from tienlen.tui.terminal import Terminal
 
 TIMEOUT = 30
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-CLEAR = "\x1b[2J"
 # Cards as --ascii writes them (10s, Kd, SJ, BJ), and as the suits draw them.
 ASCII_CARD = re.compile(r"(?<![\w])(?:10|[2-9JQKA])[shcd](?![\w])|\bSJ\b|\bBJ\b")
 UNICODE_CARD = re.compile(r"(?:10|[2-9JQKA])[♠♥♣♦]|☆|★")
@@ -44,10 +43,6 @@ PROMPTS = {
 }
 ZH_PROMPTS = {"move": "请出牌> ", "tribute": "进贡> ", "return": "还贡> ",
               "next": "回车：下一局，q：结束 ", "confirm": r"\[y/N\] ", "eof": pexpect.EOF}
-
-
-def strip(text: str) -> str:
-    return ANSI.sub("", text).replace("\r", "")
 
 
 def child_env(**extra: str) -> dict[str, str]:

@@ -13,7 +13,7 @@ from :mod:`tienlen.tui.render` and :mod:`tienlen.tui.terminal`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rich.console import Group, RenderableType
@@ -140,32 +140,36 @@ def _team_index(view: GameView) -> int:
     return 0 if view.seat in view.teams[0] else 1
 
 
-def _levels_lines(view: GameView, info: MatchInfo, words: Words, style: Style) -> list[Text]:
+def _by_team(heading: str, view: GameView, info: MatchInfo,
+             value: Callable[[int], str]) -> Text:
+    """``heading: Us <value> · Them <value>``, the seat's own team first, in team colours."""
     ours = _team_index(view)
-    order = (ours, 1 - ours)
-    names = info.team_names
-    line = Text(f"{words.levels}: ", style="bold")
-    for i, team in enumerate(order):
-        if i:
+    line = Text(f"{heading}: ", style="bold")
+    for team in (ours, 1 - ours):
+        if team != ours:
             line.append(" · ")
-        line.append(names[team], style=team_style(team == ours))
-        line.append(f" {rank_text(info.levels[team])}")
-        if info.levels[team] == 14 and info.failed[team]:
-            line.append(f" (过A {info.failed[team]}/{info.failed_limit or '-'})", style="yellow")
-    playing = rank_text(view.level)
+        line.append(info.team_names[team], style=team_style(team == ours))
+        line.append(value(team))
+    return line
+
+
+def _levels_lines(view: GameView, info: MatchInfo, words: Words, style: Style) -> list[Text]:
+    limit = info.failed_limit or "-"
+
+    def level(team: int) -> str:
+        attempts = info.failed[team]
+        tries = f" (过A {attempts}/{limit})" if info.levels[team] == 14 and attempts else ""
+        return f" {rank_text(info.levels[team])}{tries}"
+
+    line = _by_team(words.levels, view, info, level)
+    names = info.team_names
     declarer = names[info.declarer] if info.declarer is not None else "+".join(names)
-    line.append(f"   {words.playing.format(rank=playing, team=declarer)}")
+    line.append(f"   {words.playing.format(rank=rank_text(view.level), team=declarer)}")
     if view.config.wild_count:
         wild = (view.level - 2) * 4 + 1
         line.append(", " + words.wild.format(card=""))
         line.append_text(card_text(Card(wild), style, wild))
-    score = Text(f"{words.hands_won}: ", style="bold")
-    for i, team in enumerate(order):
-        if i:
-            score.append(" · ")
-        score.append(names[team], style=team_style(team == ours))
-        score.append(f" {info.wins[team]}")
-    return [line, score]
+    return [line, _by_team(words.hands_won, view, info, lambda team: f" {info.wins[team]}")]
 
 
 def _trick_cell(seat: int, view: GameView, trick: Mapping[int, Action], words: Words,

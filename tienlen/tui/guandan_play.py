@@ -20,7 +20,6 @@ tienlen.guandan.game.IllegalActionError: CARD_NOT_FOUND: there is no card 9: you
 
 from __future__ import annotations
 
-import re
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -42,7 +41,8 @@ from ..guandan.plays import Play
 from .guandan_board import (MatchInfo, SeatLabel, board, card_text, hand_end, play_text,
                             seat_labels, sorted_hand, transcript)
 from .guandan_words import WORDS, Words, rank_text, reason_text, refusal_text
-from .play import BOT_PAUSE, _bot_seed, help_table, parse_command
+from .play import (BOT_PAUSE, _bot_seed, check_card_number, help_table, input_tokens,
+                   parse_command)
 from .render import Style
 from .terminal import Terminal
 
@@ -84,10 +84,6 @@ class _Quit(Exception):
     """The player chose to leave."""
 
 
-def _is_number(text: str) -> bool:
-    return text.isascii() and text.isdigit()
-
-
 def cards_from_input(text: str, hand: Cards, level: int, wild_count: int = 2) -> Cards:
     """The cards named by ``text``: card names (``5h 10s SJ``) and/or 1-based positions in
     ``hand`` as drawn (sorted by the level's order). A number names one card once; a name
@@ -96,15 +92,12 @@ def cards_from_input(text: str, hand: Cards, level: int, wild_count: int = 2) ->
     ordered = sorted_hand(hand, level, wild_count)
     ids: list[int] = []
     used: set[int] = set()
-    for token in re.split(r"[\s,]+", text.strip()):
-        if not token:
-            continue
-        if _is_number(token):
-            number = int(token)
-            if not 1 <= number <= len(ordered):
-                raise IllegalActionError(
-                    "CARD_NOT_FOUND", f"there is no card {number}: your hand has "
-                    f"{len(ordered)} cards, numbered 1-{len(ordered)}", "NO_SUCH_NUMBER")
+    for token in input_tokens(text):
+        if isinstance(token, int):
+            try:
+                number = check_card_number(token, len(ordered))
+            except ValueError as error:
+                raise IllegalActionError("CARD_NOT_FOUND", str(error), "NO_SUCH_NUMBER") from None
             if number in used:
                 raise IllegalActionError("INVALID_CARDS", f"card {number} is named twice",
                                          "NAMED_TWICE")
@@ -231,13 +224,7 @@ class GuandanSession:
             return Group(*lines)
         # On a short terminal the oldest log lines give way, so that the panel and the hand
         # stay on screen with room for the prompt and an answer below.
-        events = list(self.log)
-        room = self.term.console.height - _PROMPT_ROOM
-        screen = draw(events)
-        while events and self.term.lines(screen) > room:
-            events = events[1:]
-            screen = draw(events)
-        return screen
+        return self.term.fitted(draw, self.log, _PROMPT_ROOM)
 
     def _show(self, screen: RenderableType) -> None:
         """Draw ``screen`` in place on a terminal; a transcript gets it as unwrapped lines."""

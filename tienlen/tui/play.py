@@ -34,6 +34,7 @@ from .render import (SeatInfo, Style, board, cards_text, combo_text, finishing_t
 from .terminal import Terminal
 
 __all__ = ["PlayOptions", "PlaySession", "Command", "parse_command", "cards_from_input",
+           "input_tokens", "check_card_number",
            "bot_names", "save_path", "moves_listing", "help_table"]
 
 #: Names for the bots, in seat order after the person's seat.
@@ -114,20 +115,33 @@ def cards_from_input(text: str, hand: Cards) -> Cards:
     """
     ordered = list(hand)
     chosen: list[Card] = []
-    for token in re.split(r"[\s,]+", text.strip()):
-        if not token:
-            continue
-        if _is_number(token):
-            number = int(token)
-            if not 1 <= number <= len(ordered):
-                raise ValueError(f"there is no card {number}: {_numbered(len(ordered), 'card')}")
-            card = ordered[number - 1]
+    for token in input_tokens(text):
+        if isinstance(token, int):
+            card = ordered[check_card_number(token, len(ordered)) - 1]
         else:
             card = Card.parse(token)
         if card in chosen:
             raise ValueError(f"{card} is named twice")
         chosen.append(card)
     return Cards(chosen)
+
+
+def input_tokens(text: str) -> list[str | int]:
+    """The words of a typed play (split at spaces and commas): numbers as ints, the rest
+    (card names) as text. Both games read plays with it.
+
+    >>> input_tokens(" 3s, 10 ²  ")
+    ['3s', 10, '²']
+    """
+    return [int(t) if _is_number(t) else t for t in re.split(r"[\s,]+", text.strip()) if t]
+
+
+def check_card_number(number: int, count: int) -> int:
+    """``number`` if it names one of ``count`` cards (1-based), else a ValueError saying how
+    the hand is numbered."""
+    if not 1 <= number <= count:
+        raise ValueError(f"there is no card {number}: {_numbered(count, 'card')}")
+    return number
 
 
 def _is_number(text: str) -> bool:
@@ -268,13 +282,7 @@ class PlaySession:
             return draw(())
         # On a short terminal the oldest log lines give way, so that the title and the
         # header stay on screen with room for the prompt and an answer below.
-        events = list(self.log)
-        room = self.term.console.height - _PROMPT_ROOM
-        screen = draw(events)
-        while events and self.term.lines(screen) > room:
-            events = events[1:]
-            screen = draw(events)
-        return screen
+        return self.term.fitted(draw, self.log, _PROMPT_ROOM)
 
     def _refuse(self, message: str) -> None:
         mark = "x" if self.style.ascii else "✗"
