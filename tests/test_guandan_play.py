@@ -478,3 +478,24 @@ def test_the_return_card_is_chosen_interactively_within_the_limits() -> None:
     assert returns[0].cards.ids == (term.returned,)
     payer = {1: "Right (1)", 2: "Partner (2)", 3: "Left (3)"}[returns[0].to]  # type: ignore[index]
     assert f"You return (还贡) {Card(term.returned)} to {payer}" in out
+
+
+def test_colours_on_a_terminal_red_suits_team_colours_and_no_color() -> None:
+    from test_cli_play import sgr_colours
+
+    def first_screen(**env: str) -> str:
+        game = Pty("--seed", "4", "--bots", "L1", "--lang", "en", **env)
+        assert game.wait() == "move"
+        game.child.sendeof()
+        assert game.wait() == "eof" and game.close() == 0
+        return game.raw.rsplit(CLEAR, 1)[-1]
+
+    raw = first_screen()
+    hand_rows = raw.split("Your hand")[1].split("Your turn")[0]
+    for token in re.findall(r"(\x1b\[[0-9;]*m)?((?:10|[2-9JQKA])[♠♥♣♦])", hand_rows):
+        sgr, card = token
+        assert ("31" in sgr.split("[")[-1].rstrip("m").split(";")) == (card[-1] in "♥♦"), token
+    assert {"36", "35"} <= sgr_colours(raw)     # the two teams' colours
+    plain = first_screen(NO_COLOR="1")
+    assert sgr_colours(plain) == set()
+    assert UNICODE_CARD.search(strip(plain))    # still the suit symbols, just not coloured
