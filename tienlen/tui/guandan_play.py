@@ -472,7 +472,7 @@ class GuandanSession:
             self.term.print(self._listing(view))
             return False
         if command.kind == "hint":
-            self._show_hint(view)
+            self._show_hint(game, view)
             return False
         if command.kind == "yes":
             if pending is None:
@@ -512,36 +512,39 @@ class GuandanSession:
             return
         self.tip_presses += 1
         index = (self.tip_presses - 1) % len(self.tip) + 1
-        hand = sorted_hand(view.hand, view.level, view.config.wild_count)
-        numbers = _numbers_of(play.cards, hand)
-        if self.term.interactive:
-            # Raise the suggested cards: their numbers are highlighted under the hand.
-            self._show(self._screen(game, footer=self._situation(view), marked=numbers))
-        text = Text(words.tip.format(i=index, n=len(self.tip)) + ": ", style="bold magenta")
-        text.append_text(play_text(play, self.lang, self.style))
-        text.append(f"  [{' '.join(str(n) for n in numbers)}]  ", style="dim")
-        text.append(words.accept, style="dim")
-        self.term.print(text)
-        self.pending = play
+        self._suggest(game, view, words.tip.format(i=index, n=len(self.tip)), play, None)
 
-    def _show_hint(self, view: GameView) -> None:
+    def _show_hint(self, game: Game, view: GameView) -> None:
         """The best play (the L2 plan's), with its reason; y plays it."""
         words = self.words
         if not self.options.hints:
             raise IllegalActionError("STATE_CONFLICT", words.hints_off, "HINTS_OFF")
         suggestion = hint(view)
-        text = Text(f"{words.hint}: ", style="bold magenta")
-        if suggestion.kind == "pass":
+        play = suggestion.cards if isinstance(suggestion.cards, Play) else None
+        self._suggest(game, view, words.hint, play,
+                      reason_text(suggestion.reason, play, self.lang))
+
+    def _suggest(self, game: Game, view: GameView, label: str, play: Play | None,
+                 reason: str | None) -> None:
+        """Show a suggested play (None: pass) and its cards' numbers, raised under the hand
+        on a terminal; y plays it."""
+        words = self.words
+        text = Text(f"{label}: ", style="bold magenta")
+        if play is None:
             text.append(words.pass_word, style="bold")
             self.pending = "pass"
         else:
-            assert isinstance(suggestion.cards, Play)  # a play hint names its play
-            text.append_text(play_text(suggestion.cards, self.lang, self.style))
-            self.pending = suggestion.cards
-        shown = suggestion.cards if isinstance(suggestion.cards, Play) else None
-        text.append(f" {self.style.dash} {reason_text(suggestion.reason, shown, self.lang)}")
+            hand = sorted_hand(view.hand, view.level, view.config.wild_count)
+            numbers = _numbers_of(play.cards, hand)
+            if self.term.interactive:
+                self._show(self._screen(game, footer=self._situation(view), marked=numbers))
+            text.append_text(play_text(play, self.lang, self.style))
+            text.append(f"  [{' '.join(str(n) for n in numbers)}]", style="dim")
+            self.pending = play
+        if reason is not None:
+            text.append(f" {self.style.dash} {reason}")
+        text.append(f"  {words.accept}", style="dim")
         self.term.print(text)
-        self.term.print(Text(words.accept, style="dim"))
 
     def _listing(self, view: GameView) -> RenderableType:
         """The plays that may go on the table, weakest first (the 提示 order), numbered."""
