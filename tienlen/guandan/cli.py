@@ -23,11 +23,8 @@ from typing import TextIO, TypedDict
 
 from .bots import make_bot
 from .cards import Cards
-from .config import RuleConfig
 from .errors import GuandanError
-from .game import Action, GameView, IllegalActionError, return_candidates, tribute_candidates
-from .hints import TipButton, hint
-from .match import HandResult, Match, ReplayError
+from .match import Match, ReplayError
 from .plays import Kind, Play, classify, legal_plays
 
 __all__ = ["run_play", "run_moves", "run_replay", "run_sim", "LABELS", "default_lang",
