@@ -115,9 +115,14 @@ def cards_from_input(text: str, hand: Cards) -> Cards:
     """
     ordered = list(hand)
     chosen: list[Card] = []
-    for token in input_tokens(text):
-        if isinstance(token, int):
-            card = ordered[check_card_number(token, len(ordered)) - 1]
+    for token in re.split(r"[\s,]+", text.strip()):
+        if not token:
+            continue
+        if _is_number(token):
+            number = int(token)
+            if not 1 <= number <= len(ordered):
+                raise ValueError(f"there is no card {number}: {_numbered(len(ordered), 'card')}")
+            card = ordered[number - 1]
         else:
             card = Card.parse(token)
         if card in chosen:
@@ -127,13 +132,14 @@ def cards_from_input(text: str, hand: Cards) -> Cards:
 
 
 def input_tokens(text: str) -> list[str | int]:
-    """The words of a typed play (split at spaces and commas): numbers as ints, the rest
-    (card names) as text. Both games read plays with it.
+    """The words of a typed play (split at spaces and commas, as card text is): numbers as
+    ints, the rest (card names) as text. Guandan's screen reads plays with it (Tiến Lên's
+    :func:`cards_from_input` splits the same way).
 
     >>> input_tokens(" 3s, 10 ²  ")
     ['3s', 10, '²']
     """
-    return [int(t) if _is_number(t) else t for t in re.split(r"[\s,]+", text.strip()) if t]
+    return [int(t) if _is_number(t) else t for t in text.replace(",", " ").split()]
 
 
 def check_card_number(number: int, count: int) -> int:
