@@ -393,8 +393,9 @@ class GuandanSession:
             self._event(Text(text.format(who=self._name(leader)), style="cyan"))
 
     def _next_hand(self) -> bool:
-        """Whether to deal the next hand: the person presses Enter (q stops)."""
-        return self.term.wait_for_enter(self.words.next_hand)
+        """Whether to deal the next hand: the person presses Enter (q stops; the end of
+        input leaves as it does at any prompt)."""
+        return self.term.ask(self.words.next_hand).lower() not in ("q", "quit")
 
     def _bot_turn(self, game: Game, seat: int) -> None:
         kind, cards = self.bots[seat].decide(game.view(seat))
