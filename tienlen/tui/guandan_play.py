@@ -44,9 +44,10 @@ from .guandan_words import WORDS, Words, rank_text, reason_text, refusal_text
 from .play import (BOT_PAUSE, _bot_seed, check_card_number, help_table, input_tokens,
                    parse_command)
 from .render import Style
+from .replay_view import REPLAY_PAUSE
 from .terminal import Terminal
 
-__all__ = ["GuandanOptions", "GuandanSession", "GuandanReplay", "cards_from_input", "REPLAY_PAUSE"]
+__all__ = ["GuandanOptions", "GuandanSession", "GuandanReplay", "cards_from_input"]
 
 # Lines of the action log kept on the redrawn screen (fewer on a short terminal).
 _LOG_LINES = 8
@@ -57,8 +58,6 @@ _LISTED = 60
 _TIP_WORDS = ("t", "tip", "提示")
 _PASS_WORDS = ("过", "过牌", "不要")
 _YES_WORDS = ("出牌", "play")
-#: Seconds between two actions of a replay on an interactive terminal without ``--step``.
-REPLAY_PAUSE = 0.8
 
 Pending = Play | Literal["pass"] | None
 
@@ -159,7 +158,10 @@ class GuandanSession:
         self.pending: Pending = None
         self.tip: TipButton | None = None
         self.tip_presses = 0
+        # Levels and 过A attempts as the hand on screen began (the match settles them at
+        # its end, before the end-of-hand screen is drawn).
         self.levels_before = self.match.levels
+        self.failed_before = self.match.failed_attempts
         self.save_failed = False
         # The hand last acted in, kept when the match moves on to the next deal.
         self._finished_game = self.match.game
@@ -189,7 +191,7 @@ class GuandanSession:
         else:
             number, declarer = len(results) + 1, self.match.declarer
         return MatchInfo(number, self.match.seed, self.levels_before, wins, declarer,
-                         self.match.failed_attempts, self.match.config.failed_attempts_limit,
+                         self.failed_before, self.match.config.failed_attempts_limit,
                          self.team_names)
 
     def _event(self, text: Text) -> None:
@@ -241,9 +243,6 @@ class GuandanSession:
         text = refusal_text(error.reason, error.detail, message, self.lang)
         self.term.print(Text(f"{mark} {self.words.refused}: {text}", style="bold red"))
 
-    def _note(self, message: str) -> None:
-        self.term.print(Text(message, style="yellow"))
-
     # ------------------------------------------------------------------- match
 
     def run(self) -> int:
@@ -279,6 +278,7 @@ class GuandanSession:
         self.log.clear()
         self.trick.clear()
         self.levels_before = self.match.levels
+        self.failed_before = self.match.failed_attempts
         number = len(self.match.results) + 1
         self._event(Text(self.words.ev_hand_starts.format(n=number, rank=rank_text(game.level)),
                          style="bold"))
