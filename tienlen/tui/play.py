@@ -34,6 +34,7 @@ from .render import (SeatInfo, Style, board, cards_text, combo_text, finishing_t
 from .terminal import Terminal
 
 __all__ = ["PlayOptions", "PlaySession", "Command", "parse_command", "cards_from_input",
+           "input_tokens", "check_card_number",
            "bot_names", "save_path", "moves_listing", "help_table"]
 
 #: Names for the bots, in seat order after the person's seat.
@@ -128,6 +129,25 @@ def cards_from_input(text: str, hand: Cards) -> Cards:
             raise ValueError(f"{card} is named twice")
         chosen.append(card)
     return Cards(chosen)
+
+
+def input_tokens(text: str) -> list[str | int]:
+    """The words of a typed play (split at spaces and commas, as card text is): numbers as
+    ints, the rest (card names) as text. Guandan's screen reads plays with it (Tiến Lên's
+    :func:`cards_from_input` splits the same way).
+
+    >>> input_tokens(" 3s, 10 ²  ")
+    ['3s', 10, '²']
+    """
+    return [int(t) if _is_number(t) else t for t in text.replace(",", " ").split()]
+
+
+def check_card_number(number: int, count: int) -> int:
+    """``number`` if it names one of ``count`` cards (1-based), else a ValueError saying how
+    the hand is numbered."""
+    if not 1 <= number <= count:
+        raise ValueError(f"there is no card {number}: {_numbered(count, 'card')}")
+    return number
 
 
 def _is_number(text: str) -> bool:
@@ -268,13 +288,7 @@ class PlaySession:
             return draw(())
         # On a short terminal the oldest log lines give way, so that the title and the
         # header stay on screen with room for the prompt and an answer below.
-        events = list(self.log)
-        room = self.term.console.height - _PROMPT_ROOM
-        screen = draw(events)
-        while events and self.term.lines(screen) > room:
-            events = events[1:]
-            screen = draw(events)
-        return screen
+        return self.term.fitted(draw, self.log, _PROMPT_ROOM)
 
     def _refuse(self, message: str) -> None:
         mark = "x" if self.style.ascii else "✗"
@@ -564,11 +578,13 @@ _HELP: Sequence[tuple[str, str]] = (
 )
 
 
-def help_table(style: Style) -> Table:
-    table = Table(title="Commands", box=style.box, title_justify="left", title_style="bold")
-    table.add_column("type")
-    table.add_column("to")
-    for keys, what in _HELP:
+def help_table(style: Style, rows: Sequence[tuple[str, str]] = _HELP, *,
+               title: str = "Commands", headers: tuple[str, str] = ("type", "to")) -> Table:
+    """The commands, one row each (Tiến Lên's by default; Guandan passes its own)."""
+    table = Table(title=title, box=style.box, title_justify="left", title_style="bold")
+    table.add_column(headers[0])
+    table.add_column(headers[1])
+    for keys, what in rows:
         table.add_row(style.words(keys), what)
     return table
 

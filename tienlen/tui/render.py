@@ -8,7 +8,7 @@ who has finished all come from the engine.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from rich import box
@@ -31,6 +31,7 @@ __all__ = [
     "ordinal",
     "board",
     "hand_grid",
+    "numbered_grid",
     "finishing_table",
     "scoreboard",
     "action_text",
@@ -120,17 +121,27 @@ def action_text(action: Action, style: Style) -> Text:
 def hand_grid(hand: Cards, style: Style, *, indices: bool = True) -> Table:
     """The hand in strength order (the cards' own order), with a 1-based index under each
     card: the numbers the player may type instead of the cards."""
+    return numbered_grid([card_text(card, style) for card in hand], indices=indices)
+
+
+def numbered_grid(cells: Sequence[Text], *, indices: bool = True, per_row: int | None = None,
+                  empty: str = "(no cards)", marked: Collection[int] = ()) -> Table:
+    """Cards drawn as ``cells``, each over its 1-based number, ``per_row`` to a row (all in
+    one row by default). Both games' hands are drawn with it; ``marked`` numbers are shown
+    highlighted (cards a suggestion would play)."""
     grid = Table.grid(padding=(0, 1))
-    cards = list(hand)
-    for _ in cards:
+    width = len(cells) if per_row is None else min(per_row, len(cells))
+    for _ in range(max(width, 1)):
         grid.add_column(justify="center", min_width=3)
-    if not cards:
-        grid.add_column()
-        grid.add_row(Text("(no cards)", style="dim"))
+    if not cells:
+        grid.add_row(Text(empty, style="dim"))
         return grid
-    grid.add_row(*(card_text(card, style) for card in cards))
-    if indices:
-        grid.add_row(*(Text(str(i), style="dim") for i in range(1, len(cards) + 1)))
+    for start in range(0, len(cells), width):
+        chunk = cells[start:start + width]
+        grid.add_row(*chunk)
+        if indices:
+            grid.add_row(*(Text(str(i), style="bold reverse" if i in marked else "dim")
+                           for i in range(start + 1, start + len(chunk) + 1)))
     return grid
 
 
