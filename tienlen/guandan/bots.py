@@ -28,6 +28,7 @@ Every bot answers :meth:`Bot.decide` with an action ``(kind, cards)`` for the cu
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections import Counter
@@ -247,7 +248,9 @@ class SearchBot(Bot):
     - ``iterations``: sampled deals per decision; deterministic for a given seed (the
       load-independent budget for strength runs);
     - ``time_ms``: milliseconds per decision instead (default 150; at most one of the two);
-    - ``max_candidates``: how many actions are compared (default 10).
+    - ``max_candidates``: how many actions are compared (default 10);
+    - ``margin``: how many standard errors of the paired difference an alternative must
+      gain over the plan's choice to replace it (default 1.0).
 
     >>> from tienlen.guandan import Game
     >>> game = Game(seed=4)
@@ -260,7 +263,8 @@ class SearchBot(Bot):
     level = "L3"
 
     def __init__(self, seed: int | None = None, *, iterations: int | None = None,
-                 time_ms: float | None = None, max_candidates: int = 10) -> None:
+                 time_ms: float | None = None, max_candidates: int = 10,
+                 margin: float = 1.0) -> None:
         super().__init__(seed)
         if iterations is not None and time_ms is not None:
             raise ValueError("give iterations= (deterministic) or time_ms=, not both")
@@ -274,6 +278,9 @@ class SearchBot(Bot):
         self.iterations = iterations
         self.time_ms = None if iterations is not None else float(time_ms or DEFAULT_TIME_MS)
         self.max_candidates = max_candidates
+        if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin <= 10:
+            raise ValueError(f"margin must be a number in [0, 10]; got {margin!r}")
+        self.margin = float(margin)
 
     @property
     def name(self) -> str:
@@ -295,7 +302,12 @@ class SearchBot(Bot):
             return base
         actions: list[_Action] = [(0, 0, 0) if c is None else (c.cards.once, c.cards.twice, c.code)
                                   for c in cands]
-        totals = [0.0] * len(cands)
+        # Paired differences against the plan's choice (candidate 0) on the same deals: an
+        # alternative replaces the plan only when it is better by more than `margin` standard
+        # errors, so that noise over few deals does not overrule a sound default.
+        diff = [0.0] * len(cands)
+        diff2 = [0.0] * len(cands)
+        base_total = 0.0
         known = _Knowledge(view)
         my_team = (view.seat, view.partner)
         gains = _gains(view)
@@ -311,22 +323,33 @@ class SearchBot(Bot):
                     break
             state = known.sample_state(self.rng)
             orders = state.playouts_after(actions, self.rng.getrandbits(63))
-            for i, order in enumerate(orders):
-                totals[i] += _hand_score(order, my_team, gains)
+            b = _hand_score(orders[0], my_team, gains)
+            base_total += b
+            for i in range(1, len(orders)):
+                d = _hand_score(orders[i], my_team, gains) - b
+                diff[i] += d
+                diff2[i] += d * d
             done += 1
-        best = max(range(len(cands)), key=lambda i: (totals[i], -i))
-        choice = cands[best]
-        rate = totals[best] / done
+        best, best_gain = 0, 0.0
+        for i in range(1, len(cands)):
+            mean = diff[i] / done
+            var = max(0.0, diff2[i] / done - mean * mean)
+            se = math.sqrt(var / done) if done > 1 else math.inf
+            if mean > self.margin * se and mean > best_gain:
+                best, best_gain = i, mean
+        base_rate = base_total / done
         if best == 0:
-            reason = f"{base.reason} (search agrees: {rate:+.2f} levels over {done} sampled deals)"
+            reason = f"{base.reason} (search agrees: {base_rate:+.2f} levels over {done} sampled deals)"
             return Decision(base.kind, base.cards, reason)
+        choice = cands[best]
+        rate = base_rate + best_gain
         if choice is None:
             return Decision("pass", None, f"passing scores {rate:+.2f} levels over {done} "
-                                          f"sampled deals, better than {totals[0] / done:+.2f} "
+                                          f"sampled deals, better than {base_rate:+.2f} "
                                           "for the plan's play")
         return Decision("play", choice, f"{choice.describe()} scores {rate:+.2f} levels over "
                                         f"{done} sampled deals, better than "
-                                        f"{totals[0] / done:+.2f} for the plan's choice")
+                                        f"{base_rate:+.2f} for the plan's choice")
 
     def _candidates(self, view: GameView, base: Decision) -> list[Play | None]:
         """The plan's choice first, then the alternatives worth comparing."""
