@@ -440,7 +440,7 @@ class _Knowledge:
         self.allow_wild_tribute = view.config.can_tribute_wild
         self._state_args = self._fields()
 
-    def _fields(self) -> tuple[object, ...]:
+    def _fields(self) -> tuple[int, int, int, int, tuple[int, int], int, int, int, tuple[int, ...]]:
         view = self.view
         pile = view.pile
         owner = view.pile_owner
