@@ -13,6 +13,7 @@ import pytest
 import guandan_reference as ref
 from tienlen import _guandan as core
 from tienlen.guandan import Cards, Game, Match, RuleConfig
+from tienlen.guandan.game import single_value
 from tienlen.guandan.bots import PlanBot, SearchBot, _Knowledge, make_bot, plan_groups, plan_plays
 
 KINDS = ("", "single", "pair", "triple", "full_house", "straight", "three_pairs", "plate",
@@ -185,8 +186,8 @@ def _play_match(bots, seed: int, hands: int = 2):
 def test_L3_plays_legally_through_tribute():
     bots = [make_bot("L3", seed=s, iterations=3) if s % 2 == 0 else make_bot("L2", seed=s)
             for s in range(4)]
-    match = _play_match(bots, seed=21, hands=2)
-    assert len(match.results) >= 1
+    match = _play_match(bots, seed=7, hands=3)           # hand 2 opens with a double tribute
+    assert len(match.results) >= 2
 
 
 def test_L3_is_deterministic_with_iterations():
@@ -216,7 +217,7 @@ def test_L3_options_are_checked():
 
 
 def test_L3_deals_only_unseen_cards_and_keeps_what_it_gave():
-    match = Match(seed=5)
+    match = Match(seed=7)                                # a double tribute in hand 2
     bots = [PlanBot(seed=s) for s in range(4)]
     # Play out the first hand, then the tribute of the second.
     while match.hand_number < 2 or match.game.phase == "tribute":
@@ -224,7 +225,9 @@ def test_L3_deals_only_unseen_cards_and_keeps_what_it_gave():
         kind, cards = bots[seat].decide(match.game.view(seat))
         match.act(kind, cards, seat)
     game = match.game
+    assert game.tributes and not game.anti_tribute
     rng = random.Random(0)
+    capped = 0
     for seat in range(4):
         view = game.view(seat)
         know = _Knowledge(view)
@@ -239,3 +242,12 @@ def test_L3_deals_only_unseen_cards_and_keeps_what_it_gave():
                     assert t.card in hands[t.receiver]  # the tribute it gave is there
                 if t.receiver == seat and t.returned is not None:
                     assert t.returned in hands[t.payer]  # and the card it returned
+                if t.receiver == seat and t.card is not None:
+                    # the payer gave its highest card: nothing it holds now is higher
+                    # (its wild excepted, which it may not give)
+                    wild = (game.level - 2) * 4 + 1
+                    top = single_value(t.card, game.level)
+                    assert all(c == wild or single_value(c, game.level) <= top
+                               for c in hands[t.payer])
+                    capped += 1
+    assert capped                                        # the deal had a tribute to check

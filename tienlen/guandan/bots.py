@@ -422,13 +422,15 @@ class _Knowledge:
         self.cap: dict[int, int] = {}
         wild = -1 if view.config.wild_count == 0 else (view.level - 2) * 4 + 1
         self.wild = wild
-        for a in view.history:
-            if a.action in ("give_tribute", "return_tribute") and a.cards is not None:
-                if a.seat == view.seat and a.to is not None and a.to != view.seat:
-                    self.fixed[a.to].update(a.cards.ids)
-                elif a.to == view.seat and a.action == "give_tribute":
-                    card = a.cards.ids[0]
-                    self.cap[a.seat] = min(self.cap.get(a.seat, 99), single_value(card, view.level))
+        for t in view.tributes:          # the card fields are known to payer and receiver only
+            if t.receiver is None:
+                continue
+            if t.payer == view.seat and t.card is not None:
+                self.fixed[t.receiver][t.card] += 1
+            if t.receiver == view.seat and t.returned is not None:
+                self.fixed[t.payer][t.returned] += 1
+            if t.receiver == view.seat and t.card is not None:
+                self.cap[t.payer] = min(self.cap.get(t.payer, 99), single_value(t.card, view.level))
         for s in range(4):
             self.fixed[s] -= played[s]
         unseen = Counter({c: 2 for c in range(54)}) - seen
