@@ -383,10 +383,11 @@ class Game:
         >>> _ = game.play("3s"); _ = game.play("4s"); game.places
         (1, 2, 3)
         >>> from tienlen.rules import Rules
-        >>> south = Game(4, seed=0, rules=Rules.southern().with_(
-        ...     instant_wins={"dragon", "six_pairs", "five_pairs", "four_twos"}))
-        >>> south.places is None or sorted(south.places).count(4) in (1, 3)
-        True
+        >>> south = Game(4, seed=112, rules=Rules.southern())
+        >>> south.initial_hands[3]             # six pairs: 6s, 8s, 10s, Qs, Ks and 2s
+        Cards.parse('6s 6d 8d 8h 9d 10d 10h Qs Qh Ks Kc 2c 2d')
+        >>> south.instant_win, south.places
+        ((3, 'six_pairs'), (4, 4, 4, 1))
         """
         if self._state.turn >= 0:
             return None
