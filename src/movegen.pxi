@@ -370,22 +370,26 @@ cdef int64_t gen_moves(uint64_t hand, uint32_t pile, const RuleTable* rt, bint l
             for L in range(3, top_run + 1):
                 cnt += _gen_runs(&ch, runlen, hand, k, L, -1, mi, max_rank, out + cnt)
         return cnt
-    # The bomb classes that cut this pile: one shift of one table word.
     ct = code_class(pile)
-    bombs = ((rt.out_cuts if locked else rt.cuts) >> ct) & BOMB_COLUMN
     if not locked:
-        # A bomb of the pile's own class beats it by R3.1 already: listed once, there.
-        bombs &= ~((<uint64_t>1) << (8 * ct))
+        # R3.1 first: the plays of the pile's own kind, the whole answer unless the table
+        # lets some bomb cut this pile (one shift of one table word). A bomb of the pile's
+        # own class beats it by R3.1 already, so it is listed once, here.
+        cnt = _gen_same(hand, pile, &ch, runlen, max_rank, mi, out)
+        bombs = (rt.cuts >> ct) & BOMB_COLUMN & ~((<uint64_t>1) << (8 * ct))
         if not bombs:
-            # The common case, nothing cuts this pile: the plays of its own kind only.
-            return _gen_same(hand, pile, &ch, runlen, max_rank, mi, out)
+            return cnt
         # The list is ordered by (kind, number of cards): bombs of a class below the pile's
-        # (only when the pile is itself a bomb, e.g. a quad cutting three pairs) come first.
+        # (only when the pile is itself a bomb, e.g. a quad cutting three pairs) come before
+        # the R3.1 plays, so that rare case is written again in order.
         lower = bombs & (((<uint64_t>1) << (8 * ct)) - 1)
         if lower:
             cnt = _gen_bombs(hand, pile, lower, mi, max_rank, out)
+            cnt += _gen_same(hand, pile, &ch, runlen, max_rank, mi,
+                             (out + cnt) if out != NULL else NULL)
             bombs &= ~lower
-        cnt += _gen_same(hand, pile, &ch, runlen, max_rank, mi, (out + cnt) if out != NULL else NULL)
+    else:
+        bombs = (rt.out_cuts >> ct) & BOMB_COLUMN
     if bombs:
         cnt += _gen_bombs(hand, pile, bombs, mi, max_rank, (out + cnt) if out != NULL else NULL)
     return cnt
