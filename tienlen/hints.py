@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 from . import _core
 from .bots import HeuristicBot, SearchBot, make_bot
-from .bots.base import PASS, TWOS_MASK, BotError, Move, is_bomb
+from .bots.base import PASS, TWOS_MASK, BotError, Move
 from .bots.heuristic import Decision
 from .bots.search import Estimate
-from .bots.split import GROUP, move_damage, split_masks
+from .bots.split import GROUP, is_control, move_damage, split_masks
 from .cards import RANKS, Cards
 from .combos import Kind, classify
 from .rules import Rules
@@ -165,6 +165,13 @@ def _join(items: list[str], word: str = "and") -> str:
     return f"{', '.join(items[:-1])} {word} {items[-1]}"
 
 
+def _same_shape(code: int, other: int) -> bool:
+    """Whether two combo codes have the same kind and number of cards (the core's helpers
+    read the code's layout)."""
+    return (_core.code_kind(code) == _core.code_kind(other)
+            and _core.code_len(code) == _core.code_len(other))
+
+
 def _breaks(group: int, move: int) -> bool:
     """Whether ``move`` breaks ``group``: it plays some of the group's cards, not all."""
     return bool(group & move) and bool(group & ~move)
@@ -194,7 +201,7 @@ class _Explainer:
         return group.bit_count() > 1 or bool(group & TWOS_MASK)
 
     def _control(self, move: int) -> bool:
-        return bool(move & TWOS_MASK) or is_bomb(_core.classify(move, self.flags))
+        return is_control(move, self.flags)
 
     def _your(self, group: int) -> str:
         return f"your {group_words(Cards(group), self.rules)}"
@@ -244,7 +251,8 @@ class _Explainer:
                 return "it sheds your lowest card first"
             return "it leads a weak combination and keeps your stronger cards"
         pile = self.view.pile.code
-        same = [m.mask for m in self.moves if _core.classify(m.mask, self.flags) >> 6 == pile >> 6]
+        same = [m.mask for m in self.moves
+                if _same_shape(_core.classify(m.mask, self.flags), pile)]
         if mask in same and mask.bit_length() == min(m.bit_length() for m in same):
             return "it is the cheapest play that beats the pile"
         return "it beats the pile and keeps your stronger cards"
