@@ -60,7 +60,7 @@ from .errors import TienlenError
 from .game import Game
 from .match import hand_seed
 from .rules import Rules
-from .seeds import check_seed, mix as _mix
+from .seeds import check_players, check_seed, mix as _mix
 
 __all__ = ["run", "ArenaResult", "BotStats", "Interval", "Comparison", "ArenaError",
            "ArenaInterrupted", "BotSpec", "Entry", "MAX_GAMES", "MAX_JOBS", "Unit",
@@ -517,8 +517,7 @@ def run(
     Raises :class:`ArenaError` for a bad request, or if a bot makes an illegal move.
     """
     lineup = tuple(lineup)
-    if type(players) is not int or not 2 <= players <= 4:
-        raise ArenaError(f"players must be 2, 3 or 4; got {players!r}")
+    check_players(players, ArenaError)
     if len(lineup) != players:
         raise ArenaError(f"the lineup needs one bot per seat: {players} entries, got {len(lineup)}")
     if type(games) is not int or games < players or games % players:

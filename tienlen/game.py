@@ -39,7 +39,7 @@ from .reasons import (
     turn_message,
 )
 from .rules import Rules
-from .seeds import seed_or_fresh
+from .seeds import check_players, seed_or_fresh
 
 if TYPE_CHECKING:
     import numpy as np
@@ -243,8 +243,7 @@ class Game:
         rules: Rules = _DEFAULT_RULES,
         leader: int | None = None,
     ) -> None:
-        if type(players) is not int or not 2 <= players <= 4:
-            raise ValueError(f"players must be 2, 3 or 4; got {players!r}")
+        check_players(players)
         seed = seed_or_fresh(seed)
         self._setup(_core.deal(seed, players), rules, leader, seed)
 
