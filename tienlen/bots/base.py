@@ -19,19 +19,16 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import ClassVar, Union
+from typing import ClassVar
 
 from .. import _core
 from ..cards import Cards
 from ..errors import TienlenError
-from ..game import PASS, _PassType
+from ..actions import PASS, Move
 from ..seeds import seed_or_fresh
 from ..view import View
 
 __all__ = ["Bot", "BotError", "Move", "PASS", "is_bomb", "is_unbeatable", "TWOS_MASK"]
-
-#: What a bot returns: cards to play, or :data:`PASS`.
-Move = Union[Cards, _PassType]
 
 #: The four 2s (rank 12), the cards that only bombs can beat.
 TWOS_MASK = 0xF << 48

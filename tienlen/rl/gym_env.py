@@ -25,7 +25,8 @@ from gymnasium import spaces
 from .. import _core
 from ..bots import Bot, make_bot
 from ..cards import Cards
-from ..game import PASS, Game
+from ..actions import PASS
+from ..game import Game
 from ..rules import Rules
 from ..seeds import check_seed
 from .encoding import check_render_mode, rules_arg, NUM_ACTIONS, IllegalActionError, check_action, observation_space, place_rewards

@@ -24,7 +24,8 @@ from rich.text import Text
 from ..bots import Bot, make_bot
 from ..cards import Card, Cards
 from ..errors import CardParseError
-from ..game import PASS, Action, Game, Move
+from ..actions import PASS, Action, Move
+from ..game import Game
 from ..match import Match
 from ..replay import ReplayLabels, game_to_json_with_labels
 from ..rules import Rules
