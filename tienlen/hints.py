@@ -29,6 +29,7 @@ from .bots.search import Estimate
 from .bots.split import GROUP, is_control, move_damage, split_masks
 from .cards import RANKS, Cards
 from .combos import Kind, classify
+from .reasons import Wording
 from .rules import Rules
 from .solver import Solution
 from .view import View
@@ -165,6 +166,22 @@ def _join(items: list[str], word: str = "and") -> str:
     return f"{', '.join(items[:-1])} {word} {items[-1]}"
 
 
+def _joined(parts: list[str]) -> str:
+    """``"; ".join(parts)``, kept a :class:`~tienlen.reasons.Wording` (with every part's
+    fields) when a part is one."""
+    if not any(isinstance(part, Wording) for part in parts):
+        return "; ".join(parts)
+    templates: list[str] = []
+    fields: dict[str, object] = {}
+    for part in parts:
+        if isinstance(part, Wording):
+            templates.append(part.template)
+            fields.update(part.fields)
+        else:
+            templates.append(part.replace("{", "{{").replace("}", "}}"))
+    return Wording("; ".join(templates), **fields)
+
+
 def _same_shape(code: int, other: int) -> bool:
     """Whether two combo codes have the same kind and number of cards (the core's helpers
     read the code's layout)."""
@@ -224,8 +241,10 @@ class _Explainer:
         if rule == "block":
             count, seat = min((c, p) for p, c in enumerate(self.view.card_counts)
                               if p != self.view.seat and c)
-            cards = "card" if count == 1 else "cards"
-            parts.append(f"seat {seat} has {count} {cards} left, so play high to stop them")
+            noun = "card" if count == 1 else "cards"
+            # A Wording, so that a screen can name the seat without rewriting the text.
+            parts.append(Wording("{seat} has {count} {noun} left, so play high to stop them",
+                                 seat=seat, count=count, noun=noun))
         elif rule == "finish":
             parts.append("nothing unseen beats it, so you keep the lead for your last group")
         elif rule == "bomb":
@@ -242,7 +261,7 @@ class _Explainer:
             parts.append(f"it keeps {_join(kept)} for later")
         if not parts:
             parts.append(self._plain_reason(mask))
-        return "; ".join(parts)
+        return _joined(parts)
 
     def _plain_reason(self, mask: int) -> str:
         """The reason for a move that breaks nothing and keeps no group worth naming."""

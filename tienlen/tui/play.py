@@ -23,10 +23,11 @@ from rich.text import Text
 
 from ..bots import Bot, make_bot
 from ..cards import Card, Cards
-from ..errors import CardParseError
 from ..actions import PASS, Action, Move
+from ..errors import CardParseError
 from ..game import Game
 from ..match import Match
+from ..reasons import IllegalMoveError, Wording
 from ..replay import ReplayLabels, game_to_json_with_labels
 from ..rules import Rules
 from ..view import View
@@ -237,10 +238,21 @@ class PlaySession:
         return self.seats[seat].name
 
     def _words(self, text: str) -> str:
-        """An engine or hint message as the screen words it: cards in the chosen form,
-        and seats by the names the board shows."""
-        named = re.sub(r"\bseat (\d)\b", lambda m: self._name(int(m[1])), text)
-        return self.style.words(named)
+        """An engine or hint message as the screen words it: seats by the names the board
+        shows (read from a :class:`~tienlen.reasons.Wording`'s fields, not from its text),
+        and cards in the chosen form."""
+        if isinstance(text, Wording):
+            text = text.render(seat_name=self._name, card_text=self._card_words)
+        return self.style.words(text)
+
+    def _card_words(self, cards: Cards) -> str:
+        return cards.ascii() if self.style.ascii else str(cards)
+
+    def _error_words(self, error: ValueError) -> str:
+        """A refusal as the screen words it: an :class:`IllegalMoveError` from its fields."""
+        if isinstance(error, IllegalMoveError):
+            return self._words(error.wording)
+        return self._words(str(error))
 
     def _title(self) -> str:
         sep = "-" if self.style.ascii else "·"
@@ -279,7 +291,7 @@ class PlaySession:
 
     def _refuse(self, message: str) -> None:
         mark = "x" if self.style.ascii else "✗"
-        self.term.print(Text(f"{mark} {self._words(message)}", style="bold red"))
+        self.term.print(Text(f"{mark} {message}", style="bold red"))
 
     # ------------------------------------------------------------------- match
 
@@ -365,7 +377,8 @@ class PlaySession:
             path.write_text(text + "\n", encoding="utf-8")
         except OSError as error:
             self.save_failed = True
-            self._refuse(f"could not save the replay to {path}: {error.strerror or error}")
+            self._refuse(self._words(f"could not save the replay to {path}: "
+                                     f"{error.strerror or error}"))
             return
         self.term.print(Text(f"Replay saved to {path} (tienlen replay {path})", style="dim"))
 
@@ -449,7 +462,7 @@ class PlaySession:
                 if self._handle(line, view):
                     return
             except ValueError as error:  # IllegalMoveError, CardParseError and the like
-                self._refuse(str(error))
+                self._refuse(self._error_words(error))
 
     def _handle(self, line: str, view: View) -> bool:
         """Carry out one typed command; ``True`` once the person has acted."""
