@@ -179,7 +179,7 @@ def _state_from_key(key: _StateKey) -> GameState: ...
 def flat_monte_carlo(
     state: GameState,
     unseen: SupportsIndex,
-    determinizations: SupportsIndex,
+    samples: SupportsIndex,
     seed: SupportsIndex,
     policy: SupportsIndex = 1,
 ) -> tuple[_U64Array, npt.NDArray[np.int64]]: ...
