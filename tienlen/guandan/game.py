@@ -636,7 +636,7 @@ class Game:
             if isinstance(reading, Play):
                 want = reading._code
             elif isinstance(reading, Kind):
-                want = next((x for x in reversed(codes) if x >> 12 == reading), -1)
+                want = next((x for x in reversed(codes) if _guandan.code_kind(x) == reading), -1)
             else:
                 want = reading
             if want not in codes:
@@ -653,7 +653,7 @@ class Game:
         ok = [c for c in codes if _guandan.beats(c, pile, self._level, self._flags)]
         if not ok:
             return codes[-1]
-        plain = [c for c in ok if c >> 12 < Kind.BOMB]
+        plain = [c for c in ok if _guandan.code_kind(c) < Kind.BOMB]
         pick = plain or ok
         return max(pick, key=lambda c: _guandan.compare_value(c, self._level, self._flags))
 
