@@ -9,7 +9,6 @@ move and draws what happened.
 from __future__ import annotations
 
 import random
-import re
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -116,9 +115,8 @@ def cards_from_input(text: str, hand: Cards) -> Cards:
     """
     ordered = list(hand)
     chosen: list[Card] = []
-    for token in re.split(r"[\s,]+", text.strip()):
-        if not token:
-            continue
+    # Separated like card text (spaces and/or commas: tienlen.spelling).
+    for token in text.replace(",", " ").split():
         if _is_number(token):
             number = int(token)
             if not 1 <= number <= len(ordered):
