@@ -5,6 +5,8 @@ fewest-groups check against tests/reference.py lives with the reference tests.""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from tienlen import _core, core
@@ -12,6 +14,8 @@ from tienlen.bots import split
 from tienlen.bots.base import is_unbeatable
 from tienlen.cards import Cards
 from tienlen.rules import Rules
+
+import reference_split
 
 
 def m(text: str) -> int:
@@ -97,3 +101,19 @@ def test_playouts_is_the_new_name_of_random_playouts() -> None:
 def test_no_second_split_search_in_python() -> None:
     # The wrapper must not grow its own search again: no memoised helpers, no rank keys.
     assert not hasattr(split, "_best") and not hasattr(split, "_rank_key")
+
+
+@pytest.mark.parametrize("flags", [0, Rules.no_twos().flags], ids=["default", "no-twos"])
+def test_core_split_equals_the_tests_own_search(flags: int) -> None:
+    # tests/reference_split.py shares no code with the core: same score, same groups (as
+    # sets: the core orders them weakest first, the search by lowest rank).
+    rng = random.Random(31 + flags)
+    for _ in range(3000):
+        hand = sum(1 << c for c in rng.sample(range(52), rng.choice([1, 4, 7, 10, 13, 13, 20])))
+        assert split.split_score(hand, flags) == reference_split.split_score(hand, flags)
+        assert sorted(split.split_masks(hand, flags)) == sorted(
+            reference_split.split_masks(hand, flags)), hex(hand)
+        assert split.move_damage(hand, hand & -hand, flags) == (
+            reference_split.split_score(hand & ~(hand & -hand), flags)
+            + reference_split.split_score(hand & -hand, flags)
+            - reference_split.split_score(hand, flags))
