@@ -74,6 +74,15 @@ def test_wording_pickles_with_its_fields() -> None:
     assert copy.render(subject="it") == "it is not a combination"
 
 
+def test_an_illegal_move_error_pickles_with_its_reason_and_fields() -> None:
+    game = Game.from_hands(["3s 4s", "5s 9h"])
+    error = refusal(game, "3s 5s")
+    copy = pickle.loads(pickle.dumps(error))
+    assert type(copy) is IllegalMoveError and copy.reason is Reason.CARDS_NOT_IN_HAND
+    assert str(copy) == str(error) and copy.fields["missing"] == Cards.parse("5s")
+    assert (copy.seat, copy.cards) == (0, Cards.parse("3s 5s"))
+
+
 def test_replay_words_a_refused_play_with_it_as_subject() -> None:
     game = Game.from_hands(["3s 4s", "5s 9h"])
     game.play("3s")

@@ -166,6 +166,10 @@ class IllegalMoveError(TienlenError):
         self.wording = message if isinstance(message, Wording) else Wording(
             "{text}", text=message)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Exceptions pickle by their args, which here would be the message alone.
+        return (type(self), (self.reason, self.wording), dict(self.__dict__))
+
     @property
     def fields(self) -> Mapping[str, Any]:
         """What the message was built from, by name (``seat``, ``turn``, ``pile``,
