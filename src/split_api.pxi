@@ -28,14 +28,17 @@ def split_score(hand, flags=0):
 
 
 def is_control_group(mask, flags=0):
-    """Whether a group of a plan is one to hold back: it holds a 2, or it is a bomb (the
-    cards that win a pile late). The PLAN playouts and the L2 bot both ask this.
+    """Whether a group of a plan is one to hold back: it holds a 2, or it is a bomb by the
+    rule table of `flags` (the cards that win a pile late). The PLAN playouts and the L2 bot
+    both ask this.
 
     >>> is_control_group(1 << 48), is_control_group(0b1111), is_control_group(0b11)
     (True, True, False)
     """
     cdef uint64_t m = _mask_arg(mask, "mask")
-    return bool(is_control(m, c_classify(m, _flags_arg(flags))))
+    cdef RuleTable rt
+    rules_decode(&rt, _flags_arg(flags))
+    return bool(is_control(m, c_classify(m, rt.flags), rt.cuts))
 
 
 # `random_playouts` runs any of three policies (RANDOM, GREEDY, PLAN), so its name is now
