@@ -23,6 +23,13 @@ def test_splitmix64_is_written_once_in_python() -> None:
     assert _homes(r"0x(?i:94D049BB133111EB)") == {"seeds.py"}
 
 
+def test_derived_seeds_come_from_seeds_mix() -> None:
+    # Bot seeds of the play screen and the Gymnasium env, the arena's per-game seeds: all
+    # through tienlen.seeds (no hashlib digests or string-seeded generators on the side).
+    assert _homes(r"hashlib") == set()
+    assert _homes(r"random\.Random\(f\"") == set()
+
+
 def test_player_count_check_is_written_once() -> None:
     # (cli.py's solve counts the hands it was given and words its own --hands error.)
     assert _homes(r"type\(players\) is not int") == {"seeds.py"}

@@ -8,7 +8,6 @@ move and draws what happened.
 
 from __future__ import annotations
 
-import random
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from ..match import Match
 from ..reasons import IllegalMoveError, Wording
 from ..replay import ReplayLabels, game_to_json_with_labels
 from ..rules import Rules
+from ..seeds import mix
 from ..view import View
 from .render import (SeatInfo, Style, board, cards_text, combo_text, finishing_table,
                      ordinal, scoreboard)
@@ -160,8 +160,8 @@ def save_path(path: Path, hand_number: int) -> Path:
 
 
 def _bot_seed(match_seed: int, seat: int) -> int:
-    # A string seed gives random.Random the same stream on every platform and run.
-    return random.Random(f"tienlen-bot:{match_seed}:{seat}").getrandbits(64)
+    # tienlen.seeds.mix, the one way a seed is derived from others (stable everywhere).
+    return mix(match_seed, seat)
 
 
 @dataclass(frozen=True, slots=True)
