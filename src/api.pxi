@@ -975,11 +975,11 @@ MAX_SAMPLES = 1 << 24
 MAX_PLACES = 1 << 28
 
 
-def flat_monte_carlo(state, unseen, determinizations, seed, policy=P_GREEDY):
+def flat_monte_carlo(state, unseen, samples, seed, policy=P_GREEDY):
     """Information-set Monte Carlo for the seat to act in `state`.
 
     The acting seat's hand is taken as known; every other seat's hand is redrawn, for each of
-    `determinizations` samples (at most MAX_SAMPLES), from the cards of `unseen` with the same
+    `samples` sampled deals (at most MAX_SAMPLES), from the cards of `unseen` with the same
     card counts. For every candidate action (each legal move, then pass if allowed) the
     action is applied and the hand played out by `policy`; all candidates share the same
     random stream per sample (common random numbers). Returns `(actions, place_sums)`: uint64
@@ -996,7 +996,7 @@ def flat_monte_carlo(state, unseen, determinizations, seed, policy=P_GREEDY):
     cdef uint64_t base_seed = _seed_arg(seed)
     cdef int counts[4]
     cdef int failed
-    cdef int64_t samples = _int_arg(determinizations, "determinizations", 0, MAX_SAMPLES)
+    cdef int64_t n_samples = _int_arg(samples, "samples", 0, MAX_SAMPLES)
     _sample_counts(&st, pool, counts)
     actions, codes = _mc_actions(&st, None)
     sums = np.zeros(len(actions), np.int64)
@@ -1007,7 +1007,7 @@ def flat_monte_carlo(state, unseen, determinizations, seed, policy=P_GREEDY):
     if na == 0:
         return actions, sums
     with nogil:
-        failed = _mc_run(&st, pool, counts, &act[0], &cd[0], na, samples,
+        failed = _mc_run(&st, pool, counts, &act[0], &cd[0], na, n_samples,
                          base_seed, pol, &sm[0], NULL)
     if failed == INTERRUPTED:
         _raise_pending()

@@ -1,7 +1,7 @@
 """The Python twin of the core's PLAN playout policy, to test it against move for move.
 
-Written straight from the specification in ``docs/strength.md`` on top of the Python split
-search (:mod:`tienlen.bots.split`), asking the core only rule questions (``beats``, legal
+Written straight from the specification in ``docs/strength.md`` on top of the tests' own
+split search (``tests/reference_split.py``, not the core's), asking the core only rule questions (``beats``, legal
 moves, applying a move). Every seat plays a cut-down L2:
 
 - every seat keeps a *plan*: the best split of its hand, weakest group first, 2s and bombs
@@ -26,7 +26,7 @@ from functools import lru_cache
 
 from tienlen import _core
 from tienlen.bots.base import TWOS_MASK, is_bomb
-from tienlen.bots.split import split_masks
+from reference_split import split_masks
 
 __all__ = ["Playout", "plan_of", "Plan"]
 

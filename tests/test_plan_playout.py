@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from tienlen import core
-from tienlen.bots.split import split_score
+from reference_split import split_score
 
 from reference_playout import Playout, plan_of
 

@@ -110,6 +110,8 @@ def legal_moves(
 ) -> _U64Array: ...
 def deal(seed: SupportsIndex, players: SupportsIndex = 4) -> tuple[int, ...]: ...
 def plan(hand: SupportsIndex, flags: SupportsIndex = 0) -> tuple[int, ...]: ...
+def split_score(hand: SupportsIndex, flags: SupportsIndex = 0) -> int: ...
+def is_control_group(mask: SupportsIndex, flags: SupportsIndex = 0) -> bool: ...
 
 # ---------------------------------------------------------------- the game state
 
@@ -191,7 +193,7 @@ def _state_from_key(key: _StateKey) -> GameState: ...
 def flat_monte_carlo(
     state: GameState,
     unseen: SupportsIndex,
-    determinizations: SupportsIndex,
+    samples: SupportsIndex,
     seed: SupportsIndex,
     policy: SupportsIndex = 1,
 ) -> tuple[_U64Array, npt.NDArray[np.int64]]: ...
@@ -263,6 +265,9 @@ def random_playouts_range(
     policy: SupportsIndex = 0,
     out: npt.NDArray[np.int8] | None = None,
 ) -> npt.NDArray[np.int8]: ...
+# The newer names of random_playouts / random_playouts_range (the same functions).
+playouts = random_playouts
+playouts_range = random_playouts_range
 def record_playout(
     seed: SupportsIndex,
     index: SupportsIndex,

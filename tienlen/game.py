@@ -25,9 +25,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
-from typing import Final, Literal, NamedTuple, Union
+from typing import Final
 
 from . import _core
+from .actions import (
+    PASS,
+    Action,
+    CardsLike,
+    Move,
+    MoveLike,
+    _new_action,
+    _PassType,
+    _PASSES,
+)
 from .cards import Card, Cards, _interned
 from .combos import Combo, _combo_from_code, classify
 from .reasons import (
@@ -39,89 +49,19 @@ from .reasons import (
     turn_message,
 )
 from .rules import ALL_INSTANT_WINS, InstantWin, Rules
-from .seeds import seed_or_fresh
+from .seeds import check_players, seed_or_fresh
 
 if TYPE_CHECKING:
     import numpy as np
 from .view import View
 
-__all__ = ["Game", "Action", "LegalMoves", "PASS", "Move", "CardsLike"]
+# Action, PASS, Move and CardsLike live in tienlen.actions and are re-exported here.
+__all__ = ["Game", "Action", "LegalMoves", "PASS", "Move", "MoveLike", "CardsLike"]
 
 _DEFAULT_RULES: Final = Rules()
 _CARDS = tuple(Card(i) for i in range(52))
 
 
-class _PassType:
-    """The type of :data:`PASS`; there is exactly one instance."""
-
-    __slots__ = ()
-    _instance: _PassType | None = None
-
-    def __new__(cls) -> _PassType:
-        if cls._instance is None:
-            cls._instance = object.__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "PASS"
-
-    def __reduce__(self) -> str:
-        # Pickles as a reference to the module-level name, so unpickling keeps `is PASS` true.
-        return "PASS"
-
-
-#: The pass move: what a bot returns to pass, and what :meth:`Game.act` takes.
-PASS: Final = _PassType()
-
-#: Anything that names a set of cards: :class:`Cards`, card text, a mask, or one :class:`Card`.
-CardsLike = Union[Cards, str, int, Iterable[int]]
-#: A move: cards to play, or :data:`PASS`.
-Move = Union[CardsLike, _PassType]
-
-
-class Action(NamedTuple):
-    """One action taken in a hand, as recorded in :attr:`Game.history`: a small frozen
-    record ``(seat, action, cards, combo)``. It is a named tuple because a record is made on
-    every action of every game, and a tuple is several times cheaper to build than a frozen
-    dataclass.
-
-    ``action`` is ``"play"`` or ``"pass"``; for a pass ``cards`` and ``combo`` are ``None``.
-
-    >>> game = Game.from_hands(["3s 4s", "5s 9h"])
-    >>> act = game.play("3s")
-    >>> act.seat, act.action, act.cards, act.combo.kind.name, act.move
-    (0, 'play', Cards.parse('3s'), 'SINGLE', Cards.parse('3s'))
-    >>> passed = game.pass_turn()
-    >>> passed.cards, passed.combo, passed.move, str(passed), game.history == (act, passed)
-    (None, None, PASS, 'seat 1 passes', True)
-    """
-
-    seat: int
-    action: Literal["play", "pass"]
-    cards: Cards | None
-    combo: Combo | None
-
-    @property
-    def is_pass(self) -> bool:
-        """Whether this action is a pass."""
-        return self.cards is None
-
-    @property
-    def move(self) -> Cards | _PassType:
-        """The move as a bot would return it: the cards played, or :data:`PASS`."""
-        return PASS if self.cards is None else self.cards
-
-    def __str__(self) -> str:
-        if self.cards is None:
-            return f"seat {self.seat} passes"
-        return f"seat {self.seat} plays {self.cards}"
-
-
-# Building the record straight from a tuple skips the named tuple's Python-level __new__.
-_new_action = tuple.__new__
-
-# A pass carries nothing but the seat, so the four possible pass records are shared.
-_PASSES = tuple(Action(seat, "pass", None, None) for seat in range(4))
 # The core's lock-out bits (one per seat, at most 4 seats) as the sets callers see.
 _LOCKED_SETS = tuple(frozenset(s for s in range(4) if bits >> s & 1) for bits in range(16))
 
@@ -248,8 +188,7 @@ class Game:
         rules: Rules = _DEFAULT_RULES,
         leader: int | None = None,
     ) -> None:
-        if type(players) is not int or not 2 <= players <= 4:
-            raise ValueError(f"players must be 2, 3 or 4; got {players!r}")
+        check_players(players)
         seed = seed_or_fresh(seed)
         self._setup(_core.deal(seed, players), rules, leader, seed, dealt=True)
 
@@ -558,7 +497,7 @@ class Game:
             raise AssertionError("unreachable: the core refused a pass that verifies")
         return self._record(_PASSES[turn])
 
-    def act(self, move: Move, seat: int | None = None) -> Action:
+    def act(self, move: MoveLike, seat: int | None = None) -> Action:
         """Play ``move``, or pass if it is :data:`PASS`: the one entry point for a bot's
         answer.
 

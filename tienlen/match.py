@@ -24,7 +24,7 @@ from typing import Final
 from .errors import TienlenError
 from .game import Game
 from .rules import Rules
-from .seeds import GOLDEN_GAMMA, SEED_LIMIT, seed_or_fresh, splitmix64
+from .seeds import GOLDEN_GAMMA, SEED_LIMIT, check_players, seed_or_fresh, splitmix64
 
 __all__ = ["Match", "MatchError", "hand_seed"]
 
@@ -70,8 +70,7 @@ class Match:
         seed: int | None = None,
         rules: Rules = _DEFAULT_RULES,
     ) -> None:
-        if type(players) is not int or not 2 <= players <= 4:
-            raise ValueError(f"players must be 2, 3 or 4; got {players!r}")
+        check_players(players)
         seed = seed_or_fresh(seed)
         self._players = players
         self._seed = seed

@@ -26,6 +26,7 @@ from pettingzoo.utils import wrappers
 from .. import _core
 from ..cards import Cards
 from ..rules import Rules
+from ..seeds import check_players
 from .encoding import (NUM_ACTIONS, action_space, check_action, check_render_mode,
                        observation_space, place_rewards, rules_arg)
 
@@ -61,8 +62,7 @@ class TienlenAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
                  rewards: tuple[float, ...] | None = None, legal_actions: bool = True,
                  render_mode: str | None = None) -> None:
         super().__init__()
-        if type(players) is not int or not 2 <= players <= 4:
-            raise ValueError(f"players must be 2, 3 or 4; got {players!r}")
+        check_players(players)
         rules = rules_arg(rules)
         check_render_mode(render_mode)
         self.rules = rules

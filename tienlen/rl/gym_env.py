@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 from collections.abc import Sequence
 from typing import Any
@@ -26,9 +25,10 @@ from gymnasium import spaces
 from .. import _core
 from ..bots import Bot, make_bot
 from ..cards import Cards
-from ..game import PASS, Game
+from ..actions import PASS
+from ..game import Game
 from ..rules import Rules
-from ..seeds import check_seed
+from ..seeds import check_seed, mix
 from .encoding import check_render_mode, rules_arg, NUM_ACTIONS, IllegalActionError, check_action, observation_space, place_rewards
 
 __all__ = ["TienlenEnv", "MaskedDiscrete", "SampledAction", "VectorObservation"]
@@ -94,12 +94,6 @@ class MaskedDiscrete(spaces.Discrete):
     def __reduce__(self) -> tuple[type[spaces.Discrete], tuple[int]]:
         # Pickles (as in a saved policy) as the plain Discrete: the env link is not data.
         return (spaces.Discrete, (int(self.n),))
-
-
-def _derived_seed(*parts: int) -> int:
-    """A 64-bit seed from ints, stable across platforms and runs."""
-    digest = hashlib.blake2b(repr(parts).encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "little")
 
 
 class TienlenEnv(gymnasium.Env):
@@ -173,7 +167,7 @@ class TienlenEnv(gymnasium.Env):
         self._bots = {}
         for k, spec in enumerate(self.opponent_specs):
             seat = self._seat_of_opponent[k]
-            self._bots[seat] = (make_bot(spec, seed=_derived_seed(deal_seed, seat))
+            self._bots[seat] = (make_bot(spec, seed=mix(deal_seed, seat))
                                 if isinstance(spec, str) else spec)
         self._play_opponents()
         return self._observation(), {"seat": self.learner_seat}

@@ -8,8 +8,6 @@ move and draws what happened.
 
 from __future__ import annotations
 
-import random
-import re
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,11 +21,14 @@ from rich.text import Text
 
 from ..bots import Bot, make_bot
 from ..cards import Card, Cards
+from ..actions import PASS, Action, Move
 from ..errors import CardParseError
-from ..game import PASS, Action, Game, Move
+from ..game import Game
 from ..match import Match
+from ..reasons import IllegalMoveError, Wording
 from ..replay import ReplayLabels, game_to_json_with_labels
 from ..rules import Rules
+from ..seeds import mix
 from ..view import View
 from .render import (SeatInfo, Style, board, cards_text, combo_text, finishing_table,
                      ordinal, scoreboard)
@@ -115,9 +116,8 @@ def cards_from_input(text: str, hand: Cards) -> Cards:
     """
     ordered = list(hand)
     chosen: list[Card] = []
-    for token in re.split(r"[\s,]+", text.strip()):
-        if not token:
-            continue
+    # Separated like card text (spaces and/or commas: tienlen.spelling).
+    for token in text.replace(",", " ").split():
         if _is_number(token):
             number = int(token)
             if not 1 <= number <= len(ordered):
@@ -180,8 +180,8 @@ def save_path(path: Path, hand_number: int) -> Path:
 
 
 def _bot_seed(match_seed: int, seat: int) -> int:
-    # A string seed gives random.Random the same stream on every platform and run.
-    return random.Random(f"tienlen-bot:{match_seed}:{seat}").getrandbits(64)
+    # tienlen.seeds.mix, the one way a seed is derived from others (stable everywhere).
+    return mix(match_seed, seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,10 +256,21 @@ class PlaySession:
         return self.seats[seat].name
 
     def _words(self, text: str) -> str:
-        """An engine or hint message as the screen words it: cards in the chosen form,
-        and seats by the names the board shows."""
-        named = re.sub(r"\bseat (\d)\b", lambda m: self._name(int(m[1])), text)
-        return self.style.words(named)
+        """An engine or hint message as the screen words it: seats by the names the board
+        shows (read from a :class:`~tienlen.reasons.Wording`'s fields, not from its text),
+        and cards in the chosen form."""
+        if isinstance(text, Wording):
+            text = text.render(seat_name=self._name, card_text=self._card_words)
+        return self.style.words(text)
+
+    def _card_words(self, cards: Cards) -> str:
+        return cards.ascii() if self.style.ascii else str(cards)
+
+    def _error_words(self, error: ValueError) -> str:
+        """A refusal as the screen words it: an :class:`IllegalMoveError` from its fields."""
+        if isinstance(error, IllegalMoveError):
+            return self._words(error.wording)
+        return self._words(str(error))
 
     def _title(self) -> str:
         sep = "-" if self.style.ascii else "·"
@@ -292,7 +303,7 @@ class PlaySession:
 
     def _refuse(self, message: str) -> None:
         mark = "x" if self.style.ascii else "✗"
-        self.term.print(Text(f"{mark} {self._words(message)}", style="bold red"))
+        self.term.print(Text(f"{mark} {message}", style="bold red"))
 
     # ------------------------------------------------------------------- match
 
@@ -378,7 +389,8 @@ class PlaySession:
             path.write_text(text + "\n", encoding="utf-8")
         except OSError as error:
             self.save_failed = True
-            self._refuse(f"could not save the replay to {path}: {error.strerror or error}")
+            self._refuse(self._words(f"could not save the replay to {path}: "
+                                     f"{error.strerror or error}"))
             return
         self.term.print(Text(f"Replay saved to {path} (tienlen replay {path})", style="dim"))
 
@@ -462,7 +474,7 @@ class PlaySession:
                 if self._handle(line, view):
                     return
             except ValueError as error:  # IllegalMoveError, CardParseError and the like
-                self._refuse(str(error))
+                self._refuse(self._error_words(error))
 
     def _handle(self, line: str, view: View) -> bool:
         """Carry out one typed command; ``True`` once the person has acted."""

@@ -19,7 +19,7 @@ from rich.text import Text
 
 from ..cards import Card, Cards
 from ..combos import Combo
-from ..game import Action
+from ..actions import Action
 from ..view import View
 
 __all__ = [
