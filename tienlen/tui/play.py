@@ -310,8 +310,15 @@ class PlaySession:
         self._scores_before = self.match.scores
         number = self.match.hand_number
         leader = game.turn
-        assert leader is not None  # a new hand always has a seat to act
         text = Text(f"Hand {number}: ", style="bold")
+        if leader is None:
+            # An instant win (R11.3): the deal itself ended the hand.
+            winner = game.finished[0]
+            text.append(f"{self._name(winner)} {'win' if winner == self.you else 'wins'} "
+                        "at once with the cards dealt (instant win, R11.3): ")
+            text.append_text(cards_text(game.hand(winner), self.style))
+            self._event(text)
+            return
         if game.must_include is not None:
             text.append(f"{self._name(leader)} hold{'' if leader == self.you else 's'} ")
             text.append_text(cards_text([game.must_include], self.style))
@@ -340,17 +347,29 @@ class PlaySession:
         game, match = self.game, self.match
         after = match.scores
         points = [a - b for a, b in zip(after, self._scores_before)]
+        score = match.hand_scores[-1]
         self.term.redraw(self._screen(reveal=True))
         self.term.print()
         self.term.print(finishing_table(game.finished, self.seats, self.style, points))
-        last = game.loser
-        assert last is not None
-        left = game.hand(last)
-        line = Text(f"{self._name(last)} finished last, left holding ", style="bold")
-        line.append_text(cards_text(left, self.style))
-        self.term.print(line)
+        for seat in range(game.players):
+            if score.places[seat] != game.players:
+                continue
+            line = Text(f"{self._name(seat)} finished last, left holding ", style="bold")
+            line.append_text(cards_text(game.hand(seat), self.style))
+            self.term.print(line)
+        penalties = None
+        if match.rules.penalties is not None:
+            penalties = match.penalties
+            self.term.print(Text("Penalties (R11.5):", style="bold"))
+            for payment in score.payments:
+                verb = "pay" if payment.payer == self.you else "pays"
+                self.term.print(Text(self.style.words(
+                    f"  {self._name(payment.payer)} {verb} {self._name(payment.payee)} "
+                    f"{payment.amount}: {payment.detail}")))
+            if not score.payments:
+                self.term.print(Text("  none this hand", style="dim"))
         self.term.print(scoreboard(after, match.place_counts, self.seats,
-                                   len(match.results), self.style))
+                                   len(match.results), self.style, penalties))
         self._save()
 
     def _save(self) -> None:
