@@ -43,7 +43,7 @@ from .rules import Bomb, Penalties, Rules
 from .seeds import GOLDEN_GAMMA, SEED_LIMIT, seed_or_fresh, splitmix64
 
 __all__ = ["Match", "MatchError", "hand_seed", "HandScore", "Payment", "CutChain",
-           "score_hand", "cut_chains", "unplayed_bombs", "bomb_kind"]
+           "finishing_places", "score_hand", "cut_chains", "unplayed_bombs", "bomb_kind"]
 
 _DEFAULT_RULES: Final = Rules()
 _TWO_RANK: Final = 12
@@ -291,6 +291,26 @@ def _left_payment(game: Game, payer: int, payee: int, penalties: Penalties,
     return Payment(payer, payee, amount, "left", detail)
 
 
+def finishing_places(game: Game) -> tuple[int, ...]:
+    """Per seat, its place in a finished hand (1 = first out, R9). After an instant win
+    (R11.3: the deal ended the hand, no action was taken) the winner is first and every
+    other seat shares last place. Raises :class:`MatchError` while the hand is in play.
+
+    >>> game = Game.from_hands(["3s", "4s", "5s"])
+    >>> _ = game.play("3s"); _ = game.play("4s")
+    >>> finishing_places(game)
+    (1, 2, 3)
+    """
+    if not game.is_over:
+        raise MatchError("the hand is not over yet: it has no places")
+    players = game.players
+    finished = game.finished
+    if not game.history:
+        return tuple(1 if seat == finished[0] else players for seat in range(players))
+    order = {seat: place for place, seat in enumerate(finished, 1)}
+    return tuple(order[seat] for seat in range(players))
+
+
 def score_hand(game: Game) -> HandScore:
     """The score of a finished hand: R10.2 points and, under a penalty table, the R11.5
     payments. Raises :class:`MatchError` while the hand is in play.
@@ -304,17 +324,10 @@ def score_hand(game: Game) -> HandScore:
     - With ``cut_pays``, each chain of cuts (:func:`cut_chains`) is paid by the last seat
       cut to the last seat that cut, for every combination cut in the chain.
     """
-    if not game.is_over:
-        raise MatchError("the hand is not over yet: it has no score")
+    places = finishing_places(game)
     players = game.players
-    finished = game.finished
-    winner = finished[0]
+    winner = game.finished[0]
     instant = not game.history
-    if instant:
-        places = tuple(1 if seat == winner else players for seat in range(players))
-    else:
-        order = {seat: place for place, seat in enumerate(finished, 1)}
-        places = tuple(order[seat] for seat in range(players))
     points = tuple(players - place for place in places)
     penalties = game.rules.penalties
     payments: list[Payment] = []

@@ -188,8 +188,14 @@ def _unit(start: int, stop: int, players: int, n: int, cols: Mapping[str, npt.Ar
         arrays[name] = values
     if (arrays["seats"] != expected_seats).any():
         raise ResultsError(f"{where}: unit {start}..{stop - 1}: seats do not follow the rotation")
-    if (np.sort(arrays["places"], axis=1) != np.arange(1, players + 1)).any():
-        raise ResultsError(f"{where}: unit {start}..{stop - 1}: a game without places 1..{players}")
+    ordered = np.sort(arrays["places"], axis=1)
+    # A hand played out has places 1..players; an instant win (R11.3) one first place and
+    # every other seat sharing last place.
+    played_out = (ordered == np.arange(1, players + 1)).all(axis=1)
+    instant = (ordered[:, 0] == 1) & (ordered[:, 1:] == players).all(axis=1)
+    if not (played_out | instant).all():
+        raise ResultsError(f"{where}: unit {start}..{stop - 1}: a game without places 1..{players}"
+                           " (or an instant win's first and shared last places)")
     order = np.argsort(slot)
 
     def shaped(values: np.ndarray) -> np.ndarray:
