@@ -350,7 +350,13 @@ class PlaySession:
         score = match.hand_scores[-1]
         self.term.redraw(self._screen(reveal=True))
         self.term.print()
-        self.term.print(finishing_table(game.finished, self.seats, self.style, points))
+        if score.instant_win:
+            winner = game.finished[0]
+            self.term.print(Text(f"{self._name(winner)} won at once (instant win, R11.3), "
+                                 f"+{points[winner]}; everyone else shares last place.",
+                                 style="bold"))
+        else:
+            self.term.print(finishing_table(game.finished, self.seats, self.style, points))
         for seat in range(game.players):
             if score.places[seat] != game.players:
                 continue
