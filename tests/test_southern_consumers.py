@@ -434,3 +434,26 @@ def test_play_screen_shows_penalties_at_hand_end(monkeypatch: pytest.MonkeyPatch
     text = out.getvalue()
     assert "Penalties (R11.5):" in text and "rules custom" in text
     assert "penalties" in text and "total" in text
+
+
+def test_replay_view_shows_the_rules_and_the_hands_penalties(tmp_path: Path) -> None:
+    import io
+
+    from tienlen.tui.render import Style
+    from tienlen.tui.replay_view import replay_file
+    from tienlen.tui.terminal import Terminal
+
+    rules = Rules(penalties=Penalties())
+    game = Game.from_hands(["2h 3c", "5s 5c 5d 5h 4c", "9s 9c 9d 9h 6c"], rules=rules,
+                           leader=0)
+    for move in ("2h", "5s 5c 5d 5h", "9s 9c 9d 9h", None, None, "6c", None, None, "3c"):
+        game.pass_turn() if move is None else game.play(move)
+    path = tmp_path / "hand.json"
+    path.write_text(game.to_json(), encoding="utf-8")
+    out = io.StringIO()
+    assert replay_file(Terminal(stdin=io.StringIO(), stdout=out), path,
+                       style=Style(ascii=True), fast=True) == 0
+    text = out.getvalue()
+    # The chain 2h, quad of 5s, quad of 9s: seat 1 (cut last) pays seat 2, 2 + 4 = 6.
+    assert "rules custom" in text
+    assert "Seat 1 pays Seat 2 6: cut: 2h then 5s 5c 5d 5h (6)" in text
