@@ -137,6 +137,26 @@ def test_R11_5_chain_of_cuts_is_paid_by_the_last_player_cut() -> None:
     assert score_hand(game).net == (0, -6, 6)
 
 
+def test_R11_5_a_cleared_pile_ends_a_chain_and_the_next_cut_is_paid_apart() -> None:
+    game = played(Game.from_hands(["2h 3c 6d 6h 7d 7h 8d 8h", "5s 5c 5d 5h 4c 9c", "2d Jc"],
+                                  rules=PENALTIES, leader=0),
+                  "2h", "5s 5c 5d 5h", None, None,      # cut 1: the quad on 2♥; clears
+                  "4c", "2d", "6d 6h 7d 7h 8d 8h",      # cut 2: a 3-pair run on 2♦
+                  None, None, "3c", "9c")
+    assert game.finished == (0, 1, 2)
+    assert len(cut_chains(game)) == 2
+    # Seat 0 pays seat 1 for 2♥ (2); seat 2 pays seat 0 for 2♦ (2). Seat 2, last, played
+    # 2♦ (no cóng) and holds J♣: nothing more.
+    assert payments(game) == [(0, 1, 2, "cut"), (2, 0, 2, "cut")]
+    assert score_hand(game).net == (0, 2, -2)
+
+
+def test_R11_5_a_bomb_led_on_an_empty_pile_cuts_no_one() -> None:
+    game = played(Game.from_hands(["5s 5c 5d 5h 3c", "2h 4c"], rules=PENALTIES, leader=0),
+                  "5s 5c 5d 5h")
+    assert cut_chains(game) == ()
+
+
 def test_R11_5_a_cut_pair_of_twos_is_worth_both_twos() -> None:
     game = played(Game.from_hands(["2s 2h 3c", "4s 4c 5s 5c 6s 6c 7s 7c 9d"], rules=PENALTIES,
                                   leader=0),

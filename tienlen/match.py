@@ -77,6 +77,17 @@ def _bombs_of(rules: Rules) -> frozenset[Bomb]:
     return frozenset(bomb for bomb, _ in rules.cuts)
 
 
+def _shape(combo: Combo) -> Bomb | None:
+    """The bomb shape of ``combo`` (a quad, or a double sequence of 3, 4 or 5 pairs),
+    whatever the rules make of it."""
+    kind = combo.kind
+    if kind is Kind.QUAD:
+        return "quad"
+    if kind is Kind.DOUBLE_SEQUENCE:
+        return _DOUBLE_SEQUENCE_BOMBS.get(len(combo))
+    return None
+
+
 def bomb_kind(combo: Combo, rules: Rules = _DEFAULT_RULES) -> Bomb | None:
     """The bomb kind of ``combo`` under ``rules`` (``"quad"``, ``"3ds"``, ``"4ds"`` or
     ``"5ds"``), or ``None`` when it is not one of the ruleset's bombs.
@@ -87,14 +98,20 @@ def bomb_kind(combo: Combo, rules: Rules = _DEFAULT_RULES) -> Bomb | None:
     >>> bomb_kind(classify("5s 5c 6s 6c 7s 7c 8s 8c 9s 9c"), Rules.southern()) is None
     True
     """
-    kind = combo.kind
-    if kind is Kind.QUAD:
-        bomb: Bomb | None = "quad"
-    elif kind is Kind.DOUBLE_SEQUENCE:
-        bomb = _DOUBLE_SEQUENCE_BOMBS.get(len(combo))
-    else:
-        return None
+    bomb = _shape(combo)
     return bomb if bomb in _bombs_of(rules) else None
+
+
+def _cut_kind(top: Combo, rules: Rules) -> Bomb | Literal["2"] | None:
+    """What a bomb played on ``top`` cuts: ``"2"`` for a 2-combo, the bomb kind for one of
+    the ruleset's bombs or a shape its table lists as a target; ``None``: no cut."""
+    if all(card.rank == _TWO_RANK for card in top.cards):
+        return "2"
+    shape = _shape(top)
+    if shape is not None and (shape in _bombs_of(rules)
+                              or any(target == shape for _, target in rules.cuts)):
+        return shape
+    return None
 
 
 def _bomb_value(bomb: Bomb, penalties: Penalties) -> int:
@@ -110,11 +127,6 @@ def _bomb_value(bomb: Bomb, penalties: Penalties) -> int:
 def _twos_value(cards: Cards, penalties: Penalties) -> int:
     return sum(penalties.red_two if card.suit in _RED_SUITS else penalties.black_two
                for card in cards if card.rank == _TWO_RANK)
-
-
-def _is_two_combo(combo: Combo) -> bool:
-    """A single, pair or triple of 2s: what the tables call "2", "22" and "222"."""
-    return all(card.rank == _TWO_RANK for card in combo.cards)
 
 
 def unplayed_bombs(cards: Cards, rules: Rules) -> tuple[Bomb, ...]:
@@ -187,9 +199,11 @@ class CutChain:
         penalties = rules.penalties or Penalties()
         total = 0
         for combo in self.combos:
-            bomb = bomb_kind(combo, rules)
-            total += (_bomb_value(bomb, penalties) if bomb is not None
-                      else _twos_value(combo.cards, penalties))
+            kind = _cut_kind(combo, rules)
+            if kind == "2":
+                total += _twos_value(combo.cards, penalties)
+            elif kind is not None:
+                total += _bomb_value(kind, penalties)
         return total
 
 
@@ -210,19 +224,26 @@ def cut_chains(game: Game) -> tuple[CutChain, ...]:
     rules = game.rules
     replay = Game.from_hands(game.initial_hands, rules=rules, leader=game.leader)
     chains: list[CutChain] = []
-    cut_combos: list[Combo] = []   # what the chain on the current pile has cut so far
+    cut_combos: list[Combo] = []   # what the open chain has cut so far
     cutter = cut = -1
+    chain_top = Cards()            # the open chain's last bomb, the pile top while it is open
     for action in game.history:
         combo = action.combo
         if combo is not None:
             top, owner = replay.pile, replay.pile_owner
-            if top is None and cut_combos:        # the chain's pile cleared
+            is_cut = (top is not None and owner is not None
+                      and bomb_kind(combo, rules) is not None
+                      and _cut_kind(top, rules) is not None)
+            # A chain goes on only while each play cuts the one before it on the same pile;
+            # any other play (a lead after the pile cleared, say) closes it.
+            if cut_combos and not (is_cut and top is not None
+                                   and top.cards == chain_top and owner == cutter):
                 chains.append(CutChain(cutter, cut, tuple(cut_combos)))
                 cut_combos = []
-            if (top is not None and owner is not None and bomb_kind(combo, rules) is not None
-                    and (_is_two_combo(top) or bomb_kind(top, rules) is not None)):
+            if is_cut and top is not None and owner is not None:
                 cut_combos.append(top)
                 cutter, cut = action.seat, owner
+                chain_top = combo.cards
         replay.apply_unchecked(action.move)
     if cut_combos:
         chains.append(CutChain(cutter, cut, tuple(cut_combos)))
