@@ -235,3 +235,57 @@ def test_R11_5_instant_win_others_share_last_place_and_pay_unmultiplied() -> Non
     assert score.instant_win
     assert score.places == (4, 4, 4, 1) and score.points == (0, 0, 0, 3)
     assert [(p.payer, p.payee, p.amount) for p in score.payments] == [(2, 3, 3)]
+
+
+def _brute_force_bomb_value(cards: list[int], values: dict[str, int]) -> int:
+    """The most valuable set of disjoint bombs among ``cards`` (non-2 card indices), by
+    trying every set of candidate bombs as real cards: written apart from match.py."""
+    by_rank: dict[int, list[int]] = {}
+    for card in cards:
+        by_rank.setdefault(card // 4, []).append(card)
+    candidates: list[tuple[int, int]] = []           # (card mask, value)
+    import itertools
+    if "quad" in values:
+        candidates += [(sum(1 << c for c in suits), values["quad"])
+                       for suits in by_rank.values() if len(suits) == 4]
+    for pairs, name in ((3, "3ds"), (4, "4ds"), (5, "5ds")):
+        if name not in values:
+            continue
+        for low in range(12 - pairs + 1):
+            ranks = range(low, low + pairs)
+            if not all(len(by_rank.get(r, [])) >= 2 for r in ranks):
+                continue
+            choices = [list(itertools.combinations(by_rank[r], 2)) for r in ranks]
+            for pick in itertools.product(*choices):
+                mask = sum(1 << c for pair in pick for c in pair)
+                candidates.append((mask, values[name]))
+
+    def best(start: int, used: int) -> int:
+        top = 0
+        for i in range(start, len(candidates)):
+            mask, value = candidates[i]
+            if not mask & used:
+                top = max(top, value + best(i + 1, used | mask))
+        return top
+
+    return best(0, 0)
+
+
+def test_R11_5_unplayed_bombs_match_a_brute_force_over_real_cards() -> None:
+    import random
+
+    from tienlen.match import _bomb_value
+
+    rng = random.Random(13)
+    south = Rules.southern()
+    south_values = {"quad": 4, "3ds": 3, "4ds": 6}
+    contract_values = {**south_values, "5ds": 8}
+    for _ in range(150):
+        low_ranks = rng.randint(5, 9)                 # few ranks: many pairs and quads
+        deck = list(range(low_ranks * 4))
+        cards = rng.sample(deck, min(len(deck), rng.randint(6, 13)))
+        hand = Cards(sum(1 << c for c in cards))
+        for rules, values in ((south, south_values), (Rules(), contract_values)):
+            found = unplayed_bombs(hand, rules)
+            got = sum(_bomb_value(b, rules.penalties or Penalties()) for b in found)
+            assert got == _brute_force_bomb_value(cards, values), (str(hand), found)
