@@ -399,6 +399,7 @@ def test_sim_under_southern(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert main(["sim", "--rules", "southern", "--bots", "L1,random", "--games", "8",
                  "--seed", "2", "--json", str(out)]) == 0
     assert json.loads(out.read_text())["rules"] == "southern"
+    assert "Rules: southern" in capsys.readouterr().out
 
 
 @needs_southern_core
