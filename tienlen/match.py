@@ -313,23 +313,19 @@ def _left_payment(game: Game, payer: int, payee: int, penalties: Penalties,
 
 
 def finishing_places(game: Game) -> tuple[int, ...]:
-    """Per seat, its place in a finished hand (1 = first out, R9). After an instant win
-    (R11.3: the deal ended the hand, no action was taken) the winner is first and every
-    other seat shares last place. Raises :class:`MatchError` while the hand is in play.
+    """Per seat, its place in a finished hand (1 = first out, R9): :attr:`Game.places`, so
+    that after an instant win (R11.3) every seat but the winner shares last place. Raises
+    :class:`MatchError` while the hand is in play.
 
     >>> game = Game.from_hands(["3s", "4s", "5s"])
     >>> _ = game.play("3s"); _ = game.play("4s")
     >>> finishing_places(game)
     (1, 2, 3)
     """
-    if not game.is_over:
+    places = game.places
+    if places is None:
         raise MatchError("the hand is not over yet: it has no places")
-    players = game.players
-    finished = game.finished
-    if not game.history:
-        return tuple(1 if seat == finished[0] else players for seat in range(players))
-    order = {seat: place for place, seat in enumerate(finished, 1)}
-    return tuple(order[seat] for seat in range(players))
+    return places
 
 
 def score_hand(game: Game) -> HandScore:
@@ -339,7 +335,7 @@ def score_hand(game: Game) -> HandScore:
     - The loser (last place) pays the winner (first out) for each 2 and each bomb left in
       hand (:func:`unplayed_bombs`); a loser who played no card (cóng) pays
       ``cong_multiplier`` times that.
-    - After an instant win (R11.3: the hand ended with no action) the others share last
+    - After an instant win (R11.3, :attr:`Game.instant_win`) the others share last
       place; each pays the winner for its own 2s and bombs, not multiplied (no one had a
       turn to play).
     - With ``cut_pays``, each chain of cuts (:func:`cut_chains`) is paid by the last seat
@@ -348,7 +344,7 @@ def score_hand(game: Game) -> HandScore:
     places = finishing_places(game)
     players = game.players
     winner = game.finished[0]
-    instant = not game.history
+    instant = game.instant_win is not None
     points = tuple(players - place for place in places)
     penalties = game.rules.penalties
     payments: list[Payment] = []

@@ -36,6 +36,10 @@ from .terminal import Terminal
 __all__ = ["PlayOptions", "PlaySession", "Command", "parse_command", "cards_from_input",
            "bot_names", "save_path", "moves_listing", "help_table"]
 
+# The deals that win at once (R11.3), in a player's words.
+_INSTANT_WIN_WORDS = {"four_twos": "four 2s", "dragon": "a dragon (3 to A)",
+                      "six_pairs": "six pairs", "five_pairs": "five consecutive pairs"}
+
 #: Names for the bots, in seat order after the person's seat.
 BOT_NAMES: tuple[str, ...] = ("Minh", "Lan", "Hoa")
 #: Seconds between two bot moves on an interactive terminal, so each can be read.
@@ -311,14 +315,16 @@ class PlaySession:
         number = self.match.hand_number
         leader = game.turn
         text = Text(f"Hand {number}: ", style="bold")
-        if leader is None:
+        if game.instant_win is not None:
             # An instant win (R11.3): the deal itself ended the hand.
-            winner = game.finished[0]
+            winner, how = game.instant_win
+            words = _INSTANT_WIN_WORDS.get(how, how)
             text.append(f"{self._name(winner)} {'win' if winner == self.you else 'wins'} "
-                        "at once with the cards dealt (instant win, R11.3): ")
+                        f"at once with {words} (instant win, R11.3): ")
             text.append_text(cards_text(game.hand(winner), self.style))
             self._event(text)
             return
+        assert leader is not None  # a hand not won at the deal has a seat to act
         if game.must_include is not None:
             text.append(f"{self._name(leader)} hold{'' if leader == self.you else 's'} ")
             text.append_text(cards_text([game.must_include], self.style))
