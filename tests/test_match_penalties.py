@@ -289,3 +289,18 @@ def test_R11_5_unplayed_bombs_match_a_brute_force_over_real_cards() -> None:
             found = unplayed_bombs(hand, rules)
             got = sum(_bomb_value(b, rules.penalties or Penalties()) for b in found)
             assert got == _brute_force_bomb_value(cards, values), (str(hand), found)
+
+
+@needs_southern_core
+def test_R11_5_instant_win_in_a_match() -> None:
+    # Match seed 177 deals hand 1 (by hand_seed) with seat 0 holding six pairs (5 6 8 10 J
+    # K); seat 2 leads (3♠) and neither seat 2 (pairs of 7, 9, A, 2) nor seat 3 (pairs of
+    # 3, 6, Q) qualifies first. Seat 1 keeps 2♠ (1), seat 2 2♣ 2♦ (1 + 2), seat 3 2♥ (2);
+    # none holds three consecutive pairs or a quad.
+    match = Match(4, seed=177, rules=Rules.southern())
+    assert match.game.instant_win == (0, "six_pairs")
+    assert match.scores == (3, 0, 0, 0)
+    assert match.penalties == (6, -1, -3, -2)
+    assert match.place_counts == ((1, 0, 0, 0), (0, 0, 0, 1), (0, 0, 0, 1), (0, 0, 0, 1))
+    match.next_hand()
+    assert match.game.leader == 0

@@ -458,3 +458,25 @@ def test_replay_view_shows_the_rules_and_the_hands_penalties(tmp_path: Path) -> 
     # The chain 2h, quad of 5s, quad of 9s: seat 1 (cut last) pays seat 2, 2 + 4 = 6.
     assert "rules custom" in text
     assert "Seat 1 pays Seat 2 6: cut: 2h then 5s 5c 5d 5h (6)" in text
+
+
+@needs_southern_core
+def test_play_screen_of_an_instant_win() -> None:
+    # Match seed 177: seat 0 (you) is dealt six pairs (see test_match_penalties); Minh,
+    # Lan and Hoa keep 2♠ (1), 2♣ 2♦ (3) and 2♥ (2) and pay you; you score 3 points.
+    import subprocess
+    import sys
+
+    from test_cli_play import child_env
+
+    done = subprocess.run(
+        [sys.executable, "-m", "tienlen", "play", "--seed", "177", "--bots", "L1", "--rules",
+         "southern", "--ascii"], input="n\n", capture_output=True, text=True,
+        encoding="utf-8", env=child_env(), timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "You win at once with six pairs (instant win, R11.3)" in out
+    assert "You won at once (instant win, R11.3), +3" in out
+    for line in ("Minh pays You 1: left 2s (1)", "Lan pays You 3: left 2c 2d (3)",
+                 "Hoa pays You 2: left 2h (2)"):
+        assert line in out

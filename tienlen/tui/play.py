@@ -227,7 +227,6 @@ class PlaySession:
         # The history length when the person last listed their moves with m: #N plays at
         # once only while that list is the current one.
         self._listed_at = -1
-        self._scores_before = self.match.scores
         self.save_failed = False
 
     # ------------------------------------------------------------------ helpers
@@ -311,7 +310,6 @@ class PlaySession:
         self.log.clear()
         self._pending_hint = None
         self._listed_at = -1
-        self._scores_before = self.match.scores
         number = self.match.hand_number
         leader = game.turn
         text = Text(f"Hand {number}: ", style="bold")
@@ -352,8 +350,8 @@ class PlaySession:
     def _finish_hand(self) -> None:
         game, match = self.game, self.match
         after = match.scores
-        points = [a - b for a, b in zip(after, self._scores_before)]
         score = match.hand_scores[-1]
+        points = score.points
         self.term.redraw(self._screen(reveal=True))
         self.term.print()
         if score.instant_win:

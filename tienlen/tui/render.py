@@ -144,7 +144,11 @@ def _last_actions(history: Sequence[Action], players: int) -> list[Action | None
 def _status(view: View, seat: int) -> Text:
     if seat in view.finished:
         place = view.finished.index(seat) + 1
-        if view.turn is None and place == view.players:
+        # Once the hand is over, a seat still holding cards is last, or, after an instant
+        # win (R11.3), the winner (first) or one of the others, who share last place.
+        if view.turn is None and view.card_counts[seat]:
+            if place == 1:
+                return Text("won at once", style="green")
             return Text("last", style="bold red")
         return Text(f"out, {ordinal(place)}", style="green")
     if view.turn == seat:
