@@ -480,3 +480,30 @@ def test_play_screen_of_an_instant_win() -> None:
     for line in ("Minh pays You 1: left 2s (1)", "Lan pays You 3: left 2c 2d (3)",
                  "Hoa pays You 2: left 2h (2)"):
         assert line in out
+
+
+@needs_southern_core
+def test_rl_envs_skip_a_deal_won_at_once() -> None:
+    # Seed 60 deals seat 0 four 2s (checked by hand in _core.deal(60, 4)), an instant win
+    # under the Southern rules: no seat would have a decision, so the envs deal again.
+    pytest.importorskip("pettingzoo")
+    import numpy as np
+
+    from tienlen.rl import TienlenEnv
+    from tienlen.rl import env as make_env
+
+    assert Cards(_core.deal(60, 4)[0]).mask & TWOS == TWOS
+    gym = TienlenEnv(opponents=("random",) * 3, rules="southern")
+    first, _ = gym.reset(seed=60)
+    assert first["action_mask"].any() and not gym.game.is_over
+    assert gym.game.hands[0] & TWOS != TWOS          # another deal
+    again, _ = gym.reset(seed=60)
+    assert np.array_equal(first["observation"], again["observation"])   # deterministic
+    # Under the contract the same seed is played as dealt.
+    contract = TienlenEnv(opponents=("random",) * 3)
+    contract.reset(seed=60)
+    assert contract.game.hands[0] & TWOS == TWOS
+    aec = make_env(players=4, rules="southern")
+    aec.reset(seed=60)
+    obs, *_ = aec.last()
+    assert obs["action_mask"].any()
