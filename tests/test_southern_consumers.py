@@ -507,3 +507,16 @@ def test_rl_envs_skip_a_deal_won_at_once() -> None:
     aec.reset(seed=60)
     obs, *_ = aec.last()
     assert obs["action_mask"].any()
+
+
+@needs_southern_core
+def test_replay_of_an_instant_win(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Seed 112: seat 3 wins at once with six pairs; seat 2 keeps 2♠ 2♥ (1 + 2) and pays 3.
+    game = Game(4, seed=112, rules=SOUTH)
+    path = tmp_path / "instant.json"
+    path.write_text(game.to_json(), encoding="utf-8")
+    assert game_from_json(path.read_text(encoding="utf-8")) == game
+    assert main(["replay", str(path), "--fast", "--ascii"]) == 0
+    out = capsys.readouterr().out
+    assert "Seat 3 won at once (instant win, R11.3)" in out
+    assert "Seat 2 pays Seat 3 3: left 2s 2h (3)" in out

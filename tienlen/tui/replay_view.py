@@ -75,7 +75,7 @@ def replay_file(terminal: Terminal, path: Path, *, style: Style, step: bool = Fa
         # Everything is public in a replay: every hand is shown, and the seat about to
         # act (last place, at the end; the winner of an instant win) gets the large hand.
         focus = game.turn if game.turn is not None else game.loser
-        if focus is None:
+        if focus is None or game.instant_win is not None:
             focus = game.finished[0]
         screen = board(game.view(focus), seats, style, title=title, hands=game.hands,
                        focus=focus, events=log[-6:] if terminal.interactive else ())
