@@ -186,6 +186,17 @@ def test_R11_5_score_of_a_hand_in_play_is_refused() -> None:
         score_hand(game)
 
 
+def test_R11_5_bad_arguments_are_value_errors() -> None:
+    with pytest.raises(ValueError, match="Game"):
+        score_hand("3s 4s")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="Game"):
+        cut_chains(None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="Cards"):
+        unplayed_bombs("5s 5c 5d 5h", Rules())  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="Rules"):
+        Match(2, seed=1, rules="southern")  # type: ignore[arg-type]
+
+
 def _play_match(rules: Rules, seed: int, hands: int) -> Match:
     match = Match(4, seed=seed, rules=rules)
     bots = [make_bot("L1", seed=seat) for seat in range(4)]

@@ -143,6 +143,10 @@ def unplayed_bombs(cards: Cards, rules: Rules) -> tuple[Bomb, ...]:
     >>> unplayed_bombs(Cards.parse("5s 5c 6s 6c 7s 7c 7d 7h 8s 8c"), south)
     ('4ds',)
     """
+    if not isinstance(cards, Cards):
+        raise ValueError(f"cards must be Cards, got {type(cards).__name__}")
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a Rules, got {type(rules).__name__}")
     penalties = rules.penalties or Penalties()
     counts = [0] * _TWO_RANK
     for card in cards:
@@ -221,6 +225,7 @@ def cut_chains(game: Game) -> tuple[CutChain, ...]:
     >>> chain.cutter, chain.cut, [str(c.cards) for c in chain.combos]
     (2, 1, ['2♥', '5♠ 5♣ 5♦ 5♥'])
     """
+    _check_game(game)
     rules = game.rules
     replay = Game.from_hands(game.initial_hands, rules=rules, leader=game.leader)
     chains: list[CutChain] = []
@@ -312,6 +317,11 @@ def _left_payment(game: Game, payer: int, payee: int, penalties: Penalties,
     return Payment(payer, payee, amount, "left", detail)
 
 
+def _check_game(game: object) -> None:
+    if not isinstance(game, Game):
+        raise ValueError(f"expected a tienlen Game, got {type(game).__name__}")
+
+
 def finishing_places(game: Game) -> tuple[int, ...]:
     """Per seat, its place in a finished hand (1 = first out, R9): :attr:`Game.places`, so
     that after an instant win (R11.3) every seat but the winner shares last place. Raises
@@ -322,6 +332,7 @@ def finishing_places(game: Game) -> tuple[int, ...]:
     >>> finishing_places(game)
     (1, 2, 3)
     """
+    _check_game(game)
     places = game.places
     if places is None:
         raise MatchError("the hand is not over yet: it has no places")
