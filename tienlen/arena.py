@@ -58,7 +58,7 @@ import numpy as np
 from .bots import Bot, make_bot
 from .errors import TienlenError
 from .game import Game
-from .match import hand_seed
+from .match import finishing_places, hand_seed
 from .rules import Rules
 from .seeds import check_players, check_seed, mix as _mix
 
@@ -411,7 +411,8 @@ def _play_range(lineup: tuple[BotSpec, ...], players: int, seed: int, rules: Rul
                             f"illegal move {move!r}: {error}") from error
                     if pace is not None and pace.due(t1):
                         pace.poll(t1)
-                for place, seat in enumerate(game.finished, start=1):
+                # After an instant win (R11.3) the other seats share last place.
+                for seat, place in enumerate(finishing_places(game)):
                     places[d - start, r, entry_at[seat]] = place
                 seconds[d - start, r] = spent
                 decisions[d - start, r] = moves

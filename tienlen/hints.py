@@ -30,7 +30,7 @@ from .bots.split import GROUP, is_control, move_damage, split_masks
 from .cards import RANKS, Cards
 from .combos import Kind, classify
 from .reasons import Wording
-from .rules import Rules
+from .rules import CONTRACT_CUTS, Bomb, Rules
 from .solver import Solution
 from .view import View
 
@@ -160,6 +160,25 @@ def group_words(cards: Cards, rules: Rules = _DEFAULT_RULES) -> str:
     return f"{run} run" if combo.kind is Kind.SEQUENCE else f"{run} double run"
 
 
+_BOMB_WORDS: dict[Bomb, str] = {"quad": "a quad", "3ds": "a 3-pair double run",
+                                "4ds": "a 4-pair double run", "5ds": "a 5-pair double run"}
+
+
+def _out_of_turn_words(rules: Rules) -> str:
+    """What a locked-out player could still play, in words, from the ruleset's own table
+    (R5.2 in the contract, R11.2 in the South).
+
+    >>> _out_of_turn_words(Rules()), _out_of_turn_words(Rules.southern())
+    ('only a bomb on 2s could be played', 'only a 4-pair double run on what it cuts could be played')
+    """
+    if rules.cuts == CONTRACT_CUTS and rules.out_of_turn == Rules().out_of_turn:
+        return "only a bomb on 2s could be played"
+    bombs = sorted(rules.out_of_turn & {bomb for bomb, _ in rules.cuts})
+    if not bombs:
+        return "you play again only once the pile clears"
+    return f"only {_join([_BOMB_WORDS[b] for b in bombs], 'or')} on what it cuts could be played"
+
+
 def _join(items: list[str], word: str = "and") -> str:
     if len(items) <= 1:
         return "".join(items)
@@ -279,7 +298,7 @@ class _Explainer:
     def _pass_reason(self) -> str:
         if not self.moves:
             if self.view.seat in self.view.locked_out:
-                return "you passed on this pile, so only a bomb on 2s could be played"
+                return f"you passed on this pile, so {_out_of_turn_words(self.rules)}"
             return "nothing in your hand beats the pile"
         plain = [m.mask for m in self.moves if not self._control(m.mask)]
         strong = [m.mask for m in self.moves if self._control(m.mask)]

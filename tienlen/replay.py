@@ -2,9 +2,12 @@
 
 A replay names the schema and its version, the number of players, the rules, the seed (or
 ``null`` for given hands), the initial hands, the leader (``null`` for the first-hand rule),
-every action and the finishing order so far::
+every action and the finishing order so far. The rules are every field of
+:meth:`Rules.to_dict() <tienlen.rules.Rules.to_dict>`; a bare preset name (``"southern"``) is
+read too, and a replay without the field (written before rulesets were data) is read under
+the contract::
 
-    {"schema": "tienlen.game", "version": 1, "players": 2, "rules": "default",
+    {"schema": "tienlen.game", "version": 1, "players": 2, "rules": {"name": "default", ...},
      "seed": null, "hands": ["3s 4s", "5s 9h"], "leader": null,
      "actions": [{"seat": 0, "action": "play", "cards": "3s"},
                  {"seat": 1, "action": "pass"}],
@@ -63,6 +66,8 @@ _FIELDS: Final = ("schema", "version", "players", "rules", "seed", "hands", "lea
 # the user gave (``tienlen play --seed S``) and the hand's number, whose deal seed is
 # hand_seed(S, n).
 _LABEL_FIELDS: Final = ("names", "match")
+# Replays written before rulesets were data lack "rules": they were played under the contract.
+_OPTIONAL_FIELDS: Final = ("rules",)
 _NAME_LIMIT: Final = 40
 
 
@@ -119,7 +124,7 @@ def game_to_json(game: Game, *, indent: int | None = None) -> str:
         "schema": SCHEMA,
         "version": VERSION,
         "players": game.players,
-        "rules": game.rules.name,
+        "rules": _rules_to_json(game.rules),
         "seed": game.seed,
         "hands": [hand.ascii() for hand in game.initial_hands],
         "leader": game.leader,
@@ -165,6 +170,28 @@ def _cards(value: object, field: str) -> Cards:
         return Cards.parse(_str(value, field))
     except CardParseError as error:
         raise ReplayError(_clip(str(error)), field) from None
+
+
+def _rules_to_json(rules: Rules) -> dict[str, Any]:
+    """The ``rules`` field: every field of the ruleset (:meth:`Rules.to_dict`), so a replay
+    of a custom ruleset replays under exactly those rules."""
+    return rules.to_dict()
+
+
+def _rules_from_json(record: dict[str, Any]) -> Rules:
+    """The ruleset of a replay record: ``Rules.to_dict()`` fields or a bare preset name;
+    the contract when the field is missing (older replays)."""
+    if "rules" not in record:
+        return Rules()
+    value = record["rules"]
+    if type(value) is not str and type(value) is not dict:
+        raise ReplayError(f"expected a preset name or an object, got {_json_type(value)}",
+                          "rules")
+    try:
+        return Rules.from_dict(value)
+    except (ValueError, TypeError) as error:
+        # TypeError: a JSON list where a name belongs is unhashable in a set of names.
+        raise ReplayError(_clip(str(error)), "rules") from None
 
 
 def game_from_json(text: str | bytes) -> Game:
@@ -222,24 +249,15 @@ def _load_record(text: object) -> dict[str, Any]:
         if name not in _FIELDS and name not in _LABEL_FIELDS:
             raise ReplayError("unknown field", _clip(name, 80))
     for name in _FIELDS:
-        if name not in record:
+        if name not in record and name not in _OPTIONAL_FIELDS:
             raise ReplayError("missing field", name)
     return record
-
-
-def _read_rules(value: object) -> Rules:
-    try:
-        return Rules.from_name(_str(value, "rules"))
-    except ReplayError:
-        raise
-    except ValueError as error:
-        raise ReplayError(_clip(str(error)), "rules") from None
 
 
 def _read_header(record: dict[str, Any]) -> _Header:
     """Players, rules, seed, hands and leader, each checked on its own."""
     players = _int(record["players"], "players", 2, 4)
-    rules = _read_rules(record["rules"])
+    rules = _rules_from_json(record)
     seed = record["seed"]
     if seed is not None:
         seed = _int(seed, "seed", 0, SEED_LIMIT - 1)

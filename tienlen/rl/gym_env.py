@@ -29,7 +29,7 @@ from ..actions import PASS
 from ..game import Game
 from ..rules import Rules
 from ..seeds import check_seed, mix
-from .encoding import check_render_mode, rules_arg, NUM_ACTIONS, IllegalActionError, check_action, observation_space, place_rewards
+from .encoding import check_render_mode, deal_with_a_decision, rules_arg, NUM_ACTIONS, IllegalActionError, check_action, observation_space, place_rewards
 
 __all__ = ["TienlenEnv", "MaskedDiscrete", "SampledAction", "VectorObservation"]
 
@@ -157,12 +157,15 @@ class TienlenEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """Deal a hand. With ``seed``, the deal is ``tienlen.core.deal(seed, players)`` and
-        level-named bots are rebuilt with seeds derived from it."""
+        level-named bots are rebuilt with seeds derived from it. A deal won at once (R11.3)
+        is skipped for the next one of a stream from the seed
+        (:func:`~tienlen.rl.encoding.deal_with_a_decision`): an episode always has a
+        decision."""
         super().reset(seed=seed)
         deal_seed = seed if seed is not None else int(self.np_random.integers(1 << 63))
         check_seed(deal_seed)
         self._epoch = next(_EPOCHS)
-        self.game.reset(deal_seed)
+        deal_seed = deal_with_a_decision(self.game, deal_seed)
         self._table = Game.from_hands(self.game.hands, rules=self.rules)
         self._bots = {}
         for k, spec in enumerate(self.opponent_specs):

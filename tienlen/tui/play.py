@@ -38,6 +38,10 @@ __all__ = ["PlayOptions", "PlaySession", "Command", "parse_command", "cards_from
            "input_tokens", "check_card_number",
            "bot_names", "save_path", "moves_listing", "help_table"]
 
+# The deals that win at once (R11.3), in a player's words.
+_INSTANT_WIN_WORDS = {"four_twos": "four 2s", "dragon": "a dragon (3 to A)",
+                      "six_pairs": "six pairs", "five_pairs": "five consecutive pairs"}
+
 #: Names for the bots, in seat order after the person's seat.
 BOT_NAMES: tuple[str, ...] = ("Minh", "Lan", "Hoa")
 #: Seconds between two bot moves on an interactive terminal, so each can be read.
@@ -243,7 +247,6 @@ class PlaySession:
         # The history length when the person last listed their moves with m: #N plays at
         # once only while that list is the current one.
         self._listed_at = -1
-        self._scores_before = self.match.scores
         self.save_failed = False
 
     # ------------------------------------------------------------------ helpers
@@ -332,11 +335,19 @@ class PlaySession:
         self.log.clear()
         self._pending_hint = None
         self._listed_at = -1
-        self._scores_before = self.match.scores
         number = self.match.hand_number
         leader = game.turn
-        assert leader is not None  # a new hand always has a seat to act
         text = Text(f"Hand {number}: ", style="bold")
+        if game.instant_win is not None:
+            # An instant win (R11.3): the deal itself ended the hand.
+            winner, how = game.instant_win
+            words = _INSTANT_WIN_WORDS.get(how, how)
+            text.append(f"{self._name(winner)} {'win' if winner == self.you else 'wins'} "
+                        f"at once with {words} (instant win, R11.3): ")
+            text.append_text(cards_text(game.hand(winner), self.style))
+            self._event(text)
+            return
+        assert leader is not None  # a hand not won at the deal has a seat to act
         if game.must_include is not None:
             text.append(f"{self._name(leader)} hold{'' if leader == self.you else 's'} ")
             text.append_text(cards_text([game.must_include], self.style))
@@ -364,18 +375,36 @@ class PlaySession:
     def _finish_hand(self) -> None:
         game, match = self.game, self.match
         after = match.scores
-        points = [a - b for a, b in zip(after, self._scores_before)]
+        score = match.hand_scores[-1]
+        points = score.points
         self.term.redraw(self._screen(reveal=True))
         self.term.print()
-        self.term.print(finishing_table(game.finished, self.seats, self.style, points))
-        last = game.loser
-        assert last is not None
-        left = game.hand(last)
-        line = Text(f"{self._name(last)} finished last, left holding ", style="bold")
-        line.append_text(cards_text(left, self.style))
-        self.term.print(line)
+        if score.instant_win:
+            winner = game.finished[0]
+            self.term.print(Text(f"{self._name(winner)} won at once (instant win, R11.3), "
+                                 f"+{points[winner]}; everyone else shares last place.",
+                                 style="bold"))
+        else:
+            self.term.print(finishing_table(game.finished, self.seats, self.style, points))
+        for seat in range(game.players):
+            if score.places[seat] != game.players:
+                continue
+            line = Text(f"{self._name(seat)} finished last, left holding ", style="bold")
+            line.append_text(cards_text(game.hand(seat), self.style))
+            self.term.print(line)
+        penalties = None
+        if match.rules.penalties is not None:
+            penalties = match.penalties
+            self.term.print(Text("Penalties (R11.5):", style="bold"))
+            for payment in score.payments:
+                verb = "pay" if payment.payer == self.you else "pays"
+                self.term.print(Text(self.style.words(
+                    f"  {self._name(payment.payer)} {verb} {self._name(payment.payee)} "
+                    f"{payment.amount}: {payment.detail}")))
+            if not score.payments:
+                self.term.print(Text("  none this hand", style="dim"))
         self.term.print(scoreboard(after, match.place_counts, self.seats,
-                                   len(match.results), self.style))
+                                   len(match.results), self.style, penalties))
         self._save()
 
     def _save(self) -> None:

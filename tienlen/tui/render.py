@@ -155,7 +155,11 @@ def _last_actions(history: Sequence[Action], players: int) -> list[Action | None
 def _status(view: View, seat: int) -> Text:
     if seat in view.finished:
         place = view.finished.index(seat) + 1
-        if view.turn is None and place == view.players:
+        # Once the hand is over, a seat still holding cards is last, or, after an instant
+        # win (R11.3), the winner (first) or one of the others, who share last place.
+        if view.turn is None and view.card_counts[seat]:
+            if place == 1:
+                return Text("won at once", style="green")
             return Text("last", style="bold red")
         return Text(f"out, {ordinal(place)}", style="green")
     if view.turn == seat:
@@ -268,18 +272,32 @@ def finishing_table(finished: Sequence[int], seats: Sequence[SeatInfo], style: S
 
 
 def scoreboard(scores: Sequence[int], place_counts: Sequence[Sequence[int]],
-               seats: Sequence[SeatInfo], hands_played: int, style: Style) -> Table:
-    """The match so far: points and how often each seat took each place (R10.2)."""
+               seats: Sequence[SeatInfo], hands_played: int, style: Style,
+               penalties: Sequence[int] | None = None) -> Table:
+    """The match so far: points and how often each seat took each place (R10.2) and, under
+    a penalty table (R11.5), the net penalty points and the total of both."""
     table = Table(title=f"Match after {hands_played} hand{'s' if hands_played != 1 else ''}",
                   box=style.box, title_justify="left", title_style="bold")
     table.add_column("player")
     table.add_column("points", justify="right")
+    if penalties is not None:
+        table.add_column("penalties", justify="right")
+        table.add_column("total", justify="right")
     players = len(scores)
     for place in range(1, players + 1):
         table.add_column(ordinal(place), justify="right")
-    best = max(scores)
+    totals = [score + (penalties[seat] if penalties is not None else 0)
+              for seat, score in enumerate(scores)]
+    best = max(totals)
     for seat, score in enumerate(scores):
         name = Text(seats[seat].name, style="bold" if seats[seat].is_you else "")
-        points = Text(str(score), style="bold green" if score == best else "")
-        table.add_row(name, points, *(str(n) for n in place_counts[seat]))
+        lead = "bold green"
+        row: list[RenderableType] = [name]
+        if penalties is None:
+            row.append(Text(str(score), style=lead if score == best else ""))
+        else:
+            row += [str(score), f"{penalties[seat]:+d}",
+                    Text(str(totals[seat]), style=lead if totals[seat] == best else "")]
+        row += [str(n) for n in place_counts[seat]]
+        table.add_row(*row)
     return table
