@@ -105,8 +105,10 @@ class Playout:
                 else:
                     move = self._lead(plan, danger)
             elif (state.locked_mask >> seat) & 1:
-                # R5.2: a seat that passed may only bomb the 2s on top.
-                move = next((m for m, c, _ in plan if is_bomb(c) and beats(c, pile, flags)), 0)
+                # R5.2 / R11.2: a seat that passed may only play the bombs the rules let it
+                # play out of turn; it plays the first plan group that is one of them.
+                allowed = set(state.legal_moves().tolist())
+                move = next((m for m, _, _ in plan if m in allowed), 0)
             elif danger <= _DANGER:
                 moves = state.legal_moves().tolist()
                 if moves:
