@@ -300,17 +300,60 @@ cdef inline int64_t _emit_window(Choices* ch, int s, int L, const uint8_t* tptr,
     return m
 
 
-cdef int64_t gen_moves(uint64_t hand, uint32_t pile, int flags, bint locked, int mi,
-                       uint64_t* out) noexcept nogil:
-    """Count (out == NULL) or write every legal play of `hand` on `pile`."""
+cdef inline int64_t _gen_same(uint64_t hand, uint32_t pile, Choices* ch, int* runlen, int max_rank,
+                              int mi, uint64_t* out) noexcept nogil:
+    """R3.1: the plays of the pile's own kind and size with a higher top card."""
+    cdef int pk = ckind(pile), k
+    if pk <= K_QUAD:
+        return _gen_sets(hand, pk, ctop(pile), mi, out)
+    k = 1 if pk == K_SEQUENCE else 2
+    _prepare_runs(ch, hand, k, mi, max_rank, runlen)
+    return _gen_runs(ch, runlen, hand, k, clen(pile) // k, ctop(pile), mi, max_rank, out)
+
+
+cdef int64_t _gen_follow_with_bombs(uint64_t hand, uint32_t pile, uint64_t bombs, bint locked,
+                                    int mi, int max_rank, uint64_t* out) noexcept nogil:
+    """A follow where the table offers bombs (bit 8 * class of each bomb class that cuts the
+    pile): the R3.1 plays (unless locked out) and the bombs, interleaved so that the list
+    stays ordered by (kind, number of cards, mask)."""
     cdef int64_t cnt = 0
-    cdef int k, L, max_rank, pk, plen, ptop, twos, top_run
-    cdef uint64_t present
+    cdef int b, cb, ct = code_class(pile), shape, min_top
+    cdef bint same_done = locked
+    cdef Choices ch
+    cdef int runlen[14]
+    for b in range(4):
+        cb = CL_QUAD + b
+        if not (bombs >> (8 * cb)) & 1:
+            continue
+        shape = (K_QUAD << 6 | 4) if b == 0 else (K_DOUBLE_SEQUENCE << 6 | (2 * b + 4))
+        if not same_done and <int>(pile >> 6) < shape:
+            cnt += _gen_same(hand, pile, &ch, runlen, max_rank, mi, (out + cnt) if out != NULL else NULL)
+            same_done = True
+        # A bomb of the pile's own class must beat it by its top card (the b == t entry).
+        min_top = ctop(pile) if cb == ct else -1
+        if b == 0:
+            cnt += _gen_sets(hand, 4, min_top, mi, (out + cnt) if out != NULL else NULL)
+        else:
+            _prepare_runs(&ch, hand, 2, mi, max_rank, runlen)
+            cnt += _gen_runs(&ch, runlen, hand, 2, b + 2, min_top, mi, max_rank,
+                             (out + cnt) if out != NULL else NULL)
+    if not same_done:
+        cnt += _gen_same(hand, pile, &ch, runlen, max_rank, mi, (out + cnt) if out != NULL else NULL)
+    return cnt
+
+
+cdef int64_t gen_moves(uint64_t hand, uint32_t pile, const RuleTable* rt, bint locked, int mi,
+                       uint64_t* out) noexcept nogil:
+    """Count (out == NULL) or write every legal play of `hand` on `pile` under the rule
+    table `rt`. A locked-out hand (R5.2) may only cut by the out-of-turn table."""
+    cdef int64_t cnt = 0
+    cdef int k, L, max_rank, top_run, ct
+    cdef uint64_t present, bombs
     cdef Choices ch
     cdef int runlen[14]
     if mi >= 0 and not ((hand >> mi) & 1):
         return 0
-    max_rank = 11 if (flags & F_NO_TWOS) else 12
+    max_rank = 11 if (rt.flags & F_NO_TWOS) else 12
     if pile == 0:
         if locked:
             return 0
@@ -332,21 +375,14 @@ cdef int64_t gen_moves(uint64_t hand, uint32_t pile, int flags, bint locked, int
             for L in range(3, top_run + 1):
                 cnt += _gen_runs(&ch, runlen, hand, k, L, -1, mi, max_rank, out + cnt)
         return cnt
-    pk = ckind(pile)
-    plen = clen(pile)
-    ptop = ctop(pile)
+    # The bomb classes that cut this pile: one shift of one table word.
+    ct = code_class(pile)
+    bombs = ((rt.out_cuts if locked else rt.cuts) >> ct) & BOMB_COLUMN
     if not locked:
-        if pk <= K_QUAD:
-            cnt += _gen_sets(hand, pk, ptop, mi, out)
-        else:
-            k = 1 if pk == K_SEQUENCE else 2
-            _prepare_runs(&ch, hand, k, mi, max_rank, runlen)
-            cnt += _gen_runs(&ch, runlen, hand, k, plen // k, ptop, mi, max_rank, out)
-    if c_is_two_combo(pile):
-        twos = plen
-        if twos == 1:
-            cnt += _gen_sets(hand, 4, -1, mi, (out + cnt) if out != NULL else NULL)
-        _prepare_runs(&ch, hand, 2, mi, max_rank, runlen)
-        cnt += _gen_runs(&ch, runlen, hand, 2, twos + 2, -1, mi, max_rank,
-                         (out + cnt) if out != NULL else NULL)
-    return cnt
+        # A bomb of the pile's own class beats it by R3.1 already: listed once, there.
+        bombs &= ~((<uint64_t>1) << (8 * ct))
+    if bombs:
+        return _gen_follow_with_bombs(hand, pile, bombs, locked, mi, max_rank, out)
+    if locked:
+        return 0
+    return _gen_same(hand, pile, &ch, runlen, max_rank, mi, out)

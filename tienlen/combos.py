@@ -294,8 +294,9 @@ def legal_moves(
 
     The order is the core's: ascending by kind, then number of cards, then mask (so by
     top card, then the remaining cards from the strongest down). ``locked_out=True``
-    means the player passed earlier in this pile, so only bombs on a combination of 2s
-    are allowed (R5.2). ``must_include`` is a card every move must contain (R7.2).
+    means the player passed earlier in this pile, so only the cuts ``rules`` allow out of
+    turn remain (bombs on a combination of 2s under the contract, R5.2; R11.2 in the
+    South). ``must_include`` is a card every move must contain (R7.2).
 
     Raises ``ValueError`` if the pile is not a combination or shares cards with the hand,
     or if ``must_include`` is not in the hand.

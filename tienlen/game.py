@@ -38,7 +38,7 @@ from .reasons import (
     reason_from_core,
     turn_message,
 )
-from .rules import Rules
+from .rules import ALL_INSTANT_WINS, InstantWin, Rules
 from .seeds import seed_or_fresh
 
 if TYPE_CHECKING:
@@ -208,6 +208,11 @@ class Game:
     the holder of the lowest card leads and must play it); a seat number lets that seat lead
     anything (R7.3, R7.4), as :class:`~tienlen.match.Match` does for later hands.
 
+    A dealt hand is checked for instant wins (R11.3) when ``rules`` enable them
+    (``Rules.southern()``): the first seat in turn order from the leader whose hand holds one
+    wins at once and the hand is over before any play (:attr:`instant_win`; the others share
+    last place, see :attr:`places`). :meth:`from_hands` sets up positions and never checks.
+
     Actions follow the verify / can / do pattern: :meth:`verify_play` raises
     :class:`~tienlen.reasons.IllegalMoveError` with a reason, :meth:`can_play` answers
     ``True``/``False``, :meth:`play` acts and returns the :class:`Action` it recorded. The
@@ -246,7 +251,7 @@ class Game:
         if type(players) is not int or not 2 <= players <= 4:
             raise ValueError(f"players must be 2, 3 or 4; got {players!r}")
         seed = seed_or_fresh(seed)
-        self._setup(_core.deal(seed, players), rules, leader, seed)
+        self._setup(_core.deal(seed, players), rules, leader, seed, dealt=True)
 
     @classmethod
     def from_hands(
@@ -277,13 +282,14 @@ class Game:
         return game
 
     def _setup(self, masks: tuple[int, ...], rules: Rules, leader: int | None,
-               seed: int | None) -> None:
+               seed: int | None, dealt: bool = False) -> None:
         if not isinstance(rules, Rules):
             raise ValueError(f"rules must be a Rules; got {rules!r}")
         if leader is not None and (type(leader) is not int or not 0 <= leader < len(masks)):
             raise ValueError(f"leader must be None or a seat 0..{len(masks) - 1}; got {leader!r}")
         # The core validates the hands (count, emptiness, overlaps) with messages naming them.
-        self._state = _core.GameState(masks, -1 if leader is None else leader, rules.flags)
+        self._state = _core.GameState(masks, -1 if leader is None else leader, rules.flags,
+                                      dealt)
         self._rules = rules
         self._seed = seed
         self._leader = leader
@@ -360,17 +366,64 @@ class Game:
 
     @property
     def finished(self) -> tuple[int, ...]:
-        """Seats in finishing order so far; once over, every seat, the loser last (R9.2)."""
+        """Seats in finishing order so far; once over, every seat, the loser last (R9.2).
+        After an instant win (R11.3): the winner, then the others in turn order after it,
+        who share last place (:attr:`places`)."""
         return self._state.finished
 
     @property
+    def places(self) -> tuple[int, ...] | None:
+        """Each seat's finishing place (1 = first out) once the hand is over, else ``None``.
+        Places follow :attr:`finished`, except after an instant win (R11.3), where every
+        seat but the winner shares last place.
+
+        >>> game = Game.from_hands(["3s", "4s", "5s 6s"])
+        >>> game.places is None
+        True
+        >>> _ = game.play("3s"); _ = game.play("4s"); game.places
+        (1, 2, 3)
+        >>> from tienlen.rules import Rules
+        >>> south = Game(4, seed=112, rules=Rules.southern())
+        >>> south.initial_hands[3]             # six pairs: 6s, 8s, 10s, Qs, Ks and 2s
+        Cards.parse('6s 6d 8d 8h 9d 10d 10h Qs Qh Ks Kc 2c 2d')
+        >>> south.instant_win, south.places
+        ((3, 'six_pairs'), (4, 4, 4, 1))
+        """
+        if self._state.turn >= 0:
+            return None
+        order = self._state.finished
+        places = [0] * len(order)
+        last = len(order) if self._state.instant_win >= 0 else 0
+        for place, seat in enumerate(order, start=1):
+            places[seat] = last if last and place > 1 else place
+        return tuple(places)
+
+    @property
+    def instant_win(self) -> tuple[int, InstantWin] | None:
+        """``(seat, name)`` when a dealt instant win (R11.3) ended the hand at once, the
+        name one of ``rules.ALL_INSTANT_WINS`` (the first that applies to the hand);
+        otherwise ``None``.
+
+        >>> from tienlen.rules import Rules
+        >>> Game(4, seed=1).instant_win is None        # the contract has no instant wins
+        True
+        """
+        win = self._state.instant_win
+        if win < 0:
+            return None
+        return self._state.finished[0], ALL_INSTANT_WINS[win]
+
+    @property
     def is_over(self) -> bool:
-        """Whether the hand has ended (only one seat still holds cards, R9.2)."""
+        """Whether the hand has ended (only one seat still holds cards, R9.2; or a dealt
+        instant win, R11.3)."""
         return self._state.turn < 0
 
     @property
     def loser(self) -> int | None:
-        """The seat left holding cards at the end, or ``None`` until the hand is over."""
+        """The seat left holding cards at the end, or ``None`` until the hand is over.
+        After an instant win (R11.3) every other seat still holds cards and they share last
+        place; this is then the last of them in :attr:`finished`."""
         loser = self._state.loser
         return None if loser < 0 else loser
 

@@ -97,11 +97,16 @@ class IllegalMoveError(TienlenError):
 # Everything below turns a reason the core already gave into words. It may ask the core
 # (classify, beats) *why*, but never decides legality itself.
 
-_TWO_COMBOS = (
-    ("a single 2", _core.make_code(_core.SINGLE, 1, 51)),
-    ("a pair of 2s", _core.make_code(_core.PAIR, 2, 51)),
-    ("a triple of 2s", _core.make_code(_core.TRIPLE, 3, 51)),
-)
+# The words for each class of the core's rule table (core.cut_class: rules.ALL_TARGETS
+# order). Which class cuts which is the core's to say (core.cut_targets, core.cutters).
+_CLASS_WORDS = ("a single 2", "a pair of 2s", "a triple of 2s", "a quad",
+                "a double sequence of 3 pairs", "a double sequence of 4 pairs",
+                "a double sequence of 5 pairs")
+
+
+def _class_words(cls: int, own: int) -> str:
+    # A bomb's own class in the table means a lower one of its kind (RULES13.md).
+    return "a lower " + _CLASS_WORDS[cls][2:] if cls == own else _CLASS_WORDS[cls]
 
 
 def _kind_words(code: int) -> str:
@@ -122,7 +127,8 @@ def _why_not_beats(play_code: int, pile_code: int, flags: int) -> str:
                 f"{Card(pile_code & 63)})")
     if same_kind:
         return f"it has {play_len} cards and the pile has {pile_len}"
-    bombs = [name for name, code in _TWO_COMBOS if _core.beats(play_code, code, flags)]
+    own = _core.cut_class(play_code)
+    bombs = [_class_words(cls, own) for cls in _core.cut_targets(play_code, flags)]
     if bombs:
         return (f"it is a different kind ({_kind_words(play_code)} against "
                 f"{_kind_words(pile_code)}); a {_kind_words(play_code)} bombs only "
@@ -153,7 +159,12 @@ def play_message(
     if reason is Reason.MUST_INCLUDE_LOWEST:
         return f"the first lead must include {Card(must_include)}"
     if reason is Reason.LOCKED_OUT:
-        return "you passed on this pile: only a bomb on 2s may be played"
+        own = _core.cut_class(pile_code)
+        bombs = [_CLASS_WORDS[cls] for cls in _core.cutters(pile_code, flags, True)]
+        if not bombs:
+            return "you passed on this pile: you may not play on it"
+        return (f"you passed on this pile: only {' or '.join(bombs)} may cut it"
+                + (" (a higher one)" if own in _core.cutters(pile_code, flags, True) else ""))
     if reason is Reason.DOES_NOT_BEAT:
         play_code = _core.classify(cards.mask, flags)
         return f"{cards} does not beat {pile}: {_why_not_beats(play_code, pile_code, flags)}"
