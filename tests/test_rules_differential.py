@@ -314,24 +314,15 @@ def play_game(rng: random.Random, name: str, rules: Rules, mine: ref.Ruleset, pl
 def test_games_agree(name: str, rules: Rules, mine: ref.Ruleset) -> None:
     rng = random.Random(3900 + seed_of(name))
     tally = {"games": 0, "cuts": 0, "cut_of_cut": 0, "locked_turns": 0, "locked_plays": 0}
-    games = budget(name, 60)
+    games = budget(name, 150)
     for i in range(games):
         play_game(rng, name, rules, mine, 2 + i % 3, tally)
     assert tally["games"] == games
-    assert tally["cuts"] > 0, tally
-
-
-def test_southern_games_reach_the_southern_rules() -> None:
-    # The southern game test above must actually see cuts of cuts, locked-out turns and
-    # locked-out cuts (R11.1, R11.2), or its agreement says little.
-    name, rules, mine = PRESETS[2]
-    rng = random.Random(3900 + 2)
-    tally = {"games": 0, "cuts": 0, "cut_of_cut": 0, "locked_turns": 0, "locked_plays": 0}
-    for i in range(150 * SOAK):
-        play_game(rng, name, rules, mine, 2 + i % 3, tally)
-    assert tally["cut_of_cut"] > 10 * SOAK, tally
-    assert tally["locked_turns"] > 30 * SOAK, tally
-    assert tally["locked_plays"] > 5 * SOAK, tally
+    # The random games must reach the rules that matter (R4, R5.2-R5.4; R11.1, R11.2), or
+    # their agreement says little.
+    if name in PRESET_IDS:
+        assert tally["cuts"] > 20 * SOAK and tally["locked_turns"] > 30 * SOAK, tally
+        assert tally["cut_of_cut"] > 3 * SOAK and tally["locked_plays"] > 2 * SOAK, tally
 
 
 # ------------------------------------------------------------ instant wins at the deal
