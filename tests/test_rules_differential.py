@@ -361,6 +361,45 @@ def test_instant_wins_on_dealt_hands(name: str, rules: Rules, mine: ref.Ruleset)
     assert wins > 0, name
 
 
+def shaped_hand(rng: random.Random) -> int:
+    """13 cards, often close to an instant win: many pairs (few ranks), a dragon with one
+    rank missing or not, four 2s or three, five pairs in a row reaching the 2s or not."""
+    style = rng.randrange(5)
+    if style == 0:  # pairs: cards from 6-8 ranks
+        lo = rng.randrange(0, 6)
+        pool = list(range(4 * lo, 4 * (lo + rng.randint(6, 8))))
+        return sum(1 << c for c in rng.sample(pool, 13))
+    if style == 1:  # one card of each of 11 or 12 ranks below the 2, plus others
+        ranks = rng.sample(range(12), rng.choice([11, 12, 12]))
+        hand = sum(1 << (4 * r + rng.randrange(4)) for r in ranks)
+    elif style == 2:  # three or four 2s
+        hand = sum(1 << c for c in rng.sample(range(48, 52), rng.choice([3, 4, 4])))
+    elif style == 3:  # pairs of 5 consecutive ranks, often ending at the 2s
+        lo = 8 if rng.random() < 0.4 else rng.randrange(0, 9)
+        hand = pairs_mask(rng, lo, 5) or 0
+    else:
+        hand = 0
+    rest = [c for c in range(52) if not (hand >> c) & 1]
+    return hand | sum(1 << c for c in rng.sample(rest, 13 - hand.bit_count()))
+
+
+@pytest.mark.parametrize("name, rules, mine", INSTANT, ids=[n.replace(" ", "_") for n, _, _ in INSTANT])
+def test_instant_win_of_a_hand(name: str, rules: Rules, mine: ref.Ruleset) -> None:
+    # The core's hand test reports the first of ALL_INSTANT_WINS the hand holds, or -1.
+    rng = random.Random(7100 + seed_of(name))
+    found = 0
+    for _ in range(3000 * SOAK):
+        hand = shaped_hand(rng)
+        want = ref.instant_wins_of(hand, rules=mine)
+        index = next((i for i, w in enumerate(ref.INSTANT_WIN_KINDS) if w in want), -1)
+        got = _core.instant_win(hand, rules.flags)
+        assert got == index, f"{name}: [{ref.cards_str(hand)}]: core {got}, reference {sorted(want)}"
+        found += index >= 0
+    assert found > 30 * SOAK
+    # The same hands under the contract never win at once.
+    assert _core.instant_win(shaped_hand(rng), 0) == -1
+
+
 def test_instant_wins_are_not_checked_on_given_hands() -> None:
     # R11.3: positions set up with Game.from_hands are not deals.
     four_twos = Cards.parse("2s 2c 2d 2h 3s")
