@@ -288,7 +288,7 @@ def play_game(rng: random.Random, name: str, rules: Rules, mine: ref.Ruleset, pl
         ordered = sorted(want)
         bombs = [m for m in ordered if is_bomb(m, mine)]
         r = rng.random()
-        if bombs and r < 0.6:
+        if bombs and (r < 0.6 or seat in g.locked_out and r < 0.9):
             move = rng.choice(bombs)
         elif g.can_pass() and (not ordered or r < 0.35):
             move = 0
@@ -314,15 +314,15 @@ def play_game(rng: random.Random, name: str, rules: Rules, mine: ref.Ruleset, pl
 def test_games_agree(name: str, rules: Rules, mine: ref.Ruleset) -> None:
     rng = random.Random(3900 + seed_of(name))
     tally = {"games": 0, "cuts": 0, "cut_of_cut": 0, "locked_turns": 0, "locked_plays": 0}
-    games = budget(name, 150)
+    games = budget(name, 80)
     for i in range(games):
         play_game(rng, name, rules, mine, 2 + i % 3, tally)
     assert tally["games"] == games
     # The random games must reach the rules that matter (R4, R5.2-R5.4; R11.1, R11.2), or
     # their agreement says little.
     if name in PRESET_IDS:
-        assert tally["cuts"] > 20 * SOAK and tally["locked_turns"] > 30 * SOAK, tally
-        assert tally["cut_of_cut"] > 3 * SOAK and tally["locked_plays"] > 2 * SOAK, tally
+        assert tally["cuts"] > 10 * SOAK and tally["locked_turns"] > 15 * SOAK, tally
+        assert tally["cut_of_cut"] > 2 * SOAK and tally["locked_plays"] > 2 * SOAK, tally
 
 
 # ------------------------------------------------------------ instant wins at the deal
@@ -414,7 +414,7 @@ def test_instant_wins_are_not_checked_on_given_hands() -> None:
 def test_solver_agrees_with_brute_force(name: str, rules: Rules, mine: ref.Ruleset) -> None:
     rng = random.Random(5200 + PRESET_IDS.index(name))
     wins = positions = 0
-    for _ in range(120 * SOAK):
+    for _ in range(80 * SOAK):
         players = rng.choice([2, 3, 3, 4])
         free = FULL_DECK
         hands = []
