@@ -1,6 +1,7 @@
 """Two builds of the Tiến Lên core head to head, in one process: the hot-path rows.
 
     python bench/ab_cores.py --base /path/to/other/tienlen/_core.cpython-*.so [--rounds 9]
+    python bench/ab_cores.py --base A.so --new COPY_OF_A.so     # A/A: the method's own bias
 
 Loads the installed ``tienlen._core`` (this tree) and a second build of the same module from
 ``--base`` (for example main's, built with ``pip install --target DIR``) side by side, and
@@ -31,10 +32,10 @@ import workloads  # noqa: E402
 from tienlen import _core as new_core  # noqa: E402
 
 
-def load_base(path: Path) -> ModuleType:
+def load_base(path: Path, package: str = "tienlen_base") -> ModuleType:
     """The other build, imported under another package name (its init symbol is the same
     PyInit__core, which the last name component selects)."""
-    spec = importlib.util.spec_from_file_location("tienlen_base._core", path)
+    spec = importlib.util.spec_from_file_location(f"{package}._core", path)
     if spec is None or spec.loader is None:
         raise SystemExit(f"cannot load {path}")
     module = importlib.util.module_from_spec(spec)
@@ -145,18 +146,22 @@ def rows(seed: int) -> dict[str, Row]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--base", type=Path, required=True, help="the other build's _core .so")
+    ap.add_argument("--new", type=Path, default=None,
+                    help="a copy of a _core .so to time as the new side instead of the installed "
+                         "build (a copy of --base measures the method's own bias: an A/A run)")
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--only", default="", help="comma-separated substrings of row names")
     args = ap.parse_args()
     base = load_base(args.base)
+    new = new_core if args.new is None else load_base(args.new, "tienlen_new")
     wanted = [w for w in args.only.split(",") if w]
     print(f"| row | base ns/item | new ns/item | new/base (IQR) |")
     print("|---|---:|---:|---|")
     for name, row in rows(args.seed).items():
         if wanted and not any(w in name for w in wanted):
             continue
-        samples = compare.interleave({"base": row(base), "new": row(new_core)}, args.rounds)
+        samples = compare.interleave({"base": row(base), "new": row(new)}, args.rounds)
         print(f"| {name} | {compare.med(samples['base']):,.0f} | {compare.med(samples['new']):,.0f}"
               f" | {compare.ratio(samples['new'], samples['base']):.3f} "
               f"({compare.iqr(samples['new'], samples['base'])}) |", flush=True)

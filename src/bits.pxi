@@ -259,22 +259,22 @@ cdef uint64_t CONTRACT_CUTS_WORD = ((<uint64_t>1 << (8 * 3 + 0)) | (<uint64_t>1 
 # Bit t of each bomb row: "some bomb cuts a class-t pile" is (word >> t) & BOMB_COLUMN.
 cdef uint64_t BOMB_COLUMN = 0x0001010101000000ULL
 
-# CUT_CLASS[(code >> 6) << 1 | top is a 2]: the class of a combo code (kind and size decide
-# it, plus the top card for 2s).
-cdef uint8_t CUT_CLASS[1024]
+# CUT_CLASS[code >> 4]: the class of a combo code. Kind and size decide it, plus, for 2s,
+# the top card: code >> 4 keeps kind, size and top >> 4, which is 3 exactly for a top card
+# of 48..51 (a 2). One shift and one load, no compare: this sits on every follow.
+cdef uint8_t CUT_CLASS[2048]
 
 
 cdef void _init_cut_classes() noexcept:
-    cdef int i, k, n
-    for i in range(1024):
+    cdef int i, k, n, hi
+    for i in range(2048):
         CUT_CLASS[i] = CL_NONE
     for k in range(1, 4):
-        CUT_CLASS[(((k << 6) | k) << 1) | 1] = k - 1
-    CUT_CLASS[((K_QUAD << 6) | 4) << 1] = CL_QUAD
-    CUT_CLASS[(((K_QUAD << 6) | 4) << 1) | 1] = CL_QUAD
-    for n in range(3, 6):
-        CUT_CLASS[((K_DOUBLE_SEQUENCE << 6) | (2 * n)) << 1] = n + 1
-        CUT_CLASS[(((K_DOUBLE_SEQUENCE << 6) | (2 * n)) << 1) | 1] = n + 1
+        CUT_CLASS[(((k << 6) | k) << 2) | 3] = k - 1
+    for hi in range(4):
+        CUT_CLASS[(((K_QUAD << 6) | 4) << 2) | hi] = CL_QUAD
+        for n in range(3, 6):
+            CUT_CLASS[(((K_DOUBLE_SEQUENCE << 6) | (2 * n)) << 2) | hi] = n + 1
 
 _init_cut_classes()
 
@@ -287,12 +287,17 @@ cdef struct RuleTable:
 
 cdef inline void rules_decode(RuleTable* t, uint64_t flags) noexcept nogil:
     """Fill `t` from a Rules.flags word (already checked against F_ALL)."""
-    cdef uint64_t cuts = CONTRACT_CUTS_WORD, keep = 0
-    cdef int b
-    for b in range(4):
-        cuts ^= ((flags >> (FLAG_CUT_BASE + 7 * b)) & 0x7F) << (8 * (3 + b))
-        if not (flags >> (FLAG_OUT_BASE + b)) & 1:
-            keep |= <uint64_t>0xFF << (8 * (3 + b))
+    # Bomb b's seven target bits move from 1 + 7b to row 3 + b (bit 24 + 8b); its
+    # out-of-turn bit (29 + b, set when removed) clears that row of out_cuts.
+    cdef uint64_t cuts = CONTRACT_CUTS_WORD ^ (
+        (((flags >> FLAG_CUT_BASE) & 0x7F) << 24)
+        | (((flags >> (FLAG_CUT_BASE + 7)) & 0x7F) << 32)
+        | (((flags >> (FLAG_CUT_BASE + 14)) & 0x7F) << 40)
+        | (((flags >> (FLAG_CUT_BASE + 21)) & 0x7F) << 48))
+    cdef uint64_t out = (flags >> FLAG_OUT_BASE) & 0xF
+    # Spread the 4 removal bits to one bit per row (bits 24, 32, 40, 48), then to full rows.
+    out = ((out & 1) << 24) | ((out & 2) << 31) | ((out & 4) << 38) | ((out & 8) << 45)
+    cdef uint64_t keep = 0x00FFFFFFFF000000ULL & ~(out * 0xFF)
     t.flags = flags
     t.cuts = cuts
     t.out_cuts = cuts & keep
@@ -300,7 +305,7 @@ cdef inline void rules_decode(RuleTable* t, uint64_t flags) noexcept nogil:
 
 cdef inline int code_class(uint32_t code) noexcept nogil:
     """The table class (0..7) of a valid combo code (0, the empty pile, is class 7)."""
-    return CUT_CLASS[((code >> 5) & 0x3FE) | <uint32_t>(ctop(code) >= CARD_TWO_SPADES)]
+    return CUT_CLASS[(code >> 4) & 0x7FF]
 
 
 cdef inline bint c_table_cuts(uint64_t word, uint32_t play, uint32_t pile) noexcept nogil:

@@ -311,34 +311,29 @@ cdef inline int64_t _gen_same(uint64_t hand, uint32_t pile, Choices* ch, int* ru
     return _gen_runs(ch, runlen, hand, k, clen(pile) // k, ctop(pile), mi, max_rank, out)
 
 
-cdef int64_t _gen_follow_with_bombs(uint64_t hand, uint32_t pile, uint64_t bombs, bint locked,
-                                    int mi, int max_rank, uint64_t* out) noexcept nogil:
-    """A follow where the table offers bombs (bit 8 * class of each bomb class that cuts the
-    pile): the R3.1 plays (unless locked out) and the bombs, interleaved so that the list
-    stays ordered by (kind, number of cards, mask)."""
+cdef int64_t _gen_bombs(uint64_t hand, uint32_t pile, uint64_t bombs, int mi, int max_rank,
+                        uint64_t* out) noexcept nogil:
+    """The bombs that cut `pile` by the table: `bombs` has bit 8 * class set for each bomb
+    class that does. Written in class order, which is (kind, number of cards) order. A bomb
+    of the pile's own class must have a higher top card (the b == t entry)."""
     cdef int64_t cnt = 0
-    cdef int b, cb, ct = code_class(pile), shape, min_top
-    cdef bint same_done = locked
+    cdef int b, cb, min_top, ct = code_class(pile)
     cdef Choices ch
     cdef int runlen[14]
+    cdef bint prepared = False
     for b in range(4):
         cb = CL_QUAD + b
         if not (bombs >> (8 * cb)) & 1:
             continue
-        shape = (K_QUAD << 6 | 4) if b == 0 else (K_DOUBLE_SEQUENCE << 6 | (2 * b + 4))
-        if not same_done and <int>(pile >> 6) < shape:
-            cnt += _gen_same(hand, pile, &ch, runlen, max_rank, mi, (out + cnt) if out != NULL else NULL)
-            same_done = True
-        # A bomb of the pile's own class must beat it by its top card (the b == t entry).
         min_top = ctop(pile) if cb == ct else -1
         if b == 0:
             cnt += _gen_sets(hand, 4, min_top, mi, (out + cnt) if out != NULL else NULL)
         else:
-            _prepare_runs(&ch, hand, 2, mi, max_rank, runlen)
+            if not prepared:
+                _prepare_runs(&ch, hand, 2, mi, max_rank, runlen)
+                prepared = True
             cnt += _gen_runs(&ch, runlen, hand, 2, b + 2, min_top, mi, max_rank,
                              (out + cnt) if out != NULL else NULL)
-    if not same_done:
-        cnt += _gen_same(hand, pile, &ch, runlen, max_rank, mi, (out + cnt) if out != NULL else NULL)
     return cnt
 
 
@@ -348,7 +343,7 @@ cdef int64_t gen_moves(uint64_t hand, uint32_t pile, const RuleTable* rt, bint l
     table `rt`. A locked-out hand (R5.2) may only cut by the out-of-turn table."""
     cdef int64_t cnt = 0
     cdef int k, L, max_rank, top_run, ct
-    cdef uint64_t present, bombs
+    cdef uint64_t present, bombs, lower
     cdef Choices ch
     cdef int runlen[14]
     if mi >= 0 and not ((hand >> mi) & 1):
@@ -375,14 +370,26 @@ cdef int64_t gen_moves(uint64_t hand, uint32_t pile, const RuleTable* rt, bint l
             for L in range(3, top_run + 1):
                 cnt += _gen_runs(&ch, runlen, hand, k, L, -1, mi, max_rank, out + cnt)
         return cnt
-    # The bomb classes that cut this pile: one shift of one table word.
     ct = code_class(pile)
-    bombs = ((rt.out_cuts if locked else rt.cuts) >> ct) & BOMB_COLUMN
     if not locked:
-        # A bomb of the pile's own class beats it by R3.1 already: listed once, there.
-        bombs &= ~((<uint64_t>1) << (8 * ct))
+        # R3.1 first: the plays of the pile's own kind, the whole answer unless the table
+        # lets some bomb cut this pile (one shift of one table word). A bomb of the pile's
+        # own class beats it by R3.1 already, so it is listed once, here.
+        cnt = _gen_same(hand, pile, &ch, runlen, max_rank, mi, out)
+        bombs = (rt.cuts >> ct) & BOMB_COLUMN & ~((<uint64_t>1) << (8 * ct))
+        if not bombs:
+            return cnt
+        # The list is ordered by (kind, number of cards): bombs of a class below the pile's
+        # (only when the pile is itself a bomb, e.g. a quad cutting three pairs) come before
+        # the R3.1 plays, so that rare case is written again in order.
+        lower = bombs & (((<uint64_t>1) << (8 * ct)) - 1)
+        if lower:
+            cnt = _gen_bombs(hand, pile, lower, mi, max_rank, out)
+            cnt += _gen_same(hand, pile, &ch, runlen, max_rank, mi,
+                             (out + cnt) if out != NULL else NULL)
+            bombs &= ~lower
+    else:
+        bombs = (rt.out_cuts >> ct) & BOMB_COLUMN
     if bombs:
-        return _gen_follow_with_bombs(hand, pile, bombs, locked, mi, max_rank, out)
-    if locked:
-        return 0
-    return _gen_same(hand, pile, &ch, runlen, max_rank, mi, out)
+        cnt += _gen_bombs(hand, pile, bombs, mi, max_rank, (out + cnt) if out != NULL else NULL)
+    return cnt

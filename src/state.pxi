@@ -215,7 +215,6 @@ cdef inline void st_advance(State* s) noexcept nogil:
     seat is skipped unless the pile is something it may cut out of turn), clearing the pile
     when it comes back round to the owner's seat (R6.1, R6.2)."""
     cdef int cur = s.turn, owner = s.pile_owner, n = s.players, step
-    cdef bint locked_act = c_locked_may_act(&s.rules, s.pile_code)
     # Loops are bounded by the seat count, so even a state built from inconsistent fields
     # cannot spin forever: in a consistent state the owner's seat is always reached.
     for step in range(n):
@@ -226,7 +225,7 @@ cdef inline void st_advance(State* s) noexcept nogil:
             break
         if s.hands[cur] == 0:
             continue
-        if ((s.locked >> cur) & 1) and not locked_act:
+        if ((s.locked >> cur) & 1) and not c_locked_may_act(&s.rules, s.pile_code):
             continue
         s.turn = cur
         return

@@ -501,3 +501,32 @@ def test_solver_agrees_with_minimax_under_other_tables(name: str) -> None:
         assert limit is None
         expected = _first_out(state, 0, {})
         assert (value == core.SOLVE_WIN) is expected, (rules, hex(state.hands[0]), hex(state.hands[1]))
+
+
+# ------------------------------------------------- refusals worded from the table
+
+def test_refusals_name_what_the_table_allows() -> None:
+    from tienlen.reasons import IllegalMoveError, Reason
+
+    # South, in turn: three pairs on a pair of 2s. R11.1 lets three pairs cut only a single 2.
+    game = Game.from_hands(["2s 2c 9d", DS3 + " Kd"], rules=SOUTH, leader=0)
+    game.play("2s 2c")
+    with pytest.raises(IllegalMoveError) as refused:
+        game.play(DS3)
+    assert refused.value.reason is Reason.DOES_NOT_BEAT
+    assert str(refused.value).endswith(
+        "(double sequence of 3 pairs against pair); a double sequence of 3 pairs bombs only "
+        "a single 2")
+    # South, locked out on a single 2: only four pairs may cut it out of turn (R11.2), so a
+    # quad is refused even though it cuts a 2 in turn.
+    game = Game.from_hands(["3s 9d", QUAD4 + " Kd", "2h Ah"], rules=SOUTH, leader=0)
+    game.play("3s")
+    game.pass_turn()
+    game.play("2h")
+    game.pass_turn()
+    assert game.turn == 1 and 1 in game.locked_out
+    with pytest.raises(IllegalMoveError) as refused:
+        game.play(QUAD4)
+    assert refused.value.reason is Reason.LOCKED_OUT
+    assert str(refused.value) == ("you passed on this pile: only a double sequence of 4 pairs "
+                                  "may cut it")
