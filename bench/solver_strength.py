@@ -24,7 +24,42 @@ from functools import partial
 import numpy as np
 
 from tienlen import arena
-from tienlen.bots import make_bot
+from tienlen.bots import Bot, make_bot
+from tienlen.view import View
+
+# CPU seconds of each L3 decision that searched (more than one action, none going out), for
+# the CPU budget that stands in for wall-clock time on a shared machine. In this process
+# only: with --jobs 1.
+_CPU: list[float] = []
+
+
+class _CpuTimed(Bot):
+    """L3 that records the CPU time of each decision it searched."""
+
+    def __init__(self, seed: int | None = None, **options: object) -> None:
+        super().__init__(seed)
+        self.inner = make_bot("L3", seed=seed, **options)
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    def choose(self, view: View):  # type: ignore[no-untyped-def]
+        start = time.process_time()
+        move = self.inner.choose(view)
+        spent = time.process_time() - start
+        if len(view.legal_moves()) + view.can_pass() > 1 and move != view.hand:
+            _CPU.append(spent)
+        return move
+
+
+def _cpu_summary() -> str:
+    if not _CPU:
+        return "no CPU times (run with --jobs 1)"
+    ms = np.array(_CPU) * 1000
+    _CPU.clear()
+    return (f"CPU ms per searched L3 decision: mean {ms.mean():.1f}, median {np.median(ms):.1f}, "
+            f"90th percentile {np.percentile(ms, 90):.1f}, max {ms.max():.1f} over {len(ms)}")
 
 
 def _budget(args: argparse.Namespace) -> dict:
@@ -43,13 +78,14 @@ def _paired(a: np.ndarray, b: np.ndarray) -> str:
 def vs_l2(args: argparse.Namespace) -> None:
     firsts = []
     for on in (True, False)[:1 if args.only_on else 2]:
-        l3 = partial(make_bot, "L3", **{args.off: on}, **_budget(args))
+        l3 = partial(_CpuTimed, **{args.off: on}, **_budget(args))
         start, cpu = time.time(), time.process_time()
         r = arena.run([l3, "L2", "L2", "L2"], args.games, seed=args.seed, jobs=args.jobs)
         print(f"{args.off}={'on' if on else 'off'} ({time.time() - start:.0f} s, "
               f"{time.process_time() - cpu:.0f} s CPU in this process)")
         print(r.table())
         print(r.compare(0, [1, 2, 3]))
+        print(_cpu_summary())
         # Per deal: the share of its rotations in which L3 went out first.
         firsts.append((r.places[:, :, 0] == 1).mean(axis=1))
     if len(firsts) == 2:

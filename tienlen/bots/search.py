@@ -221,11 +221,17 @@ class SearchBot(Bot):
         state = view.search_state()
         if len(moves) + state.can_pass() == 1:
             return moves[0] if moves else PASS
+        deals = self._deals(view, state)
         if self.solver and view.must_include is None:
-            forced = self._forced_move(view, state, start)
+            forced = self._forced_move(view, state, start, deals)
             if forced is not None:
                 return forced
-        return self._search(view, state, start)
+        return self._search(view, state, start, deals)
+
+    def _deals(self, view: View, state: _core.GameState) -> _Deals:
+        """Where this decision's sampled deals come from (inferred, unless ``infer=False``)."""
+        return _Deals(state, view.unseen.mask, PLAYOUTS[self.playout],
+                      _inference_records(view) if self.infer else [])
 
     def forced_win(self, view: View) -> Solution | None:
         """The solver's winning line when the view pins down every hand (one other seat
@@ -247,7 +253,8 @@ class SearchBot(Bot):
             left -= (time.perf_counter() - start) * 1000
         return {"max_nodes": 1 << 40, "max_ms": max(1, int(left))}
 
-    def _forced_move(self, view: View, state: _core.GameState, start: float) -> Move | None:
+    def _forced_move(self, view: View, state: _core.GameState, start: float,
+                     deals: _Deals) -> Move | None:
         """A move the solver proves goes out first (see the module docstring), or None.
         In the sampled case, also leaves in ``self._shares`` each action's share of the
         sampled deals it wins by force in, for :meth:`_search` to weigh."""
@@ -264,18 +271,7 @@ class SearchBot(Bot):
         wins = dict.fromkeys(actions, 0)
         nodes_left = (1 << 40 if self.iterations is None
                       else _SAMPLED_NODES_PER_ITERATION * self.iterations)
-        cards = [c for c in range(52) if unseen >> c & 1]
-        counts = view.card_counts
-        for done in range(SOLVE_SAMPLES):
-            self.rng.shuffle(cards)
-            hands, at = [0] * view.players, 0
-            for p in range(view.players):
-                if p == seat:
-                    hands[p] = view.hand.mask
-                    continue
-                for c in cards[at:at + counts[p]]:
-                    hands[p] |= 1 << c
-                at += counts[p]
+        for done, hands in enumerate(deals.draw(SOLVE_SAMPLES, self.rng).tolist()):
             deal = _deal_state(state, hands)
             # Only actions that can still win in half the samples are worth solving.
             left = SOLVE_SAMPLES - done
@@ -303,10 +299,11 @@ class SearchBot(Bot):
         number of candidates (``choose`` skips the search when the answer is forced)."""
         start = time.perf_counter()
         self._check_turn(view)
-        return self._estimate(view, view.search_state(), start)
+        state = view.search_state()
+        return self._estimate(view, state, start, self._deals(view, state))
 
-    def _search(self, view: View, state: _core.GameState, start: float) -> Move:
-        estimate = self._estimate(view, state, start)
+    def _search(self, view: View, state: _core.GameState, start: float, deals: _Deals) -> Move:
+        estimate = self._estimate(view, state, start, deals)
         best = estimate.best
         shares, self._shares = self._shares, {}
         if shares:
@@ -319,10 +316,9 @@ class SearchBot(Bot):
                 return Cards(action) if action else PASS
         return best
 
-    def _estimate(self, view: View, state: _core.GameState, start: float) -> Estimate:
+    def _estimate(self, view: View, state: _core.GameState, start: float,
+                  deals: _Deals) -> Estimate:
         actions = self._candidates(view, state)
-        deals = _Deals(state, view.unseen.mask, PLAYOUTS[self.playout],
-                       _inference_records(view) if self.infer else [])
         blocks: list[list[np.ndarray]] = [[] for _ in actions]
         active = list(range(len(actions)))
         deadline = None if self.time_ms is None else start + self.time_ms * (1 - _RESERVE) / 1000.0
@@ -352,7 +348,7 @@ class SearchBot(Bot):
     def _candidates(self, view: View, state: _core.GameState) -> list[int]:
         """The actions to search: the legal moves (on a lead with many, only those that
         keep the hand's best split), then the pass when it is allowed."""
-        actions = state.legal_moves().tolist()
+        actions: list[int] = state.legal_moves().tolist()
         if self.prune and len(actions) > _PRUNE_ABOVE:
             # A free lead offers dozens of moves; those that break the hand's best split
             # rarely win and would spread the samples thin.
@@ -394,17 +390,24 @@ class _Deals:
 
     def places(self, actions: list[int], samples: int, rng: random.Random) -> np.ndarray:
         """Places (0 = first) of the acting seat after each action, one column per deal."""
+        if not self.records:
+            return _core.sampled_places(self.state, self.unseen, actions, samples,
+                                        rng.getrandbits(64), self.policy)
+        return _core.deal_places(self.state, self.draw(samples, rng), actions, self.policy,
+                                 rng.getrandbits(64))
+
+    def draw(self, samples: int, rng: random.Random) -> np.ndarray:
+        """``samples`` deals, one row of hands each (the acting seat's column is its own
+        hand): uniform without records, else resampled by weight."""
         seed = rng.getrandbits(64)
         if not self.records:
-            return _core.sampled_places(self.state, self.unseen, actions, samples, seed,
-                                        self.policy)
+            return _core.scored_deals(self.state, self.unseen, samples, seed, [])[0]
         deals, misses = _core.scored_deals(self.state, self.unseen, samples * _PROPOSALS,
                                            seed, self.records)
         weights = _MISS_WEIGHTS[np.minimum(misses, len(_MISS_WEIGHTS) - 1)]
         chosen = np.random.Generator(np.random.PCG64(rng.getrandbits(64))).choice(
             len(deals), size=samples, p=weights / weights.sum())
-        return _core.deal_places(self.state, deals[chosen], actions, self.policy,
-                                 rng.getrandbits(64))
+        return deals[chosen]
 
 
 def _inference_records(view: View) -> list[_Record]:
