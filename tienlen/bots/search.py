@@ -168,7 +168,9 @@ class SearchBot(Bot):
     Give at most one of ``iterations`` (sampled deals per decision; deterministic) and
     ``time_ms`` (milliseconds per decision); with neither, ``time_ms=50``. ``playout`` is
     one of :data:`PLAYOUTS`; ``prune`` lets the search skip split-breaking moves when there
-    are many, and stop sampling moves that are clearly worse than the best.
+    are many, and stop sampling moves that are clearly worse than the best; ``solver`` asks
+    the endgame solver first when it is cheap; ``infer`` samples deals by how well they
+    explain the opponents' play so far instead of uniformly (see the module docstring).
     """
 
     level = "L3"
