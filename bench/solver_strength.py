@@ -66,6 +66,18 @@ def _budget(args: argparse.Namespace) -> dict:
     return {"iterations": args.iterations} if args.iterations else {"time_ms": args.time_ms}
 
 
+def _run(lineup: list, args: argparse.Namespace) -> arena.ArenaResult:
+    """The arena run; Ctrl-C (SIGINT) stops it and keeps the deals completed so far, which
+    the report then covers (it says how many)."""
+    try:
+        return arena.run(lineup, args.games, seed=args.seed, jobs=args.jobs)
+    except arena.ArenaInterrupted as stop:
+        if stop.result is None:
+            raise
+        print(f"stopped by Ctrl-C after {stop.result.games} of {args.games} games")
+        return stop.result
+
+
 def _paired(a: np.ndarray, b: np.ndarray) -> str:
     d = a - b
     se = d.std(ddof=1) / math.sqrt(len(d))
@@ -80,7 +92,7 @@ def vs_l2(args: argparse.Namespace) -> None:
     for on in (True, False)[:1 if args.only_on else 2]:
         l3 = partial(_CpuTimed, **{args.off: on}, **_budget(args))
         start, cpu = time.time(), time.process_time()
-        r = arena.run([l3, "L2", "L2", "L2"], args.games, seed=args.seed, jobs=args.jobs)
+        r = _run([l3, "L2", "L2", "L2"], args)
         print(f"{args.off}={'on' if on else 'off'} ({time.time() - start:.0f} s, "
               f"{time.process_time() - cpu:.0f} s CPU in this process)")
         print(r.table())
@@ -97,7 +109,7 @@ def head_to_head(args: argparse.Namespace) -> None:
     on = partial(make_bot, "L3", **{args.off: True}, **_budget(args))
     off = partial(make_bot, "L3", **{args.off: False}, **_budget(args))
     start = time.time()
-    r = arena.run([on, off, on, off], args.games, seed=args.seed, jobs=args.jobs)
+    r = _run([on, off, on, off], args)
     print(f"({time.time() - start:.0f} s)")
     print(r.table())
     print(r.compare([0, 2], [1, 3]))
