@@ -328,6 +328,8 @@ class SearchBot(Bot):
 
     def _estimate(self, view: View, state: _core.GameState, start: float,
                   deals: _Deals) -> Estimate:
+        """Sample in rounds: every active candidate is played out in the round's deals,
+        then racing drops the clearly worse ones, until the budget is spent."""
         actions = self._candidates(view, state)
         blocks: list[list[np.ndarray]] = [[] for _ in actions]
         active = list(range(len(actions)))
