@@ -34,6 +34,10 @@ cdef int _record_misses(const DealRecord* recs, int64_t nrec, const uint64_t* ha
         s = recs[i].state
         seat = recs[i].seat
         before = hands[seat] | recs[i].later
+        if s.must_include >= 0 and not ((before >> s.must_include) & 1):
+            # The seat had to lead this card (R7.2), so it held it: this deal cannot be.
+            misses += 1
+            continue
         s.hands[seat] = before
         plan_compute(&pl.seat[seat], before, s.flags, m)
         if st_plan_step(&s, pl, m, buf, STACK_MOVES) < 0:

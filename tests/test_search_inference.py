@@ -52,6 +52,10 @@ def _twin_misses(deal: list[int], records: list, flags: int) -> int:
     misses = 0
     for state, seat, later, did in records:
         before = deal[seat] | later
+        card = state.must_include
+        if card >= 0 and not (before >> card) & 1:
+            misses += 1             # R7.2: the seat had to lead this card, so it held it
+            continue
         free = _DECK & ~before & ~state.pile_mask
         hands = []
         for p in range(state.players):
@@ -66,7 +70,8 @@ def _twin_misses(deal: list[int], records: list, flags: int) -> int:
             hands.append(h)
         then = core.GameState.from_fields(
             hands, pile_mask=state.pile_mask, pile_owner=state.pile_owner, turn=seat,
-            locked_mask=state.locked_mask, finished=state.finished, flags=flags)
+            locked_mask=state.locked_mask, finished=state.finished, must_include=card,
+            flags=flags)
         trace: list[int] = []
         Playout(flags).run(then, [plan_of(h, flags) for h in hands], trace)
         misses += _ranks(trace[0]) != _ranks(did)
@@ -248,3 +253,21 @@ def test_ctrl_c_interrupts_scoring_and_explicit_deal_playouts():
         assert child.wait(timeout=30) == 0
     finally:
         child.kill()
+
+
+def test_a_deal_without_the_card_a_first_lead_had_to_hold_misses_that_record():
+    """R7.2: a record of a first lead says its seat held the card it had to include; a deal
+    whose hand for that seat (plus what it played later) lacks it cannot be: a miss."""
+    hands = [0b1 | 1 << 4, 1 << 8 | 1 << 9, 1 << 30 | 1 << 31, 1 << 40 | 1 << 44]
+    now = core.GameState.from_fields(hands, turn=0, must_include=0)
+    now.apply(1)                                # seat 0 leads 3♠ and keeps one card
+    unseen = core.FULL_DECK & ~now.hand(1) & ~1
+    # Records as if the first lead had had to hold card 4 (3♥), not card 0.
+    then = core.GameState.from_fields(hands, turn=0, must_include=4)
+    deals, misses = core.scored_deals(now, unseen, 60, 3, [(then, 0, 1, 1)])
+    held = [(row[0] >> 4) & 1 for row in deals.tolist()]
+    assert 0 < sum(held) < 60                   # both kinds of deal were drawn
+    for row, miss, has in zip(deals.tolist(), misses.tolist(), held):
+        assert miss == _twin_misses(row, [(then, 0, 1, 1)], 0)
+        if not has:
+            assert miss == 1
