@@ -8,8 +8,8 @@ their differences are measured with little noise.
 
 The samples are not uniform: the bot infers what the opponents hold from what they did
 (``infer=True``, the default). Each past decision of an opponent in this hand is a record;
-a deal that gives an opponent a hand with which the playouts' own model of an opponent (the
-PLAN policy below) would have played differently *misses* that record. Deals are drawn
+a deal that gives an opponent a hand with which the default playouts' model of an
+opponent (the PLAN policy below) would have played differently *misses* that record. Deals are drawn
 uniformly, ``_PROPOSALS`` per sample, and resampled with weight ``_MISS_WEIGHT`` to the
 power of their misses (``core.scored_deals``, ``core.deal_places``). A seat that led a pair
 of 9s rarely still holds a lone 4; one that passed on a 7 rarely holds a spare 8.
