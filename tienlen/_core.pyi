@@ -192,14 +192,12 @@ def sampled_places(
 
 # ---------------------------------------------------------------- inference (src/search.pxi)
 
-_Record = tuple[GameState, SupportsIndex, SupportsIndex, SupportsIndex]
-
 def scored_deals(
     state: GameState,
     unseen: SupportsIndex,
     samples: SupportsIndex,
     seed: SupportsIndex,
-    records: Iterable[_Record],
+    records: Iterable[tuple[GameState, SupportsIndex, SupportsIndex, SupportsIndex]],
 ) -> tuple[_U64Array, npt.NDArray[np.int32]]: ...
 def deal_places(
     state: GameState,
