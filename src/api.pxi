@@ -863,10 +863,13 @@ cdef int _sample_counts(const State* st, uint64_t pool, int* counts) except -1:
 
 cdef int _mc_run(const State* start, uint64_t pool, const int* counts,
                  const uint64_t* act, const uint32_t* cd, int64_t na, int64_t samples,
-                 uint64_t seed, int pol, int64_t* sums, int8_t* places) noexcept nogil:
-    """The sampling loop behind flat_monte_carlo and sampled_places. `places`, if not NULL,
-    receives an (na, samples) row-major array of the acting seat's places. Returns 0, -1 if
-    memory ran out, or INTERRUPTED if a signal handler raised (the exception is pending)."""
+                 uint64_t seed, int pol, int64_t* sums, int8_t* places,
+                 const uint64_t* deals=NULL) noexcept nogil:
+    """The sampling loop behind flat_monte_carlo, sampled_places and deal_places. `places`,
+    if not NULL, receives an (na, samples) row-major array of the acting seat's places.
+    `deals`, if not NULL, gives the other seats' hands of each sample (samples x players,
+    row-major; the caller checked them) instead of drawing them from `pool`. Returns 0, -1
+    if memory ran out, or INTERRUPTED if a signal handler raised (the exception is pending)."""
     cdef int seat = start.turn, k, failed = 0
     cdef int64_t d, a, since_check = 0
     cdef bint watch = tl_watch_signals()
@@ -895,7 +898,12 @@ cdef int _mc_run(const State* start, uint64_t pool, const int* counts,
             if tl_interrupted():
                 failed = INTERRUPTED
                 break
-        deal_from(&deal_rng, pool, counts, base.players, seat, base.hands)
+        if deals != NULL:
+            for k in range(base.players):
+                if k != seat:
+                    base.hands[k] = deals[d * base.players + k]
+        else:
+            deal_from(&deal_rng, pool, counts, base.players, seat, base.hands)
         r0.s[0] = rng_next(&deal_rng)
         r0.s[1] = rng_next(&deal_rng)
         r0.s[2] = rng_next(&deal_rng)

@@ -41,6 +41,7 @@ OPINIONS = {
     "it should win the pile, and your hand is nearly done",
     "keeping your hand as it is scores better than beating this pile",
     "a random legal move (choose a level for advice)",
+    "it leads something other than your lowest cards, for the place it gets",
 }
 
 
@@ -168,6 +169,13 @@ class Checker:
             if not self.pile or move not in same or \
                     ref.highest_card(move) != min(ref.highest_card(m) for m in same):
                 self.fail(part, "a cheaper play beats the pile")
+            return
+        if part == "it beats the pile, though a cheaper play also does":
+            same = [m for m in self.legal if m.bit_count() == self.pile.bit_count()
+                    and ref.classify(m)[0] == ref.classify(self.pile)[0]]
+            if not self.pile or move not in self.legal or not any(
+                    ref.highest_card(m) < ref.highest_card(move) for m in same):
+                self.fail(part, "the move does not beat the pile, or nothing cheaper does")
             return
         if part == "nothing in your hand beats the pile":
             if self.legal or self.locked or not self.pile:

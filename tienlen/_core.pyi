@@ -206,6 +206,23 @@ def sampled_places(
     policy: SupportsIndex = 2,
 ) -> npt.NDArray[np.int8]: ...
 
+# ---------------------------------------------------------------- inference (src/search.pxi)
+
+def scored_deals(
+    state: GameState,
+    unseen: SupportsIndex,
+    samples: SupportsIndex,
+    seed: SupportsIndex,
+    records: Iterable[tuple[GameState, SupportsIndex, SupportsIndex, SupportsIndex]],
+) -> tuple[_U64Array, npt.NDArray[np.int32]]: ...
+def deal_places(
+    state: GameState,
+    deals: npt.ArrayLike,
+    actions: Iterable[SupportsIndex] | None,
+    policy: SupportsIndex = 2,
+    seed: SupportsIndex = 0,
+) -> npt.NDArray[np.int8]: ...
+
 # ---------------------------------------------------------------- perfect-information solver
 
 SOLVE_UNKNOWN: Final = 0

@@ -287,13 +287,17 @@ class _Explainer:
         if self.view.pile is None:
             if mask & -mask == self.hand & -self.hand:
                 return "it sheds your lowest card first"
-            return "it leads a weak combination and keeps your stronger cards"
+            # A lead without the lowest card, that breaks and keeps nothing worth naming:
+            # chosen for the place it gets, which the search's numbers give.
+            return "it leads something other than your lowest cards, for the place it gets"
         pile = self.view.pile.code
         same = [m.mask for m in self.moves
                 if _same_shape(_core.classify(m.mask, self.flags), pile)]
         if mask in same and mask.bit_length() == min(m.bit_length() for m in same):
             return "it is the cheapest play that beats the pile"
-        return "it beats the pile and keeps your stronger cards"
+        # Not the cheapest: a search chose it over a lower card, so no claim about what it
+        # keeps (it may spend the stronger card).
+        return "it beats the pile, though a cheaper play also does"
 
     def _pass_reason(self) -> str:
         if not self.moves:

@@ -6,6 +6,14 @@ to each sample, plays the hand out in the core, and picks the action with the be
 average finishing place. Every candidate sees the same samples (common random numbers), so
 their differences are measured with little noise.
 
+The samples are not uniform: the bot infers what the opponents hold from what they did
+(``infer=True``, the default). Each past decision of an opponent in this hand is a record;
+a deal that gives an opponent a hand with which the default playouts' model of an
+opponent (the PLAN policy below) would have played differently *misses* that record. Deals are drawn
+uniformly, ``_PROPOSALS`` per sample, and resampled with weight ``_MISS_WEIGHT`` to the
+power of their misses (``core.scored_deals``, ``core.deal_places``). A seat that led a pair
+of 9s rarely still holds a lone 4; one that passed on a 7 rarely holds a spare 8.
+
 The playouts run in C with the GIL released (``core.sampled_places``), by one of the core's
 policies, chosen by ``playout=``:
 
@@ -54,6 +62,7 @@ True
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -68,6 +77,10 @@ from ..solver import Solution, Value
 from ..solver import solve as solve_position
 from .base import PASS, Bot, BotError, Move
 from .split import GROUP, move_damage
+
+# One opponent decision for core.scored_deals: (state before it, seat, cards played from
+# then on, what it played, 0 for a pass).
+_Record = tuple[_core.GameState, int, int, int]
 
 __all__ = ["SearchBot", "Estimate", "DEFAULT_TIME_MS", "PLAYOUTS", "SOLVE_UNSEEN",
            "SOLVE_SAMPLES"]
@@ -105,6 +118,11 @@ _SOLVE_SHARE = 0.4
 # of the sampled deals together. At 200 iterations that is at most ~20 ms and ~10 ms.
 _EXACT_NODES_PER_ITERATION = 100
 _SAMPLED_NODES_PER_ITERATION = 50
+# Inference (class _Deals): uniform deals scored per deal kept, and the weight of a deal
+# per recorded decision it fails to explain.
+_PROPOSALS = 4
+_MISS_WEIGHT = 0.3
+_MISS_WEIGHTS = _MISS_WEIGHT ** np.arange(64, dtype=np.float64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +168,9 @@ class SearchBot(Bot):
     Give at most one of ``iterations`` (sampled deals per decision; deterministic) and
     ``time_ms`` (milliseconds per decision); with neither, ``time_ms=50``. ``playout`` is
     one of :data:`PLAYOUTS`; ``prune`` lets the search skip split-breaking moves when there
-    are many, and stop sampling moves that are clearly worse than the best.
+    are many, and stop sampling moves that are clearly worse than the best; ``solver`` asks
+    the endgame solver first when it is cheap; ``infer`` samples deals by how well they
+    explain the opponents' play so far instead of uniformly (see the module docstring).
     """
 
     level = "L3"
@@ -164,6 +184,7 @@ class SearchBot(Bot):
         playout: str = "plan",
         prune: bool = True,
         solver: bool = True,
+        infer: bool = True,
     ) -> None:
         super().__init__(seed)
         if iterations is not None and time_ms is not None:
@@ -180,6 +201,7 @@ class SearchBot(Bot):
         self.playout = playout
         self.prune = prune
         self.solver = bool(solver)
+        self.infer = bool(infer)
         # Each action's share of sampled deals won by force, from the last _forced_move.
         self._shares: dict[int, float] = {}
 
@@ -194,6 +216,8 @@ class SearchBot(Bot):
             options.append(f"playout={self.playout}")
         if not self.solver:
             options.append("solver=off")
+        if not self.infer:
+            options.append("infer=off")
         return f"L3({', '.join(options)})" if options else "L3"
 
     def choose(self, view: View) -> Move:
@@ -207,11 +231,17 @@ class SearchBot(Bot):
         state = view.search_state()
         if len(moves) + state.can_pass() == 1:
             return moves[0] if moves else PASS
+        deals = self._deals(view, state)
         if self.solver and view.must_include is None:
-            forced = self._forced_move(view, state, start)
+            forced = self._forced_move(view, state, start, deals)
             if forced is not None:
                 return forced
-        return self._search(view, state, start)
+        return self._search(view, state, start, deals)
+
+    def _deals(self, view: View, state: _core.GameState) -> _Deals:
+        """Where this decision's sampled deals come from (inferred, unless ``infer=False``)."""
+        return _Deals(state, view.unseen.mask, PLAYOUTS[self.playout],
+                      _inference_records(view) if self.infer else [])
 
     def forced_win(self, view: View) -> Solution | None:
         """The solver's winning line when the view pins down every hand (one other seat
@@ -233,7 +263,8 @@ class SearchBot(Bot):
             left -= (time.perf_counter() - start) * 1000
         return {"max_nodes": 1 << 40, "max_ms": max(1, int(left))}
 
-    def _forced_move(self, view: View, state: _core.GameState, start: float) -> Move | None:
+    def _forced_move(self, view: View, state: _core.GameState, start: float,
+                     deals: _Deals) -> Move | None:
         """A move the solver proves goes out first (see the module docstring), or None.
         In the sampled case, also leaves in ``self._shares`` each action's share of the
         sampled deals it wins by force in, for :meth:`_search` to weigh."""
@@ -250,18 +281,7 @@ class SearchBot(Bot):
         wins = dict.fromkeys(actions, 0)
         nodes_left = (1 << 40 if self.iterations is None
                       else _SAMPLED_NODES_PER_ITERATION * self.iterations)
-        cards = [c for c in range(52) if unseen >> c & 1]
-        counts = view.card_counts
-        for done in range(SOLVE_SAMPLES):
-            self.rng.shuffle(cards)
-            hands, at = [0] * view.players, 0
-            for p in range(view.players):
-                if p == seat:
-                    hands[p] = view.hand.mask
-                    continue
-                for c in cards[at:at + counts[p]]:
-                    hands[p] |= 1 << c
-                at += counts[p]
+        for done, hands in enumerate(deals.draw(SOLVE_SAMPLES, self.rng).tolist()):
             deal = _deal_state(state, hands)
             # Only actions that can still win in half the samples are worth solving.
             left = SOLVE_SAMPLES - done
@@ -289,10 +309,11 @@ class SearchBot(Bot):
         number of candidates (``choose`` skips the search when the answer is forced)."""
         start = time.perf_counter()
         self._check_turn(view)
-        return self._estimate(view, view.search_state(), start)
+        state = view.search_state()
+        return self._estimate(view, state, start, self._deals(view, state))
 
-    def _search(self, view: View, state: _core.GameState, start: float) -> Move:
-        estimate = self._estimate(view, state, start)
+    def _search(self, view: View, state: _core.GameState, start: float, deals: _Deals) -> Move:
+        estimate = self._estimate(view, state, start, deals)
         best = estimate.best
         shares, self._shares = self._shares, {}
         if shares:
@@ -305,20 +326,11 @@ class SearchBot(Bot):
                 return Cards(action) if action else PASS
         return best
 
-    def _estimate(self, view: View, state: _core.GameState, start: float) -> Estimate:
-        flags = view.rules.flags
-        hand = view.hand.mask
-        actions = state.legal_moves().tolist()
-        if self.prune and len(actions) > _PRUNE_ABOVE:
-            # A free lead offers dozens of moves; those that break the hand's best split
-            # rarely win and would spread the samples thin.
-            intact = [a for a in actions if move_damage(hand, a, flags) < _KEEPS]
-            if intact:
-                actions = intact
-        if state.can_pass():
-            actions.append(0)
-        policy = PLAYOUTS[self.playout]
-        unseen = view.unseen.mask
+    def _estimate(self, view: View, state: _core.GameState, start: float,
+                  deals: _Deals) -> Estimate:
+        """Sample in rounds: every active candidate is played out in the round's deals,
+        then racing drops the clearly worse ones, until the budget is spent."""
+        actions = self._candidates(view, state)
         blocks: list[list[np.ndarray]] = [[] for _ in actions]
         active = list(range(len(actions)))
         deadline = None if self.time_ms is None else start + self.time_ms * (1 - _RESERVE) / 1000.0
@@ -327,33 +339,133 @@ class SearchBot(Bot):
             if self.iterations is not None:
                 batch = min(batch, self.iterations - samples)
             t0 = time.perf_counter()
-            places = _core.sampled_places(state, unseen, [actions[i] for i in active], batch,
-                                          self.rng.getrandbits(64), policy)
+            places = deals.places([actions[i] for i in active], batch, self.rng)
             now = time.perf_counter()
             for row, i in enumerate(active):
                 blocks[i].append(places[row])
             samples += batch
-            per_playout = (now - t0) / (batch * len(active))
+            per_sample = (now - t0) / batch
             if self.prune and len(active) > 1 and samples >= _RACE_MIN:
                 active = _race(active, {i: _joined(blocks[i]) for i in active})
-            if deadline is None:
-                assert self.iterations is not None      # no time budget: a sample budget
-                if samples >= self.iterations:
-                    break
-                batch = samples         # rounds double, so racing looks in at 16, 32, 64...
-            else:
-                # The next round is sized to the time left at the speed just measured, and
-                # skipped if not even a small one fits: the budget is a ceiling.
-                fits = int((deadline - now) * _FILL / (per_playout * len(active)))
-                if fits < min(_FIRST_ROUND, samples):
-                    break
-                batch = min(fits, samples)
+            batch = self._next_round(samples, deadline, now, per_sample)
+            if batch == 0:
+                break
         rows = [_joined(b) for b in blocks]
         return Estimate(tuple(Cards(a) if a else PASS for a in actions),
                         tuple(1.0 + float(r.mean()) for r in rows),
                         samples, tuple(len(r) for r in rows),
                         tuple(float(np.count_nonzero(r == 0)) / len(r) for r in rows),
                         _choose(rows, samples, actions))
+
+    def _candidates(self, view: View, state: _core.GameState) -> list[int]:
+        """The actions to search: the legal moves (on a lead with many, only those that
+        keep the hand's best split), then the pass when it is allowed."""
+        actions: list[int] = state.legal_moves().tolist()
+        if self.prune and len(actions) > _PRUNE_ABOVE:
+            # A free lead offers dozens of moves; those that break the hand's best split
+            # rarely win and would spread the samples thin.
+            hand, flags = view.hand.mask, view.rules.flags
+            intact = [a for a in actions if move_damage(hand, a, flags) < _KEEPS]
+            if intact:
+                actions = intact
+        if state.can_pass():
+            actions.append(0)
+        return actions
+
+    def _next_round(self, samples: int, deadline: float | None, now: float,
+                    per_sample: float) -> int:
+        """How many samples the next round takes, 0 to stop. Rounds double, so racing
+        looks in at 16, 32, 64...; a timed round is sized to the time left at the speed
+        just measured, and skipped if not even a small one fits: the budget is a ceiling."""
+        if deadline is None:
+            assert self.iterations is not None      # no time budget: a sample budget
+            return min(samples, self.iterations - samples)
+        fits = int((deadline - now) * _FILL / per_sample)
+        return 0 if fits < min(_FIRST_ROUND, samples) else min(fits, samples)
+
+
+class _Deals:
+    """Where the search's sampled deals come from: uniform deals of the unseen cards
+    (``core.sampled_places``), or, given records of the opponents' past decisions, deals
+    drawn in proportion to how well they explain those decisions.
+
+    Inference: ``_PROPOSALS`` uniform deals are drawn per sample kept, each is scored by
+    how many recorded decisions the PLAN policy would have made differently with the hands
+    it gives (``core.scored_deals``), and the kept deals are drawn from them with weight
+    ``_MISS_WEIGHT ** misses`` (importance resampling): a deal that explains every decision
+    is far likelier than one that explains none, but none is ruled out, since no model of
+    an opponent is exact."""
+
+    def __init__(self, state: _core.GameState, unseen: int, policy: int,
+                 records: list[_Record]) -> None:
+        self.state, self.unseen, self.policy, self.records = state, unseen, policy, records
+
+    def places(self, actions: list[int], samples: int, rng: random.Random) -> np.ndarray:
+        """Places (0 = first) of the acting seat after each action, one column per deal."""
+        if not self.records:
+            return _core.sampled_places(self.state, self.unseen, actions, samples,
+                                        rng.getrandbits(64), self.policy)
+        return _core.deal_places(self.state, self.draw(samples, rng), actions, self.policy,
+                                 rng.getrandbits(64))
+
+    def draw(self, samples: int, rng: random.Random) -> np.ndarray:
+        """``samples`` deals, one row of hands each (the acting seat's column is its own
+        hand): uniform without records, else resampled by weight."""
+        seed = rng.getrandbits(64)
+        if not self.records:
+            return _core.scored_deals(self.state, self.unseen, samples, seed, [])[0]
+        deals, misses = _core.scored_deals(self.state, self.unseen, samples * _PROPOSALS,
+                                           seed, self.records)
+        weights = _MISS_WEIGHTS[np.minimum(misses, len(_MISS_WEIGHTS) - 1)]
+        chosen = np.random.Generator(np.random.PCG64(rng.getrandbits(64))).choice(
+            len(deals), size=samples, p=weights / weights.sum())
+        return deals[chosen]
+
+
+def _inference_records(view: View) -> list[_Record]:
+    """The opponents' past decisions in this hand as ``core.scored_deals`` records: the
+    public state before each (replayed in the core from a stand-in deal whose hands have
+    the right sizes), the seat, the cards it played from then on, and what it did.
+
+    The first action is left out (it may have had to hold the lowest card, R7.2, which the
+    replay does not know), and so is everything if the replay disagrees with the history
+    (a rule the replay cannot follow): no inference is better than a wrong one."""
+    history = view.history
+    if len(history) < 2:
+        return []
+    players, seat = view.players, view.seat
+    played = [0] * players
+    for action in history:
+        if action.cards is not None:
+            played[action.seat] |= action.cards.mask
+    # Stand-ins for the hidden hands as they are now: any unseen cards, the right counts.
+    hands = [0] * players
+    pool = view.unseen.mask
+    for p in range(players):
+        if p == seat:
+            hands[p] = view.hand.mask | played[p]
+            continue
+        for _ in range(view.card_counts[p]):
+            low = pool & -pool
+            hands[p] |= low
+            pool ^= low
+        hands[p] |= played[p]
+    try:
+        state = _core.GameState.from_fields(hands, turn=history[0].seat, flags=view.rules.flags)
+    except ValueError:
+        return []
+    later = played[:]
+    records: list[_Record] = []
+    for i, action in enumerate(history):
+        mask = 0 if action.cards is None else action.cards.mask
+        if state.turn != action.seat:
+            return []
+        if i > 0 and action.seat != seat:
+            records.append((state.copy(), action.seat, later[action.seat], mask))
+        later[action.seat] &= ~mask
+        if (state.try_play(mask) if mask else state.try_pass()) < 0:
+            return []
+    return records
 
 
 def _all_known(view: View) -> bool:
