@@ -101,7 +101,8 @@ class DuplicateInterrupted(KeyboardInterrupt):
 class DuplicateUnit:
     """Boards ``start..stop-1``, each in both seatings. Arrays are indexed ``[board -
     start, seating, team]`` (team 0 is A), except ``hands`` (``[board - start,
-    seating]``): ``match_wins`` (1 if the team won the match, 0 for both when the hand cap
+    seating]``) and ``a_seats`` (``[board - start, seating]``: team A's two seats, then
+    the others are B's): ``match_wins`` (1 if the team won the match, 0 for both when the hand cap
     stopped it; in hand mode nothing, 0), ``hand_wins`` (hands whose first out was the
     team's), ``place_sums`` (the team's two players' places, 1..4, summed over the
     hands), ``levels`` (levels gained, G7.1, summed), ``decisions`` and ``seconds``
@@ -110,6 +111,7 @@ class DuplicateUnit:
     start: int
     stop: int
     hands: np.ndarray
+    a_seats: np.ndarray
     match_wins: np.ndarray
     hand_wins: np.ndarray
     place_sums: np.ndarray
@@ -117,14 +119,18 @@ class DuplicateUnit:
     decisions: np.ndarray
     seconds: np.ndarray
 
-    _ARRAYS = ("hands", "match_wins", "hand_wins", "place_sums", "levels", "decisions",
+    _ARRAYS = ("hands", "a_seats", "match_wins", "hand_wins", "place_sums", "levels", "decisions",
                "seconds")
 
     @classmethod
     def empty(cls, start: int, boards: int) -> DuplicateUnit:
-        ints = [np.zeros((boards, 2, 2), np.int32) for _ in range(5)]
-        return cls(start, start + boards, np.zeros((boards, 2), np.int32), *ints,
-                   np.zeros((boards, 2, 2)))
+        def ints() -> np.ndarray:
+            return np.zeros((boards, 2, 2), np.int32)
+
+        return cls(start, start + boards, hands=np.zeros((boards, 2), np.int32),
+                   a_seats=np.zeros((boards, 2, 2), np.int8), match_wins=ints(),
+                   hand_wins=ints(), place_sums=ints(), levels=ints(), decisions=ints(),
+                   seconds=np.zeros((boards, 2, 2)))
 
     def head(self, boards: int) -> DuplicateUnit:
         """The first ``boards`` boards."""
@@ -206,6 +212,7 @@ class _Boards(Work[DuplicateUnit, "DuplicateResult"]):
         bots = [_build(self.teams[team_at[s]], bot_seed(self.seed, board, s)) for s in range(4)]
         cap = 1 if self.mode == "hand" else self.hand_cap
         i = board - unit.start
+        unit.a_seats[i, seating] = seats[0]
         clock = time.perf_counter
         decisions, seconds = unit.decisions[i, seating], unit.seconds[i, seating]
         where = f"board {board}, seating {seating}"
@@ -332,13 +339,13 @@ class DuplicateResult:
         u = self.unit
         hands = u.hands.sum(axis=1)[:, None].astype(float)
         if statistic == "match_wins":
-            return u.match_wins.mean(axis=1)
+            return np.asarray(u.match_wins.mean(axis=1), float)
         if statistic == "hand_wins":
-            return u.hand_wins.sum(axis=1) / hands
+            return np.asarray(u.hand_wins.sum(axis=1) / hands, float)
         if statistic == "places":
-            return u.place_sums.sum(axis=1) / (2 * hands)
+            return np.asarray(u.place_sums.sum(axis=1) / (2 * hands), float)
         if statistic == "levels":
-            return u.levels.mean(axis=1)
+            return np.asarray(u.levels.mean(axis=1), float)
         raise DuplicateError(f"no statistic {statistic!r}; choose from {', '.join(STATISTICS)}")
 
     def team(self, team: int | str) -> TeamStats:
@@ -567,7 +574,7 @@ class GamesWriter:
         for i in range(unit.stop - unit.start):
             for s in (0, 1):
                 lines.append(json.dumps({
-                    "board": unit.start + i, "seating": s, "a_seats": [0, 2] if s == 0 else [1, 3],
+                    "board": unit.start + i, "seating": s, "a_seats": unit.a_seats[i, s].tolist(),
                     "hands": int(unit.hands[i, s]),
                     "match_won": unit.match_wins[i, s].tolist(),
                     "hands_won": unit.hand_wins[i, s].tolist(),
@@ -657,7 +664,7 @@ def _unit_from_rows(span: Iterable[int], rows: list[dict[str, Any]]) -> Duplicat
         seen.add((board, s))
         i = board - start
         unit.hands[i, s] = int(row["hands"])
-        for name, key in (("match_wins", "match_won"), ("hand_wins", "hands_won"),
+        for name, key in (("a_seats", "a_seats"), ("match_wins", "match_won"), ("hand_wins", "hands_won"),
                           ("place_sums", "place_sum"), ("levels", "levels"),
                           ("decisions", "decisions"), ("seconds", "seconds")):
             values = row[key]

@@ -490,9 +490,10 @@ def _print_result(r: HandResult, L: Labels) -> None:
 DEFAULT_SIM_MATCHES = 20
 _DEFAULT_TEAMS = ("L2", "L1")
 # Options of the Tiến Lên sim that mean nothing for the Guandan duplicate arena.
-_TIENLEN_ONLY = (("games", "--games (Guandan counts --matches or --hands)"),
-                 ("players", "--players (Guandan has four)"), ("scheduler", "--scheduler"),
-                 ("resume", "--resume"), ("unit_games", "--unit-games"))
+_TIENLEN_ONLY = (("games", "--games", ": give --matches N or --hands N"),
+                 ("players", "--players", ": Guandan has four"),
+                 ("scheduler", "--scheduler", ""), ("resume", "--resume", ""),
+                 ("unit_games", "--unit-games", ""))
 
 
 def sim_teams(args: argparse.Namespace) -> tuple[list[str], list[TeamSpec]]:
@@ -536,9 +537,9 @@ def run_sim(args: argparse.Namespace) -> int:
     from ..tui.terminal import Terminal
     from . import arena
 
-    for name, option in _TIENLEN_ONLY:
+    for name, option, why in _TIENLEN_ONLY:
         if getattr(args, name, None):
-            raise GuandanError(f"{option} is not an option of the Guandan sim")
+            raise GuandanError(f"{option} is not an option of the Guandan sim{why}")
     if getattr(args, "rules", "default") != "default":
         raise GuandanError("--rules names a Tiến Lên ruleset; the Guandan sim plays the "
                            "standard rules")
