@@ -133,7 +133,7 @@ def test_statistics_by_hand():
     # Per board, A's match wins: 1, 1, 0.5, 1 -> B's 0, 0, 0.5, 0; A - B: 1, 1, 0, 1.
     u = _unit([(1, 1), (1, 1), (1, 0), (1, 1)], [(1, 1), (2, 1), (1, 1), (1, 1)],
               [(3, 3), (8, 3), (5, 5), (3, 4)])
-    r = DuplicateResult(("A", "B"), "match", 0, 100, u)
+    r = DuplicateResult(("A", "B"), "match", 0, 100, [u])
     a = r.team("A").match_wins
     # mean 7/8, sd of (1, 1, .5, 1) = .25, half = 1.96 * .25 / 2; the top is clipped at 1
     assert a.value == pytest.approx(0.875)
@@ -155,10 +155,24 @@ def test_statistics_by_hand():
 def test_capped_matches_are_won_by_neither():
     u = _unit([(1, 0), (1, 1)], [(3, 3), (3, 3)], [(15, 15), (15, 15)])
     u.match_wins[0, 1] = 0          # board 0, seating 1: the cap stopped it
-    r = DuplicateResult(("A", "B"), "match", 0, 3, u)
+    r = DuplicateResult(("A", "B"), "match", 0, 3, [u])
     assert r.capped == 1
     assert r.team("A").match_wins.value == pytest.approx((0.5 + 1) / 2)
     assert r.team("B").match_wins.value == pytest.approx(0.0)
+
+
+def test_results_of_units_with_gaps_and_overlaps():
+    a = _unit([(1, 1)], [(1, 1)], [(3, 3)])
+    b = _unit([(0, 0), (0, 1)], [(1, 1), (1, 1)], [(7, 7), (7, 3)])
+    late = DuplicateUnit(5, 7, *(getattr(b, name) for name in DuplicateUnit._ARRAYS))
+    r = DuplicateResult(("A", "B"), "match", 0, 100, [late, a])   # any order, a gap
+    assert r.board_ids.tolist() == [0, 5, 6] and r.boards == 3
+    assert [row[0] for row in r.games_table()] == [0, 0, 5, 5, 6, 6]
+    assert r.team("A").match_wins.value == pytest.approx((1 + 0 + 0.5) / 3)
+    with pytest.raises(DuplicateError, match="two units"):
+        DuplicateResult(("A", "B"), "match", 0, 100, [late, late])
+    with pytest.raises(DuplicateError, match="at least one board"):
+        DuplicateResult(("A", "B"), "match", 0, 100, [])
 
 
 def test_paired_test_by_hand():
@@ -319,3 +333,43 @@ def test_sim_cli_out_refuses_to_overwrite(tmp_path, capsys):
     fresh = tmp_path / "fresh.jsonl"
     assert main(["sim", "--game", "guandan", "--hands", "3", "--out", str(fresh)]) == 2
     assert not fresh.exists()
+
+
+def test_sim_cli_ctrl_c_prints_the_completed_boards_and_exits_130(tmp_path):
+    import re
+    import time
+
+    import pexpect
+
+    from test_cli_play import child_env, strip
+
+    out = tmp_path / "games.jsonl"
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "tienlen", "sim", "--game", "guandan", "--bots", "L2,L1", "--hands", "400",
+         "--jobs", "2", "--seed", "3", "--out", str(out)],
+        env=child_env(NO_COLOR="1"), dimensions=(30, 120), encoding="utf-8", timeout=120)
+    child.expect(r" ([1-9]\d*)/400 ")           # the bar moves per game
+    child.expect(r" (1[6-9]|[2-9]\d|\d{3})/400 ")  # a few boards in
+    child.sendintr()
+    asked = time.monotonic()
+    child.expect(pexpect.EOF)
+    stopped = time.monotonic() - asked
+    child.close()
+    text = strip(child.before)
+    assert child.exitstatus == 130, text
+    assert stopped < 10.0, stopped
+    assert "Traceback" not in text
+    done = re.search(r"Interrupted: (\d+) of 400 games played in complete boards", text)
+    assert done and 0 < int(done[1]) < 400 and int(done[1]) % 2 == 0, text
+    assert f"{done[1]} hands ({int(done[1]) // 2} boards x 2 seatings), seed 3" in text
+    # The games file holds exactly the boards in the table (the workers' chunks may leave
+    # gaps), each the same as in an uncut run.
+    back = load(out)
+    assert back.games == int(done[1])
+    first = 0
+    while first < back.boards and back.board_ids[first] == first:
+        first += 1
+    if first:
+        assert back.games_table()[:2 * first] == run("L2", "L1", hands=2 * first,
+                                                     seed=3).games_table()

@@ -43,7 +43,7 @@ from typing import Any, Final, Literal, Union
 
 import numpy as np
 
-from ..arena import (MAX_JOBS, ArenaError, Interval, Pace, Stopped, Work, mean_interval,
+from ..arena import (MAX_JOBS, ArenaError, Comparison, Interval, Pace, Stopped, Work, mean_interval,
                      paired_test, run_work)
 from ..results import _durable, _json_line
 from ..seeds import check_seed, mix
@@ -255,11 +255,9 @@ class _Boards(Work[DuplicateUnit, "DuplicateResult"]):
         return DuplicateUnit.join(parts)
 
     def result(self, parts: list[DuplicateUnit]) -> DuplicateResult | None:
-        parts = sorted((p for p in parts if p.stop > p.start), key=lambda p: p.start)
-        if not parts:
+        if not any(p.stop > p.start for p in parts):
             return None
-        return DuplicateResult(self.names, self.mode, self.seed, self.hand_cap,
-                               DuplicateUnit.join(parts))
+        return DuplicateResult(self.names, self.mode, self.seed, self.hand_cap, parts)
 
     def interrupted(self, result: DuplicateResult | None, games: int) -> KeyboardInterrupt:
         return DuplicateInterrupted(result, games)
@@ -286,37 +284,46 @@ class TeamStats:
 
 
 @dataclass(frozen=True, slots=True)
-class TeamComparison:
-    """Team A minus team B in one statistic, paired by board: the mean difference with
-    its 95% interval, the z of "no difference" and its two-sided p-value."""
+class TeamComparison(Comparison):
+    """Team A (``a``) minus team B (``b``) in one ``statistic``, paired by board
+    (``deals`` counts the boards): the mean difference with its 95% interval, the z of
+    "no difference" and its two-sided p-value."""
 
-    statistic: str
-    boards: int
-    diff: Interval
-    z: float
-    p_value: float
+    statistic: str = "places"
 
     def __str__(self) -> str:
         p = f"= {self.p_value:.2g}" if self.p_value != 0.0 else "< 1e-300"
-        return (f"A - B {self.statistic}: {self.diff} over {self.boards} boards, "
+        return (f"A - B {self.statistic}: {self.diff} over {self.deals} boards, "
                 f"z = {self.z:.2f}, p {p}")
 
 
 class DuplicateResult:
-    """The outcome of :func:`run`: ``unit`` holds every board's two games (see
-    :class:`DuplicateUnit`); ``names`` label team A and team B."""
+    """The outcome of :func:`run`, from the units of its completed boards (in any order,
+    none twice; an interrupted run on several processes may leave gaps): ``unit`` holds
+    their games by position, board order (see :class:`DuplicateUnit`), ``board_ids`` the
+    board at each position; ``names`` label team A and team B."""
 
     def __init__(self, names: tuple[str, str], mode: Mode, seed: int, hand_cap: int,
-                 unit: DuplicateUnit) -> None:
+                 units: Sequence[DuplicateUnit]) -> None:
+        ordered = sorted((u for u in units if u.stop > u.start), key=lambda u: u.start)
+        if not ordered:
+            raise DuplicateError("a result needs at least one board")
+        for a, b in zip(ordered, ordered[1:]):
+            if b.start < a.stop:
+                raise DuplicateError(f"boards {b.start}..{min(a.stop, b.stop) - 1} are "
+                                     "in two units")
         self.names = names
         self.mode = mode
         self.seed = seed
         self.hand_cap = hand_cap
-        self.unit = unit
+        self.board_ids = np.concatenate([np.arange(u.start, u.stop) for u in ordered])
+        joined = DuplicateUnit.join(ordered)
+        self.unit = DuplicateUnit(0, len(self.board_ids), *(getattr(joined, name)
+                                                            for name in DuplicateUnit._ARRAYS))
 
     @property
     def boards(self) -> int:
-        return self.unit.stop - self.unit.start
+        return len(self.board_ids)
 
     @property
     def games(self) -> int:
@@ -377,7 +384,8 @@ class DuplicateResult:
         board. For ``places`` a negative difference means A finishes higher."""
         values = self._per_board(statistic)
         interval, z, p = paired_test(values[:, 0] - values[:, 1])
-        return TeamComparison(statistic, self.boards, interval, z, p)
+        return TeamComparison(self.names[0], self.names[1], self.boards, interval, z, p,
+                              statistic)
 
     def title(self) -> str:
         kind = "matches" if self.mode == "match" else "hands"
@@ -412,7 +420,7 @@ class DuplicateResult:
         rows: list[list[object]] = []
         for i in range(self.boards):
             for s in (0, 1):
-                rows.append([u.start + i, s, int(u.hands[i, s]), u.match_wins[i, s].tolist(),
+                rows.append([int(self.board_ids[i]), s, int(u.hands[i, s]), u.match_wins[i, s].tolist(),
                              u.hand_wins[i, s].tolist(), u.place_sums[i, s].tolist(),
                              u.levels[i, s].tolist()])
         return rows
@@ -639,16 +647,12 @@ def load(path: str | os.PathLike[str]) -> DuplicateResult:
         except (KeyError, TypeError, ValueError, IndexError) as error:
             raise DuplicateError(f"{path}:{number}: a bad unit ({error})") from None
         rows = []
-    units.sort(key=lambda u: u.start)
-    expected = 0
-    for unit in units:
-        if unit.start != expected:
-            raise DuplicateError(f"{path}: boards {min(expected, unit.start)}.."
-                                 f"{max(expected, unit.start) - 1} are missing or on file twice")
-        expected = unit.stop
     if not units:
         raise DuplicateError(f"{path}: no complete unit of games")
-    return DuplicateResult(names, mode, seed, cap, DuplicateUnit.join(units))
+    try:
+        return DuplicateResult(names, mode, seed, cap, units)
+    except DuplicateError as error:
+        raise DuplicateError(f"{path}: {error}") from None
 
 
 def _unit_from_rows(span: Iterable[int], rows: list[dict[str, Any]]) -> DuplicateUnit:
