@@ -1081,7 +1081,8 @@ def table() -> str:
 # Guandan game-layer rows (issue 17) live in guandan_game_bench.py; they get the helpers here.
 def _gd_api() -> dict:
     return {"Result": Result, "record": record, "interleave": interleave, "med": med,
-            "ratio": ratio, "game_random_checked": game_random_checked}
+            "ratio": ratio, "iqr": iqr, "skip": skip, "open_spiel": _open_spiel,
+            "game_random_checked": game_random_checked}
 
 
 def bench_guandan_playouts(cfg: Config) -> None:

@@ -1,7 +1,10 @@
 """compare.py rows for the Guandan game layer (issue 17), kept in their own module.
 
 - native random playouts of the play phase (``GdState.playouts``, GIL released): decisions
-  (plays and passes) per CPU second, goal >= 1,000,000 per core;
+  (plays and passes) per CPU second, goal >= 1,000,000 per core, and >= 1.5x OpenSpiel
+  ``dou_dizhu`` driven by a random agent from Python (chance nodes not counted), in one run;
+- native PLAN playouts (every seat by the plan policy that L2 plays and L3 searches with):
+  decisions per CPU second, for information;
 - a checked ``tienlen.guandan.Game`` action from Python against a checked Tiến Lên
   ``Game`` action, both driven by the same random loop (legal list, can_pass, play/pass),
   timed in one run, interleaved: goal <= 3x.
@@ -27,10 +30,42 @@ def gd_random_checked(Game, seed: int, rng: random.Random) -> int:
     return n
 
 
+def _ddz_dealt_states(game, rng: random.Random, n: int) -> list:
+    """n OpenSpiel dou_dizhu states at their first decision (the deal's chance nodes done)."""
+    out = []
+    while len(out) < n:
+        s = game.new_initial_state()
+        while s.is_chance_node():
+            s.apply_action(rng.choice(s.chance_outcomes())[0])
+        out.append(s)
+    return out
+
+
+def _ddz_decisions_side(game, rng: random.Random, games: int, calls: int):
+    """OpenSpiel dou_dizhu driven by a random agent from Python: every decision is
+    legal_actions() + a uniform pick + apply_action. The deals of all ``calls`` runs are made
+    before any clock starts; a chance node met later (the landlord's three cards) is applied
+    but not counted as a decision."""
+    pending = [_ddz_dealt_states(game, rng, games) for _ in range(calls)]
+
+    def side():
+        decisions = 0
+        for s in pending.pop() if pending else _ddz_dealt_states(game, rng, games):
+            while not s.is_terminal():
+                if s.is_chance_node():
+                    s.apply_action(rng.choice(s.chance_outcomes())[0])
+                else:
+                    s.apply_action(rng.choice(s.legal_actions()))
+                    decisions += 1
+        return decisions
+    return side
+
+
 def bench_guandan_playouts(cfg, api) -> None:
     from tienlen import _guandan
 
     Result, record, interleave, med = api["Result"], api["record"], api["interleave"], api["med"]
+    ratio, iqr, skip = api["ratio"], api["iqr"], api["skip"]
     state = _guandan.GdState(_guandan.deal(cfg.seed), 2, 0)
     n = 200 if cfg.quick else 1000
     seeds = iter(range(10**9))
@@ -38,11 +73,33 @@ def bench_guandan_playouts(cfg, api) -> None:
     def playouts():
         return state.playouts(next(seeds) * n, n)[1]     # decisions made
 
-    s = interleave({"playouts": playouts}, cfg.rounds)
+    def plan_playouts():
+        return state.playouts(next(seeds) * n, n // 4, _guandan.PLAN)[1]
+
+    sides = {"playouts": playouts, "plan": plan_playouts}
+    game, os_why = api["open_spiel"]()
+    if game is not None:
+        sides["openspiel"] = _ddz_decisions_side(game, random.Random(cfg.seed),
+                                                 20 if cfg.quick else 100, cfg.rounds + 1)
+    s = interleave(sides, cfg.rounds)
     rate = 1e9 / med(s["playouts"])
     record(Result("Guandan native random playouts (decisions/s, one core)",
                   "decisions/s >= 1,000,000 per core", rate, "/s", rate >= 1e6,
                   {"playouts_per_call": n}))
+    goal = "native random playout decisions/s >= 1.5x OpenSpiel dou_dizhu random-agent decisions/s"
+    name = "Guandan native random playouts vs OpenSpiel dou_dizhu (Python random agent)"
+    if "openspiel" in s:
+        r = ratio(s["openspiel"], s["playouts"])
+        record(Result(name, goal, r, "x", r >= 1.5,
+                      {"guandan_decisions_per_s": rate,
+                       "openspiel_decisions_per_s": 1e9 / med(s["openspiel"]),
+                       "iqr": iqr(s["openspiel"], s["playouts"])}))
+    else:
+        skip(name, goal, os_why)
+    plan_rate = 1e9 / med(s["plan"])
+    record(Result("Guandan native PLAN playouts (decisions/s, one core)", "", plan_rate, "/s",
+                  None, {"playouts_per_call": n // 4,
+                         "random_over_plan": round(ratio(s["plan"], s["playouts"]), 2)}))
 
 
 def bench_guandan_game(cfg, api) -> None:

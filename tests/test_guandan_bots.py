@@ -99,10 +99,3 @@ def test_hint_gives_a_legal_action_and_a_reason():
         h = hint(view)
         assert h.reason and str(h)
         m.act(h.kind, h.cards, m.turn)
-
-
-def test_plan_groups_cover_the_hand_without_wilds():
-    hand = Cards.parse("3s 3d 3c 4s 4d 4c 7s 8s 9s 10d Jd Ks Kd BJ 2h")
-    groups = plan_groups(hand, 2)
-    assert sum(n for _, _, n in groups) == len(hand) - 1      # the wild 2♥ is left out
-    assert ("plate", 4, 6) in groups and ("straight", 11, 5) in groups

@@ -63,6 +63,9 @@ MAX_ROWS: Final = 2147483648
 # Playout policies.
 RANDOM: Final = 0
 GREEDY: Final = 1
+PLAN: Final = 2
+# Why plan_move chose its action (its first return value indexes this).
+PLAN_REASONS: Final[tuple[str, ...]]
 
 # GdState's reason codes: the name of each, and the ValueError-family base it maps to.
 GS_REASON_NAMES: Final[tuple[str, ...]]
@@ -121,6 +124,24 @@ def legal_plays_many(
     pile_codes: _U32Array | None = None,
     flags: SupportsIndex = 0,
 ) -> tuple[_I64Array, _U64Array, _U32Array]: ...
+
+# ---------------------------------------------------------------- the plan policy
+
+def plan_groups(
+    once: SupportsIndex, twice: SupportsIndex, level: SupportsIndex, flags: SupportsIndex = 0
+) -> tuple[_Action, ...]: ...
+def plan_move(
+    once: SupportsIndex,
+    twice: SupportsIndex,
+    level: SupportsIndex,
+    pile_code: SupportsIndex = 0,
+    flags: SupportsIndex = 0,
+    *,
+    owner_partner: bool = False,
+    owner_left: SupportsIndex = 27,
+    partner_left: SupportsIndex = 27,
+    opponents_left: Iterable[SupportsIndex] = (27, 27),
+) -> tuple[int, int, int, int]: ...
 
 # ---------------------------------------------------------------- the hand state
 
@@ -196,5 +217,9 @@ class GdState:
     def playouts(
         self, seed: SupportsIndex, n: int, policy: SupportsIndex = 0
     ) -> tuple[tuple[int, int, int, int], int]: ...
+    def playouts_after(
+        self, actions: Iterable[tuple[SupportsIndex, SupportsIndex, SupportsIndex]],
+        seed: SupportsIndex, policy: SupportsIndex = 2
+    ) -> list[tuple[int, ...]]: ...
 
 def _gd_state_from_key(key: _StateKey) -> GdState: ...

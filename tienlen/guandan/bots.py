@@ -6,8 +6,9 @@ level  class                 plays
 L1     :class:`GreedyBot`    the plan's basic AI: leads its lowest single, beats with the
                              smallest play that beats
 L2     :class:`PlanBot`      splits its hand into groups and plays by the plan, keeps bombs
-                             until they matter, lets a partner's winning play stand
-L3     :class:`SearchBot`    information-set Monte Carlo over the core's native playouts
+                             until they matter, lets a partner's winning play stand (the
+                             core's plan policy, the one PLAN playouts use)
+L3     :class:`SearchBot`    information-set Monte Carlo over the core's native PLAN playouts
 =====  ====================  ==========================================================
 
 Every bot answers :meth:`Bot.decide` with an action ``(kind, cards)`` for the current phase:
@@ -27,6 +28,7 @@ Every bot answers :meth:`Bot.decide` with an action ``(kind, cards)`` for the cu
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections import Counter
@@ -35,12 +37,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import _guandan
-from .cards import Cards
-from .game import GameView, return_candidates, single_value, tribute_candidates
-from .plays import Kind, Play
+from .cards import Cards, _wrap
+from .config import RuleConfig
+from .game import GameView, return_candidates, single_value, teams_bits, tribute_candidates
+from .plays import Kind, Play, _make
 
 __all__ = ["Bot", "GreedyBot", "PlanBot", "SearchBot", "make_bot", "LEVELS", "weakest_first",
-           "plan_groups", "Decision"]
+           "plan_groups", "plan_plays", "plan_decision", "Decision", "DEFAULT_TIME_MS"]
 
 LEVELS = ("L1", "L2", "L3")
 
@@ -132,258 +135,319 @@ class GreedyBot(Bot):
 
 # ---------------------------------------------------------------- the L2 plan
 
-def _rank_counts(hand: Cards, level: int, wild: int) -> tuple[list[int], int, int, int]:
-    counts = [0] * 15
-    wilds = js = jb = 0
-    for c in hand.ids:
-        if c == wild:
-            wilds += 1
-        elif c == 52:
-            js += 1
-        elif c == 53:
-            jb += 1
-        else:
-            counts[c // 4 + 2] += 1
-    return counts, wilds, js, jb
+_GROUP_NAMES = {Kind.SINGLE: "single", Kind.PAIR: "pair", Kind.TRIPLE: "triple",
+                Kind.FULL_HOUSE: "full_house", Kind.STRAIGHT: "straight",
+                Kind.THREE_PAIRS: "three_pairs", Kind.PLATE: "plate", Kind.BOMB: "bomb",
+                Kind.STRAIGHT_FLUSH: "straight_flush", Kind.JOKER_BOMB: "joker_bomb"}
+
+
+def plan_plays(hand: Cards, level: int, config: RuleConfig = RuleConfig()) -> list[Play]:
+    """The plan's split of ``hand`` as plays (the core's ``plan_groups``, which the PLAN
+    playouts and :class:`PlanBot` use): every card, wilds included, in exactly one group.
+
+    >>> [p.describe() for p in plan_plays(Cards.parse("3s 4d 5c 6h 7s 9s 9d Ks Kd Kc 2h"), 2)]
+    ['straight 3-7', '4-card bomb of K', 'pair of 9']
+
+    (the wild 2♥ turns the triple into a bomb: no straight of four lone cards needs it)
+    """
+    flags = config.flags
+    return [_make(_wrap(a, b), code, level, flags)
+            for a, b, code in _guandan.plan_groups(hand.once, hand.twice, level, flags)]
 
 
 def plan_groups(hand: Cards, level: int, wild_count: int = 2) -> list[tuple[str, int, int]]:
-    """A split of ``hand`` into groups (kind, top natural rank, cards), greedily: bombs,
-    plates, three pairs and straights where they save groups, then triples with pairs,
-    pairs and singles. Wilds are left out (they join whatever needs them at play time).
+    """The plan's split of ``hand`` as (kind, rank, cards) triples; see :func:`plan_plays`.
 
     >>> plan_groups(Cards.parse("3s 4d 5c 6h 7s 9s 9d Ks Kd Kc"), 2)
     [('straight', 7, 5), ('full_house', 13, 5)]
     """
-    wild = -1 if wild_count == 0 else (level - 2) * 4 + 1
-    counts, _, js, jb = _rank_counts(hand, level, wild)
-    groups: list[tuple[str, int, int]] = []
-    if js == 2 and jb == 2:
-        groups.append(("joker_bomb", 16, 4))
-        js = jb = 0
-    for r in range(2, 15):
-        if counts[r] >= 4:
-            groups.append(("bomb", r, counts[r]))
-            counts[r] = 0
-
-    def ext(r: int) -> int:             # A sits low in runs as well
-        return counts[14] if r == 1 else counts[r]
-
-    def take(r: int, n: int) -> None:
-        counts[14 if r == 1 else r] -= n
-
-    # Plates (two consecutive triples), then three pairs, then straights that use singles.
-    for top in range(14, 1, -1):
-        if ext(top) >= 3 and ext(top - 1) >= 3:
-            take(top, 3)
-            take(top - 1, 3)
-            groups.append(("plate", top, 6))
-    for top in range(14, 2, -1):
-        if all(1 < ext(r) < 4 and ext(r) == 2 for r in (top, top - 1, top - 2)):
-            for r in (top, top - 1, top - 2):
-                take(r, 2)
-            groups.append(("three_pairs", top, 6))
-    for top in range(14, 4, -1):
-        window = range(top - 4, top + 1)
-        if all(ext(r) >= 1 for r in window):
-            lone = sum(1 for r in window if ext(r) == 1)
-            if lone >= 3:
-                for r in window:
-                    take(r, 1)
-                groups.append(("straight", top, 5))
-    triples = [r for r in range(2, 15) if counts[r] == 3]
-    pairs = [r for r in range(2, 15) if counts[r] == 2]
-    for r in triples:
-        counts[r] = 0
-        if pairs:
-            p = pairs.pop(0)
-            counts[p] = 0
-            groups.append(("full_house", r, 5))
-        else:
-            groups.append(("triple", r, 3))
-    for r in range(2, 15):
-        if counts[r] == 2:
-            groups.append(("pair", r, 2))
-        elif counts[r] == 1:
-            groups.append(("single", r, 1))
-    if js == 2:
-        groups.append(("pair", 15, 2))
-    elif js:
-        groups.append(("single", 15, 1))
-    if jb == 2:
-        groups.append(("pair", 16, 2))
-    elif jb:
-        groups.append(("single", 16, 1))
-    return groups
+    config = RuleConfig(wild_count=wild_count)
+    return [(_GROUP_NAMES[p.kind], p.rank, p.size) for p in plan_plays(hand, level, config)]
 
 
-def _groups_after(hand: Cards, play: Play, level: int, wc: int) -> int:
-    rest = hand - play.cards
-    return len(plan_groups(rest, level, wc)) if len(rest) else 0
+def _plan_reason(reason: str, play: Play | None, view: GameView) -> str:
+    if reason == "GO_OUT":
+        return "this play empties your hand"
+    if reason == "LEAD":
+        assert play is not None
+        return f"lead your {play.describe()}: it follows your plan and keeps your strong cards for later"
+    if reason == "LEAD_FOR_PARTNER":
+        return "your partner has one card left: lead your lowest single so they can go out"
+    if reason == "FOLLOW_GROUP":
+        assert play is not None
+        return f"{play.describe()} beats it without breaking your plan"
+    if reason == "FOLLOW_BREAK":
+        assert play is not None
+        return f"{play.describe()} beats it at the smallest cost to your plan"
+    if reason == "BOMB":
+        return "bomb now: the trick matters (an opponent or you are close to going out)"
+    if reason == "PASS_PARTNER":
+        return "your partner is winning this trick: let it stand"
+    if reason == "PASS_KEEP":
+        return "keep your bombs and groups: it is too early to spend them"
+    return "nothing you hold beats it"
+
+
+def plan_decision(view: GameView) -> Decision:
+    """The plan policy's play for the seat to act in ``view`` (the core's ``plan_move``:
+    the same function that plays every seat of a PLAN playout), with its reason."""
+    seat, partner = view.seat, view.partner
+    sizes = view.hand_sizes
+    hand = view.hand
+    owner = view.pile_owner
+    pile_code = 0 if view.pile is None else view.pile.code
+    opponents = tuple(sizes[s] for s in range(4) if s != seat and s != partner)
+    flags = view.config.flags
+    reason, a, b, code = _guandan.plan_move(
+        hand.once, hand.twice, view.level, pile_code, flags,
+        owner_partner=owner is not None and owner == partner,
+        owner_left=0 if owner is None else sizes[owner], partner_left=sizes[partner],
+        opponents_left=opponents)
+    why = _guandan.PLAN_REASONS[reason]
+    if a == 0:
+        return Decision("pass", None, _plan_reason(why, None, view))
+    play = _make(_wrap(a, b), code, view.level, flags)
+    return Decision("play", play, _plan_reason(why, play, view))
 
 
 class PlanBot(Bot):
     """L2: plays by a split of its hand into groups, keeps bombs until they matter, and
-    lets its partner's winning play stand unless beating it wins the hand for the team."""
+    lets its partner's winning play stand unless beating it wins the hand for the team.
+    The decision is the core's plan policy (:func:`plan_decision`)."""
 
     level = "L2"
 
     def choose_play(self, view: GameView) -> Decision:
-        hand, level, wc = view.hand, view.level, view.config.wild_count
-        plays = view.legal_plays
-        before = len(plan_groups(hand, level, wc))
-        # Going out now always helps the team.
-        for p in plays:
-            if p.size == len(hand):
-                return Decision("play", p, "this play empties your hand")
-        if view.pile is None:
-            return self._lead(view, plays, before)
-        return self._follow(view, plays, before)
-
-    def _cost(self, view: GameView, p: Play, before: int) -> tuple[int, tuple[int, int, int, int]]:
-        after = _groups_after(view.hand, p, view.level, view.config.wild_count)
-        return (after - before, play_strength(p))
-
-    def _lead(self, view: GameView, plays: Sequence[Play], before: int) -> Decision:
-        plain = [p for p in plays if not p.is_bomb and not p.uses_wild] or list(plays)
-        # The play that leaves the fewest groups, shedding the most cards, lowest first.
-        best = min(plain, key=lambda p: (_groups_after(view.hand, p, view.level, view.config.wild_count),
-                                         play_strength(p)[1], -p.size))
-        return Decision("play", best, f"lead your {best.describe()}: it follows your plan and "
-                                      "keeps your strong cards for later")
-
-    def _follow(self, view: GameView, plays: Sequence[Play], before: int) -> Decision:
-        if not plays:
-            return Decision("pass", None, "nothing you hold beats it")
-        owner = view.pile_owner
-        opp_sizes = [view.hand_sizes[s] for s in range(4)
-                     if s != view.seat and s != view.partner and view.hand_sizes[s]]
-        danger = bool(opp_sizes) and min(opp_sizes) <= 6
-        if owner == view.partner:
-            return Decision("pass", None, "your partner is winning this trick: let it stand")
-        plain = [p for p in plays if not p.is_bomb]
-        assert view.pile is not None  # _follow answers a pile
-        pile_value = play_strength(view.pile)[1]
-        if not danger and pile_value < 13:
-            # Keep jokers and level cards for tricks worth them.
-            plain = [p for p in plain if play_strength(p)[1] < 15] or []
-        fits = [p for p in plain if self._cost(view, p, before)[0] <= 0]
-        if fits:
-            best = min(fits, key=lambda p: self._cost(view, p, before))
-            return Decision("play", best, f"{best.describe()} beats it without breaking your plan")
-        if danger and plain:
-            best = min(plain, key=lambda p: self._cost(view, p, before))
-            return Decision("play", best, "an opponent is close to going out: beat it even "
-                                          "if it breaks a group")
-        bombs = [p for p in plays if p.is_bomb]
-        if bombs:
-            owner_left = view.hand_sizes[owner] if owner is not None else 27
-            short = before <= 3
-            if danger or owner_left <= 8 or short:
-                best = min(bombs, key=play_strength)
-                why = ("you are close to going out" if short else
-                       "an opponent is close to going out")
-                return Decision("play", best, f"bomb now: {why}")
-        return Decision("pass", None, "keep your bombs and groups: it is too early to spend them")
+        return plan_decision(view)
 
 
 # ---------------------------------------------------------------- L3
 
+#: L3's default time per decision (milliseconds) when no ``iterations`` budget is given.
+DEFAULT_TIME_MS = 150.0
+
+_Action = tuple[int, int, int]
+
+
 class SearchBot(Bot):
-    """L3: for each candidate action (the L2 choice, a few weakest plays, pass), deal the
-    unseen cards at random to the other seats (consistent with their counts) and run the
-    core's greedy playouts; pick the action whose team went out first most often."""
+    """L3: information-set Monte Carlo over the core's native playouts.
+
+    Each iteration deals the cards this seat cannot see to the other seats, consistently
+    with what it knows (every seat's card count, the cards played, a tribute or return card
+    it gave, which the receiver still holds unless they played it, and the tribute it
+    received, which caps the payer's cards at that card's value), then plays every candidate
+    action followed by a PLAN playout (:data:`~tienlen._guandan.PLAN`, every seat by the L2
+    policy) on that deal, with the same playout seed for every candidate. The candidate with
+    the best mean levels for the team wins; ties go to the plan's own choice.
+
+    Candidates: the plan's choice, the groups of the plan's split (on a lead), the weakest
+    variant of each reading that beats the pile and the weakest bomb (on a follow), and pass.
+
+    Options (``make_bot("L3", seed=..., **options)``):
+
+    - ``iterations``: sampled deals per decision; deterministic for a given seed (the
+      load-independent budget for strength runs);
+    - ``time_ms``: milliseconds per decision instead (default 150; at most one of the two);
+    - ``max_candidates``: how many actions are compared (default 10);
+    - ``margin``: how many standard errors of the paired difference an alternative must
+      gain over the plan's choice to replace it (default 1.0).
+
+    >>> from tienlen.guandan import Game
+    >>> game = Game(seed=4)
+    >>> bot = SearchBot(seed=1, iterations=8)
+    >>> kind, play = bot.decide(game.view(game.turn))
+    >>> game.act(kind, play).action == kind             # checked: an illegal choice raises
+    True
+    """
 
     level = "L3"
 
-    def __init__(self, seed: int | None = None, time_ms: int = 120, max_candidates: int = 6) -> None:
+    def __init__(self, seed: int | None = None, *, iterations: int | None = None,
+                 time_ms: float | None = None, max_candidates: int = 10,
+                 margin: float = 1.0) -> None:
         super().__init__(seed)
-        self.time_ms = time_ms
+        if iterations is not None and time_ms is not None:
+            raise ValueError("give iterations= (deterministic) or time_ms=, not both")
+        if iterations is not None and (type(iterations) is not int or iterations < 1):
+            raise ValueError(f"iterations must be a positive int; got {iterations!r}")
+        if time_ms is not None and (isinstance(time_ms, bool) or not isinstance(time_ms, (int, float))
+                                    or not 0 < time_ms <= 60_000):
+            raise ValueError(f"time_ms must be a number in (0, 60000]; got {time_ms!r}")
+        if type(max_candidates) is not int or max_candidates < 2:
+            raise ValueError(f"max_candidates must be an int >= 2; got {max_candidates!r}")
+        self.iterations = iterations
+        self.time_ms = None if iterations is not None else float(time_ms or DEFAULT_TIME_MS)
         self.max_candidates = max_candidates
-        self._plan = PlanBot(seed)
+        if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin <= 10:
+            raise ValueError(f"margin must be a number in [0, 10]; got {margin!r}")
+        self.margin = float(margin)
+
+    @property
+    def name(self) -> str:
+        options = []
+        if self.iterations is not None:
+            options.append(f"iterations={self.iterations}")
+        elif self.time_ms != DEFAULT_TIME_MS:
+            options.append(f"time_ms={self.time_ms:g}")
+        return f"L3({', '.join(options)})" if options else "L3"
 
     def choose_play(self, view: GameView) -> Decision:
-        # The budget covers the whole decision, the plan's own choice included.
-        deadline = time.perf_counter() + self.time_ms / 1000
-        plays = list(view.legal_plays)
-        base = self._plan.choose_play(view)
-        cands: list[Play | None] = []
-        if base.kind == "play":
-            cands.append(base.cards)  # type: ignore[arg-type]
-        for p in weakest_first(plays):
-            if len(cands) >= self.max_candidates:
-                break
-            if p not in cands:
-                cands.append(p)
-        if view.can_pass:
-            cands.append(None)
+        start = time.perf_counter()
+        base = plan_decision(view)
+        if base.kind == "play" and base.cards is not None and \
+                base.cards.size == len(view.hand):  # type: ignore[attr-defined]
+            return base                                  # going out: nothing is better
+        cands = self._candidates(view, base)
         if len(cands) <= 1:
             return base
-        wins = [0] * len(cands)
-        tries = [0] * len(cands)
-        unseen = self._unseen(view)
-        my_team = {view.seat, view.partner}
-        rounds = 0
-        while time.perf_counter() < deadline and rounds < 200:
-            rounds += 1
-            hands = self._sample(view, unseen)
-            for i, c in enumerate(cands):
-                if rounds > 1 and time.perf_counter() >= deadline:
+        actions: list[_Action] = [(0, 0, 0) if c is None else (c.cards.once, c.cards.twice, c.code)
+                                  for c in cands]
+        # Paired differences against the plan's choice (candidate 0) on the same deals: an
+        # alternative replaces the plan only when it is better by more than `margin` standard
+        # errors, so that noise over few deals does not overrule a sound default.
+        diff = [0.0] * len(cands)
+        diff2 = [0.0] * len(cands)
+        base_total = 0.0
+        known = _Knowledge(view)
+        my_team = (view.seat, view.partner)
+        gains = _gains(view)
+        deadline = None if self.time_ms is None else start + self.time_ms / 1000
+        done = 0
+        while True:
+            if self.iterations is not None:
+                if done >= self.iterations:
                     break
-                st = self._state(view, hands)
-                if c is None:
-                    st.apply(0, 0, 0)
-                else:
-                    st.apply(c.cards.once, c.cards.twice, c.code)
-                if st.is_over:
-                    order = st.finished
-                else:
-                    order = st.playout(0, _guandan.GREEDY)
-                tries[i] += 1
-                wins[i] += _hand_score(order, my_team)
-        # The plan's own choice (index 0 when it plays) keeps a small edge: the sampled deals
-        # are few, and a near tie is better settled by the plan than by noise.
-        bonus = [0.15 if i == 0 and base.kind == "play" else 0.0 for i in range(len(cands))]
-        best = max(range(len(cands)), key=lambda i: (wins[i] / max(1, tries[i]) + bonus[i], -i))
+            else:
+                assert deadline is not None
+                if done and time.perf_counter() >= deadline:
+                    break
+            state = known.sample_state(self.rng)
+            orders = state.playouts_after(actions, self.rng.getrandbits(63))
+            b = _hand_score(orders[0], my_team, gains)
+            base_total += b
+            for i in range(1, len(orders)):
+                d = _hand_score(orders[i], my_team, gains) - b
+                diff[i] += d
+                diff2[i] += d * d
+            done += 1
+        best, best_gain = 0, 0.0
+        for i in range(1, len(cands)):
+            mean = diff[i] / done
+            var = max(0.0, diff2[i] / done - mean * mean)
+            se = math.sqrt(var / done) if done > 1 else math.inf
+            if mean > self.margin * se and mean > best_gain:
+                best, best_gain = i, mean
+        base_rate = base_total / done
+        if best == 0:
+            reason = f"{base.reason} (search agrees: {base_rate:+.2f} levels over {done} sampled deals)"
+            return Decision(base.kind, base.cards, reason)
         choice = cands[best]
-        rate = wins[best] / max(1, tries[best])
+        rate = base_rate + best_gain
         if choice is None:
-            return Decision("pass", None, f"passing scores {rate:+.2f} levels on simulated deals")
-        return Decision("play", choice, f"{choice.describe()} scores {rate:+.2f} levels on "
-                                        "simulated deals")
+            return Decision("pass", None, f"passing scores {rate:+.2f} levels over {done} "
+                                          f"sampled deals, better than {base_rate:+.2f} "
+                                          "for the plan's play")
+        return Decision("play", choice, f"{choice.describe()} scores {rate:+.2f} levels over "
+                                        f"{done} sampled deals, better than "
+                                        f"{base_rate:+.2f} for the plan's choice")
 
-    def _unseen(self, view: GameView) -> Counter[int]:
+    def _candidates(self, view: GameView, base: Decision) -> list[Play | None]:
+        """The plan's choice first, then the alternatives worth comparing."""
+        cands: list[Play | None] = [base.cards if base.kind == "play" else None]  # type: ignore[list-item]
+        seen = {_key(cands[0])}
+
+        def add(p: Play | None) -> None:
+            k = _key(p)
+            if k not in seen and len(cands) < self.max_candidates:
+                seen.add(k)
+                cands.append(p)
+
+        if view.pile is None:
+            groups = plan_plays(view.hand, view.level, view.config)
+            for p in sorted(groups, key=play_strength):
+                add(p)
+            return cands
+        if view.can_pass:
+            add(None)
+        by_code: dict[int, Play] = {}
+        for p in view.legal_plays:
+            old = by_code.get(p.code)
+            if old is None or (p.uses_wild, p.size) < (old.uses_wild, old.size):
+                by_code[p.code] = p
+        plain = sorted((p for p in by_code.values() if not p.is_bomb), key=play_strength)
+        bombs = sorted((p for p in by_code.values() if p.is_bomb), key=play_strength)
+        for p in plain[:self.max_candidates - 2]:
+            add(p)
+        if bombs:
+            add(bombs[0])
+        return cands
+
+
+def _key(play: Play | None) -> tuple[int, int, int]:
+    return (0, 0, 0) if play is None else (play.cards.once, play.cards.twice, play.code)
+
+
+def _gains(view: GameView) -> tuple[int, int, int]:
+    """Levels the first out's team gains when the partner is 2nd, 3rd, 4th (G7.1)."""
+    return (view.config.double_down_levels, 2, 1)
+
+
+def _hand_score(order: Sequence[int], my_team: tuple[int, int],
+                gains: tuple[int, int, int]) -> int:
+    """Levels the hand is worth to ``my_team``: the gain when one of its players went out
+    first, minus the opponents' gain otherwise (the partner's place decides the gain; a
+    partner not in ``order`` is last)."""
+    first = order[0]
+    mine = first in my_team
+    mate = next((s for s in order[1:] if (s in my_team) == mine), None)
+    place = 4 if mate is None else order.index(mate) + 1
+    gain = gains[place - 2]
+    return gain if mine else -gain
+
+
+class _Knowledge:
+    """What a seat knows about the unseen cards, and deals consistent with it."""
+
+    def __init__(self, view: GameView) -> None:
+        self.view = view
         seen = Counter(view.hand.ids)
+        played: dict[int, Counter[int]] = {s: Counter() for s in range(4)}
         for a in view.history:
             if a.action == "play" and a.cards is not None:
                 seen.update(a.cards.ids)
-        full = Counter({c: 2 for c in range(54)})
-        # Tribute cards the seat saw change hands are accounted for by the hand counts only.
-        return full - seen
-
-    def _sample(self, view: GameView, unseen: Counter[int]) -> list[tuple[int, int]]:
-        pool = list(unseen.elements())
-        self.rng.shuffle(pool)
-        out: list[tuple[int, int]] = []
-        pos = 0
-        for s in range(4):
-            if s == view.seat:
-                out.append(view.hand.masks)
+                played[a.seat].update(a.cards.ids)
+        # Cards this seat gave (tribute or return) are the receiver's unless played since.
+        self.fixed: dict[int, Counter[int]] = {s: Counter() for s in range(4)}
+        # A tribute received caps the payer's cards at its value (they gave their highest).
+        self.cap: dict[int, int] = {}
+        wild = -1 if view.config.wild_count == 0 else (view.level - 2) * 4 + 1
+        self.wild = wild
+        for t in view.tributes:          # the card fields are known to payer and receiver only
+            if t.receiver is None:
                 continue
-            n = view.hand_sizes[s]
-            ids = pool[pos:pos + n]
-            pos += n
-            out.append(Cards.from_ids(ids).masks if ids else (0, 0))
-        return out
+            if t.payer == view.seat and t.card is not None:
+                self.fixed[t.receiver][t.card] += 1
+            if t.receiver == view.seat and t.returned is not None:
+                self.fixed[t.payer][t.returned] += 1
+            if t.receiver == view.seat and t.card is not None:
+                self.cap[t.payer] = min(self.cap.get(t.payer, 99), single_value(t.card, view.level))
+        for s in range(4):
+            self.fixed[s] -= played[s]
+        unseen = Counter({c: 2 for c in range(54)}) - seen
+        for s in range(4):
+            unseen -= self.fixed[s]
+        self.pool = sorted(unseen.elements())
+        self.need = [0 if s == view.seat else max(0, view.hand_sizes[s] - sum(self.fixed[s].values()))
+                     for s in range(4)]
+        self.allow_wild_tribute = view.config.can_tribute_wild
+        self._state_args = self._fields()
 
-    def _state(self, view: GameView, hands: Sequence[tuple[int, int]]) -> _guandan.GdState:
+    def _fields(self) -> tuple[int, int, int, int, tuple[int, int], int, int, int, tuple[int, ...]]:
+        view = self.view
         pile = view.pile
-        flags = view.config.flags
-        t0 = (1 << view.teams[0][0]) | (1 << view.teams[0][1])
-        if not t0 & 1:
-            t0 ^= 15
-        passes = 0
         owner = view.pile_owner
+        t0 = teams_bits(view.teams)
+        passes = 0
         if pile is not None:
             assert owner is not None  # a pile always has an owner
             s = owner
@@ -394,21 +458,57 @@ class SearchBot(Bot):
                 if s == view.seat:
                     break
                 passes += 1
-        return _guandan.GdState.from_fields(
-            hands, view.level, view.seat, flags, t0,
-            (0, 0) if pile is None else pile.cards.masks, 0 if pile is None else pile.code,
-            -1 if pile is None or owner is None else owner, passes, view.finished)
+        return (view.level, view.seat, view.config.flags, t0,
+                (0, 0) if pile is None else pile.cards.masks, 0 if pile is None else pile.code,
+                -1 if owner is None else owner, passes, view.finished)
 
+    def _capped_ok(self, card: int, cap: int) -> bool:
+        if card == self.wild and not self.allow_wild_tribute:
+            return True
+        return single_value(card, self.view.level) <= cap
 
-def _hand_score(order: tuple[int, ...], my_team: set[int]) -> int:
-    """Levels the hand is worth to ``my_team`` (G7.1 with the default 3/2/1): the gain when
-    its player went out first, minus the opponents' gain otherwise."""
-    first = order[0]
-    team = my_team if first in my_team else None
-    mates = [s for s in order[1:] if (s in my_team) == (first in my_team)]
-    place = order.index(mates[0]) + 1 if mates else 4
-    gain = {2: 3, 3: 2, 4: 1}[place]
-    return gain if team is not None else -gain
+    def sample(self, rng: random.Random) -> list[list[int]]:
+        """Card ids for every seat (this seat's own hand included)."""
+        pool = list(self.pool)
+        rng.shuffle(pool)
+        hands: list[list[int]] = [list(self.fixed[s].elements()) for s in range(4)]
+        hands[self.view.seat] = list(self.view.hand.ids)
+        # Capped seats first, from the cards they may hold; if the caps cannot be met (they
+        # always can in a consistent history), deal without them.
+        order = sorted((s for s in range(4) if s != self.view.seat),
+                       key=lambda s: s not in self.cap)
+        rest = pool
+        taken: list[list[int]] = [[] for _ in range(4)]
+        ok = True
+        for s in order:
+            if s in self.cap:
+                fits = [c for c in rest if self._capped_ok(c, self.cap[s])]
+                if len(fits) < self.need[s]:
+                    ok = False
+                    break
+                chosen = Counter(fits[:self.need[s]])
+                taken[s] = fits[:self.need[s]]
+                rest = list((Counter(rest) - chosen).elements())
+                rng.shuffle(rest)
+            else:
+                taken[s] = rest[:self.need[s]]
+                rest = rest[self.need[s]:]
+        if not ok:
+            pos = 0
+            for s in range(4):
+                if s != self.view.seat:
+                    taken[s] = pool[pos:pos + self.need[s]]
+                    pos += self.need[s]
+        for s in range(4):
+            if s != self.view.seat:
+                hands[s].extend(taken[s])
+        return hands
+
+    def sample_state(self, rng: random.Random) -> _guandan.GdState:
+        hands = [Cards.from_ids(ids).masks if ids else (0, 0) for ids in self.sample(rng)]
+        level, seat, flags, t0, pile, code, owner, passes, finished = self._state_args
+        return _guandan.GdState.from_fields(hands, level, seat, flags, t0, pile, code, owner,
+                                            passes, finished)
 
 
 _BY_LEVEL = {"l1": GreedyBot, "l2": PlanBot, "l3": SearchBot}

@@ -1,0 +1,527 @@
+# The plan policy (issue 17): each seat splits its hand into groups (wilds included), leads
+# its weakest group, follows with the cheapest play that beats, keeps bombs for when they
+# matter and lets its partner's winning play stand. This is the one implementation of the
+# idea: the GdState playouts (policy PLAN) and the L2 bot (tienlen.guandan.bots.PlanBot,
+# through plan_move) both call plan_decide, and plan_groups in Python wraps plan_split.
+#
+# Everything here reads only what the seat to act may know: its own hand, the pile, who made
+# it and how many cards each seat holds.
+
+cdef enum:
+    PLAN_MAX_GROUPS = 40
+    PLAN_STACK = 1024               # plays a follow lists into the stack buffer
+    PLAN_BREAK_CODES = 8            # distinct readings tried when a follow breaks the plan
+    PLAN_DANGER = 6                 # an opponent this close to out makes every trick matter
+    # Why plan_decide chose its action (PLAN_REASONS in Python).
+    PR_PASS_NOTHING = 0
+    PR_GO_OUT = 1
+    PR_LEAD = 2
+    PR_LEAD_FOR_PARTNER = 3
+    PR_FOLLOW_GROUP = 4
+    PR_FOLLOW_BREAK = 5
+    PR_BOMB = 6
+    PR_PASS_PARTNER = 7
+    PR_PASS_KEEP = 8
+    PR_FAILED = -1                  # a move list could not be allocated
+
+
+PLAN_REASONS = ("PASS_NOTHING", "GO_OUT", "LEAD", "LEAD_FOR_PARTNER", "FOLLOW_GROUP",
+                "FOLLOW_BREAK", "BOMB", "PASS_PARTNER", "PASS_KEEP")
+
+
+cdef struct PGroup:
+    uint64_t once
+    uint64_t twice
+    uint32_t code
+
+
+cdef struct Plan:
+    int n
+    int nonbomb                      # groups that are not bombs: the turns the hand needs
+    PGroup g[PLAN_MAX_GROUPS]
+
+
+cdef struct PlanView:
+    uint64_t once                    # the hand of the seat to act
+    uint64_t twice
+    int level
+    int flags
+    uint32_t pile_code               # 0: a lead
+    int owner_partner                # the pile is the partner's play
+    int owner_left                   # cards its owner still holds
+    int partner_left                 # 0 once the partner is out
+    int opp_min                      # fewest cards an opponent still in holds (99: none)
+
+
+cdef inline int _pc(uint8_t p) noexcept nogil:
+    return PCNT[p]
+
+
+cdef inline int _wr(int r) noexcept nogil:
+    """Window rank position to the rank index: 1 is the A below the 2."""
+    return 14 if r == 1 else r
+
+
+cdef inline void _take(uint8_t* pat, int r, int k, uint64_t* a, uint64_t* b) noexcept nogil:
+    """Move k natural cards of rank r from pat into the masks (a, b), lowest types first."""
+    cdef int i, tc, sh = 4 * (r - 2)
+    cdef uint8_t p = pat[r]
+    for i in range(4):
+        if k <= 0:
+            break
+        tc = ((p >> i) & 1) + ((p >> (4 + i)) & 1)
+        if tc == 0:
+            continue
+        if tc == 2 and k >= 2:
+            a[0] |= (<uint64_t>1) << (sh + i)
+            b[0] |= (<uint64_t>1) << (sh + i)
+            p &= ~((1 << i) | (1 << (4 + i)))
+            k -= 2
+        elif tc == 2:
+            a[0] |= (<uint64_t>1) << (sh + i)
+            p &= ~(1 << (4 + i))
+            k -= 1
+        else:
+            a[0] |= (<uint64_t>1) << (sh + i)
+            p &= ~(1 << i)
+            k -= 1
+    pat[r] = p
+
+
+cdef inline bint _take_type(uint8_t* pat, int r, int suit, uint64_t* a) noexcept nogil:
+    """Move one card of type (r, suit) from pat into a; False if pat has none."""
+    cdef uint8_t p = pat[r]
+    if not (p >> suit) & 1:
+        return False
+    if (p >> (4 + suit)) & 1:
+        p &= ~(1 << (4 + suit))
+    else:
+        p &= ~(1 << suit)
+    pat[r] = p
+    a[0] |= (<uint64_t>1) << (4 * (r - 2) + suit)
+    return True
+
+
+cdef inline void _add(Plan* P, uint64_t a, uint64_t b, uint32_t code) noexcept nogil:
+    if P.n < PLAN_MAX_GROUPS:
+        P.g[P.n].once = a
+        P.g[P.n].twice = b
+        P.g[P.n].code = code
+        P.n += 1
+        if not kind_is_bomb(ckind(code)):
+            P.nonbomb += 1
+
+
+cdef void plan_split(uint64_t once, uint64_t twice, int level, int flags, Plan* P) noexcept nogil:
+    """Split the hand into groups, greedily, in the order that saves the most turns: the joker
+    bomb and bombs; straight flushes of mostly lone cards; plates, three pairs and straights made of cards that would otherwise be
+    lone; wilds completing a straight of four lone cards or turning a triple into a bomb;
+    then triples (with the lowest pair as full houses), pairs and singles. Every card lands
+    in exactly one group, and every group is a play of the hand (tests/test_guandan_plan.py)."""
+    cdef GHand h
+    cdef uint8_t pat[15]
+    cdef int r, top, i, c, w, js, jb, missing, lone, top5, ok, np_, nt, suit
+    cdef int pairs[13]
+    cdef uint64_t a, b
+    ghand_init(&h, once, twice, level, flags)
+    P.n = 0
+    P.nonbomb = 0
+    for r in range(15):
+        pat[r] = h.pat[r] if r >= 2 else 0
+    w = h.w
+    js = h.js
+    jb = h.jb
+    top5 = 13 if flags & F_NO_ACE_TOP else 14
+    if js == 2 and jb == 2:
+        _add(P, SJ_BIT | BJ_BIT, SJ_BIT | BJ_BIT, mkcode(K_JOKER_BOMB, 4, R_BIG_JOKER))
+        js = 0
+        jb = 0
+    for r in range(2, 15):
+        c = _pc(pat[r])
+        if c >= 4:
+            a = 0
+            b = 0
+            _take(pat, r, c, &a, &b)
+            _add(P, a, b, mkcode(K_BOMB, c, r))
+    # Straight flushes of natural cards that would otherwise be mostly lone.
+    if not (flags & F_NO_STRAIGHT_FLUSH):
+        for suit in range(4):
+            for top in range(top5, 4, -1):
+                ok = 1
+                lone = 0
+                for i in range(5):
+                    r = _wr(top - i)
+                    if not (pat[r] >> suit) & 1:
+                        ok = 0
+                        break
+                    lone += _pc(pat[r]) == 1
+                if ok and lone >= 3:
+                    a = 0
+                    for i in range(5):
+                        _take_type(pat, _wr(top - i), suit, &a)
+                    _add(P, a, 0, mkcode(K_STRAIGHT_FLUSH, 5, top))
+    # Plates: two neighbouring triples (A also below the 2).
+    for top in range(14, 1, -1):
+        if _pc(pat[top]) == 3 and _pc(pat[_wr(top - 1)]) == 3:
+            a = 0
+            b = 0
+            _take(pat, top, 3, &a, &b)
+            _take(pat, _wr(top - 1), 3, &a, &b)
+            _add(P, a, b, mkcode(K_PLATE, 6, top))
+    # Three pairs: three neighbouring pairs.
+    for top in range(14, 2, -1):
+        if (_pc(pat[top]) == 2 and _pc(pat[top - 1]) == 2
+                and _pc(pat[_wr(top - 2)]) == 2):
+            a = 0
+            b = 0
+            for i in range(3):
+                _take(pat, _wr(top - i), 2, &a, &b)
+            _add(P, a, b, mkcode(K_THREE_PAIRS, 6, top))
+    # Straights that take at least three lone cards.
+    for top in range(top5, 4, -1):
+        ok = 1
+        lone = 0
+        for i in range(5):
+            c = _pc(pat[_wr(top - i)])
+            if c == 0:
+                ok = 0
+                break
+            lone += c == 1
+        if ok and lone >= 3:
+            a = 0
+            b = 0
+            for i in range(5):
+                _take(pat, _wr(top - i), 1, &a, &b)
+            _add(P, a, b, mkcode(K_STRAIGHT, 5, top))
+    # Wilds: complete a straight of four lone cards, else make a triple a bomb.
+    while w > 0:
+        ok = 0
+        for top in range(top5, 4, -1):
+            missing = 0
+            lone = 0
+            for i in range(5):
+                c = _pc(pat[_wr(top - i)])
+                if c == 0:
+                    missing += 1
+                elif c == 1:
+                    lone += 1
+            if missing == 1 and lone == 4:
+                a = h.wbit               # one wild: the type once (a group never needs both)
+                b = 0
+                for i in range(5):
+                    if _pc(pat[_wr(top - i)]):
+                        _take(pat, _wr(top - i), 1, &a, &b)
+                _add(P, a, b, mkcode(K_STRAIGHT, 5, top))
+                ok = 1
+                break
+        if not ok:
+            for r in range(2, 15):
+                if _pc(pat[r]) == 3:
+                    a = h.wbit
+                    b = 0
+                    _take(pat, r, 3, &a, &b)
+                    _add(P, a, b, mkcode(K_BOMB, 4, r))
+                    ok = 1
+                    break
+        if not ok:
+            break
+        w -= 1
+    # Triples with the lowest pairs as full houses, then pairs and singles.
+    np_ = 0
+    for r in range(2, 15):
+        if _pc(pat[r]) == 2:
+            pairs[np_] = r
+            np_ += 1
+    nt = 0
+    for r in range(2, 15):
+        if _pc(pat[r]) == 3:
+            a = 0
+            b = 0
+            _take(pat, r, 3, &a, &b)
+            if nt < np_:
+                _take(pat, pairs[nt], 2, &a, &b)
+                _add(P, a, b, mkcode(K_FULL_HOUSE, 5, r))
+                nt += 1
+            else:
+                _add(P, a, b, mkcode(K_TRIPLE, 3, r))
+    for r in range(2, 15):
+        c = _pc(pat[r])
+        if c:
+            a = 0
+            b = 0
+            _take(pat, r, c, &a, &b)
+            _add(P, a, b, mkcode(c, c, r))        # K_SINGLE / K_PAIR equal their sizes
+    if w == 2:
+        _add(P, h.wbit, h.wbit, mkcode(K_PAIR, 2, level))
+    elif w == 1:
+        _add(P, h.wbit, 0, mkcode(K_SINGLE, 1, level))
+    if js:
+        _add(P, SJ_BIT, SJ_BIT if js == 2 else 0, mkcode(js, js, R_SMALL_JOKER))
+    if jb:
+        _add(P, BJ_BIT, BJ_BIT if jb == 2 else 0, mkcode(jb, jb, R_BIG_JOKER))
+
+
+cdef inline int _lowest_value(uint32_t code, int level) noexcept nogil:
+    """The value of a group's weakest card, for choosing what to lead."""
+    cdef int k = ckind(code)
+    if k == K_STRAIGHT or k == K_STRAIGHT_FLUSH:
+        return crank(code) - 4
+    if k == K_THREE_PAIRS:
+        return crank(code) - 2
+    if k == K_PLATE:
+        return crank(code) - 1
+    return single_value(crank(code), level)
+
+
+cdef inline int _hand_count(uint64_t once, uint64_t twice) noexcept nogil:
+    return GD_POPCOUNT(once) + GD_POPCOUNT(twice)
+
+
+cdef int _nonbomb_after(const PlanView* v, uint64_t a, uint64_t b, Plan* tmp) noexcept nogil:
+    """Turns the hand needs after playing (a, b)."""
+    cdef uint64_t o = v.once, t = v.twice
+    cdef uint64_t no = (o & ~a) | (t & a & ~b), nt = t & ~a
+    if no == 0:
+        return 0
+    plan_split(no, nt, v.level, v.flags, tmp)
+    return tmp.nonbomb
+
+
+cdef int plan_decide(const PlanView* v, Plan* P, Plan* tmp, uint64_t* act) noexcept nogil:
+    """The plan's action for the seat to act: act = (once, twice, code), zeros for a pass.
+    Returns the reason (PR_*), PR_FAILED if a move list could not be allocated."""
+    cdef uint32_t readings[MAX_READINGS]
+    cdef uint64_t sm[2 * PLAN_STACK]
+    cdef uint32_t sc[PLAN_STACK]
+    cdef Out o
+    cdef GHand h
+    cdef int i, j, n, best, bkey, key, nr, reason, cost, bcost, tried, wilds, bw
+    cdef uint32_t code, pile = v.pile_code, last
+    cdef bint danger = v.opp_min <= PLAN_DANGER
+    cdef int pile_value = 0 if pile == 0 else play_value(pile, v.level)
+    act[0] = 0
+    act[1] = 0
+    act[2] = 0
+    # Going out now always helps the team (it may even end the hand for it).
+    nr = c_classify(v.once, v.twice, v.level, v.flags, readings)
+    for i in range(nr):
+        if c_beats(readings[i], pile, v.level, v.flags):
+            act[0] = v.once
+            act[1] = v.twice
+            act[2] = readings[i]
+            return PR_GO_OUT
+    plan_split(v.once, v.twice, v.level, v.flags, P)
+    if pile == 0:
+        best = -1
+        bkey = 1 << 30
+        if v.partner_left == 1 and v.opp_min > 1:
+            # The partner needs one card to go out: lead the lowest single.
+            for i in range(P.n):
+                if ckind(P.g[i].code) == K_SINGLE:
+                    key = _lowest_value(P.g[i].code, v.level)
+                    if key < bkey:
+                        bkey = key
+                        best = i
+            if best >= 0:
+                act[0] = P.g[best].once
+                act[1] = P.g[best].twice
+                act[2] = P.g[best].code
+                return PR_LEAD_FOR_PARTNER
+        for i in range(P.n):
+            code = P.g[i].code
+            if kind_is_bomb(ckind(code)):
+                continue
+            # weakest first, bigger groups first among equals; a group an opponent could
+            # go out on (its size equals their hand) last
+            key = _lowest_value(code, v.level) * 16 - csize(code)
+            if v.opp_min <= 5 and csize(code) == v.opp_min:
+                key += 1 << 12
+            if key < bkey:
+                bkey = key
+                best = i
+        if best < 0:
+            for i in range(P.n):          # only bombs left: the weakest
+                key = bomb_key(P.g[i].code, v.level, v.flags)
+                if key < bkey:
+                    bkey = key
+                    best = i
+        act[0] = P.g[best].once
+        act[1] = P.g[best].twice
+        act[2] = P.g[best].code
+        return PR_LEAD
+    if v.owner_partner:
+        return PR_PASS_PARTNER
+    # A group of the plan that beats the pile, the weakest; control cards (level, jokers)
+    # are kept for tricks worth them unless an opponent is close to out.
+    best = -1
+    bkey = 1 << 30
+    for i in range(P.n):
+        code = P.g[i].code
+        if kind_is_bomb(ckind(code)) or not c_beats(code, pile, v.level, v.flags):
+            continue
+        key = play_value(code, v.level)
+        if not danger and pile_value < 13 and key >= 15:
+            continue
+        if key < bkey:
+            bkey = key
+            best = i
+    if best >= 0:
+        act[0] = P.g[best].once
+        act[1] = P.g[best].twice
+        act[2] = P.g[best].code
+        return PR_FOLLOW_GROUP
+    # Otherwise the legal plays: non-bombs that do not cost a turn (any, in danger), then bombs.
+    ghand_init(&h, v.once, v.twice, v.level, v.flags)
+    o.masks = sm
+    o.codes = sc
+    o.n = 0
+    o.cap = PLAN_STACK
+    o.overflow = 0
+    gen_plays(&h, pile, &o)
+    # A follow that overflows the buffer (full houses from a big hand can) keeps the plays
+    # that fitted: all legal, the weakest readings first, which is what the plan looks at.
+    n = <int>o.n
+    best = -1
+    bcost = 1 << 30
+    tried = 0
+    last = 0
+    i = 0
+    while i < n and tried < PLAN_BREAK_CODES:
+        code = sc[i]
+        if kind_is_bomb(ckind(code)):
+            break
+        # one variant per reading: the one with the fewest wilds
+        j = i
+        bw = 3
+        key = i
+        while j < n and sc[j] == code:
+            wilds = ((sm[2 * j] & h.wbit) != 0) + ((sm[2 * j + 1] & h.wbit) != 0)
+            if wilds < bw:
+                bw = wilds
+                key = j
+            j += 1
+        i = j
+        if not danger and pile_value < 13 and play_value(code, v.level) >= 15:
+            continue
+        tried += 1
+        cost = (_nonbomb_after(v, sm[2 * key], sm[2 * key + 1], tmp) - P.nonbomb) * 64 + play_value(code, v.level)
+        if cost < bcost:
+            bcost = cost
+            best = key
+    if best >= 0 and (bcost < 64 or danger):
+        act[0] = sm[2 * best]
+        act[1] = sm[2 * best + 1]
+        act[2] = sc[best]
+        return PR_FOLLOW_BREAK
+    if danger or v.owner_left <= 8 or P.nonbomb <= 2:
+        # A bomb of the plan that beats, the weakest; else the weakest legal bomb.
+        best = -1
+        bkey = 1 << 30
+        for i in range(P.n):
+            code = P.g[i].code
+            if kind_is_bomb(ckind(code)) and c_beats(code, pile, v.level, v.flags):
+                key = bomb_key(code, v.level, v.flags)
+                if key < bkey:
+                    bkey = key
+                    best = i
+        if best >= 0:
+            act[0] = P.g[best].once
+            act[1] = P.g[best].twice
+            act[2] = P.g[best].code
+            return PR_BOMB
+        for i in range(n):
+            if kind_is_bomb(ckind(sc[i])):
+                key = bomb_key(sc[i], v.level, v.flags)
+                if key < bkey:
+                    bkey = key
+                    best = i
+        if best >= 0:
+            act[0] = sm[2 * best]
+            act[1] = sm[2 * best + 1]
+            act[2] = sc[best]
+            return PR_BOMB
+    return PR_PASS_KEEP if n > 0 else PR_PASS_NOTHING
+
+
+cdef void plan_view_of(const GState* s, PlanView* v) noexcept nogil:
+    """What the seat to act may know, read off the state for plan_decide."""
+    cdef int seat = s.turn, mate = gs_partner(s, seat), p, n
+    v.once = s.once[seat]
+    v.twice = s.twice[seat]
+    v.level = s.level
+    v.flags = s.flags
+    v.pile_code = s.pile_code
+    v.owner_partner = s.owner >= 0 and s.owner == mate
+    v.owner_left = _hand_count(s.once[s.owner], s.twice[s.owner]) if s.owner >= 0 else 0
+    v.partner_left = _hand_count(s.once[mate], s.twice[mate])
+    v.opp_min = 99
+    for p in range(4):
+        if p != seat and p != mate and s.once[p]:
+            n = _hand_count(s.once[p], s.twice[p])
+            if n < v.opp_min:
+                v.opp_min = n
+
+
+# ---------------------------------------------------------------- Python API
+
+def plan_groups(once, twice, level, flags=0):
+    """The plan's split of the hand (once, twice) at `level`: a tuple of groups
+    (once, twice, code), every card in exactly one, each a play of the hand.
+
+    >>> straight_low = sum(1 << (4 * (r - 2)) for r in (3, 4, 5, 6, 7))   # 3♠ .. 7♠
+    >>> [(code_kind(c), code_rank(c)) for _, _, c in plan_groups(straight_low, 0, 9)]
+    [(9, 7)]
+    """
+    cdef uint64_t hm[2]
+    cdef Plan P
+    cdef int i
+    _hand_arg(once, twice, "hand", hm)
+    plan_split(hm[0], hm[1], _level_arg(level), _flags_arg(flags), &P)
+    return tuple((P.g[i].once, P.g[i].twice, P.g[i].code) for i in range(P.n))
+
+
+def plan_move(once, twice, level, pile_code=0, flags=0, *, owner_partner=False,
+              owner_left=27, partner_left=27, opponents_left=(27, 27)):
+    """The plan policy's action for a seat holding (once, twice): ``(reason, once, twice,
+    code)``, zeros for a pass; ``reason`` indexes PLAN_REASONS. The pile is `pile_code`
+    (0: a lead); `owner_partner` says whether the seat's partner made it, `owner_left` how
+    many cards its owner holds; `partner_left` and `opponents_left` count the cards the
+    others hold (0: out). The same function chooses every move of a PLAN playout.
+
+    >>> hand = (1 << 0) | (1 << 4)                       # 2♠ 3♠
+    >>> reason, a, b, code = plan_move(hand, 0, 9)
+    >>> PLAN_REASONS[reason], a == 1, code_kind(code) == SINGLE
+    ('LEAD', True, True)
+    """
+    cdef uint64_t hm[2]
+    cdef uint64_t act[3]
+    cdef PlanView v
+    cdef Plan P, tmp
+    cdef int reason, x
+    _hand_arg(once, twice, "hand", hm)
+    if hm[0] == 0:
+        raise ValueError("the hand is empty: an empty seat has no move")
+    v.once = hm[0]
+    v.twice = hm[1]
+    v.level = _level_arg(level)
+    v.flags = _flags_arg(flags)
+    v.pile_code = _code_arg(pile_code, v.level, v.flags, "pile_code", True)
+    if not isinstance(owner_partner, (bool, int)):
+        raise ValueError(f"owner_partner must be a bool; got {owner_partner!r}")
+    v.owner_partner = bool(owner_partner) and v.pile_code != 0
+    v.owner_left = _int_arg(owner_left, "owner_left", 0, 27)
+    v.partner_left = _int_arg(partner_left, "partner_left", 0, 27)
+    try:
+        opps = tuple(opponents_left)
+    except TypeError:
+        raise ValueError("opponents_left must be two card counts") from None
+    if len(opps) != 2:
+        raise ValueError(f"opponents_left must be two card counts; got {opponents_left!r}")
+    v.opp_min = 99
+    for o in opps:
+        x = _int_arg(o, "opponents_left", 0, 27)
+        if x and x < v.opp_min:
+            v.opp_min = x
+    with nogil:
+        reason = plan_decide(&v, &P, &tmp, act)
+    return reason, act[0], act[1], <uint32_t>act[2]

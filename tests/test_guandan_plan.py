@@ -1,0 +1,253 @@
+"""The native plan policy (issue 17): its split covers the hand with plays, every PLAN
+playout plays only legal actions (replayed through the checked Game and judged by the
+independent reference), conserves the 108 cards and ends; the L3 search over those playouts
+is legal, deterministic with an iterations budget, and deals only what its seat may not see."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+import guandan_reference as ref
+from tienlen import _guandan as core
+from tienlen.guandan import Cards, Game, Match, RuleConfig
+from tienlen.guandan.game import single_value
+from tienlen.guandan.bots import PlanBot, SearchBot, _Knowledge, make_bot, plan_groups, plan_plays
+
+KINDS = ("", "single", "pair", "triple", "full_house", "straight", "three_pairs", "plate",
+         "bomb", "straight_flush", "joker_bomb")
+CONFIGS = [RuleConfig(), RuleConfig.huaian(), RuleConfig(wild_count=0),
+           RuleConfig(bomb_compare_priority=RuleConfig().bomb_compare_priority.__class__.BY_RANK)]
+REF_CFG = {RuleConfig(): ref.STANDARD, RuleConfig.huaian(): ref.HUAIAN}
+
+
+def reading(code: int) -> tuple[str, int, int]:
+    return (KINDS[core.code_kind(code)], core.code_size(code), core.code_rank(code))
+
+
+def ref_cfg(config: RuleConfig) -> dict:
+    return {**ref.STANDARD, "same_suit_straight_beats_bomb": config.same_suit_straight_beats_bomb,
+            "straight_extends_to_ace": config.straight_extends_to_ace,
+            "bomb_compare_priority": config.bomb_compare_priority.name,
+            "wild_count": config.wild_count}
+
+
+def ids_of(once: int, twice: int) -> tuple[int, ...]:
+    return Cards.from_masks(once, twice).ids
+
+
+def random_hand(rng: random.Random, n: int) -> list[int]:
+    deck = [c for c in range(54) for _ in range(2)]
+    return rng.sample(deck, n)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=["standard", "huaian", "no_wilds", "by_rank"])
+def test_plan_split_covers_the_hand_with_plays_the_reference_accepts(config):
+    rng = random.Random(17)
+    cfg = ref_cfg(config)
+    for trial in range(150):
+        level = rng.randint(2, 14)
+        hand = random_hand(rng, rng.randint(1, 27))
+        cards = Cards.from_ids(hand)
+        groups = core.plan_groups(cards.once, cards.twice, level, config.flags)
+        used: Counter[int] = Counter()
+        for once, twice, code in groups:
+            ids = ids_of(once, twice)
+            used.update(ids)
+            assert reading(code) in ref.classify(ids, level, cfg), (hand, level, ids, code)
+        assert used == Counter(hand)                     # every card in exactly one group
+
+
+def test_plan_groups_include_the_wilds():
+    hand = Cards.parse("3s 3d 3c 4s 4d 4c 7s 8s 9s 10d Jd Ks Kd BJ 2h")
+    groups = plan_groups(hand, 2)
+    assert sum(n for _, _, n in groups) == len(hand)
+    assert ("plate", 4, 6) in groups and ("straight", 11, 5) in groups
+    assert ("single", 2, 1) in groups                      # the wild 2♥ alone: a level single
+
+
+def test_a_wild_completes_a_straight_of_lone_cards():
+    # 3 4 6 7 are lone cards; the wild 5♥ at level 5... is a natural 5 here: use level 9.
+    hand = Cards.parse("3s 4d 6c 7s 9h Kd Kc")
+    plays = plan_plays(hand, 9)
+    assert [p.describe() for p in plays if p.kind.name == "STRAIGHT"] == ["straight 3-7"]
+    assert sum(p.size for p in plays) == len(hand)
+
+
+def test_a_wild_makes_a_triple_a_bomb():
+    hand = Cards.parse("8s 8d 8c 9h Qs")
+    plays = plan_plays(hand, 9)
+    assert any(p.is_bomb and p.rank == 8 and p.size == 4 for p in plays)
+
+
+def _replay_checked(seed: int, leader: int, level: int, config: RuleConfig):
+    game = Game(seed=seed, leader=leader, level=level, config=config)
+    state = game._play_state().copy()
+    order, actions = state.playout_actions(seed, core.PLAN)
+    cfg = ref_cfg(config)
+    hands = [Counter(game.hand(s).ids) for s in range(4)]
+    pile = None
+    for once, twice, code in actions:
+        seat = game.turn
+        if once == 0:
+            assert pile is not None                      # never a pass on a lead
+            game.pass_turn(seat)
+        else:
+            ids = ids_of(once, twice)
+            r = reading(code)
+            assert not Counter(ids) - hands[seat]        # held
+            assert r in ref.classify(ids, level, cfg)    # a reading of the cards
+            assert game.pile is None or ref.beats(r, reading(game.pile.code), level, cfg)
+            hands[seat] -= Counter(ids)
+            game.play(Cards.from_masks(once, twice), seat, reading=code)
+        pile = game.pile
+    return game, order, actions
+
+
+@pytest.mark.parametrize("config", CONFIGS[:3], ids=["standard", "huaian", "no_wilds"])
+def test_plan_playouts_are_legal_conserve_cards_and_end(config):
+    for seed in range(12):
+        game, order, actions = _replay_checked(seed, seed % 4, 2 + seed % 13, config)
+        assert game.is_over and game.places[:len(order)] == order
+        played = sum(len(ids_of(a, b)) for a, b, _ in actions if a)
+        left = sum(len(game.hand(s)) for s in range(4))
+        assert played + left == 108
+        assert len(actions) < 1000
+
+
+def test_plan_playouts_are_deterministic_and_differ_from_random():
+    s = core.GdState(core.deal(9), level=2, leader=0)
+    assert s.playout(5, core.PLAN) == s.playout(6, core.PLAN)    # no randomness in the policy
+    assert s.playouts(0, 20, core.PLAN) == s.playouts(0, 20, core.PLAN)
+    firsts, decisions = s.playouts(0, 20, core.PLAN)
+    assert sum(firsts) == 20 and decisions > 0
+
+
+def test_plan_move_lets_the_partner_stand_and_goes_out_when_it_can():
+    hand = Cards.parse("As 6s 6d")
+    nine = core.classify(*Cards.parse("9s").masks, 2)[0]
+    reason, *_ = core.plan_move(hand.once, hand.twice, 2, nine, owner_partner=True)
+    assert core.PLAN_REASONS[reason] == "PASS_PARTNER"
+    reason, a, b, code = core.plan_move(hand.once, hand.twice, 2, nine, owner_partner=False)
+    assert core.PLAN_REASONS[reason] == "FOLLOW_GROUP" and ids_of(a, b) == Cards.parse("As").ids
+    last = Cards.parse("As")
+    reason, a, _, _ = core.plan_move(last.once, last.twice, 2, nine, owner_partner=True)
+    assert core.PLAN_REASONS[reason] == "GO_OUT" and a == last.once
+
+
+def test_plan_move_leads_a_single_for_a_partner_with_one_card():
+    hand = Cards.parse("3s 3d 9c Qs Qd")
+    reason, a, b, code = core.plan_move(hand.once, hand.twice, 2, partner_left=1,
+                                        opponents_left=(9, 9))
+    assert core.PLAN_REASONS[reason] == "LEAD_FOR_PARTNER" and ids_of(a, b) == Cards.parse("9c").ids
+
+
+def test_plan_move_refuses_bad_input():
+    with pytest.raises(ValueError):
+        core.plan_move(0, 0, 2)
+    with pytest.raises(ValueError):
+        core.plan_move(1, 0, 15)
+    with pytest.raises(ValueError):
+        core.plan_move(1, 0, 2, pile_code=12345)
+    with pytest.raises(ValueError):
+        core.plan_move(1, 0, 2, opponents_left=(3,))
+    with pytest.raises(ValueError):
+        core.plan_groups(1, 2, 2)                        # twice outside once
+
+
+def test_playouts_after_checks_every_action_and_changes_nothing():
+    s = core.GdState(core.deal(3), level=2, leader=1)
+    before = s.key()
+    masks, codes = s.legal_plays()
+    good = (int(masks[0][0]), int(masks[0][1]), int(codes[0]))
+    with pytest.raises(ValueError, match="actions\\[1\\]"):
+        s.playouts_after([good, (0, 0, 0)], 1)          # a pass on a lead
+    with pytest.raises(ValueError):
+        s.playouts_after([(1 << 53, 0, codes[0])], 1)
+    assert s.key() == before
+    orders = s.playouts_after([good], 7)
+    c = s.copy()
+    c.apply(*good)
+    assert orders == [c.playout(7, core.PLAN)]
+    assert s.key() == before
+
+
+def _play_match(bots, seed: int, hands: int = 2):
+    match = Match(seed=seed)
+    while match.hand_number < hands and not match.is_over:
+        seat = match.turn
+        kind, cards = bots[seat].decide(match.game.view(seat))
+        match.act(kind, cards, seat)                    # checked: an illegal choice raises
+    return match
+
+
+def test_L3_plays_legally_through_tribute():
+    bots = [make_bot("L3", seed=s, iterations=3) if s % 2 == 0 else make_bot("L2", seed=s)
+            for s in range(4)]
+    match = _play_match(bots, seed=7, hands=3)           # hand 2 opens with a double tribute
+    assert len(match.results) >= 2
+
+
+def test_L3_is_deterministic_with_iterations():
+    def decisions(seed):
+        game = Game(seed=12)
+        bot = SearchBot(seed=seed, iterations=6)
+        out = []
+        for _ in range(16):
+            view = game.view(game.turn)
+            kind, play = bot.decide(view)
+            out.append((kind, None if play is None else play.code))
+            game.act(kind, play)
+        return out, game.key() if hasattr(game, "key") else str(game.history)
+
+    assert decisions(3) == decisions(3)
+
+
+def test_L3_options_are_checked():
+    with pytest.raises(ValueError):
+        SearchBot(iterations=3, time_ms=10)
+    with pytest.raises(ValueError):
+        SearchBot(iterations=0)
+    with pytest.raises(ValueError):
+        SearchBot(time_ms=-1)
+    assert make_bot("L3", seed=1, iterations=5).name == "L3(iterations=5)"
+    assert make_bot("L3", seed=1).name == "L3"
+
+
+def test_L3_deals_only_unseen_cards_and_keeps_what_it_gave():
+    match = Match(seed=7)                                # a double tribute in hand 2
+    bots = [PlanBot(seed=s) for s in range(4)]
+    # Play out the first hand, then the tribute of the second.
+    while match.hand_number < 2 or match.game.phase == "tribute":
+        seat = match.turn
+        kind, cards = bots[seat].decide(match.game.view(seat))
+        match.act(kind, cards, seat)
+    game = match.game
+    assert game.tributes and not game.anti_tribute
+    rng = random.Random(0)
+    capped = 0
+    for seat in range(4):
+        view = game.view(seat)
+        know = _Knowledge(view)
+        for _ in range(5):
+            hands = know.sample(rng)
+            assert tuple(sorted(hands[seat])) == view.hand.ids
+            assert [len(h) for h in hands] == list(view.hand_sizes)
+            assert sum((Counter(h) for h in hands), Counter()) == Counter(
+                {c: 2 for c in range(54)})              # nothing played yet in this hand
+            for t in game.tributes:
+                if t.receiver is not None and t.payer == seat and t.card is not None:
+                    assert t.card in hands[t.receiver]  # the tribute it gave is there
+                if t.receiver == seat and t.returned is not None:
+                    assert t.returned in hands[t.payer]  # and the card it returned
+                if t.receiver == seat and t.card is not None:
+                    # the payer gave its highest card: nothing it holds now is higher
+                    # (its wild excepted, which it may not give)
+                    wild = (game.level - 2) * 4 + 1
+                    top = single_value(t.card, game.level)
+                    assert all(c == wild or single_value(c, game.level) <= top
+                               for c in hands[t.payer])
+                    capped += 1
+    assert capped                                        # the deal had a tribute to check
