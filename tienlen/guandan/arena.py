@@ -106,6 +106,8 @@ class DuplicateUnit:
     stopped it; in hand mode nothing, 0), ``hand_wins`` (hands whose first out was the
     team's), ``place_sums`` (the team's two players' places, 1..4, summed over the
     hands), ``levels`` (levels gained, G7.1, summed), ``decisions`` and ``seconds``
+    (the CPU time of this process spent deciding: on a machine shared with other work,
+    wall time says more about the load than about the bot)
     (spent deciding)."""
 
     start: int
@@ -213,22 +215,22 @@ class _Boards(Work[DuplicateUnit, "DuplicateResult"]):
         cap = 1 if self.mode == "hand" else self.hand_cap
         i = board - unit.start
         unit.a_seats[i, seating] = seats[0]
-        clock = time.perf_counter
+        clock, cpu = time.perf_counter, time.process_time
         decisions, seconds = unit.decisions[i, seating], unit.seconds[i, seating]
         where = f"board {board}, seating {seating}"
         while not match.is_over and len(match.results) < cap:
             seat = match.turn
             assert seat is not None   # someone acts until the match is over
             team = team_at[seat]
-            t0 = clock()
+            c0 = cpu()
             try:
                 kind, cards = bots[seat].decide(match.game.view(seat))
             except Exception as error:
                 raise DuplicateError(f"{bots[seat].name} (seat {seat}, {where}, hand "
                                      f"{match.hand_number}) raised {type(error).__name__}: "
                                      f"{error}") from error
+            seconds[team] += cpu() - c0
             t1 = clock()
-            seconds[team] += t1 - t0
             decisions[team] += 1
             try:
                 match.act(kind, cards, seat)
@@ -279,7 +281,7 @@ class TeamStats:
     hand_wins: Interval
     mean_place: Interval
     levels: Interval
-    ms_per_decision: float
+    ms_per_decision: float      # CPU time
     decisions: int
 
 
@@ -398,7 +400,7 @@ class DuplicateResult:
     def table(self) -> str:
         """The statistics as a Markdown table, then the paired comparisons."""
         lines = [self.title(), "",
-                 "| team | match wins | hand wins | mean place | levels/game | ms/decision |",
+                 "| team | match wins | hand wins | mean place | levels/game | CPU ms/decision |",
                  "|---|---|---|---|---|---:|"]
         for label, s in zip(_TEAMS, self.teams()):
             wins = _pct(s.match_wins) if self.mode == "match" else "-"
@@ -443,7 +445,7 @@ class DuplicateResult:
             "teams": [{"team": label, "name": s.name,
                        "match_wins": interval(s.match_wins) if self.mode == "match" else None,
                        "hand_wins": interval(s.hand_wins), "mean_place": interval(s.mean_place),
-                       "levels": interval(s.levels), "ms_per_decision": s.ms_per_decision,
+                       "levels": interval(s.levels), "cpu_ms_per_decision": s.ms_per_decision,
                        "decisions": s.decisions}
                       for label, s in zip(_TEAMS, self.teams())],
             "comparisons": [{"statistic": c.statistic, "diff": interval(c.diff),
