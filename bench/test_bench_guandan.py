@@ -93,3 +93,16 @@ def test_guandan_deal(per_item):
             gd.deal(s)
 
     per_item(run, 1000)
+
+
+
+def test_guandan_random_playouts(per_item):
+    """Random playouts of a dealt hand; items are decisions (plays and passes)."""
+    s = gd.GdState(gd.deal(1), 2, 0)
+    per_item(lambda: s.playouts(0, 200, gd.RANDOM), s.playouts(0, 200, gd.RANDOM)[1])
+
+
+def test_guandan_plan_playouts(per_item):
+    """Every seat by the plan policy (L2's, and L3's playouts); items are decisions."""
+    s = gd.GdState(gd.deal(1), 2, 0)
+    per_item(lambda: s.playouts(0, 200, gd.PLAN), s.playouts(0, 200, gd.PLAN)[1])

@@ -212,6 +212,10 @@ def test_L3_options_are_checked():
         SearchBot(iterations=0)
     with pytest.raises(ValueError):
         SearchBot(time_ms=-1)
+    with pytest.raises(ValueError):
+        SearchBot(margin=-1)
+    with pytest.raises(ValueError):
+        SearchBot(max_candidates=1)
     assert make_bot("L3", seed=1, iterations=5).name == "L3(iterations=5)"
     assert make_bot("L3", seed=1).name == "L3"
 

@@ -237,8 +237,10 @@ class SearchBot(Bot):
     it gave, which the receiver still holds unless they played it, and the tribute it
     received, which caps the payer's cards at that card's value), then plays every candidate
     action followed by a PLAN playout (:data:`~tienlen._guandan.PLAN`, every seat by the L2
-    policy) on that deal, with the same playout seed for every candidate. The candidate with
-    the best mean levels for the team wins; ties go to the plan's own choice.
+    policy) on that deal, with the same playout seed for every candidate, scoring the levels
+    the hand is worth to its team (+3/+2/+1 for a win by the partner's place, the opponents'
+    gain as a loss). The plan's own choice stands unless an alternative's mean gain over it,
+    paired deal by deal, exceeds ``margin`` standard errors; the largest such gain wins.
 
     Candidates: the plan's choice, the groups of the plan's split (on a lead), the weakest
     variant of each reading that beats the pile and the weakest bomb (on a follow), and pass.
