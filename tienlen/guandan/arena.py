@@ -43,8 +43,8 @@ from typing import Any, Final, Literal, Union
 
 import numpy as np
 
-from ..arena import (MAX_JOBS, ArenaError, Comparison, Interval, Pace, Stopped, Work, mean_interval,
-                     paired_test, run_work)
+from ..arena import (MAX_JOBS, ArenaError, Comparison, Interval, Pace, Stopped, Work,
+                     mean_interval, paired_test, run_work)
 from ..results import _durable, _json_line
 from ..seeds import check_seed, mix
 from .bots import Bot, make_bot
@@ -65,8 +65,9 @@ __all__ = ["run", "DuplicateResult", "DuplicateUnit", "TeamStats", "TeamComparis
 TeamSpec = Union[str, Callable[..., Bot]]
 Mode = Literal["match", "hand"]
 MODES: Final = ("match", "hand")
-#: Hands after which a match stops undecided (a draw). Matches between the bots take
-#: 5 to 40 hands; the cap stops a rare endless seesaw of failed A attempts.
+#: Hands after which a match stops undecided (a draw). Matches between the bots took 5
+#: to 24 hands in docs/strength.md's runs; the cap bounds a long seesaw of failed A
+#: attempts (G7.6 sends a team back to 2 after three).
 DEFAULT_HAND_CAP: Final = 100
 MAX_HAND_CAP: Final = 1000
 #: Most games one run may play.
