@@ -8,7 +8,8 @@ opponents' gain otherwise), a 95% interval and paired z for both, and L3's CPU t
 decision. The match-level arena with team rotation is ``tienlen.guandan.arena`` /
 ``tienlen sim --game guandan``; this script exists to try L3 options quickly.
 
-    python bench/guandan_strength.py --a L3:iterations=40 --b L2 --deals 100 --seed 1
+    python bench/guandan_strength.py --a L3:iterations=100 --b L2 --deals 60 --seed 2
+    python bench/guandan_strength.py --a L3 --b L3 --deals 1     # L3's default time budget
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from tienlen.guandan.bots import Bot, _hand_score, make_bot
 
 def parse_bot(spec: str):
     """"L3:iterations=40,max_candidates=8" -> a factory of bots with those options."""
+    if not spec:
+        raise SystemExit("a bot is LEVEL[:option=value,...]")
     level, _, opts = spec.partition(":")
     options: dict[str, object] = {}
     for item in filter(None, opts.split(",")):
@@ -32,15 +35,18 @@ def parse_bot(spec: str):
     return lambda seed: make_bot(level, seed=seed, **options)
 
 
-def play_hand(seed: int, bots: list[Bot], clock: dict[str, float]) -> tuple[int, ...]:
+def play_hand(seed: int, bots: list[Bot], clock: dict[str, float],
+              walls: dict[str, list[float]]) -> tuple[int, ...]:
     game = Game(seed=seed)
     while not game.is_over:
         seat = game.turn
         assert seat is not None
-        t0 = time.process_time()
+        t0, w0 = time.process_time(), time.perf_counter()
         kind, cards = bots[seat].decide(game.view(seat))
-        clock[bots[seat].level] = clock.get(bots[seat].level, 0.0) + time.process_time() - t0
-        clock[bots[seat].level + "_n"] = clock.get(bots[seat].level + "_n", 0) + 1
+        level = bots[seat].level
+        walls.setdefault(level, []).append(time.perf_counter() - w0)
+        clock[level] = clock.get(level, 0.0) + time.process_time() - t0
+        clock[level + "_n"] = clock.get(level + "_n", 0) + 1
         game.act(kind, cards, seat)
     assert game.places is not None
     return game.places
@@ -65,13 +71,14 @@ def main(argv: list[str] | None = None) -> int:
     firsts: list[float] = []
     levels: list[float] = []
     clock: dict[str, float] = {}
+    walls: dict[str, list[float]] = {}
     for d in range(args.deals):
         seed = args.seed * 1_000_003 + d
         f = lv = 0.0
         for swap in (False, True):
             a_seats = (1, 3) if swap else (0, 2)
             bots = [make_a(seed * 4 + s) if s in a_seats else make_b(seed * 4 + s) for s in range(4)]
-            places = play_hand(seed, bots, clock)
+            places = play_hand(seed, bots, clock, walls)
             f += places[0] in a_seats
             lv += _hand_score(places, a_seats, (3, 2, 1))
         firsts.append(f / 2)
@@ -83,8 +90,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"A levels per hand {lm:+.3f} +- {lh:.3f} (z vs 0: {lz:.2f})")
     for k in sorted(clock):
         if not k.endswith("_n"):
+            w = sorted(walls[k])
             print(f"{k}: {1000 * clock[k] / clock[k + '_n']:.2f} ms CPU per decision "
-                  f"({int(clock[k + '_n'])} decisions)")
+                  f"({int(clock[k + '_n'])} decisions); wall median {1000 * w[len(w) // 2]:.1f} ms, "
+                  f"max {1000 * w[-1]:.1f} ms")
     return 0
 
 

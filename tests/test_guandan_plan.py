@@ -5,6 +5,7 @@ is legal, deterministic with an iterations budget, and deals only what its seat 
 
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter
 
@@ -20,7 +21,8 @@ KINDS = ("", "single", "pair", "triple", "full_house", "straight", "three_pairs"
          "bomb", "straight_flush", "joker_bomb")
 CONFIGS = [RuleConfig(), RuleConfig.huaian(), RuleConfig(wild_count=0),
            RuleConfig(bomb_compare_priority=RuleConfig().bomb_compare_priority.__class__.BY_RANK)]
-REF_CFG = {RuleConfig(): ref.STANDARD, RuleConfig.huaian(): ref.HUAIAN}
+# TIENLEN_SOAK=1 replays a thousand PLAN playouts per configuration instead of a dozen.
+PLAYOUTS = 1000 if os.environ.get("TIENLEN_SOAK") == "1" else 12
 
 
 def reading(code: int) -> tuple[str, int, int]:
@@ -108,7 +110,7 @@ def _replay_checked(seed: int, leader: int, level: int, config: RuleConfig):
 
 @pytest.mark.parametrize("config", CONFIGS[:3], ids=["standard", "huaian", "no_wilds"])
 def test_plan_playouts_are_legal_conserve_cards_and_end(config):
-    for seed in range(12):
+    for seed in range(PLAYOUTS):
         game, order, actions = _replay_checked(seed, seed % 4, 2 + seed % 13, config)
         assert game.is_over and game.places[:len(order)] == order
         played = sum(len(ids_of(a, b)) for a, b, _ in actions if a)

@@ -36,6 +36,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from .. import _guandan
 from .cards import Cards, _wrap
 from .config import RuleConfig
@@ -224,7 +226,7 @@ class PlanBot(Bot):
 # ---------------------------------------------------------------- L3
 
 #: L3's default time per decision (milliseconds) when no ``iterations`` budget is given.
-DEFAULT_TIME_MS = 150.0
+DEFAULT_TIME_MS = 120.0
 
 _Action = tuple[int, int, int]
 
@@ -249,7 +251,8 @@ class SearchBot(Bot):
 
     - ``iterations``: sampled deals per decision; deterministic for a given seed (the
       load-independent budget for strength runs);
-    - ``time_ms``: milliseconds per decision instead (default 150; at most one of the two);
+    - ``time_ms``: milliseconds per decision instead (default 120, which leaves room under
+      the issue's 200 ms a decision on a busy machine; at most one of the two);
     - ``max_candidates``: how many actions are compared (default 10);
     - ``margin``: how many standard errors of the paired difference an alternative must
       gain over the plan's choice to replace it (default 1.0).
@@ -371,13 +374,20 @@ class SearchBot(Bot):
             return cands
         if view.can_pass:
             add(None)
-        by_code: dict[int, Play] = {}
-        for p in view.legal_plays:
-            old = by_code.get(p.code)
-            if old is None or (p.uses_wild, p.size) < (old.uses_wild, old.size):
-                by_code[p.code] = p
-        plain = sorted((p for p in by_code.values() if not p.is_bomb), key=play_strength)
-        bombs = sorted((p for p in by_code.values() if p.is_bomb), key=play_strength)
+        # The weakest variant of each reading (fewest wilds), chosen on the core's arrays: a
+        # follow of a big hand can list thousands of variants (full houses), too many to
+        # wrap as Play objects within the time budget.
+        hand, flags = view.hand, view.config.flags
+        masks, codes = _guandan.legal_plays(hand.once, hand.twice, view.level, view.pile.code, flags)
+        wbit = 0 if view.config.wild_count == 0 else 1 << ((view.level - 2) * 4 + 1)
+        wilds = ((masks[:, 0] & np.uint64(wbit)) != 0).astype(np.int64) + \
+            ((masks[:, 1] & np.uint64(wbit)) != 0).astype(np.int64)
+        order = np.lexsort((wilds, codes))
+        _, first = np.unique(codes[order], return_index=True)
+        picked = [_make(_wrap(int(masks[i, 0]), int(masks[i, 1])), int(codes[i]), view.level, flags)
+                  for i in order[first].tolist()]
+        plain = sorted((p for p in picked if not p.is_bomb), key=play_strength)
+        bombs = sorted((p for p in picked if p.is_bomb), key=play_strength)
         for p in plain[:self.max_candidates - 2]:
             add(p)
         if bombs:
