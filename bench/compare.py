@@ -740,8 +740,10 @@ def bench_rl(cfg: Config) -> None:
                       {"aec_steps_per_s": aec_rate, "rlcard_steps_per_s": rl_rate, **extra}))
     else:
         skip("PettingZoo AEC env vs RLCard doudizhu", g_aec, aec_why)
-    # Threads: wall clock, the same batch stepped by one thread or split over two.
-    calls = 4 if cfg.quick else 8
+    # Threads: wall clock, the same batch stepped by one thread or split over two. Each
+    # sample is about 0.2 s of stepping on one core: at 8 calls (40 ms) the thread pool's
+    # wake-ups and the scheduler's noise decided the ratio (IQR 1.14-1.81 in one run).
+    calls = 4 if cfg.quick else 40
     one = CoreMeter(_vec_side(2 * n, calls, cfg.seed, threads=1))
     two = CoreMeter(_vec_side(2 * n, calls, cfg.seed, threads=2))
     s = interleave({"1 thread": one, "2 threads": two}, cfg.rounds, perf_ns)

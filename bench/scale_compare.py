@@ -76,10 +76,11 @@ def main() -> int:
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
 
     def cluster(n: int):
-        # As tienlen.scale starts them for --scheduler local:N (no profiler sampling).
+        # As tienlen.scale starts them for --scheduler local:N (no profiler sampling, slow
+        # housekeeping clocks).
         import dask
 
-        with dask.config.set({"distributed.worker.profile.enabled": False}):
+        with dask.config.set(scale._LOCAL_CLUSTER_CONFIG):
             local = distributed.LocalCluster(
                 n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
                 dashboard_address=None, worker_dashboard_address=None,

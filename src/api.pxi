@@ -119,18 +119,21 @@ cdef uint64_t _mask_arg(object obj, str name) except? 0xFFFFFFFFFFFFFFFF:
     return m
 
 
-cdef int _flags_arg(object flags) except -1:
+cdef uint64_t _flags_arg(object flags) except? 0xFFFFFFFFFFFFFFFF:
+    """A Rules.flags word (64 bits; tienlen.rules documents the layout). Bits the core does
+    not know are refused, never ignored."""
     cdef int64_t f
     try:
         f = _as_int(flags)
     except (OverflowError, TypeError):
         raise ValueError(f"flags must be an int; got {_quote(flags)}") from None
-    if f < 0 or (f & ~(<int64_t>F_ALL)):
-        raise ValueError(f"unknown rule flags {_quote(flags)} (known: NO_TWOS_IN_SEQUENCES=1)")
-    return <int>f
+    if f < 0 or (<uint64_t>f & ~F_ALL):
+        raise ValueError(f"unknown rule flags {_quote(flags)} (known: bits 0..36, "
+                         "tienlen.rules.Rules.flags)")
+    return <uint64_t>f
 
 
-cdef uint32_t _code_arg(object code, int flags, str name) except? 0xFFFFFFFF:
+cdef uint32_t _code_arg(object code, uint64_t flags, str name) except? 0xFFFFFFFF:
     cdef int64_t c
     try:
         c = _as_int(code)
@@ -226,13 +229,77 @@ def beats(code, pile_code, flags=0):
     >>> beats(classify(0b1111), classify(1 << 47))        # ... but not on A♥
     False
     """
-    cdef int f = _flags_arg(flags)
-    return c_beats(_code_arg(code, f, "code"), _code_arg(pile_code, f, "pile_code"))
+    cdef uint64_t f = _flags_arg(flags)
+    cdef RuleTable rt
+    rules_decode(&rt, f)
+    return c_beats(_code_arg(code, f, "code"), _code_arg(pile_code, f, "pile_code"), rt.cuts)
 
 
 def is_two_combo(code):
-    """Whether `code` is a single, pair or triple of 2s: the only combos bombs may beat."""
+    """Whether `code` is a single, pair or triple of 2s (what the contract's bombs cut)."""
     return c_is_two_combo(_code_arg(code, 0, "code"))
+
+
+def cut_class(code):
+    """The rule table's class of a combo code: its index in ``rules.ALL_TARGETS`` (0 single
+    2, 1 pair of 2s, 2 triple of 2s, 3 quad, 4/5/6 double sequence of 3/4/5 pairs), or -1
+    when no table entry can name it. A bomb of ``rules.ALL_BOMBS`` index b is class 3 + b.
+
+    >>> cut_class(classify(1 << 51)), cut_class(classify(0b1111)), cut_class(classify(1 << 47))
+    (0, 3, -1)
+    """
+    cdef int c = code_class(_code_arg(code, 0, "code"))
+    return -1 if c == CL_NONE else c
+
+
+def cut_targets(code, flags=0, out_of_turn=False):
+    """The classes (see cut_class) that a play of combo `code` cuts by the rule table of
+    `flags`: in turn, or, with `out_of_turn`, when played by a seat locked out of the pile
+    (R5.2, R11.2). A class equal to the play's own means "a lower one of its kind".
+
+    >>> cut_targets(classify(0b1111))                          # R4.1: a quad cuts a single 2
+    (0,)
+    >>> cut_targets(classify(0b1111), 0b1 << 3)                # ... and, toggled, a triple of 2s
+    (0, 2)
+    """
+    cdef uint64_t f = _flags_arg(flags)
+    cdef RuleTable rt
+    cdef int c = code_class(_code_arg(code, f, "code"))
+    rules_decode(&rt, f)
+    cdef uint64_t row = ((rt.out_cuts if out_of_turn else rt.cuts) >> (8 * c)) & 0x7F
+    return tuple(t for t in range(7) if (row >> t) & 1)
+
+
+def cutters(pile_code, flags=0, out_of_turn=False):
+    """The bomb classes (3..6, see cut_class) that cut a pile of combo `pile_code` by the
+    table of `flags`, in turn or (`out_of_turn`) by a locked-out seat. Non-empty out of
+    turn is exactly when a locked-out seat gets the turn on this pile (R5.3, R11.2).
+
+    >>> cutters(classify(1 << 51)), cutters(classify(1 << 51), out_of_turn=True)
+    ((3, 4), (3, 4))
+    >>> cutters(classify(1 << 47))
+    ()
+    """
+    cdef uint64_t f = _flags_arg(flags)
+    cdef RuleTable rt
+    cdef int c = code_class(_code_arg(pile_code, f, "pile_code"))
+    rules_decode(&rt, f)
+    cdef uint64_t col = ((rt.out_cuts if out_of_turn else rt.cuts) >> c) & BOMB_COLUMN
+    return tuple(b for b in range(CL_QUAD, CL_NONE) if (col >> (8 * b)) & 1)
+
+
+def instant_win(hand, flags=0):
+    """R11.3: the instant win a dealt `hand` holds among those `flags` enable, as its
+    index in ``rules.ALL_INSTANT_WINS`` (0 four 2s, 1 dragon, 2 six pairs, 3 five
+    consecutive pairs; the first that applies), or -1.
+
+    >>> southern = 0b1111 << 33                                # every instant win enabled
+    >>> instant_win(0xF << 48 | 0b1, southern), instant_win(0xF << 48, 0)
+    (0, -1)
+    >>> instant_win(sum(1 << 4 * r for r in range(12)) | 1 << 51, southern)   # 3..A, 2
+    1
+    """
+    return c_instant_win(_mask_arg(hand, "hand"), _flags_arg(flags))
 
 
 def count_legal_moves(hand, pile_code=0, flags=0, locked_out=False, must_include=-1):
@@ -242,31 +309,36 @@ def count_legal_moves(hand, pile_code=0, flags=0, locked_out=False, must_include
     15
     """
     cdef uint64_t h = _mask_arg(hand, "hand")
-    cdef int f = _flags_arg(flags)
+    cdef uint64_t f = _flags_arg(flags)
     cdef uint32_t p = _code_arg(pile_code, f, "pile_code")
     cdef int mi = _card_arg(must_include, "must_include", True)
-    return gen_moves(h, p, f, bool(locked_out), mi, NULL)
+    cdef RuleTable rt
+    rules_decode(&rt, f)
+    return gen_moves(h, p, &rt, bool(locked_out), mi, NULL)
 
 
 def legal_moves(hand, pile_code=0, flags=0, locked_out=False, must_include=-1):
     """Every subset of `hand` that may be played now, as a NumPy uint64 array of masks.
 
     Ordered by (kind, number of cards, mask). `pile_code=0` is a fresh lead; `locked_out`
-    means the player has passed on this pile (only bombs on 2s remain, R5.2); `must_include`
+    means the player has passed on this pile (only the out-of-turn cuts of the rule table
+    remain: bombs on 2s under the contract, R5.2); `must_include`
     is a card every move must contain (R7.2), -1 for none. Raises ValueError past MAX_MOVES.
 
     >>> [int(m) for m in legal_moves(0b10011, classify(0b1))]    # 3♣ 3♠ 4♠ on 3♠
     [2, 16]
     """
     cdef uint64_t h = _mask_arg(hand, "hand")
-    cdef int f = _flags_arg(flags)
+    cdef uint64_t f = _flags_arg(flags)
     cdef uint32_t p = _code_arg(pile_code, f, "pile_code")
     cdef int mi = _card_arg(must_include, "must_include", True)
     cdef bint lo = bool(locked_out)
-    return _moves_array(h, p, f, lo, mi)
+    cdef RuleTable rt
+    rules_decode(&rt, f)
+    return _moves_array(h, p, &rt, lo, mi)
 
 
-cdef object _moves_array(uint64_t h, uint32_t p, int f, bint lo, int mi):
+cdef object _moves_array(uint64_t h, uint32_t p, const RuleTable* f, bint lo, int mi):
     cdef uint64_t buf[MAX_MOVES_13]
     cdef cnp.npy_intp n
     cdef cnp.ndarray arr
@@ -330,11 +402,14 @@ cdef class GameState:
     """
     cdef State s
 
-    def __init__(self, hands, leader=-1, flags=0):
+    def __init__(self, hands, leader=-1, flags=0, dealt=False):
+        """`dealt=True` says the hands were just dealt, so R11.3 applies: if the rules
+        enable instant wins and a hand holds one, the hand is over at once (see
+        `instant_win`). Positions set up by hand (the default) are never checked."""
         cdef uint64_t hs[4]
         cdef uint64_t seen = 0
         cdef int n, p, lead
-        cdef int f = _flags_arg(flags)
+        cdef uint64_t f = _flags_arg(flags)
         hands = _hands_arg(hands)
         n = len(hands)
         if n < 2 or n > 4:
@@ -350,6 +425,8 @@ cdef class GameState:
             seen |= hs[p]
         lead = -1 if leader is None else _small_int_arg(leader, "leader", -1, n - 1)
         st_init(&self.s, hs, n, lead, f)
+        if dealt:
+            st_deal_instant_win(&self.s)
         _check_state(&self.s)
 
     @staticmethod
@@ -358,30 +435,8 @@ cdef class GameState:
         """Build a state from its fields (for search from a seat's view). Validated by the
         same checks as unpickling (_check_state): a state no game could reach is refused."""
         cdef GameState g = GameState.__new__(GameState)
-        cdef int n, p, f = _flags_arg(flags)
-        hands = _hands_arg(hands)
-        n = len(hands)
-        if n < 2 or n > 4:
-            raise ValueError(f"a hand needs 2, 3 or 4 players; got {n} hands")
-        try:
-            finished = tuple(finished)
-        except TypeError:
-            raise ValueError(f"finished must be a sequence of seats; got {_quote(finished)}") from None
-        if len(finished) > n:
-            raise ValueError(f"finished lists {len(finished)} seats; there are {n}")
-        g.s.players = n
-        g.s.flags = f
-        for p in range(4):
-            g.s.hands[p] = _mask_arg(hands[p], f"hands[{p}]") if p < n else 0
-            g.s.order[p] = _small_int_arg(finished[p], "finished seat", 0, n - 1) if p < len(finished) else -1
-        g.s.nfinished = len(finished)
-        g.s.pile_mask = _mask_arg(pile_mask, "pile_mask")
-        g.s.pile_code = c_classify(g.s.pile_mask, f)
-        g.s.played = _mask_arg(played_mask, "played_mask")
-        g.s.pile_owner = _small_int_arg(pile_owner, "pile_owner", -1, n - 1)
-        g.s.turn = _small_int_arg(turn, "turn", 0, n - 1)
-        g.s.locked = _small_int_arg(locked_mask, "locked_mask", 0, (1 << n) - 1)
-        g.s.must_include = _card_arg(must_include, "must_include", True)
+        _fill_state(&g.s, hands, finished, flags, pile_mask, played_mask)
+        _fill_turn(&g.s, pile_owner, turn, locked_mask, must_include, 0)
         _check_state(&g.s)
         return g
 
@@ -391,7 +446,14 @@ cdef class GameState:
 
     @property
     def flags(self):
-        return self.s.flags
+        """The Rules.flags word this state plays under."""
+        return self.s.rules.flags
+
+    @property
+    def instant_win(self):
+        """R11.3: the instant win (rules.ALL_INSTANT_WINS index) that ended this hand at the
+        deal, or -1. The winner is finished[0]; the others share last place."""
+        return st_instant_win(&self.s)
 
     @property
     def turn(self):
@@ -445,7 +507,7 @@ cdef class GameState:
         """Legal plays of the seat to act (uint64 array; empty once over). Pass not included."""
         if self.s.turn < 0:
             return np.empty(0, np.uint64)
-        return _moves_array(self.s.hands[self.s.turn], self.s.pile_code, self.s.flags,
+        return _moves_array(self.s.hands[self.s.turn], self.s.pile_code, &self.s.rules,
                             (self.s.locked >> self.s.turn) & 1, self.s.must_include)
 
     def count_legal_moves(self):
@@ -499,7 +561,7 @@ cdef class GameState:
                 raise ValueError("cannot pass on lead")
             st_pass(&self.s)
             return 0
-        code = c_classify(m, self.s.flags)
+        code = c_classify(m, self.s.rules.flags)
         if code == 0 or (m & ~self.s.hands[t]):
             raise ValueError("not a combination held by the player to act")
         st_play(&self.s, m, code)
@@ -553,7 +615,7 @@ cdef class GameState:
     def key(self):
         """Every field as a tuple: equal keys mean equal states."""
         return (self.hands, self.s.pile_mask, self.s.pile_code, self.s.pile_owner, self.s.turn,
-                self.s.locked, self.finished, self.s.must_include, self.s.flags, self.s.played)
+                self.s.locked, self.finished, self.s.must_include, self.s.rules.flags, self.s.played)
 
     def __eq__(self, other):
         if not isinstance(other, GameState):
@@ -638,33 +700,55 @@ def _state_from_key(key):
     validator from_fields and the constructor use: a key, however corrupt, either gives a
     state some game could reach or raises ValueError."""
     cdef GameState g = GameState.__new__(GameState)
-    cdef int p, n
     try:
         hands, pile_mask, pile_code, owner, turn, locked, finished, mi, flags, played = key
-        hands = tuple(hands)
-        finished = tuple(finished)
-        n = len(hands)
-        if not (2 <= n <= 4) or len(finished) > n:
-            raise ValueError("bad player count")
-        g.s.players = n
-        g.s.flags = _flags_arg(flags)
-        for p in range(4):
-            g.s.hands[p] = _mask_arg(hands[p], "hand") if p < n else 0
-            g.s.order[p] = _small_int_arg(finished[p], "finished seat", 0, n - 1) if p < len(finished) else -1
-        g.s.nfinished = len(finished)
-        g.s.pile_mask = _mask_arg(pile_mask, "pile_mask")
-        g.s.pile_code = c_classify(g.s.pile_mask, g.s.flags)
+        _fill_state(&g.s, hands, finished, flags, pile_mask, played)
         if g.s.pile_code != _int_arg(pile_code, "pile_code", 0, 0xFFFFFFFF):
             raise ValueError("pile code does not match the pile")
-        g.s.pile_owner = _small_int_arg(owner, "pile_owner", -1, n - 1)
-        g.s.turn = _small_int_arg(turn, "turn", -1, n - 1)
-        g.s.locked = _small_int_arg(locked, "locked_mask", 0, (1 << n) - 1)
-        g.s.must_include = _card_arg(mi, "must_include", True)
-        g.s.played = _mask_arg(played, "played")
+        _fill_turn(&g.s, owner, turn, locked, mi, -1)
         _check_state(&g.s)
     except (TypeError, OverflowError, ValueError) as e:
         raise ValueError(f"not a GameState key: {e}") from None
     return g
+
+
+cdef int _fill_state(State* s, object hands, object finished, object flags, object pile_mask,
+                     object played_mask) except -1:
+    """The card fields of a state built from fields (from_fields, unpickling): the players,
+    the rules, hands, finishing order, pile and played cards, each range-checked."""
+    cdef int n, p
+    hands = _hands_arg(hands)
+    n = len(hands)
+    if n < 2 or n > 4:
+        raise ValueError(f"a hand needs 2, 3 or 4 players; got {n} hands")
+    try:
+        finished = tuple(finished)
+    except TypeError:
+        raise ValueError(f"finished must be a sequence of seats; got {_quote(finished)}") from None
+    if len(finished) > n:
+        raise ValueError(f"finished lists {len(finished)} seats; there are {n}")
+    s.players = n
+    rules_decode(&s.rules, _flags_arg(flags))
+    for p in range(4):
+        s.hands[p] = _mask_arg(hands[p], f"hands[{p}]") if p < n else 0
+        s.order[p] = _small_int_arg(finished[p], "finished seat", 0, n - 1) if p < len(finished) else -1
+    s.nfinished = len(finished)
+    s.pile_mask = _mask_arg(pile_mask, "pile_mask")
+    s.pile_code = c_classify(s.pile_mask, s.rules.flags)
+    s.played = _mask_arg(played_mask, "played_mask")
+    return 0
+
+
+cdef int _fill_turn(State* s, object pile_owner, object turn, object locked_mask,
+                    object must_include, int lowest_turn) except -1:
+    """The turn fields (after _fill_state): pile owner, seat to act (from `lowest_turn`:
+    -1 admits a finished hand), lock-outs and the card the lead must hold."""
+    cdef int n = s.players
+    s.pile_owner = _small_int_arg(pile_owner, "pile_owner", -1, n - 1)
+    s.turn = _small_int_arg(turn, "turn", lowest_turn, n - 1)
+    s.locked = _small_int_arg(locked_mask, "locked_mask", 0, (1 << n) - 1)
+    s.must_include = _card_arg(must_include, "must_include", True)
+    return 0
 
 
 cdef int _check_state(const State* s) except -1:
@@ -706,6 +790,16 @@ cdef int _check_state(const State* s) except -1:
         # only one still holding cards (R9.2).
         if s.nfinished != n:
             raise ValueError("a finished hand places every seat")
+        if s.hands[s.order[0]]:
+            # R11.3: won at the deal. Nobody played; the winner's hand is an instant win.
+            if s.played or s.pile_code or s.locked or holding != n:
+                raise ValueError("a hand won at the deal (R11.3) has no play")
+            if c_instant_win(s.hands[s.order[0]], s.rules.flags) < 0:
+                raise ValueError("the first seat still holds cards but its hand is not an "
+                                 "instant win under these rules (R11.3)")
+            if s.must_include >= 0:
+                raise ValueError("must_include applies only to a lead by its holder")
+            return 0
         for p in range(n - 1):
             if s.hands[s.order[p]]:
                 raise ValueError("finished must list distinct seats that hold no cards")
@@ -725,8 +819,9 @@ cdef int _check_state(const State* s) except -1:
         raise ValueError("the pile's owner never acts on its own pile: the pile clears first (R6.1)")
     if s.pile_code == 0 and s.locked:
         raise ValueError("nobody can be locked out of an empty pile")
-    if (s.locked >> s.turn) & 1 and not c_is_two_combo(s.pile_code):
-        raise ValueError("a locked-out seat only gets the turn while 2s are on top (R5.3)")
+    if (s.locked >> s.turn) & 1 and not c_locked_may_act(&s.rules, s.pile_code):
+        raise ValueError("a locked-out seat only gets the turn while the pile is something "
+                         "it may cut out of turn: 2s under the contract (R5.3)")
     if s.must_include >= 0 and (s.pile_code or not ((s.hands[s.turn] >> s.must_include) & 1)):
         raise ValueError("must_include applies only to a lead by its holder")
     return 0
@@ -790,7 +885,7 @@ cdef int _mc_run(const State* start, uint64_t pool, const int* counts,
             memo_close(&m)
             return -1
         for a in range(na):
-            plan_compute(&own[a], start.hands[seat] & ~act[a], start.flags, &m)
+            plan_compute(&own[a], start.hands[seat] & ~act[a], &start.rules, &m)
     rng_seed(&deal_rng, seed)
     base = start[0]
     for d in range(samples):
@@ -845,7 +940,7 @@ cdef tuple _mc_actions(const State* st, object actions):
     cdef Py_ssize_t i
     cdef int reason
     if actions is None:
-        moves = _moves_array(st.hands[st.turn], st.pile_code, st.flags,
+        moves = _moves_array(st.hands[st.turn], st.pile_code, &st.rules,
                              (st.locked >> st.turn) & 1, st.must_include)
         nm = len(moves)
         arr = np.zeros(nm + (st.pile_code != 0), np.uint64)
@@ -853,7 +948,7 @@ cdef tuple _mc_actions(const State* st, object actions):
         codes = np.zeros(len(arr), np.uint32)
         if nm:
             # Every candidate's code is the same in every sample: classify once, not per playout.
-            codes[:nm] = classify_many(moves, st.flags)
+            codes[:nm] = classify_many(moves, st.rules.flags)
         return arr, codes
     try:
         arr = np.array([_mask_arg(a, "action") for a in actions], dtype=np.uint64)
@@ -880,11 +975,11 @@ MAX_SAMPLES = 1 << 24
 MAX_PLACES = 1 << 28
 
 
-def flat_monte_carlo(state, unseen, determinizations, seed, policy=P_GREEDY):
+def flat_monte_carlo(state, unseen, samples, seed, policy=P_GREEDY):
     """Information-set Monte Carlo for the seat to act in `state`.
 
     The acting seat's hand is taken as known; every other seat's hand is redrawn, for each of
-    `determinizations` samples (at most MAX_SAMPLES), from the cards of `unseen` with the same
+    `samples` sampled deals (at most MAX_SAMPLES), from the cards of `unseen` with the same
     card counts. For every candidate action (each legal move, then pass if allowed) the
     action is applied and the hand played out by `policy`; all candidates share the same
     random stream per sample (common random numbers). Returns `(actions, place_sums)`: uint64
@@ -901,7 +996,7 @@ def flat_monte_carlo(state, unseen, determinizations, seed, policy=P_GREEDY):
     cdef uint64_t base_seed = _seed_arg(seed)
     cdef int counts[4]
     cdef int failed
-    cdef int64_t samples = _int_arg(determinizations, "determinizations", 0, MAX_SAMPLES)
+    cdef int64_t n_samples = _int_arg(samples, "samples", 0, MAX_SAMPLES)
     _sample_counts(&st, pool, counts)
     actions, codes = _mc_actions(&st, None)
     sums = np.zeros(len(actions), np.int64)
@@ -912,7 +1007,7 @@ def flat_monte_carlo(state, unseen, determinizations, seed, policy=P_GREEDY):
     if na == 0:
         return actions, sums
     with nogil:
-        failed = _mc_run(&st, pool, counts, &act[0], &cd[0], na, samples,
+        failed = _mc_run(&st, pool, counts, &act[0], &cd[0], na, n_samples,
                          base_seed, pol, &sm[0], NULL)
     if failed == INTERRUPTED:
         _raise_pending()
@@ -978,10 +1073,11 @@ def plan(hand, flags=0):
     weaker group, by top card, comes first)
     """
     cdef uint64_t h = _mask_arg(hand, "hand")
-    cdef int f = _flags_arg(flags)
+    cdef RuleTable rt
     cdef SplitMemo m
     cdef SeatPlan sp
+    rules_decode(&rt, _flags_arg(flags))
     _memo_for(&m, P_PLAN)
-    plan_compute(&sp, h, f, &m)
+    plan_compute(&sp, h, &rt, &m)
     memo_close(&m)
     return tuple(sp.mask[i] for i in range(sp.n))

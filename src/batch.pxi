@@ -96,7 +96,7 @@ cdef int _check_masks(const uint64_t* m, Py_ssize_t n, str name) except -1:
     return 0
 
 
-cdef int _check_codes(const uint32_t* c, Py_ssize_t n, int flags, str name) except -1:
+cdef int _check_codes(const uint32_t* c, Py_ssize_t n, uint64_t flags, str name) except -1:
     cdef Py_ssize_t i, bad = -1
     with nogil:
         for i in range(n):
@@ -116,7 +116,7 @@ def classify_many(masks, flags=0, out=None):
     >>> [code_kind(int(c)) for c in codes]                # single, pair, nothing
     [1, 2, 0]
     """
-    cdef int f = _flags_arg(flags)
+    cdef uint64_t f = _flags_arg(flags)
     _array_arg(masks, np.uint64, "masks")
     cdef cnp.ndarray a = <cnp.ndarray>masks
     cdef Py_ssize_t n = cnp.PyArray_DIM(a, 0), i, step
@@ -162,7 +162,7 @@ def beats_many(play_codes, pile_codes, flags=0, out=None):
     >>> beats_many(plays, piles).tolist()
     [True, False]
     """
-    cdef int f = _flags_arg(flags)
+    cdef uint64_t f = _flags_arg(flags)
     pa = _private_copy(play_codes, np.uint32, "play_codes")
     pb = _private_copy(pile_codes, np.uint32, "pile_codes")
     cdef Py_ssize_t n = cnp.PyArray_DIM(<cnp.ndarray>pa, 0), i
@@ -175,9 +175,12 @@ def beats_many(play_codes, pile_codes, flags=0, out=None):
     res = _out_arg(out, np.bool_, (n,), (play_codes, pile_codes))
     cdef uint8_t* o = <uint8_t*>cnp.PyArray_DATA(<cnp.ndarray>res)
     cdef bint watch = tl_watch_signals(), stopped = False
+    cdef RuleTable rt
+    rules_decode(&rt, f)
+    cdef uint64_t cuts = rt.cuts
     with nogil:
         for i in range(n):
-            o[i] = c_beats(a[i], b[i])
+            o[i] = c_beats(a[i], b[i], cuts)
             if watch and (i & (CHECK_ELEMENTS - 1)) == CHECK_ELEMENTS - 1 and tl_interrupted():
                 stopped = True
                 break
@@ -186,7 +189,7 @@ def beats_many(play_codes, pile_codes, flags=0, out=None):
     return res
 
 
-cdef tuple _moves_args(hands, pile_codes, int f, locked_out, must_include):
+cdef tuple _moves_args(hands, pile_codes, uint64_t f, locked_out, must_include):
     """Private copies of the four row arrays (see the top of this file), checked."""
     cdef Py_ssize_t n, i
     hands = _private_copy(hands, np.uint64, "hands")
@@ -220,7 +223,7 @@ def count_legal_moves_many(hands, pile_codes=None, flags=0, locked_out=None, mus
     >>> count_legal_moves_many(np.array([0b1111, 0b1], dtype=np.uint64)).tolist()
     [15, 1]
     """
-    cdef int f = _flags_arg(flags)
+    cdef uint64_t f = _flags_arg(flags)
     args = _moves_args(hands, pile_codes, f, locked_out, must_include)
     cdef Py_ssize_t n = cnp.PyArray_DIM(<cnp.ndarray>args[0], 0), i
     cdef const uint64_t* h = <const uint64_t*>cnp.PyArray_DATA(<cnp.ndarray>args[0])
@@ -230,9 +233,11 @@ def count_legal_moves_many(hands, pile_codes=None, flags=0, locked_out=None, mus
     res = _out_arg(out, np.int64, (n,), (hands, pile_codes, locked_out, must_include))
     cdef int64_t* o = <int64_t*>cnp.PyArray_DATA(<cnp.ndarray>res)
     cdef bint watch = tl_watch_signals(), stopped = False
+    cdef RuleTable rt
+    rules_decode(&rt, f)
     with nogil:
         for i in range(n):
-            o[i] = gen_moves(h[i], p[i], f, lo[i] != 0, mi[i], NULL)
+            o[i] = gen_moves(h[i], p[i], &rt, lo[i] != 0, mi[i], NULL)
             if watch and (i & (CHECK_ROWS - 1)) == CHECK_ROWS - 1 and tl_interrupted():
                 stopped = True
                 break
@@ -256,7 +261,7 @@ def legal_moves_many(hands, pile_codes=None, flags=0, locked_out=None, must_incl
     >>> offsets.tolist(), moves.tolist()
     ([0, 3, 3, 4], [1, 2, 3, 1])
     """
-    cdef int f = _flags_arg(flags)
+    cdef uint64_t f = _flags_arg(flags)
     h, p, lo, mi = _moves_args(hands, pile_codes, f, locked_out, must_include)
     cdef Py_ssize_t n = cnp.PyArray_DIM(<cnp.ndarray>h, 0)
     cdef Py_ssize_t done = 0
@@ -285,7 +290,7 @@ def legal_moves_many(hands, pile_codes=None, flags=0, locked_out=None, must_incl
 
 
 cdef tuple _fill_rows(object hands, object piles, object locked, object must,
-                      int f, object offsets, object moves, Py_ssize_t i):
+                      uint64_t f, object offsets, object moves, Py_ssize_t i):
     """Write rows from i on until the output lacks room for the next one. Returns the first
     unwritten row and the room it needs (INTERRUPTED if a signal handler raised). The four
     row arrays are the private copies, so a row's moves are exactly the room counted for it."""
@@ -299,17 +304,19 @@ cdef tuple _fill_rows(object hands, object piles, object locked, object must,
     cdef int64_t total = off[i], cap = cnp.PyArray_DIM(<cnp.ndarray>moves, 0), need = 0
     cdef bint watch = tl_watch_signals()
     cdef int64_t work = 0, wrote
+    cdef RuleTable rt
+    rules_decode(&rt, f)
     with nogil:
         while i < n:
             if TL_POPCOUNT(h[i]) <= 13:
                 need = MAX_MOVES_13
             else:
-                need = gen_moves(h[i], p[i], f, lo[i] != 0, mi[i], NULL)
+                need = gen_moves(h[i], p[i], &rt, lo[i] != 0, mi[i], NULL)
                 if need > MAX_MOVES_C:
                     break
             if total + need > cap:
                 break
-            wrote = gen_moves(h[i], p[i], f, lo[i] != 0, mi[i], base + total)
+            wrote = gen_moves(h[i], p[i], &rt, lo[i] != 0, mi[i], base + total)
             total += wrote
             i += 1
             off[i] = total
@@ -349,7 +356,7 @@ MAX_GAMES = 1 << 30
 
 def random_playouts_range(first, n, players=4, seed=0, flags=0, policy=P_RANDOM, out=None):
     """Games first .. first+n-1 of the stream `random_playouts` draws from `seed`."""
-    cdef int f = _flags_arg(flags)
+    cdef uint64_t f = _flags_arg(flags)
     cdef int pol = _policy_arg(policy)
     cdef uint64_t s0 = _seed_arg(seed)
     cdef int players_ = _small_int_arg(players, "players", 2, 4)
@@ -373,7 +380,8 @@ def random_playouts_range(first, n, players=4, seed=0, flags=0, policy=P_RANDOM,
             rng_seed(&r, stream_seed(s0, <uint64_t>(first_ + i)))
             deal_cards(&r, players_, hands, 13)
             st_init(&st, hands, players_, -1, f)
-            if run_playout(&st, &r, pol, &m) < 0:
+            # R11.3: a dealt instant win ends the hand before any play.
+            if st_deal_instant_win(&st) < 0 and run_playout(&st, &r, pol, &m) < 0:
                 failed = 1
                 break
             for p in range(players_):
@@ -390,7 +398,7 @@ def record_playout(seed, index, players=4, flags=0, policy=P_RANDOM):
     """Game `index` of `random_playouts(..., seed=seed)`, recorded: `(hands, actions, order)`
     with the dealt masks, every action in turn (0 = pass) and the finishing order. Lets tests
     replay native playouts through tienlen.Game."""
-    cdef int f = _flags_arg(flags)
+    cdef uint64_t f = _flags_arg(flags)
     cdef int pol = _policy_arg(policy)
     cdef Rng r
     cdef uint64_t hands[4]
@@ -399,6 +407,7 @@ def record_playout(seed, index, players=4, flags=0, policy=P_RANDOM):
     rng_seed(&r, stream_seed(_seed_arg(seed), <uint64_t>_count_arg(index, "index")))
     deal_cards(&r, n, hands, 13)
     st_init(&st, hands, n, -1, f)
+    st_deal_instant_win(&st)
     actions = _record_steps(&st, &r, pol)
     return (tuple(hands[p] for p in range(n)), actions,
             tuple(st.order[p] for p in range(st.nfinished)))

@@ -21,11 +21,12 @@ cdef enum:
     K_SEQUENCE = 5
     K_DOUBLE_SEQUENCE = 6
     F_NO_TWOS = 1          # R2.8: no 2 in any sequence or double sequence
-    F_ALL = 1              # every flag bit we know; others are rejected
     RANK_TWO = 12
     CARD_TWO_SPADES = 48   # the weakest 2: a top card >= 48 is a 2
 
 cdef uint64_t DECK_MASK = (<uint64_t>1 << 52) - 1
+# Every rule flag bit we know (tienlen/rules.py, Rules.flags); others are rejected.
+cdef uint64_t F_ALL = (<uint64_t>1 << 37) - 1
 # NIB_ONES[k]: k nibbles each holding 1; used to test "every rank in a window has n cards"
 # in one comparison once each nibble holds its own popcount.
 cdef uint64_t NIB_ONES[14]
@@ -62,7 +63,7 @@ cdef inline uint64_t nibble_counts(uint64_t m) noexcept nogil:
     return (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL)
 
 
-cdef inline uint32_t c_classify(uint64_t m, int flags) noexcept nogil:
+cdef inline uint32_t c_classify(uint64_t m, uint64_t flags) noexcept nogil:
     """Combo code of the card set m (already known to be within the deck), 0 if none."""
     cdef int n, top, low_rank, top_rank, span
     cdef uint64_t counts
@@ -91,7 +92,7 @@ cdef inline uint32_t c_classify(uint64_t m, int flags) noexcept nogil:
     return 0
 
 
-cdef inline uint32_t c_classify_flat(uint64_t m, int flags) noexcept nogil:
+cdef inline uint32_t c_classify_flat(uint64_t m, uint64_t flags) noexcept nogil:
     """c_classify without data-dependent branches, for batch loops over shuffled inputs,
     where a mispredicted branch costs more than computing every case. Same results
     (tests/test_batch.py checks it against c_classify).
@@ -210,7 +211,7 @@ cdef extern from *:
 cdef int simd_enabled = 1
 
 
-cdef inline uint64_t c_classify_array(const uint64_t* masks, uint32_t* out, int64_t n, int flags) noexcept nogil:
+cdef inline uint64_t c_classify_array(const uint64_t* masks, uint32_t* out, int64_t n, uint64_t flags) noexcept nogil:
     """out[i] = c_classify(masks[i], flags) for i < n. Returns the OR of every mask as read
     here: each mask is read once, so a caller that validated the array beforehand can tell
     from this (bits above 51) whether another thread changed it in between; the codes of
@@ -218,7 +219,7 @@ cdef inline uint64_t c_classify_array(const uint64_t* masks, uint32_t* out, int6
     cdef int64_t i = 0
     cdef uint64_t seen = 0, m
     if simd_enabled and tl_have_avx2():
-        i = tl_classify_avx2(masks, out, n, flags, &seen)
+        i = tl_classify_avx2(masks, out, n, <int>(flags & F_NO_TWOS), &seen)
     while i < n:
         m = masks[i]
         seen |= m
@@ -232,20 +233,93 @@ cdef inline bint c_is_two_combo(uint32_t code) noexcept nogil:
     return code != 0 and ckind(code) <= K_TRIPLE and ctop(code) >= CARD_TWO_SPADES
 
 
-cdef inline bint c_bomb_beats(uint32_t play, uint32_t pile) noexcept nogil:
-    """R4.1: does the bomb `play` beat the 2-combo `pile` (exact table, nothing else)."""
-    cdef int k = ckind(play), n = clen(play), twos
-    if not c_is_two_combo(pile):
+# ---------------------------------------------------------------- the rule table
+# The one place the core reads a ruleset (tienlen/rules.py, Rules.flags: every bit a
+# difference from the contract, so 0 is the contract). Combinations that matter to the table
+# fall in eight classes, the order of rules.ALL_TARGETS:
+#   0 single 2, 1 pair of 2s, 2 triple of 2s, 3 quad, 4/5/6 double sequence of 3/4/5 pairs,
+#   7 anything else.
+# A bomb is a class 3..6 (bomb b of rules.ALL_BOMBS is class 3 + b). The table is two
+# 64-bit words with bit 8 * bomb_class + target_class set when that bomb cuts that target:
+# `cuts` for a play in turn, `out_cuts` for a player locked out of the pile (R5.2, R11.2).
+# So every question the rules ask is one bit test on one word. A bit whose two classes are
+# equal means "beats a lower one of its own kind" (RULES13.md).
+
+cdef enum:
+    CL_QUAD = 3
+    CL_NONE = 7
+    FLAG_CUT_BASE = 1          # bits 1..28: cut (bomb b, target t) toggled at 1 + 7b + t
+    FLAG_OUT_BASE = 29         # bits 29..32: bomb b no longer playable out of turn
+    FLAG_INSTANT_BASE = 33     # bits 33..36: instant win w enabled (R11.3)
+
+# R4.1, the contract's table: quad and 3-pair double sequence cut a single 2, four pairs
+# cut a pair of 2s, five pairs cut a triple of 2s.
+cdef uint64_t CONTRACT_CUTS_WORD = ((<uint64_t>1 << (8 * 3 + 0)) | (<uint64_t>1 << (8 * 4 + 0))
+                                    | (<uint64_t>1 << (8 * 5 + 1)) | (<uint64_t>1 << (8 * 6 + 2)))
+# Bit t of each bomb row: "some bomb cuts a class-t pile" is (word >> t) & BOMB_COLUMN.
+cdef uint64_t BOMB_COLUMN = 0x0001010101000000ULL
+
+# CUT_CLASS[code >> 4]: the class of a combo code. Kind and size decide it, plus, for 2s,
+# the top card: code >> 4 keeps kind, size and top >> 4, which is 3 exactly for a top card
+# of 48..51 (a 2). One shift and one load, no compare: this sits on every follow.
+cdef uint8_t CUT_CLASS[2048]
+
+
+cdef void _init_cut_classes() noexcept:
+    cdef int i, k, n, hi
+    for i in range(2048):
+        CUT_CLASS[i] = CL_NONE
+    for k in range(1, 4):
+        CUT_CLASS[(((k << 6) | k) << 2) | 3] = k - 1
+    for hi in range(4):
+        CUT_CLASS[(((K_QUAD << 6) | 4) << 2) | hi] = CL_QUAD
+        for n in range(3, 6):
+            CUT_CLASS[(((K_DOUBLE_SEQUENCE << 6) | (2 * n)) << 2) | hi] = n + 1
+
+_init_cut_classes()
+
+
+cdef struct RuleTable:
+    uint64_t flags             # the Rules.flags word this table was decoded from
+    uint64_t cuts              # in turn: bit 8 * bomb class + target class
+    uint64_t out_cuts          # out of turn: the rows of the bombs a locked-out seat may play
+
+
+cdef inline void rules_decode(RuleTable* t, uint64_t flags) noexcept nogil:
+    """Fill `t` from a Rules.flags word (already checked against F_ALL)."""
+    # Bomb b's seven target bits move from 1 + 7b to row 3 + b (bit 24 + 8b); its
+    # out-of-turn bit (29 + b, set when removed) clears that row of out_cuts.
+    cdef uint64_t cuts = CONTRACT_CUTS_WORD ^ (
+        (((flags >> FLAG_CUT_BASE) & 0x7F) << 24)
+        | (((flags >> (FLAG_CUT_BASE + 7)) & 0x7F) << 32)
+        | (((flags >> (FLAG_CUT_BASE + 14)) & 0x7F) << 40)
+        | (((flags >> (FLAG_CUT_BASE + 21)) & 0x7F) << 48))
+    cdef uint64_t out = (flags >> FLAG_OUT_BASE) & 0xF
+    # Spread the 4 removal bits to one bit per row (bits 24, 32, 40, 48), then to full rows.
+    out = ((out & 1) << 24) | ((out & 2) << 31) | ((out & 4) << 38) | ((out & 8) << 45)
+    cdef uint64_t keep = 0x00FFFFFFFF000000ULL & ~(out * 0xFF)
+    t.flags = flags
+    t.cuts = cuts
+    t.out_cuts = cuts & keep
+
+
+cdef inline int code_class(uint32_t code) noexcept nogil:
+    """The table class (0..7) of a valid combo code (0, the empty pile, is class 7)."""
+    return CUT_CLASS[(code >> 4) & 0x7FF]
+
+
+cdef inline bint c_table_cuts(uint64_t word, uint32_t play, uint32_t pile) noexcept nogil:
+    """Whether the table `word` (cuts or out_cuts) lets `play` cut `pile`, the same-class
+    entries counting only for a higher top card."""
+    cdef int cp = code_class(play), ct = code_class(pile)
+    if not (word >> (8 * cp + ct)) & 1:
         return False
-    twos = clen(pile)
-    if twos == 1:
-        return k == K_QUAD or (k == K_DOUBLE_SEQUENCE and n == 6)
-    if twos == 2:
-        return k == K_DOUBLE_SEQUENCE and n == 8
-    return k == K_DOUBLE_SEQUENCE and n == 10
+    return cp != ct or ctop(play) > ctop(pile)
 
 
-cdef inline bint c_beats(uint32_t play, uint32_t pile) noexcept nogil:
+cdef inline bint c_beats(uint32_t play, uint32_t pile, uint64_t cuts) noexcept nogil:
+    """R3.1 (same kind and size, higher top card) or a cut of the table `cuts` (R4.1;
+    R11.1). Takes the cuts word by value so that batch loops keep it in a register."""
     if play == 0:
         return False
     if pile == 0:
@@ -253,10 +327,59 @@ cdef inline bint c_beats(uint32_t play, uint32_t pile) noexcept nogil:
     # Same kind and same length share the bits above the top field (R3.1).
     if (play >> 6) == (pile >> 6):
         return ctop(play) > ctop(pile)
-    return c_bomb_beats(play, pile)
+    # Different shapes are different classes, so a same-class bit is never reached here.
+    return (cuts >> (8 * code_class(play) + code_class(pile))) & 1
 
 
-cdef inline bint c_code_valid(uint32_t code, int flags) noexcept nogil:
+cdef inline bint c_locked_may_act(const RuleTable* t, uint32_t pile) noexcept nogil:
+    """R5.3 generalised: whether a locked-out seat gets the turn on `pile`, that is, some
+    bomb it may play out of turn cuts the pile's class (whether or not it holds one)."""
+    return ((t.out_cuts >> code_class(pile)) & BOMB_COLUMN) != 0
+
+
+cdef inline bint c_is_bomb(uint32_t code, uint64_t cuts) noexcept nogil:
+    """Whether `code` is a bomb under the table: its class cuts something."""
+    return ((cuts >> (8 * code_class(code))) & 0xFF) != 0
+
+
+# ---------------------------------------------------------------- instant wins (R11.3)
+
+cdef enum:
+    IW_FOUR_TWOS = 0
+    IW_DRAGON = 1
+    IW_SIX_PAIRS = 2
+    IW_FIVE_PAIRS = 3
+
+
+cdef inline bint c_hand_has_win(uint64_t hand, int win, uint64_t flags) noexcept nogil:
+    """Whether `hand` is the instant win `win` (rules.ALL_INSTANT_WINS order)."""
+    cdef uint64_t c = nibble_counts(hand), two_up, four
+    if win == IW_FOUR_TWOS:
+        return (hand >> 48) == 0xF
+    if win == IW_DRAGON:
+        # One card (at least) of every rank 3..A.
+        return (((c | (c >> 1) | (c >> 2)) & 0x111111111111ULL) == 0x111111111111ULL)
+    two_up = ((c >> 1) | (c >> 2)) & 0x1111111111111ULL       # ranks holding a pair
+    if win == IW_SIX_PAIRS:
+        four = (c >> 2) & 0x1111111111111ULL                   # ... and a second pair
+        return TL_POPCOUNT(two_up) + TL_POPCOUNT(four) >= 6
+    # Five consecutive pairs: a double sequence of five ranks, 2s only where sequences
+    # may hold them (R2.8).
+    if flags & F_NO_TWOS:
+        two_up &= ~(<uint64_t>0xF << (4 * RANK_TWO))
+    return (two_up & (two_up >> 4) & (two_up >> 8) & (two_up >> 12) & (two_up >> 16)) != 0
+
+
+cdef inline int c_instant_win(uint64_t hand, uint64_t flags) noexcept nogil:
+    """The first instant win enabled by `flags` that `hand` holds, -1 for none."""
+    cdef int w
+    for w in range(4):
+        if (flags >> (FLAG_INSTANT_BASE + w)) & 1 and c_hand_has_win(hand, w, flags):
+            return w
+    return -1
+
+
+cdef inline bint c_code_valid(uint32_t code, uint64_t flags) noexcept nogil:
     """Whether `code` is a code that c_classify can return under `flags` (0 counts as valid)."""
     cdef int k, n, top, ranks
     if code == 0:

@@ -300,17 +300,55 @@ cdef inline int64_t _emit_window(Choices* ch, int s, int L, const uint8_t* tptr,
     return m
 
 
-cdef int64_t gen_moves(uint64_t hand, uint32_t pile, int flags, bint locked, int mi,
-                       uint64_t* out) noexcept nogil:
-    """Count (out == NULL) or write every legal play of `hand` on `pile`."""
+cdef inline int64_t _gen_same(uint64_t hand, uint32_t pile, Choices* ch, int* runlen, int max_rank,
+                              int mi, uint64_t* out) noexcept nogil:
+    """R3.1: the plays of the pile's own kind and size with a higher top card."""
+    cdef int pk = ckind(pile), k
+    if pk <= K_QUAD:
+        return _gen_sets(hand, pk, ctop(pile), mi, out)
+    k = 1 if pk == K_SEQUENCE else 2
+    _prepare_runs(ch, hand, k, mi, max_rank, runlen)
+    return _gen_runs(ch, runlen, hand, k, clen(pile) // k, ctop(pile), mi, max_rank, out)
+
+
+cdef int64_t _gen_bombs(uint64_t hand, uint32_t pile, uint64_t bombs, int mi, int max_rank,
+                        uint64_t* out) noexcept nogil:
+    """The bombs that cut `pile` by the table: `bombs` has bit 8 * class set for each bomb
+    class that does. Written in class order, which is (kind, number of cards) order. A bomb
+    of the pile's own class must have a higher top card (the b == t entry)."""
     cdef int64_t cnt = 0
-    cdef int k, L, max_rank, pk, plen, ptop, twos, top_run
-    cdef uint64_t present
+    cdef int b, cb, min_top, ct = code_class(pile)
+    cdef Choices ch
+    cdef int runlen[14]
+    cdef bint prepared = False
+    for b in range(4):
+        cb = CL_QUAD + b
+        if not (bombs >> (8 * cb)) & 1:
+            continue
+        min_top = ctop(pile) if cb == ct else -1
+        if b == 0:
+            cnt += _gen_sets(hand, 4, min_top, mi, (out + cnt) if out != NULL else NULL)
+        else:
+            if not prepared:
+                _prepare_runs(&ch, hand, 2, mi, max_rank, runlen)
+                prepared = True
+            cnt += _gen_runs(&ch, runlen, hand, 2, b + 2, min_top, mi, max_rank,
+                             (out + cnt) if out != NULL else NULL)
+    return cnt
+
+
+cdef int64_t gen_moves(uint64_t hand, uint32_t pile, const RuleTable* rt, bint locked, int mi,
+                       uint64_t* out) noexcept nogil:
+    """Count (out == NULL) or write every legal play of `hand` on `pile` under the rule
+    table `rt`. A locked-out hand (R5.2) may only cut by the out-of-turn table."""
+    cdef int64_t cnt = 0
+    cdef int k, L, max_rank, top_run, ct
+    cdef uint64_t present, bombs, lower
     cdef Choices ch
     cdef int runlen[14]
     if mi >= 0 and not ((hand >> mi) & 1):
         return 0
-    max_rank = 11 if (flags & F_NO_TWOS) else 12
+    max_rank = 11 if (rt.flags & F_NO_TWOS) else 12
     if pile == 0:
         if locked:
             return 0
@@ -332,21 +370,26 @@ cdef int64_t gen_moves(uint64_t hand, uint32_t pile, int flags, bint locked, int
             for L in range(3, top_run + 1):
                 cnt += _gen_runs(&ch, runlen, hand, k, L, -1, mi, max_rank, out + cnt)
         return cnt
-    pk = ckind(pile)
-    plen = clen(pile)
-    ptop = ctop(pile)
+    ct = code_class(pile)
     if not locked:
-        if pk <= K_QUAD:
-            cnt += _gen_sets(hand, pk, ptop, mi, out)
-        else:
-            k = 1 if pk == K_SEQUENCE else 2
-            _prepare_runs(&ch, hand, k, mi, max_rank, runlen)
-            cnt += _gen_runs(&ch, runlen, hand, k, plen // k, ptop, mi, max_rank, out)
-    if c_is_two_combo(pile):
-        twos = plen
-        if twos == 1:
-            cnt += _gen_sets(hand, 4, -1, mi, (out + cnt) if out != NULL else NULL)
-        _prepare_runs(&ch, hand, 2, mi, max_rank, runlen)
-        cnt += _gen_runs(&ch, runlen, hand, 2, twos + 2, -1, mi, max_rank,
-                         (out + cnt) if out != NULL else NULL)
+        # R3.1 first: the plays of the pile's own kind, the whole answer unless the table
+        # lets some bomb cut this pile (one shift of one table word). A bomb of the pile's
+        # own class beats it by R3.1 already, so it is listed once, here.
+        cnt = _gen_same(hand, pile, &ch, runlen, max_rank, mi, out)
+        bombs = (rt.cuts >> ct) & BOMB_COLUMN & ~((<uint64_t>1) << (8 * ct))
+        if not bombs:
+            return cnt
+        # The list is ordered by (kind, number of cards): bombs of a class below the pile's
+        # (only when the pile is itself a bomb, e.g. a quad cutting three pairs) come before
+        # the R3.1 plays, so that rare case is written again in order.
+        lower = bombs & (((<uint64_t>1) << (8 * ct)) - 1)
+        if lower:
+            cnt = _gen_bombs(hand, pile, lower, mi, max_rank, out)
+            cnt += _gen_same(hand, pile, &ch, runlen, max_rank, mi,
+                             (out + cnt) if out != NULL else NULL)
+            bombs &= ~lower
+    else:
+        bombs = (rt.out_cuts >> ct) & BOMB_COLUMN
+    if bombs:
+        cnt += _gen_bombs(hand, pile, bombs, mi, max_rank, (out + cnt) if out != NULL else NULL)
     return cnt

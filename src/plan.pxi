@@ -103,17 +103,19 @@ cdef uint32_t split_best(uint64_t key, SplitMemo* m) noexcept nogil:
     return best
 
 
-cdef inline uint64_t split_key(uint64_t hand, int flags) noexcept nogil:
+cdef inline uint64_t split_key(uint64_t hand, uint64_t flags) noexcept nogil:
     return nibble_counts(hand) | (SPLIT_NO_TWOS if flags & F_NO_TWOS else 0)
 
 
-cdef inline bint is_bomb_code(uint32_t code) noexcept nogil:
-    return ckind(code) == K_QUAD or ckind(code) == K_DOUBLE_SEQUENCE
+cdef inline bint is_bomb_code(uint32_t code, uint64_t cuts) noexcept nogil:
+    # A bomb by the rule table (its class cuts something), and any double sequence longer
+    # than the table's (6+ pairs: rarely beaten, worth holding like a bomb).
+    return c_is_bomb(code, cuts) or (ckind(code) == K_DOUBLE_SEQUENCE and clen(code) > 10)
 
 
-cdef inline bint is_control(uint64_t mask, uint32_t code) noexcept nogil:
+cdef inline bint is_control(uint64_t mask, uint32_t code, uint64_t cuts) noexcept nogil:
     # The groups to hold back: anything with a 2, and bombs.
-    return (mask & TWOS_CARDS) != 0 or is_bomb_code(code)
+    return (mask & TWOS_CARDS) != 0 or is_bomb_code(code, cuts)
 
 
 cdef struct SeatPlan:
@@ -126,15 +128,17 @@ cdef struct Plans:
     SeatPlan seat[4]
 
 
-cdef inline uint32_t plan_order(uint64_t mask, uint32_t code) noexcept nogil:
+cdef inline uint32_t plan_order(uint64_t mask, uint32_t code, uint64_t cuts) noexcept nogil:
     # Weakest first, 2s and bombs last; two groups never share a top card, so this is total.
-    return (<uint32_t>is_control(mask, code) << 16) | (<uint32_t>ctop(code) << 8) \
+    return (<uint32_t>is_control(mask, code, cuts) << 16) | (<uint32_t>ctop(code) << 8) \
         | <uint32_t>(64 - TL_POPCOUNT(mask))
 
 
-cdef void plan_compute(SeatPlan* out, uint64_t hand, int flags, SplitMemo* m) noexcept nogil:
+cdef void plan_compute(SeatPlan* out, uint64_t hand, const RuleTable* rt, SplitMemo* m) noexcept nogil:
     """`out` = the plan of `hand`: a best split, suits dealt per rank with sequences taking
-    the lowest cards and sets the rest, ordered weakest first with 2s and bombs last."""
+    the lowest cards and sets the rest, ordered weakest first with 2s and bombs (by the rule
+    table `rt`) last."""
+    cdef uint64_t flags = rt.flags
     cdef uint64_t key = split_key(hand, flags)
     cdef uint32_t v
     cdef int kinds[MAX_GROUPS]
@@ -173,7 +177,7 @@ cdef void plan_compute(SeatPlan* out, uint64_t hand, int flags, SplitMemo* m) no
     out.n = n
     for i in range(n):
         out.code[i] = c_classify(out.mask[i], flags)
-        order[i] = plan_order(out.mask[i], out.code[i])
+        order[i] = plan_order(out.mask[i], out.code[i], rt.cuts)
     # Insertion sort: at most 13 groups.
     for i in range(1, n):
         gm = out.mask[i]
@@ -193,17 +197,17 @@ cdef void plan_compute(SeatPlan* out, uint64_t hand, int flags, SplitMemo* m) no
 cdef inline void plans_init(Plans* pl, const State* s, SplitMemo* m) noexcept nogil:
     cdef int p
     for p in range(s.players):
-        plan_compute(&pl.seat[p], s.hands[p], s.flags, m)
+        plan_compute(&pl.seat[p], s.hands[p], &s.rules, m)
 
 
-cdef inline uint64_t plan_lead(const SeatPlan* sp, int danger) noexcept nogil:
+cdef inline uint64_t plan_lead(const SeatPlan* sp, int danger, uint64_t cuts) noexcept nogil:
     cdef int i, best
     if sp.n == 1:
         return sp.mask[0]
     if danger <= PLAN_DANGER:
         # Lead something the short hand cannot follow: more cards than it holds.
         for i in range(sp.n):
-            if TL_POPCOUNT(sp.mask[i]) > danger and not is_control(sp.mask[i], sp.code[i]):
+            if TL_POPCOUNT(sp.mask[i]) > danger and not is_control(sp.mask[i], sp.code[i], cuts):
                 return sp.mask[i]
         best = 0
         for i in range(1, sp.n):
@@ -211,25 +215,71 @@ cdef inline uint64_t plan_lead(const SeatPlan* sp, int danger) noexcept nogil:
                 best = i
         return sp.mask[best]
     for i in range(sp.n):
-        if not is_control(sp.mask[i], sp.code[i]):
+        if not is_control(sp.mask[i], sp.code[i], cuts):
             return sp.mask[i]
     return sp.mask[0]
+
+
+cdef inline int plan_danger(const State* s) noexcept nogil:
+    """The fewest cards any other seat still holding cards has (99 if none)."""
+    cdef int p, c, danger = 99
+    for p in range(s.players):
+        if p != s.turn and s.hands[p]:
+            c = TL_POPCOUNT(s.hands[p])
+            if c < danger:
+                danger = c
+    return danger
+
+
+cdef inline int plan_stop_short(const State* s, uint64_t* buf, int64_t bufcap,
+                                uint64_t* out) noexcept nogil:
+    """Against a short hand: `out` = the highest play that beats the pile, bombs last
+    (0 = pass). Returns 0, or -1 if the move list could not be allocated."""
+    cdef uint64_t* moves
+    cdef uint64_t move = 0
+    cdef int64_t n, j
+    cdef int k, best_key = -1
+    n = st_moves_buffered(s, buf, bufcap, &moves)
+    if n < 0:
+        return -1
+    for j in range(n):
+        k = TL_TOPBIT(moves[j]) + (0 if is_bomb_code(c_classify(moves[j], s.rules.flags),
+                                                     s.rules.cuts) else 64)
+        if k > best_key:
+            best_key = k
+            move = moves[j]
+    if moves != buf:
+        free(moves)
+    out[0] = move
+    return 0
+
+
+cdef inline uint64_t plan_follow(const State* s, const SeatPlan* sp, int danger) noexcept nogil:
+    """Follow from the plan: the first group that beats the pile, unless it is a 2 or a bomb
+    not yet worth spending (0 = pass). A bomb is worth spending on a pile it cuts by the
+    table (a 2 under the contract)."""
+    cdef uint32_t pile = s.pile_code
+    cdef uint64_t cuts = s.rules.cuts
+    cdef int i
+    for i in range(sp.n):
+        if c_beats(sp.code[i], pile, cuts):
+            if (not is_control(sp.mask[i], sp.code[i], cuts) or sp.n <= PLAN_SHORT
+                    or danger <= PLAN_NEAR
+                    or (is_bomb_code(sp.code[i], cuts)
+                        and ((cuts >> code_class(pile)) & BOMB_COLUMN) != 0)):
+                return sp.mask[i]
+            return 0
+    return 0
 
 
 cdef int st_plan_step(State* s, Plans* pl, SplitMemo* m, uint64_t* buf, int64_t bufcap) noexcept nogil:
     """Choose and apply one action of the PLAN policy and update the mover's plan.
     Returns 0, or -1 if a move list could not be allocated."""
-    cdef int seat = s.turn, p, i, c, danger = 99, best_key, k
+    cdef int seat = s.turn, i, danger = plan_danger(s)
     cdef SeatPlan* sp = &pl.seat[seat]
     cdef uint32_t pile = s.pile_code, code = 0
     cdef uint64_t move = 0
-    cdef uint64_t* moves
-    cdef int64_t n, j
-    for p in range(s.players):
-        if p != seat and s.hands[p]:
-            c = TL_POPCOUNT(s.hands[p])
-            if c < danger:
-                danger = c
+    cdef int64_t j
     if pile == 0:
         if s.must_include >= 0:
             # R7.2: the first lead must hold the lowest card; the group holding it does.
@@ -238,34 +288,18 @@ cdef int st_plan_step(State* s, Plans* pl, SplitMemo* m, uint64_t* buf, int64_t 
                     move = sp.mask[i]
                     break
         else:
-            move = plan_lead(sp, danger)
+            move = plan_lead(sp, danger, s.rules.cuts)
     elif (s.locked >> seat) & 1:
-        # R5.2: a seat that passed may only bomb the 2s on top.
+        # R5.2 (R11.2): a seat that passed may only cut by the out-of-turn table.
         for i in range(sp.n):
-            if is_bomb_code(sp.code[i]) and c_beats(sp.code[i], pile):
+            if c_table_cuts(s.rules.out_cuts, sp.code[i], pile):
                 move = sp.mask[i]
                 break
     elif danger <= PLAN_DANGER:
-        # Stop the short hand: the highest play that beats the pile, bombs last.
-        n = st_moves_buffered(s, buf, bufcap, &moves)
-        if n < 0:
+        if plan_stop_short(s, buf, bufcap, &move) < 0:
             return -1
-        best_key = -1
-        for j in range(n):
-            k = TL_TOPBIT(moves[j]) + (0 if is_bomb_code(c_classify(moves[j], s.flags)) else 64)
-            if k > best_key:
-                best_key = k
-                move = moves[j]
-        if moves != buf:
-            free(moves)
     else:
-        for i in range(sp.n):
-            if c_beats(sp.code[i], pile):
-                if (not is_control(sp.mask[i], sp.code[i]) or sp.n <= PLAN_SHORT
-                        or danger <= PLAN_NEAR
-                        or (c_is_two_combo(pile) and is_bomb_code(sp.code[i]))):
-                    move = sp.mask[i]
-                break
+        move = plan_follow(s, sp, danger)
     if move == 0:
         st_pass(s)
         return 0
@@ -279,9 +313,9 @@ cdef int st_plan_step(State* s, Plans* pl, SplitMemo* m, uint64_t* buf, int64_t 
             sp.n -= 1
             st_play(s, move, code)
             return 0
-    st_play(s, move, c_classify(move, s.flags))
+    st_play(s, move, c_classify(move, s.rules.flags))
     if s.hands[seat]:
-        plan_compute(sp, s.hands[seat], s.flags, m)
+        plan_compute(sp, s.hands[seat], &s.rules, m)
     else:
         sp.n = 0
     return 0

@@ -75,7 +75,7 @@ cdef inline void rlg_refresh(RLG* g) noexcept nogil:
         g.nmoves = <int32_t>st_moves(&g.s, g.moves)
 
 
-cdef inline void rlg_start(RLG* g, const uint64_t* hands, int players, int flags) noexcept nogil:
+cdef inline void rlg_start(RLG* g, const uint64_t* hands, int players, uint64_t flags) noexcept nogil:
     st_init(&g.s, hands, players, -1, flags)
     g.nhist = 0
     g.leader = -1
@@ -83,10 +83,12 @@ cdef inline void rlg_start(RLG* g, const uint64_t* hands, int players, int flags
     memset(g.hist_seat, 0, sizeof(g.hist_seat))
 
 
-cdef inline void rlg_deal(RLG* g, int players, int flags) noexcept nogil:
+cdef inline int rlg_deal(RLG* g, int players, uint64_t flags) noexcept nogil:
+    """Deal a fresh hand; returns the instant win that ended it at once (R11.3), or -1."""
     cdef uint64_t hands[4]
     deal_cards(&g.rng, players, hands, 13)
     rlg_start(g, hands, players, flags)
+    return st_deal_instant_win(&g.s)
 
 
 cdef inline void rlg_record(RLG* g, int seat, uint64_t mask, bint was_lead) noexcept nogil:
@@ -111,7 +113,7 @@ cdef inline void rlg_apply(RLG* g, uint64_t mask) noexcept nogil:
     if mask == 0:
         st_pass(&g.s)
     else:
-        st_play(&g.s, mask, c_classify(mask, g.s.flags))
+        st_play(&g.s, mask, c_classify(mask, g.s.rules.flags))
     rlg_record(g, seat, mask, was_lead)
 
 
@@ -226,7 +228,7 @@ cdef class RLGame:
     """
     cdef RLG g
     cdef readonly int players
-    cdef readonly int flags
+    cdef readonly uint64_t flags
 
     def __init__(self, players=4, flags=0):
         self.players = _small_int_arg(players, "players", 2, 4)
@@ -236,7 +238,10 @@ cdef class RLGame:
         rlg_refresh(&self.g)
 
     def reset(self, seed):
-        """A fresh deal: the deal of `core.deal(seed, players)`, the first-hand lead (R7.2)."""
+        """A fresh deal: the deal of `core.deal(seed, players)`, the first-hand lead (R7.2).
+        If the rules enable instant wins (R11.3) and the deal holds one, the hand is over at
+        once (`is_over`, `instant_win`; the winner is `finished[0]`, the others share last
+        place)."""
         rng_seed(&self.g.rng, _seed_arg(seed))
         rlg_deal(&self.g, self.players, self.flags)
         rlg_refresh(&self.g)
@@ -274,6 +279,12 @@ cdef class RLGame:
     @property
     def is_over(self):
         return self.g.s.turn < 0
+
+    @property
+    def instant_win(self):
+        """The instant win (rules.ALL_INSTANT_WINS index) that ended this hand at the deal,
+        or -1 (R11.3)."""
+        return st_instant_win(&self.g.s)
 
     @property
     def num_legal(self):
@@ -409,7 +420,7 @@ cdef class VecGames:
     cdef RLG* games
     cdef readonly Py_ssize_t num_envs
     cdef readonly int players
-    cdef readonly int flags
+    cdef readonly uint64_t flags
     cdef readonly int learner_seat
     cdef readonly bint self_play
     cdef readonly bint raise_on_error
@@ -593,14 +604,17 @@ cdef class VecGames:
             raise MemoryError("a move list could not be allocated")
 
     cdef int _new_game(self, Py_ssize_t i, SplitMemo* m) noexcept nogil:
-        """Deal game i, play the opponents up to the learner's turn, write its outputs."""
+        """Deal game i, play the opponents up to the learner's turn, write its outputs.
+        A deal won at once by an instant win (R11.3) gives no seat a decision: it is dealt
+        again from the env's stream, so every episode the learner sees has a move."""
         cdef RLG* g = &self.games[i]
         cdef int p
-        rlg_deal(g, self.players, self.flags)
+        while rlg_deal(g, self.players, self.flags) >= 0:
+            pass
         if self.need_memo:
             for p in range(self.players):
                 if self.policy[p] == P_PLAN:
-                    plan_compute(&g.plans.seat[p], g.s.hands[p], g.s.flags, m)
+                    plan_compute(&g.plans.seat[p], g.s.hands[p], &g.s.rules, m)
         if self._opponents(g, m) < 0:
             return -1
         self._write(i, g)

@@ -62,7 +62,7 @@ cdef struct Solver:
     int tt_bits
     int64_t tt_used
     int seat
-    int flags
+    uint64_t flags
     int check_signals
     int status
     int64_t nodes
@@ -216,7 +216,7 @@ cdef struct SvBeat:
     int8_t best[7][27]
 
 
-cdef inline void sv_beat_init(SvBeat* b, uint64_t hand, int flags) noexcept nogil:
+cdef inline void sv_beat_init(SvBeat* b, uint64_t hand, uint64_t flags) noexcept nogil:
     cdef int r, k, L, c, hi, run1 = 0, run2 = 0
     cdef int max_rank = 11 if (flags & F_NO_TWOS) else 12
     cdef uint64_t nib
@@ -241,15 +241,21 @@ cdef inline void sv_beat_init(SvBeat* b, uint64_t hand, int flags) noexcept nogi
             b.best[K_DOUBLE_SEQUENCE][2 * L] = hi
 
 
-cdef inline bint sv_beat_one(const SvBeat* b, uint32_t code) noexcept nogil:
-    cdef int k = ckind(code), n = clen(code), twos
+cdef inline bint sv_beat_one(const SvBeat* b, uint32_t code, uint64_t cuts) noexcept nogil:
+    cdef int k = ckind(code), n = clen(code), cb
+    cdef uint64_t bombs
     if n <= 26 and b.best[k][n] > ctop(code):
         return True
-    if c_is_two_combo(code):
-        twos = n
-        if twos == 1:
-            return b.best[K_QUAD][4] >= 0 or b.best[K_DOUBLE_SEQUENCE][6] >= 0
-        return b.best[K_DOUBLE_SEQUENCE][2 * twos + 4] >= 0
+    # The bomb classes that cut `code` by the table (a same-class entry is R3.1, above).
+    bombs = (cuts >> code_class(code)) & BOMB_COLUMN
+    while bombs:
+        cb = TL_CTZ(bombs) >> 3
+        bombs &= bombs - 1
+        if cb == CL_QUAD:
+            if b.best[K_QUAD][4] >= 0:
+                return True
+        elif b.best[K_DOUBLE_SEQUENCE][2 * (cb - 1)] >= 0:
+            return True
     return False
 
 
@@ -257,6 +263,7 @@ cdef inline bint sv_beat_one(const SvBeat* b, uint32_t code) noexcept nogil:
 cdef struct SvRivals:
     SvBeat beat[3]
     int n
+    uint64_t cuts              # the rule table's in-turn cuts
 
 
 cdef inline void sv_rivals_init(SvRivals* rv, const Solver* sv, const State* s) noexcept nogil:
@@ -264,13 +271,14 @@ cdef inline void sv_rivals_init(SvRivals* rv, const Solver* sv, const State* s) 
     (its partners may always pass)."""
     cdef int q, p = s.turn
     rv.n = 0
+    rv.cuts = s.rules.cuts
     if p != sv.seat:
-        sv_beat_init(&rv.beat[0], s.hands[sv.seat], s.flags)
+        sv_beat_init(&rv.beat[0], s.hands[sv.seat], s.rules.flags)
         rv.n = 1
         return
     for q in range(s.players):
         if q != p and s.hands[q]:
-            sv_beat_init(&rv.beat[rv.n], s.hands[q], s.flags)
+            sv_beat_init(&rv.beat[rv.n], s.hands[q], s.rules.flags)
             rv.n += 1
 
 
@@ -278,7 +286,7 @@ cdef inline bint sv_beatable(const SvRivals* rv, uint32_t code) noexcept nogil:
     """Whether a rival can beat `code` on a fresh pile, bombs included."""
     cdef int i
     for i in range(rv.n):
-        if sv_beat_one(&rv.beat[i], code):
+        if sv_beat_one(&rv.beat[i], code, rv.cuts):
             return True
     return False
 
@@ -299,7 +307,7 @@ cdef bint sv_partition(const State* s, uint64_t rest, const SvRivals* others, in
         # (and TL_CTZ(0) below would be undefined: UBSan caught it).
         first[0] = 0
         return True
-    code = c_classify(rest, s.flags)
+    code = c_classify(rest, s.rules.flags)
     if code != 0 and (beatable_left or not sv_beatable(others, code)):
         first[0] = rest
         return True
@@ -308,12 +316,12 @@ cdef bint sv_partition(const State* s, uint64_t rest, const SvRivals* others, in
         return False
     low = TL_CTZ(rest)
     # Every split has a group holding the lowest card: try those, largest first.
-    n = gen_moves(rest, 0, s.flags, False, low, buf)
+    n = gen_moves(rest, 0, &s.rules, False, low, buf)
     for i in range(n - 1, -1, -1):
         m = buf[i]
         if m == rest:
             continue
-        ub = not sv_beatable(others, c_classify(m, s.flags))
+        ub = not sv_beatable(others, c_classify(m, s.rules.flags))
         if not ub and not beatable_left:
             continue
         if sv_partition(s, rest & ~m, others, beatable_left - (0 if ub else 1), budget, first):
@@ -351,7 +359,7 @@ cdef inline bint sv_quick_follow(const Solver* sv, const State* s, const SvMove*
     sv_rivals_init(&rv, sv, s)
     for i in range(n):
         m = acts[i].move
-        if m == 0 or sv_beatable(&rv, c_classify(m, s.flags)):
+        if m == 0 or sv_beatable(&rv, c_classify(m, s.rules.flags)):
             continue
         budget = SV_QUICK_BUDGET
         if sv_partition(s, s.hands[p] & ~m, &rv, 1, &budget, &dummy):
@@ -412,7 +420,7 @@ cdef int64_t sv_moves(Solver* sv, const State* s, int64_t base) noexcept nogil:
             h &= h - 1
         if need & ~m:
             continue            # a lower interchangeable card is left in hand: a duplicate
-        code = c_classify(m, s.flags)
+        code = c_classify(m, s.rules.flags)
         # How many groups the rest of the hand needs (plan.pxi's best split, memoised):
         # a move that leaves a tidy hand is tried before one that breaks it up. On a lead,
         # shedding more cards comes first; on a follow, the tidiest rest, then the
@@ -422,7 +430,7 @@ cdef int64_t sv_moves(Solver* sv, const State* s, int64_t base) noexcept nogil:
             memo_open(&sv.memo)         # on failure, ordering goes on without it
         rest = 0
         if sv.memo.slots != NULL:
-            rest = val_score(split_best(split_key(hand & ~m, s.flags), &sv.memo))
+            rest = val_score(split_best(split_key(hand & ~m, s.rules.flags), &sv.memo))
         if s.pile_code == 0:
             score = min(TL_POPCOUNT(m), 15) * 256 + 255 - rest
         else:
@@ -492,7 +500,7 @@ cdef int sv_search(Solver* sv, const State* s, uint64_t* best) noexcept nogil:
         else:
             child = s[0]
             if m:
-                st_play(&child, m, c_classify(m, s.flags))
+                st_play(&child, m, c_classify(m, s.rules.flags))
             else:
                 st_pass(&child)
             r = sv_search(sv, &child, &child_best)
@@ -508,7 +516,7 @@ cdef int sv_search(Solver* sv, const State* s, uint64_t* best) noexcept nogil:
     return result
 
 
-cdef int sv_open(Solver* sv, int seat, int flags, int64_t max_nodes, int64_t max_ms,
+cdef int sv_open(Solver* sv, int seat, uint64_t flags, int64_t max_nodes, int64_t max_ms,
                  bint check_signals) noexcept nogil:
     sv.seat = seat
     sv.flags = flags
@@ -564,7 +572,7 @@ cdef int sv_solve(Solver* sv, const State* root) noexcept nogil:
         if m == s.hands[s.turn]:
             break
         if m:
-            st_play(&s, m, c_classify(m, s.flags))
+            st_play(&s, m, c_classify(m, s.rules.flags))
         else:
             st_pass(&s)
     return value
@@ -611,7 +619,7 @@ def solve(state, seat=-1, max_nodes=50_000_000, max_ms=10_000, check_signals=Tru
     if root.hands[s_seat] == 0:
         raise ValueError(f"seat {s_seat} holds no cards: it has already gone out")
     with nogil:
-        opened = sv_open(&sv, s_seat, root.flags, nodes_cap, ms, signals)
+        opened = sv_open(&sv, s_seat, root.rules.flags, nodes_cap, ms, signals)
         if opened == 0:
             value = sv_solve(&sv, &root)
         status = sv.status

@@ -114,8 +114,8 @@ cdef struct State:
     uint64_t hands[4]
     uint64_t pile_mask
     uint64_t played
+    RuleTable rules        # the ruleset, decoded once (bits.pxi); rules.flags is Rules.flags
     uint32_t pile_code
-    int32_t flags
     int8_t players
     int8_t turn            # -1 once the hand is over
     int8_t pile_owner      # -1 when the pile is empty
@@ -125,15 +125,11 @@ cdef struct State:
     int8_t order[4]        # finishing order; the loser is appended at the end (R9.2)
 
 
-cdef inline bint st_two_top(const State* s) noexcept nogil:
-    return c_is_two_combo(s.pile_code)
-
-
-cdef inline void st_init(State* s, const uint64_t* hands, int players, int leader, int flags) noexcept nogil:
+cdef inline void st_init(State* s, const uint64_t* hands, int players, int leader, uint64_t flags) noexcept nogil:
     cdef int p
     cdef uint64_t all_cards = 0
     s.players = players
-    s.flags = flags
+    rules_decode(&s.rules, flags)
     s.pile_mask = 0
     s.played = 0
     s.pile_code = 0
@@ -154,6 +150,36 @@ cdef inline void st_init(State* s, const uint64_t* hands, int players, int leade
         s.turn = leader
 
 
+cdef inline int st_deal_instant_win(State* s) noexcept nogil:
+    """R11.3, for a hand just dealt (st_init): the first seat in turn order from the leader
+    whose hand is an instant win enabled by the rules wins at once. The hand is then over:
+    that seat is first, the others follow in turn order after it and share last place (they
+    all still hold their cards, which is how st_instant_win recognises such an end).
+    Returns the win (rules.ALL_INSTANT_WINS index) or -1 when play goes on."""
+    cdef int k, p, q, w
+    if not (s.rules.flags >> FLAG_INSTANT_BASE) or s.turn < 0:
+        return -1
+    for k in range(s.players):
+        p = (s.turn + k) % s.players
+        w = c_instant_win(s.hands[p], s.rules.flags)
+        if w >= 0:
+            for q in range(s.players):
+                s.order[q] = (p + q) % s.players
+            s.nfinished = s.players
+            s.turn = -1
+            s.must_include = -1
+            return w
+    return -1
+
+
+cdef inline int st_instant_win(const State* s) noexcept nogil:
+    """The instant win that ended this hand (R11.3), -1 if none: only such an end leaves
+    the first-placed seat holding cards."""
+    if s.turn >= 0 or s.nfinished == 0 or s.hands[s.order[0]] == 0:
+        return -1
+    return c_instant_win(s.hands[s.order[0]], s.rules.flags)
+
+
 cdef inline int st_check_play(const State* s, uint64_t mask, uint32_t* code_out) noexcept nogil:
     cdef uint32_t code
     cdef int seat = s.turn
@@ -163,7 +189,7 @@ cdef inline int st_check_play(const State* s, uint64_t mask, uint32_t* code_out)
         return R_NOT_A_COMBINATION
     if mask & ~s.hands[seat]:
         return R_CARDS_NOT_IN_HAND
-    code = c_classify(mask, s.flags)
+    code = c_classify(mask, s.rules.flags)
     if code == 0:
         return R_NOT_A_COMBINATION
     code_out[0] = code
@@ -172,8 +198,8 @@ cdef inline int st_check_play(const State* s, uint64_t mask, uint32_t* code_out)
             return R_MUST_INCLUDE_LOWEST
         return R_OK
     if (s.locked >> seat) & 1:
-        return R_OK if c_bomb_beats(code, s.pile_code) else R_LOCKED_OUT
-    return R_OK if c_beats(code, s.pile_code) else R_DOES_NOT_BEAT
+        return R_OK if c_table_cuts(s.rules.out_cuts, code, s.pile_code) else R_LOCKED_OUT
+    return R_OK if c_beats(code, s.pile_code, s.rules.cuts) else R_DOES_NOT_BEAT
 
 
 cdef inline int st_check_pass(const State* s) noexcept nogil:
@@ -185,10 +211,10 @@ cdef inline int st_check_pass(const State* s) noexcept nogil:
 
 
 cdef inline void st_advance(State* s) noexcept nogil:
-    """Hand the turn on (R8.1), skipping finished and locked-out seats (R5.3), clearing the
-    pile when it comes back round to the owner's seat (R6.1, R6.2)."""
+    """Hand the turn on (R8.1), skipping finished and locked-out seats (R5.3: a locked-out
+    seat is skipped unless the pile is something it may cut out of turn), clearing the pile
+    when it comes back round to the owner's seat (R6.1, R6.2)."""
     cdef int cur = s.turn, owner = s.pile_owner, n = s.players, step
-    cdef bint two_top = st_two_top(s)
     # Loops are bounded by the seat count, so even a state built from inconsistent fields
     # cannot spin forever: in a consistent state the owner's seat is always reached.
     for step in range(n):
@@ -199,7 +225,7 @@ cdef inline void st_advance(State* s) noexcept nogil:
             break
         if s.hands[cur] == 0:
             continue
-        if ((s.locked >> cur) & 1) and not two_top:
+        if ((s.locked >> cur) & 1) and not c_locked_may_act(&s.rules, s.pile_code):
             continue
         s.turn = cur
         return
@@ -250,7 +276,7 @@ cdef inline void st_pass(State* s) noexcept nogil:
 cdef inline int64_t st_moves(const State* s, uint64_t* out) noexcept nogil:
     if s.turn < 0:
         return 0
-    return gen_moves(s.hands[s.turn], s.pile_code, s.flags, (s.locked >> s.turn) & 1,
+    return gen_moves(s.hands[s.turn], s.pile_code, &s.rules, (s.locked >> s.turn) & 1,
                      s.must_include, out)
 
 
@@ -326,7 +352,7 @@ cdef int st_step(State* s, Rng* r, int policy, uint64_t* buf, int64_t bufcap) no
     if mv == 0:
         st_pass(s)
     else:
-        st_play(s, mv, c_classify(mv, s.flags))
+        st_play(s, mv, c_classify(mv, s.rules.flags))
     return 0
 
 

@@ -1,7 +1,7 @@
 """The Python twin of the core's PLAN playout policy, to test it against move for move.
 
-Written straight from the specification in ``docs/strength.md`` on top of the Python split
-search (:mod:`tienlen.bots.split`), asking the core only rule questions (``beats``, legal
+Written straight from the specification in ``docs/strength.md`` on top of the tests' own
+split search (``tests/reference_split.py``, not the core's), asking the core only rule questions (``beats``, legal
 moves, applying a move). Every seat plays a cut-down L2:
 
 - every seat keeps a *plan*: the best split of its hand, weakest group first, 2s and bombs
@@ -11,6 +11,11 @@ moves, applying a move). Every seat plays a cut-down L2:
 - **follow**: the lowest group that beats the pile; a 2 or a bomb only when the plan is
   down to three groups, an opponent holds three cards or fewer, or it bombs 2s; with an
   opponent on 1-2 cards, the highest legal play; otherwise pass.
+
+Under other rules (issue 13) a *bomb* is a combination that cuts something by the ruleset's
+table (``core.cut_targets``), or a double sequence of six or more pairs; "it bombs 2s" reads
+"it is a bomb and the pile is something a bomb cuts" (``core.cutters``); a locked-out seat
+plays its first plan group that the game lets it play (R5.2, R11.2).
 
 >>> from tienlen import core
 >>> state = core.GameState(core.deal(4))
@@ -26,7 +31,7 @@ from functools import lru_cache
 
 from tienlen import _core
 from tienlen.bots.base import TWOS_MASK, is_bomb
-from tienlen.bots.split import split_masks
+from reference_split import split_masks
 
 __all__ = ["Playout", "plan_of", "Plan"]
 
@@ -42,8 +47,17 @@ _DANGER = 2
 _NEAR = 3
 
 
-def _is_control(mask: int, code: int) -> bool:
-    return bool(mask & TWOS_MASK) or is_bomb(code)
+def _is_bomb(code: int, flags: int) -> bool:
+    """A bomb for the plan under ``flags``: a combination the cut table lets cut something,
+    or a double sequence of six or more pairs (under the contract: any quad or double
+    sequence, as ``bots.base.is_bomb``)."""
+    if code >> 12 == 6 and (code >> 6) & 63 >= 12:
+        return True
+    return bool(_core.cut_targets(code, flags)) if flags else is_bomb(code)
+
+
+def _is_control(mask: int, code: int, flags: int = 0) -> bool:
+    return bool(mask & TWOS_MASK) or _is_bomb(code, flags)
 
 
 def plan_of(mask: int, flags: int = 0) -> Plan:
@@ -65,7 +79,7 @@ def _plan(mask: int, flags: int) -> tuple[tuple[int, int, bool], ...]:
     groups = []
     for g in split_masks(mask, flags):
         code = classify(g, flags)
-        groups.append((g, code, _is_control(g, code)))
+        groups.append((g, code, _is_control(g, code, flags)))
     groups.sort(key=lambda g: (g[2], g[1] & 63, -g[0].bit_count()))
     return tuple(groups)
 
@@ -84,7 +98,7 @@ class Playout:
         ``plans[p]`` is seat p's plan for its current hand (updated in place); every action
         taken (0 = pass) is appended to ``trace`` if given.
         """
-        beats, is_two, flags = _core.beats, _core.is_two_combo, self.flags
+        beats, flags = _core.beats, self.flags
         while state.turn >= 0:
             seat = state.turn
             hands = state.hands
@@ -105,19 +119,22 @@ class Playout:
                 else:
                     move = self._lead(plan, danger)
             elif (state.locked_mask >> seat) & 1:
-                # R5.2: a seat that passed may only bomb the 2s on top.
-                move = next((m for m, c, _ in plan if is_bomb(c) and beats(c, pile, flags)), 0)
+                # R5.2 / R11.2: a seat that passed may only play the bombs the rules let it
+                # play out of turn; it plays the first plan group that is one of them.
+                allowed = set(state.legal_moves().tolist())
+                move = next((m for m, _, _ in plan if m in allowed), 0)
             elif danger <= _DANGER:
                 moves = state.legal_moves().tolist()
                 if moves:
-                    move = max(moves, key=lambda m: (not is_bomb(_core.classify(m, flags)),
+                    move = max(moves, key=lambda m: (not _is_bomb(_core.classify(m, flags), flags),
                                                      m.bit_length()))
             else:
-                two_pile = is_two(pile)
+                # Under the contract: the pile is 2s (R4.1).
+                cuttable = bool(_core.cutters(pile, flags))
                 for m, c, control in plan:
                     if beats(c, pile, flags):
                         if (not control or len(plan) <= _SHORT_PLAN
-                                or danger <= _NEAR or (two_pile and is_bomb(c))):
+                                or danger <= _NEAR or (cuttable and _is_bomb(c, flags))):
                             move = m
                         break
             state.apply(move)

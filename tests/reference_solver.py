@@ -31,7 +31,9 @@ def copy_game(game: RefGame) -> RefGame:
     """An independent copy of ``game`` (RefGame has no copy of its own)."""
     twin = RefGame.__new__(RefGame)
     twin.players = game.players
+    twin.rules = game.rules
     twin.twos_in_sequences = game.twos_in_sequences
+    twin.instant_winner = game.instant_winner
     twin.hands = list(game.hands)
     twin.pile = game.pile
     twin.pile_owner = game.pile_owner
@@ -44,9 +46,9 @@ def copy_game(game: RefGame) -> RefGame:
 
 
 @lru_cache(maxsize=1 << 18)
-def _plays(hand: int, pile: int, locked: bool, must_include: int | None, twos: bool) -> tuple:
-    return tuple(sorted(ref.legal_moves_fast(hand, pile, locked, must_include,
-                                             twos_in_sequences=twos)))
+def _plays(hand: int, pile: int, locked: bool, must_include: int | None,
+           rules: ref.Ruleset) -> tuple:
+    return tuple(sorted(ref.legal_moves_fast(hand, pile, locked, must_include, rules=rules)))
 
 
 def _plays_args(game: RefGame) -> tuple:
@@ -60,10 +62,11 @@ def _plays_args(game: RefGame) -> tuple:
 def actions(game: RefGame) -> list[int]:
     """Every legal action of the seat to act: its plays (ascending masks), then PASS.
 
-    The same question RefGame.legal_plays asks of ``reference`` (R5.2: a locked-out seat
-    only bombs 2s; R7.2: the first lead holds the lowest card), remembered across
+    The same question RefGame.legal_plays asks of ``reference`` (R5.2, R11.2: a locked-out
+    seat only plays the bombs the rules allow out of turn; R7.2: the first lead holds the
+    lowest card), remembered across
     positions, since a brute-force search asks it of the same hands again and again."""
-    moves = list(_plays(*_plays_args(game), game.twos_in_sequences))
+    moves = list(_plays(*_plays_args(game), game.rules))
     if game.can_pass():
         moves.append(PASS)
     return moves
@@ -78,14 +81,14 @@ def after(game: RefGame, action: int) -> RefGame:
         # RefGame.play checks the play against its legal_plays, which caches the answer
         # for its arguments: hand it the remembered answer for the same arguments.
         args = _plays_args(twin)
-        twin._legal_cache = (args, frozenset(_plays(*args, twin.twos_in_sequences)))
+        twin._legal_cache = (args, frozenset(_plays(*args, twin.rules)))
         twin.play(action)
     return twin
 
 
 def _key(game: RefGame, seat: int) -> tuple:
     return (tuple(game.hands), game.pile, game.pile_owner, frozenset(game.locked_out),
-            game.turn, game.must_include, seat)
+            game.turn, game.must_include, game.rules, seat)
 
 
 def wins(game: RefGame, seat: int, memo: dict | None = None) -> bool:

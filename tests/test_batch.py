@@ -234,7 +234,7 @@ BAD_ARGUMENTS = [
     ("masks[1]", lambda: core.classify_many(np.array([1, 1 << 52], dtype=np.uint64))),
     ("out", lambda: core.classify_many(np.zeros(3, np.uint64), out=np.zeros(2, np.uint32))),
     ("out", lambda: core.classify_many(np.zeros(3, np.uint64), out=np.zeros(3, np.int32))),
-    ("flags", lambda: core.classify_many(np.zeros(3, np.uint64), flags=8)),
+    ("flags", lambda: core.classify_many(np.zeros(3, np.uint64), flags=1 << 40)),
     ("differ in length", lambda: core.beats_many(np.zeros(2, np.uint32), np.zeros(3, np.uint32))),
     ("pile_codes", lambda: core.beats_many(np.zeros(2, np.uint32), np.zeros(2, np.uint64))),
     ("play_codes[0]", lambda: core.beats_many(np.array([7], np.uint32), np.zeros(1, np.uint32))),

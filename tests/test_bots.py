@@ -24,6 +24,8 @@ from tienlen.bots import (
 )
 from tienlen.bots import search as search_module
 from tienlen.bots.split import move_damage, split_count, split_hand, split_masks
+
+import reference_split
 from tienlen.cards import Cards
 from tienlen.game import Game
 from tienlen.rules import Rules
@@ -197,8 +199,10 @@ def test_split_groups_cover_the_hand_exactly_with_combinations():
             assert union & mask == 0
             union |= mask
         assert union == hand and len(masks) == split_count(hand)
-        # (list.sort() returns None: compare sorted copies)
+        # (list.sort() returns None: compare sorted copies) The tests' own split search
+        # (tests/reference_split.py) must find the same groups as the core's.
         assert sorted(g.cards.mask for g in split_hand(Cards(hand)).groups) == sorted(masks)
+        assert sorted(reference_split.split_masks(hand)) == sorted(masks)
 
 
 def test_move_damage_is_zero_for_a_group_and_positive_for_a_broken_one():

@@ -19,7 +19,7 @@ import pytest
 
 import tienlen
 
-MODULES = sorted({"tienlen", "reference_playout",
+MODULES = sorted({"tienlen", "reference", "reference_game", "reference_solver", "reference_playout",
                   *(m.name for m in pkgutil.walk_packages(tienlen.__path__, prefix="tienlen."))})
 # Modules whose docstrings hold no examples (a re-export, an entry point, a package marker,
 # the terminal screens that need a terminal to show anything, a bot that needs a trained

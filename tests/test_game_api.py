@@ -288,7 +288,9 @@ def test_refused_locked_out() -> None:
     game = locked_on_a_two()
     error = refusal(game, game.play, "9d")
     assert error.reason is Reason.LOCKED_OUT
-    assert str(error) == "you passed on this pile: only a bomb on 2s may be played"
+    # R4.1, R5.2: out of turn, a single 2 is cut by a quad or a 3-pair double sequence.
+    assert str(error) == ("you passed on this pile: only a quad or a double sequence of "
+                          "3 pairs may cut it")
 
 
 def test_refused_cannot_pass_on_lead() -> None:

@@ -173,7 +173,9 @@ class Checker:
             if self.legal or self.locked or not self.pile:
                 self.fail(part, f"legal plays: {[ref.cards_str(m) for m in self.legal]}")
             return
-        if part == "you passed on this pile, so only a bomb on 2s could be played":
+        if part in ("you passed on this pile, so only a bomb on 2s could be played",
+                    "you passed on this pile, so only a 4-pair double run on what it cuts "
+                    "could be played"):
             if not self.locked or self.legal:
                 self.fail(part, "not locked out, or a bomb is there")
             return

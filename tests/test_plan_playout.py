@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from tienlen import core
-from tienlen.bots.split import split_score
+from reference_split import split_score
 
 from reference_playout import Playout, plan_of
 
@@ -190,3 +190,37 @@ def test_sampled_places_reject_bad_input_and_change_nothing() -> None:
     assert state.key() == before
     assert core.sampled_places(state, unseen, [], 4, 1).shape == (0, 4)
     assert core.sampled_places(state, unseen, legal, 0, 1).shape == (len(legal), 0)
+
+
+@pytest.mark.parametrize("rules", ["southern", "only-3ds-out-of-turn", "house-cuts", "no-5ds-cut"])
+def test_native_plan_playouts_equal_the_reference_under_other_rules(rules: str) -> None:
+    # The twin reads the ruleset's bombs from the cut table and asks the game what a
+    # locked-out seat may play; random play first reaches locked-out seats, cuts of cuts and
+    # short hands.
+    from tienlen import Rules
+    from tienlen.rules import CONTRACT_CUTS
+
+    flags = {
+        "southern": Rules.southern(),
+        "only-3ds-out-of-turn": Rules(out_of_turn=frozenset({"3ds"})),
+        "house-cuts": Rules(cuts=CONTRACT_CUTS | {("quad", "22"), ("4ds", "quad")}),
+        "no-5ds-cut": Rules(cuts=CONTRACT_CUTS - {("5ds", "222")}),
+    }[rules].flags
+    rng = random.Random(31)
+    checked = 0
+    for seed in range(200 * SOAK):
+        players = rng.choice([2, 3, 4])
+        state = core.GameState(core.deal(seed, players), -1, flags)
+        if state.is_over:  # an instant win at the deal
+            continue
+        for _ in range(rng.randrange(30)):
+            if state.is_over:
+                break
+            moves = state.legal_moves().tolist() + ([0] if state.can_pass() else [])
+            state.apply(rng.choice(moves))
+        if state.is_over:
+            continue
+        order, moves = state.playout_moves(seed, core.PLAN)
+        assert (order, moves) == _reference(state), f"seed {seed}: {state!r}"
+        checked += 1
+    assert checked > 100 * SOAK

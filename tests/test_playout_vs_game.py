@@ -63,3 +63,23 @@ def test_recorded_playout_orders_match_the_batch_playouts() -> None:
         for index in range(40):
             _, _, order = core.record_playout(SEED, index, players, 0, core.RANDOM)
             assert tuple(batch[index].tolist()) == tuple(order)
+
+
+@pytest.mark.parametrize("policy", [core.RANDOM, core.GREEDY, core.PLAN], ids=["random", "greedy", "plan"])
+@pytest.mark.parametrize("rules", [
+    Rules.southern(),
+    # A house table: every bomb cuts every 2-combo and every bomb, none out of turn.
+    Rules(cuts=frozenset((b, t) for b in ("quad", "3ds", "4ds", "5ds")
+                         for t in ("2", "22", "222", "quad", "3ds", "4ds", "5ds")),
+          out_of_turn=frozenset()),
+], ids=["southern", "house"])
+def test_native_playouts_replay_through_game_under_other_tables(policy: int, rules: Rules) -> None:
+    # Issue 13: the playouts read the same rule table as the checked path. A deal won at
+    # once (R11.3) records no action; its winner holds the instant win.
+    for index in range(60 * SOAK):
+        players = 2 + index % 3
+        hands, actions, order = core.record_playout(SEED, index, players, rules.flags, policy)
+        if not actions:
+            assert core.instant_win(hands[order[0]], rules.flags) >= 0
+            continue
+        replay(hands, actions, order, rules, f"{rules.name} playout {index} ({players}p)")

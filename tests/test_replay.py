@@ -74,7 +74,7 @@ def test_written_replay_has_the_documented_fields() -> None:
     game.play("3s")
     game.pass_turn()
     assert record(game) == {
-        "schema": SCHEMA, "version": VERSION, "players": 2, "rules": "default",
+        "schema": SCHEMA, "version": VERSION, "players": 2, "rules": Rules().to_dict(),
         "seed": None, "hands": ["3s 4s", "5s 9h"], "leader": None,
         "actions": [{"seat": 0, "action": "play", "cards": "3s"},
                     {"seat": 1, "action": "pass"}],
@@ -136,7 +136,7 @@ def test_bad_schema() -> None:
         ("players", True, "got a boolean"),
         ("seed", 1.5, "got a number"),
         ("seed", -1, "out of range"),
-        ("rules", 0, "expected a string"),
+        ("rules", 0, "expected a preset name or an object"),
         ("rules", "house", "unknown rules"),
         ("hands", "3s 4s", "expected a list"),
         ("leader", "0", "expected an integer"),

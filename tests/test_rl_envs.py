@@ -237,6 +237,40 @@ def test_gymnasium_check_env():
                              illegal_action="terminate"), skip_render_check=True)
 
 
+@pytest.mark.parametrize("opponents", [("L1", "random", "L2"), ("L2", "L2"), ("random",)])
+def test_gymnasium_check_env_raise_every_seat(opponents):
+    # check_env samples an action before it resets; with the default illegal_action="raise"
+    # that sample must still be legal where it is used, for every seat and player count.
+    from gymnasium.utils.env_checker import check_env
+
+    for seat in range(len(opponents) + 1):
+        check_env(TienlenEnv(opponents=opponents, learner_seat=seat), skip_render_check=True)
+
+
+def test_stale_sample_is_redrawn_but_a_stale_int_is_refused():
+    from tienlen.rl.gym_env import SampledAction
+
+    env = TienlenEnv(opponents=("random",) * 3, learner_seat=2, legal_actions=False)
+    found = False
+    for seed in range(60):
+        obs, _ = env.reset(seed=seed)
+        sample = env.action_space.sample()
+        assert isinstance(sample, SampledAction) and obs["action_mask"][sample] == 1
+        obs, *_ = env.reset(seed=seed + 1000)
+        if obs["action_mask"][int(sample)]:
+            continue                       # legal in the new state too: nothing to show
+        found = True
+        with pytest.raises(IllegalActionError):
+            env.step(int(sample))          # a plain int is never reinterpreted
+        twin = TienlenEnv(opponents=("random",) * 3, learner_seat=2, legal_actions=False)
+        twin.reset(seed=seed + 1000)
+        a = env.step(sample)
+        b = twin.step(sample)              # the same draw in the same state: the same action
+        assert a[1] == b[1] and (a[0]["observation"] == b[0]["observation"]).all()
+        break
+    assert found
+
+
 # ---------------------------------------------------------------- rewards (R10.2)
 
 def test_R10_2_rewards_are_place_points():

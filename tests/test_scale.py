@@ -71,8 +71,15 @@ def test_local_clusters_listen_on_loopback_only(cluster) -> None:
     assert all(w.startswith("tcp://127.0.0.1:") for w in client.scheduler_info()["workers"])
     # What --scheduler local:N starts: scheduler (here), nannies and workers, and their
     # HTTP endpoints, all on 127.0.0.1; and no dashboard.
-    with dask_executor("local:1") as (_, workers):
+    with dask_executor("local:1") as (executor, workers):
         assert workers == 1
+        # ... and with Dask's housekeeping clocks slowed on the workers (docs/scale.md).
+        import dask
+
+        assert isinstance(executor, ClientExecutor)
+        seen = executor._client.run(lambda: (dask.config.get("distributed.admin.tick.interval"),
+                                            dask.config.get("distributed.worker.profile.enabled")))
+        assert list(seen.values()) == [("1s", False)]
         import psutil
 
         family = [os.getpid(), *(p.pid for p in psutil.Process().children(recursive=True))]

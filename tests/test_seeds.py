@@ -19,7 +19,10 @@ from tienlen.arena import ArenaError, run
 from tienlen.bots import BotError, RandomBot
 from tienlen.game import Game
 from tienlen.match import Match
-from tienlen.seeds import SEED_LIMIT, check_seed, seed_or_fresh, splitmix64
+from tienlen.guandan.errors import GuandanError
+from tienlen.guandan.game import Game as GuandanGame, _draw_seat, _mix
+from tienlen.guandan.match import Match as GuandanMatch
+from tienlen.seeds import SEED_LIMIT, check_players, check_seed, seed_or_fresh, splitmix64
 
 MASK = (1 << 64) - 1
 _RNG = random.Random(13)
@@ -114,6 +117,8 @@ SEEDED = [
     (lambda seed: Match(4, seed=seed), ValueError),
     (lambda seed: RandomBot(seed), BotError),
     (lambda seed: run(["random", "random"], games=2, players=2, seed=seed), ArenaError),
+    (lambda seed: GuandanGame(seed=seed), GuandanError),
+    (lambda seed: GuandanMatch(seed), GuandanError),
 ]
 
 
@@ -127,3 +132,41 @@ def test_every_seeded_class_refuses_a_bad_seed_with_its_own_error(make, error, s
 @pytest.mark.parametrize(("make", "error"), SEEDED)
 def test_every_seeded_class_takes_the_largest_seed(make, error) -> None:
     make(2**64 - 1)
+
+
+def _splitmix_output(state: int) -> int:
+    """splitmix64's output for the state after ``state`` (the published algorithm, written
+    out here so the Guandan helpers are checked against it, not against tienlen.seeds)."""
+    z = (state + 0x9E3779B97F4A7C15) % 2**64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % 2**64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % 2**64
+    return z ^ (z >> 31)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_guandan_seed_helpers_are_splitmix64(seed: int) -> None:
+    # Guandan's derived seeds (leader draw, team draw, per-hand deals) keep their values now
+    # that they go through the one splitmix64: _mix(s, k) mixes s + (k-1)*gamma.
+    assert _draw_seat(seed) == _splitmix_output(seed) >> 62
+    for salt in (1, 3, 7, 1000, 50_000):
+        assert _mix(seed, salt) == _splitmix_output((seed + (salt - 1) * 0x9E3779B97F4A7C15) % 2**64)
+
+
+# Every place that takes a Tiến Lên player count, with its ValueError subclass.
+COUNTED = [
+    (lambda n: Game(n, seed=1), ValueError),
+    (lambda n: Match(n, seed=1), ValueError),
+    (lambda n: run(["random"] * 2, games=4, players=n, seed=1), ArenaError),
+]
+
+
+@pytest.mark.parametrize(("make", "error"), COUNTED)
+@pytest.mark.parametrize("players", [1, 5, 0, True, 2.0, "4"])
+def test_every_player_count_check_refuses_the_same_values(make, error, players) -> None:
+    with pytest.raises(error, match=r"players must be 2, 3 or 4; got"):
+        make(players)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_check_players_takes_two_to_four(players: int) -> None:
+    assert check_players(players) == players

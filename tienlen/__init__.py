@@ -16,7 +16,8 @@ if TYPE_CHECKING:  # the names as type checkers see them; at run time they load 
     from tienlen.cards import Card, Cards, parse_cards
     from tienlen.combos import Combo, Kind, beats, classify, count_legal_moves, legal_moves
     from tienlen.errors import CardParseError, ComboError, TienlenError
-    from tienlen.game import PASS, Action, Game, LegalMoves
+    from tienlen.actions import PASS, Action
+    from tienlen.game import Game, LegalMoves
     from tienlen.hints import Hint, hint
     from tienlen.match import Match
     from tienlen.reasons import IllegalMoveError, Reason
@@ -69,7 +70,8 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(("Combo", "Kind", "beats", "classify", "count_legal_moves", "legal_moves"),
                     "tienlen.combos"),
     **dict.fromkeys(("CardParseError", "ComboError", "TienlenError"), "tienlen.errors"),
-    **dict.fromkeys(("PASS", "Action", "Game", "LegalMoves"), "tienlen.game"),
+    **dict.fromkeys(("PASS", "Action"), "tienlen.actions"),
+    **dict.fromkeys(("Game", "LegalMoves"), "tienlen.game"),
     **dict.fromkeys(("Hint", "hint"), "tienlen.hints"),
     "Match": "tienlen.match",
     **dict.fromkeys(("IllegalMoveError", "Reason"), "tienlen.reasons"),

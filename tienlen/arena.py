@@ -59,9 +59,9 @@ import numpy as np
 from .bots import Bot, make_bot
 from .errors import TienlenError
 from .game import Game
-from .match import hand_seed
+from .match import finishing_places, hand_seed
 from .rules import Rules
-from .seeds import check_seed, mix as _mix
+from .seeds import check_players, check_seed, mix as _mix
 
 __all__ = ["run", "ArenaResult", "BotStats", "Interval", "Comparison", "ArenaError",
            "ArenaInterrupted", "BotSpec", "Entry", "MAX_GAMES", "MAX_JOBS", "Unit",
@@ -435,7 +435,8 @@ def _play_range(lineup: tuple[BotSpec, ...], players: int, seed: int, rules: Rul
                             f"illegal move {move!r}: {error}") from error
                     if pace is not None and pace.due(t1):
                         pace.poll(t1)
-                for place, seat in enumerate(game.finished, start=1):
+                # After an instant win (R11.3) the other seats share last place.
+                for seat, place in enumerate(finishing_places(game)):
                     places[d - start, r, entry_at[seat]] = place
                 seconds[d - start, r] = spent
                 decisions[d - start, r] = moves
@@ -613,8 +614,23 @@ def run(
     Raises :class:`ArenaError` for a bad request, or if a bot makes an illegal move.
     """
     lineup = tuple(lineup)
-    if type(players) is not int or not 2 <= players <= 4:
-        raise ArenaError(f"players must be 2, 3 or 4; got {players!r}")
+    names, deals = _checked_request(lineup, games, players, jobs, seed, rules, unit_deals)
+    plan = _Plan(_finished(done, deals, players, len(lineup)), unit_deals, on_unit)
+    if sum(u.stop - u.start for u in plan.finished) == deals:
+        # An earlier run already played every deal: nothing to start.
+        if progress:
+            progress(games, games)
+        return ArenaResult.from_units(names, players, seed, plan.finished)
+    return _dispatch(_Deals(lineup, players, seed, rules, names), deals, jobs, executor,
+                     progress, plan)
+
+
+def _checked_request(lineup: tuple[BotSpec, ...], games: object, players: object,
+                     jobs: object, seed: object, rules: object,
+                     unit_deals: object) -> tuple[tuple[str, ...], int]:
+    """Raise :class:`ArenaError` for anything wrong in a :func:`run` request; otherwise
+    the entries' names and the number of deals (each played in every seat rotation)."""
+    players = check_players(players, ArenaError)
     if len(lineup) != players:
         raise ArenaError(f"the lineup needs one bot per seat: {players} entries, got {len(lineup)}")
     if type(games) is not int or games < players or games % players:
@@ -630,17 +646,10 @@ def run(
     check_seed(seed, ArenaError)
     if not isinstance(rules, Rules):
         raise ArenaError(f"rules must be a Rules; got {rules!r}")
-    names = entry_names(lineup)
-    deals = games // players
+    names = entry_names(lineup)       # raises for an entry that is not a level or a factory
     if unit_deals is not None and (type(unit_deals) is not int or unit_deals < 1):
         raise ArenaError(f"unit_deals must be a positive int; got {unit_deals!r}")
-    plan = _Plan(_finished(done, deals, players, len(lineup)), unit_deals, on_unit)
-    if sum(u.stop - u.start for u in plan.finished) == deals:
-        if progress:
-            progress(games, games)
-        return ArenaResult.from_units(names, players, seed, plan.finished)
-    return _dispatch(_Deals(lineup, players, seed, rules, names), deals, jobs, executor,
-                     progress, plan)
+    return names, games // players
 
 
 def run_work(work: Work[U, R], deals: int, *, jobs: int = 1, executor: Executor | None = None,

@@ -19,6 +19,7 @@ import operator
 from collections.abc import Iterable, Iterator
 
 from .errors import CardParseError
+from .spelling import Spelling
 
 __all__ = ["Card", "Cards", "parse_cards", "RANKS", "SUITS", "ASCII_SUITS"]
 
@@ -31,53 +32,13 @@ ASCII_SUITS: tuple[str, ...] = ("s", "c", "d", "h")
 
 _NCARDS = 52
 _ALL_MASK = (1 << _NCARDS) - 1
-# Emoji renderings of the suits append VARIATION SELECTOR-16 ("♥️" is "♥" + U+FE0F).
-_VS16 = "\ufe0f"
 
-_UNICODE = tuple(RANKS[i >> 2] + SUITS[i & 3] for i in range(_NCARDS))
-_ASCII = tuple(RANKS[i >> 2] + ASCII_SUITS[i & 3] for i in range(_NCARDS))
-
-# Lower-cased spellings; lookups lower-case the token once, so any case is accepted.
-_RANK_SPELLINGS: dict[str, int] = {r.lower(): i for i, r in enumerate(RANKS)}
-_RANK_SPELLINGS["t"] = RANKS.index("10")
-_SUIT_SPELLINGS: dict[str, int] = {
-    **{s: i for i, s in enumerate(ASCII_SUITS)},
-    **{s: i for i, s in enumerate(SUITS)},
-}
-# Every accepted token maps straight to its index, so the happy path is one dict lookup.
-_TOKENS: dict[str, int] = {
-    rank + suit + vs: r * 4 + s
-    for rank, r in _RANK_SPELLINGS.items()
-    for suit, s in _SUIT_SPELLINGS.items()
-    for vs in ("", _VS16)
-}
-
-
-def _token_error(token: str) -> CardParseError:
-    """Explain why ``token`` (already known to be invalid) is not a card."""
-    low = token.lower().removesuffix(_VS16)
-    # The longest rank spelling at the front ("10" before "1") tells where the suit starts.
-    size = next((n for n in (2, 1) if low[:n] in _RANK_SPELLINGS), 0)
-    if size:
-        reason = f"unknown suit {token[size:]!r}" if low[size:] else "missing suit"
-    elif low[-1:] in _SUIT_SPELLINGS:
-        reason = f"unknown rank {token[: len(low) - 1]!r}" if len(low) > 1 else "missing rank"
-    else:
-        reason = "expected a rank (3-10, T, J, Q, K, A, 2) then a suit (s c d h or ♠ ♣ ♦ ♥)"
-    return CardParseError(f"not a card: {token!r} ({reason})", token)
-
-
-def _parse_token(token: str) -> int:
-    index = _TOKENS.get(token.lower())
-    if index is None:
-        raise _token_error(token)
-    return index
-
-
-def _check_text(text: object) -> str:
-    if not isinstance(text, str):
-        raise CardParseError(f"expected a string of cards, got {type(text).__name__}")
-    return text
+# Text is read by the spelling shared with the Guandan deck (tienlen.spelling).
+_SPELLING = Spelling(
+    RANKS, SUITS, ASCII_SUITS, error=CardParseError,
+    expected="a rank (3-10, T, J, Q, K, A, 2) then a suit (s c d h or ♠ ♣ ♦ ♥)")
+_UNICODE = _SPELLING.names
+_ASCII = _SPELLING.ascii_names
 
 
 class Card(int):
@@ -136,10 +97,7 @@ class Card(int):
         ...
         tienlen.errors.CardParseError: not a card: '11h' (unknown rank '11')
         """
-        token = _check_text(text).strip()
-        if not token or len(token.split()) != 1:
-            raise CardParseError(f"expected exactly one card, got {text!r}", token)
-        return _CARDS[_parse_token(token)]
+        return _CARDS[_SPELLING.one(text)]
 
     @property
     def rank(self) -> int:
@@ -237,8 +195,8 @@ class Cards:
         tienlen.errors.CardParseError: duplicate card 3♠ ('3S')
         """
         mask = 0
-        for token in _check_text(text).replace(",", " ").split():
-            bit = 1 << _parse_token(token)
+        for token in _SPELLING.tokens(text):
+            bit = 1 << _SPELLING.id(token)
             if mask & bit:
                 card = _CARDS[bit.bit_length() - 1]
                 raise CardParseError(f"duplicate card {card} ({token!r})", token)

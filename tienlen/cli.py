@@ -27,7 +27,7 @@ from .combos import Combo, Kind, classify, legal_moves
 from .errors import CardParseError
 from .rules import Rules
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "build_parser", "add_rules_option", "rules_from_args"]
 
 PROG = "tienlen"
 EXIT_USAGE = 2
@@ -95,14 +95,13 @@ def _add_moves(subparsers: _Subparsers) -> None:
     parser.add_argument(
         "--locked-out",
         action="store_true",
-        help="the player passed earlier in this pile: only bombs on 2s (R5.2)",
+        help="the player passed earlier in this pile: only the bombs the rules allow out "
+             "of turn, on what they cut (R5.2; under southern, R11.2)",
     )
     parser.add_argument(
         "--must-include", metavar="CARD", help="a card every play must contain (R7.2)"
     )
-    parser.add_argument(
-        "--rules", choices=Rules.NAMES, default="default", help="ruleset (default: %(default)s)"
-    )
+    add_rules_option(parser)
     parser.add_argument(
         "--ascii", action="store_true", help="write cards as 3s 10h rather than 3♠ 10♥"
     )
@@ -112,11 +111,11 @@ def _add_moves(subparsers: _Subparsers) -> None:
 
 def run_moves(args: argparse.Namespace) -> int:
     """``tienlen moves``: print the legal plays grouped by kind, then the total."""
+    rules = rules_from_args(args)
     if getattr(args, "game", "tienlen") == "guandan":
         from .guandan import cli as guandan_cli
 
         return guandan_cli.run_moves(args)
-    rules = Rules.from_name(args.rules)
     hand = _parse_arg("hand", Cards.parse, " ".join(args.hand))
     if not hand:
         raise ValueError("hand: no cards given")
@@ -144,7 +143,10 @@ def run_moves(args: argparse.Namespace) -> int:
     if must_include is not None:
         lines.append(f"must include: {must_include:{spec}}")
     if args.locked_out:
-        lines.append("locked out: only bombs on a combination of 2s")
+        lines.append("locked out: only bombs on a combination of 2s" if rules.out_of_turn
+                     == Rules().out_of_turn and rules.cuts == Rules().cuts else
+                     "locked out: only out-of-turn bombs ("
+                     + ", ".join(sorted(rules.out_of_turn)) + ") on what they cut")
     if rules != Rules():
         lines.append(f"rules: {rules.name}")
     groups: dict[Kind, list[Cards]] = {}
@@ -189,10 +191,27 @@ def _use_ascii(args: argparse.Namespace) -> bool:
     return bool(getattr(args, "ascii", False)) or not _symbols_fit(sys.stdout)
 
 
-def _add_game_options(parser: argparse.ArgumentParser) -> None:
+def add_rules_option(parser: argparse.ArgumentParser) -> None:
+    """``--rules NAME``, the one definition every Tiến Lên command shares: a preset of
+    :class:`~tienlen.rules.Rules` (read back with ``Rules.from_name(args.rules)``)."""
     parser.add_argument(
-        "--rules", choices=Rules.NAMES, default="default", help="ruleset (default: %(default)s)"
-    )
+        "--rules", choices=Rules.NAMES, default="default", metavar="NAME",
+        help=f"ruleset: {', '.join(Rules.NAMES)} (default: %(default)s; southern is "
+             "Tiến Lên Miền Nam, RULES.md R11: chặt, instant wins, penalties)")
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    """The :class:`~tienlen.rules.Rules` that ``--rules`` names. Guandan has rules of its
+    own, so a Tiến Lên ruleset with ``--game guandan`` is refused rather than ignored."""
+    name = getattr(args, "rules", "default")
+    if getattr(args, "game", "tienlen") == "guandan" and name != "default":
+        raise ValueError(f"--rules {name} is a Tiến Lên ruleset; Guandan has its own "
+                         "(GUANDAN.md): leave --rules out with --game guandan")
+    return Rules.from_name(name)
+
+
+def _add_game_options(parser: argparse.ArgumentParser) -> None:
+    add_rules_option(parser)
     parser.add_argument("--seed", type=_seed, metavar="N",
                         help="fix the deals and the bots' choices, L3's only with "
                              "--iterations (default: a fresh seed)")
@@ -240,6 +259,7 @@ def _add_play(subparsers: _Subparsers) -> None:
 
 def run_play(args: argparse.Namespace) -> int:
     """``tienlen play``: a match against bots until the player stops."""
+    rules = rules_from_args(args)
     if getattr(args, "game", "tienlen") == "guandan":
         from .guandan import cli as guandan_cli
 
@@ -258,7 +278,7 @@ def run_play(args: argparse.Namespace) -> int:
         seat=args.seat,
         levels=tuple(levels),
         seed=args.seed,
-        rules=Rules.from_name(args.rules),
+        rules=rules,
         hints=args.hints,
         style=Style(ascii=_use_ascii(args)),
         save=args.save,
@@ -304,8 +324,7 @@ def _add_sim(subparsers: _Subparsers) -> None:
                              "slower or faster, but reproducible from --seed")
     parser.add_argument("--jobs", type=int, default=1, metavar="J",
                         help="worker processes (default: %(default)s)")
-    parser.add_argument("--rules", choices=Rules.NAMES, default="default",
-                        help="ruleset (default: %(default)s)")
+    add_rules_option(parser)
     parser.add_argument("--seed", type=_seed, default=0, metavar="N",
                         help="fixes every deal and every bot's choices, L3's only with "
                              "--iterations (default: %(default)s)")
@@ -369,6 +388,7 @@ def _writable_file(path: Path, option: str) -> None:
 
 def run_sim(args: argparse.Namespace) -> int:
     """``tienlen sim``: run the arena with a progress bar, then print the results table."""
+    rules = rules_from_args(args)
     if getattr(args, "game", "tienlen") == "guandan":
         from .guandan import cli as guandan_cli
 
@@ -397,7 +417,6 @@ def run_sim(args: argparse.Namespace) -> int:
     games = args.games if args.games is not None else _default_games(players)
     lineup = [functools.partial(make_bot, "L3", iterations=args.iterations)
               if args.iterations is not None and _is_l3(level) else level for level in levels]
-    rules = Rules.from_name(args.rules)
     if args.scheduler or args.out or args.resume or args.unit_games:
         from .scale import sim_options
 
@@ -416,7 +435,7 @@ def run_sim(args: argparse.Namespace) -> int:
         players=players,
         seed=args.seed,
         jobs=args.jobs,
-        rules=Rules.from_name(args.rules),
+        rules=rules,
         json_path=args.json,
         labels=levels,
         iterations=args.iterations,
@@ -539,9 +558,7 @@ def _add_solve(subparsers: _Subparsers) -> None:
                         help="the seat asked about (default: the seat to act)")
     parser.add_argument("--max-ms", type=int, default=10_000, metavar="MS",
                         help="give up (unknown) after this many milliseconds (default: %(default)s)")
-    parser.add_argument(
-        "--rules", choices=Rules.NAMES, default="default", help="ruleset (default: %(default)s)"
-    )
+    add_rules_option(parser)
     parser.add_argument(
         "--ascii", action="store_true", help="write cards as 3s 10h rather than 3♠ 10♥"
     )
@@ -554,7 +571,7 @@ def run_solve(args: argparse.Namespace) -> int:
     from .game import PASS
     from .solver import SolveError, Value, solve
 
-    rules = Rules.from_name(args.rules)
+    rules = rules_from_args(args)
     hands = [_parse_arg(f"--hands[{seat}]", Cards.parse, text)
              for seat, text in enumerate(args.hands)]
     players = len(hands)

@@ -41,7 +41,7 @@ _SUIT_WORDS = ("spades", "clubs", "diamonds", "hearts")
 
 
 class Kind(IntEnum):
-    """Kind of a combination, with the core's values (``code >> 12``)."""
+    """Kind of a combination, with the core's values (``core.code_kind(code)``)."""
 
     SINGLE = 1
     PAIR = 2
@@ -117,7 +117,7 @@ class Combo:
     @property
     def kind(self) -> Kind:
         """The kind of combination."""
-        return _KINDS[self._code >> 12]
+        return _KINDS[_core.code_kind(self._code)]
 
     @property
     def cards(self) -> Cards:
@@ -127,7 +127,7 @@ class Combo:
     @property
     def top(self) -> Card:
         """The strongest card, which decides beating within a kind and length (R3.2)."""
-        return _CARDS[self._code & 63]
+        return _CARDS[_core.code_top(self._code)]
 
     @property
     def code(self) -> int:
@@ -135,7 +135,7 @@ class Combo:
         return self._code
 
     def __len__(self) -> int:
-        return (self._code >> 6) & 63
+        return _core.code_len(self._code)
 
     def describe(self) -> str:
         """The combination in words.
@@ -145,7 +145,7 @@ class Combo:
         >>> Combo.from_cards("Qd").describe()
         'single queen of diamonds'
         """
-        kind, top = self.kind, self._code & 63
+        kind, top = self.kind, _core.code_top(self._code)
         if kind is Kind.SINGLE:
             return f"single {_card_words(top)}"
         high = f"{_card_words(top)} high"
@@ -294,8 +294,9 @@ def legal_moves(
 
     The order is the core's: ascending by kind, then number of cards, then mask (so by
     top card, then the remaining cards from the strongest down). ``locked_out=True``
-    means the player passed earlier in this pile, so only bombs on a combination of 2s
-    are allowed (R5.2). ``must_include`` is a card every move must contain (R7.2).
+    means the player passed earlier in this pile, so only the cuts ``rules`` allow out of
+    turn remain (bombs on a combination of 2s under the contract, R5.2; R11.2 in the
+    South). ``must_include`` is a card every move must contain (R7.2).
 
     Raises ``ValueError`` if the pile is not a combination or shares cards with the hand,
     or if ``must_include`` is not in the hand.

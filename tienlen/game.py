@@ -25,9 +25,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
-from typing import Final, Literal, NamedTuple, Union
+from typing import Final
 
 from . import _core
+from .actions import (
+    PASS,
+    Action,
+    CardsLike,
+    Move,
+    MoveLike,
+    _new_action,
+    _PassType,
+    _PASSES,
+)
 from .cards import Card, Cards, _interned
 from .combos import Combo, _combo_from_code, classify
 from .reasons import (
@@ -38,90 +48,20 @@ from .reasons import (
     reason_from_core,
     turn_message,
 )
-from .rules import Rules
-from .seeds import seed_or_fresh
+from .rules import ALL_INSTANT_WINS, InstantWin, Rules
+from .seeds import check_players, seed_or_fresh
 
 if TYPE_CHECKING:
     import numpy as np
 from .view import View
 
-__all__ = ["Game", "Action", "LegalMoves", "PASS", "Move", "CardsLike"]
+# Action, PASS, Move and CardsLike live in tienlen.actions and are re-exported here.
+__all__ = ["Game", "Action", "LegalMoves", "PASS", "Move", "MoveLike", "CardsLike"]
 
 _DEFAULT_RULES: Final = Rules()
 _CARDS = tuple(Card(i) for i in range(52))
 
 
-class _PassType:
-    """The type of :data:`PASS`; there is exactly one instance."""
-
-    __slots__ = ()
-    _instance: _PassType | None = None
-
-    def __new__(cls) -> _PassType:
-        if cls._instance is None:
-            cls._instance = object.__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "PASS"
-
-    def __reduce__(self) -> str:
-        # Pickles as a reference to the module-level name, so unpickling keeps `is PASS` true.
-        return "PASS"
-
-
-#: The pass move: what a bot returns to pass, and what :meth:`Game.act` takes.
-PASS: Final = _PassType()
-
-#: Anything that names a set of cards: :class:`Cards`, card text, a mask, or one :class:`Card`.
-CardsLike = Union[Cards, str, int, Iterable[int]]
-#: A move: cards to play, or :data:`PASS`.
-Move = Union[CardsLike, _PassType]
-
-
-class Action(NamedTuple):
-    """One action taken in a hand, as recorded in :attr:`Game.history`: a small frozen
-    record ``(seat, action, cards, combo)``. It is a named tuple because a record is made on
-    every action of every game, and a tuple is several times cheaper to build than a frozen
-    dataclass.
-
-    ``action`` is ``"play"`` or ``"pass"``; for a pass ``cards`` and ``combo`` are ``None``.
-
-    >>> game = Game.from_hands(["3s 4s", "5s 9h"])
-    >>> act = game.play("3s")
-    >>> act.seat, act.action, act.cards, act.combo.kind.name, act.move
-    (0, 'play', Cards.parse('3s'), 'SINGLE', Cards.parse('3s'))
-    >>> passed = game.pass_turn()
-    >>> passed.cards, passed.combo, passed.move, str(passed), game.history == (act, passed)
-    (None, None, PASS, 'seat 1 passes', True)
-    """
-
-    seat: int
-    action: Literal["play", "pass"]
-    cards: Cards | None
-    combo: Combo | None
-
-    @property
-    def is_pass(self) -> bool:
-        """Whether this action is a pass."""
-        return self.cards is None
-
-    @property
-    def move(self) -> Cards | _PassType:
-        """The move as a bot would return it: the cards played, or :data:`PASS`."""
-        return PASS if self.cards is None else self.cards
-
-    def __str__(self) -> str:
-        if self.cards is None:
-            return f"seat {self.seat} passes"
-        return f"seat {self.seat} plays {self.cards}"
-
-
-# Building the record straight from a tuple skips the named tuple's Python-level __new__.
-_new_action = tuple.__new__
-
-# A pass carries nothing but the seat, so the four possible pass records are shared.
-_PASSES = tuple(Action(seat, "pass", None, None) for seat in range(4))
 # The core's lock-out bits (one per seat, at most 4 seats) as the sets callers see.
 _LOCKED_SETS = tuple(frozenset(s for s in range(4) if bits >> s & 1) for bits in range(16))
 
@@ -208,6 +148,11 @@ class Game:
     the holder of the lowest card leads and must play it); a seat number lets that seat lead
     anything (R7.3, R7.4), as :class:`~tienlen.match.Match` does for later hands.
 
+    A dealt hand is checked for instant wins (R11.3) when ``rules`` enable them
+    (``Rules.southern()``): the first seat in turn order from the leader whose hand holds one
+    wins at once and the hand is over before any play (:attr:`instant_win`; the others share
+    last place, see :attr:`places`). :meth:`from_hands` sets up positions and never checks.
+
     Actions follow the verify / can / do pattern: :meth:`verify_play` raises
     :class:`~tienlen.reasons.IllegalMoveError` with a reason, :meth:`can_play` answers
     ``True``/``False``, :meth:`play` acts and returns the :class:`Action` it recorded. The
@@ -243,10 +188,9 @@ class Game:
         rules: Rules = _DEFAULT_RULES,
         leader: int | None = None,
     ) -> None:
-        if type(players) is not int or not 2 <= players <= 4:
-            raise ValueError(f"players must be 2, 3 or 4; got {players!r}")
+        check_players(players)
         seed = seed_or_fresh(seed)
-        self._setup(_core.deal(seed, players), rules, leader, seed)
+        self._setup(_core.deal(seed, players), rules, leader, seed, dealt=True)
 
     @classmethod
     def from_hands(
@@ -277,13 +221,14 @@ class Game:
         return game
 
     def _setup(self, masks: tuple[int, ...], rules: Rules, leader: int | None,
-               seed: int | None) -> None:
+               seed: int | None, dealt: bool = False) -> None:
         if not isinstance(rules, Rules):
             raise ValueError(f"rules must be a Rules; got {rules!r}")
         if leader is not None and (type(leader) is not int or not 0 <= leader < len(masks)):
             raise ValueError(f"leader must be None or a seat 0..{len(masks) - 1}; got {leader!r}")
         # The core validates the hands (count, emptiness, overlaps) with messages naming them.
-        self._state = _core.GameState(masks, -1 if leader is None else leader, rules.flags)
+        self._state = _core.GameState(masks, -1 if leader is None else leader, rules.flags,
+                                      dealt)
         self._rules = rules
         self._seed = seed
         self._leader = leader
@@ -360,17 +305,64 @@ class Game:
 
     @property
     def finished(self) -> tuple[int, ...]:
-        """Seats in finishing order so far; once over, every seat, the loser last (R9.2)."""
+        """Seats in finishing order so far; once over, every seat, the loser last (R9.2).
+        After an instant win (R11.3): the winner, then the others in turn order after it,
+        who share last place (:attr:`places`)."""
         return self._state.finished
 
     @property
+    def places(self) -> tuple[int, ...] | None:
+        """Each seat's finishing place (1 = first out) once the hand is over, else ``None``.
+        Places follow :attr:`finished`, except after an instant win (R11.3), where every
+        seat but the winner shares last place.
+
+        >>> game = Game.from_hands(["3s", "4s", "5s 6s"])
+        >>> game.places is None
+        True
+        >>> _ = game.play("3s"); _ = game.play("4s"); game.places
+        (1, 2, 3)
+        >>> from tienlen.rules import Rules
+        >>> south = Game(4, seed=112, rules=Rules.southern())
+        >>> south.initial_hands[3]             # six pairs: 6s, 8s, 10s, Qs, Ks and 2s
+        Cards.parse('6s 6d 8d 8h 9d 10d 10h Qs Qh Ks Kc 2c 2d')
+        >>> south.instant_win, south.places
+        ((3, 'six_pairs'), (4, 4, 4, 1))
+        """
+        if self._state.turn >= 0:
+            return None
+        order = self._state.finished
+        places = [0] * len(order)
+        last = len(order) if self._state.instant_win >= 0 else 0
+        for place, seat in enumerate(order, start=1):
+            places[seat] = last if last and place > 1 else place
+        return tuple(places)
+
+    @property
+    def instant_win(self) -> tuple[int, InstantWin] | None:
+        """``(seat, name)`` when a dealt instant win (R11.3) ended the hand at once, the
+        name one of ``rules.ALL_INSTANT_WINS`` (the first that applies to the hand);
+        otherwise ``None``.
+
+        >>> from tienlen.rules import Rules
+        >>> Game(4, seed=1).instant_win is None        # the contract has no instant wins
+        True
+        """
+        win = self._state.instant_win
+        if win < 0:
+            return None
+        return self._state.finished[0], ALL_INSTANT_WINS[win]
+
+    @property
     def is_over(self) -> bool:
-        """Whether the hand has ended (only one seat still holds cards, R9.2)."""
+        """Whether the hand has ended (only one seat still holds cards, R9.2; or a dealt
+        instant win, R11.3)."""
         return self._state.turn < 0
 
     @property
     def loser(self) -> int | None:
-        """The seat left holding cards at the end, or ``None`` until the hand is over."""
+        """The seat left holding cards at the end, or ``None`` until the hand is over.
+        After an instant win (R11.3) every other seat still holds cards and they share last
+        place; this is then the last of them in :attr:`finished`."""
         loser = self._state.loser
         return None if loser < 0 else loser
 
@@ -505,7 +497,7 @@ class Game:
             raise AssertionError("unreachable: the core refused a pass that verifies")
         return self._record(_PASSES[turn])
 
-    def act(self, move: Move, seat: int | None = None) -> Action:
+    def act(self, move: MoveLike, seat: int | None = None) -> Action:
         """Play ``move``, or pass if it is :data:`PASS`: the one entry point for a bot's
         answer.
 

@@ -23,13 +23,14 @@ from dataclasses import dataclass
 
 from . import _core
 from .bots import HeuristicBot, SearchBot, make_bot
-from .bots.base import PASS, TWOS_MASK, BotError, Move, is_bomb
+from .bots.base import PASS, TWOS_MASK, BotError, Move
 from .bots.heuristic import Decision
 from .bots.search import Estimate
-from .bots.split import GROUP, move_damage, split_masks
+from .bots.split import GROUP, is_control, move_damage, split_masks
 from .cards import RANKS, Cards
 from .combos import Kind, classify
-from .rules import Rules
+from .reasons import Wording
+from .rules import CONTRACT_CUTS, Bomb, Rules
 from .solver import Solution
 from .view import View
 
@@ -159,10 +160,52 @@ def group_words(cards: Cards, rules: Rules = _DEFAULT_RULES) -> str:
     return f"{run} run" if combo.kind is Kind.SEQUENCE else f"{run} double run"
 
 
+_BOMB_WORDS: dict[Bomb, str] = {"quad": "a quad", "3ds": "a 3-pair double run",
+                                "4ds": "a 4-pair double run", "5ds": "a 5-pair double run"}
+
+
+def _out_of_turn_words(rules: Rules) -> str:
+    """What a locked-out player could still play, in words, from the ruleset's own table
+    (R5.2 in the contract, R11.2 in the South).
+
+    >>> _out_of_turn_words(Rules()), _out_of_turn_words(Rules.southern())
+    ('only a bomb on 2s could be played', 'only a 4-pair double run on what it cuts could be played')
+    """
+    if rules.cuts == CONTRACT_CUTS and rules.out_of_turn == Rules().out_of_turn:
+        return "only a bomb on 2s could be played"
+    bombs = sorted(rules.out_of_turn & {bomb for bomb, _ in rules.cuts})
+    if not bombs:
+        return "you play again only once the pile clears"
+    return f"only {_join([_BOMB_WORDS[b] for b in bombs], 'or')} on what it cuts could be played"
+
+
 def _join(items: list[str], word: str = "and") -> str:
     if len(items) <= 1:
         return "".join(items)
     return f"{', '.join(items[:-1])} {word} {items[-1]}"
+
+
+def _joined(parts: list[str]) -> str:
+    """``"; ".join(parts)``, kept a :class:`~tienlen.reasons.Wording` (with every part's
+    fields) when a part is one."""
+    if not any(isinstance(part, Wording) for part in parts):
+        return "; ".join(parts)
+    templates: list[str] = []
+    fields: dict[str, object] = {}
+    for part in parts:
+        if isinstance(part, Wording):
+            templates.append(part.template)
+            fields.update(part.fields)
+        else:
+            templates.append(part.replace("{", "{{").replace("}", "}}"))
+    return Wording("; ".join(templates), **fields)
+
+
+def _same_shape(code: int, other: int) -> bool:
+    """Whether two combo codes have the same kind and number of cards (the core's helpers
+    read the code's layout)."""
+    return (_core.code_kind(code) == _core.code_kind(other)
+            and _core.code_len(code) == _core.code_len(other))
 
 
 def _breaks(group: int, move: int) -> bool:
@@ -194,7 +237,7 @@ class _Explainer:
         return group.bit_count() > 1 or bool(group & TWOS_MASK)
 
     def _control(self, move: int) -> bool:
-        return bool(move & TWOS_MASK) or is_bomb(_core.classify(move, self.flags))
+        return is_control(move, self.flags)
 
     def _your(self, group: int) -> str:
         return f"your {group_words(Cards(group), self.rules)}"
@@ -217,8 +260,10 @@ class _Explainer:
         if rule == "block":
             count, seat = min((c, p) for p, c in enumerate(self.view.card_counts)
                               if p != self.view.seat and c)
-            cards = "card" if count == 1 else "cards"
-            parts.append(f"seat {seat} has {count} {cards} left, so play high to stop them")
+            noun = "card" if count == 1 else "cards"
+            # A Wording, so that a screen can name the seat without rewriting the text.
+            parts.append(Wording("{seat} has {count} {noun} left, so play high to stop them",
+                                 seat=seat, count=count, noun=noun))
         elif rule == "finish":
             parts.append("nothing unseen beats it, so you keep the lead for your last group")
         elif rule == "bomb":
@@ -235,7 +280,7 @@ class _Explainer:
             parts.append(f"it keeps {_join(kept)} for later")
         if not parts:
             parts.append(self._plain_reason(mask))
-        return "; ".join(parts)
+        return _joined(parts)
 
     def _plain_reason(self, mask: int) -> str:
         """The reason for a move that breaks nothing and keeps no group worth naming."""
@@ -244,7 +289,8 @@ class _Explainer:
                 return "it sheds your lowest card first"
             return "it leads a weak combination and keeps your stronger cards"
         pile = self.view.pile.code
-        same = [m.mask for m in self.moves if _core.classify(m.mask, self.flags) >> 6 == pile >> 6]
+        same = [m.mask for m in self.moves
+                if _same_shape(_core.classify(m.mask, self.flags), pile)]
         if mask in same and mask.bit_length() == min(m.bit_length() for m in same):
             return "it is the cheapest play that beats the pile"
         return "it beats the pile and keeps your stronger cards"
@@ -252,7 +298,7 @@ class _Explainer:
     def _pass_reason(self) -> str:
         if not self.moves:
             if self.view.seat in self.view.locked_out:
-                return "you passed on this pile, so only a bomb on 2s could be played"
+                return f"you passed on this pile, so {_out_of_turn_words(self.rules)}"
             return "nothing in your hand beats the pile"
         plain = [m.mask for m in self.moves if not self._control(m.mask)]
         strong = [m.mask for m in self.moves if self._control(m.mask)]

@@ -17,14 +17,16 @@ MUST_INCLUDE_LOWEST | the first lead must include 3♠
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from enum import Enum
+from typing import Any
 
 from . import _core
 from .cards import Card, Cards
 from .combos import Kind
 from .errors import TienlenError
 
-__all__ = ["Reason", "IllegalMoveError", "reason_from_core"]
+__all__ = ["Reason", "IllegalMoveError", "Wording", "reason_from_core"]
 
 
 class Reason(Enum):
@@ -69,14 +71,84 @@ def reason_from_core(code: int) -> Reason:
     return _FROM_CORE[code]
 
 
+def _seat_words(seat: int) -> str:
+    return f"seat {seat}"
+
+
+#: Fields of a :class:`Wording` that hold a seat number (shown through ``seat_name``).
+SEAT_FIELDS = frozenset({"seat", "turn"})
+
+
+class Wording(str):
+    """A message that keeps what it was built from: a :meth:`str.format` template and its
+    fields (seats, cards, counts). As a ``str`` it reads as it always did; :meth:`render`
+    words it again for another screen (seats by name, cards in ASCII) or with another
+    grammatical ``subject``, so no caller rewrites message text.
+
+    >>> from tienlen.cards import Cards
+    >>> w = Wording("{subject} does not beat {pile}", subject=Cards.parse("4s"),
+    ...             pile=Cards.parse("9h"))
+    >>> print(w, "|", w.render(subject="it", card_text=lambda c: c.ascii()))
+    4♠ does not beat 9♥ | it does not beat 9h
+    >>> print(Wording("it is {turn}'s turn", turn=2).render(seat_name=["Ann", "Bo", "Cy"].__getitem__))
+    it is Cy's turn
+    """
+
+    template: str
+    fields: Mapping[str, Any]
+
+    def __new__(cls, template: str, /, **fields: Any) -> Wording:
+        self = super().__new__(cls, _fill(template, fields, _seat_words, str))
+        self.template = template
+        self.fields = fields
+        return self
+
+    def render(self, *, seat_name: Callable[[int], str] = _seat_words,
+               card_text: Callable[[Cards], str] = str, subject: str | None = None) -> str:
+        """The message with seats through ``seat_name``, cards through ``card_text``, and
+        the play's cards replaced by ``subject`` where they are the subject."""
+        fields = dict(self.fields)
+        if subject is not None and "subject" in fields:
+            fields["subject"] = subject
+        return _fill(self.template, fields, seat_name, card_text)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_wording, (self.template, dict(self.fields)))
+
+
+def _wording(template: str, fields: dict[str, Any]) -> Wording:
+    return Wording(template, **fields)
+
+
+def _fill(template: str, fields: Mapping[str, Any], seat_name: Callable[[int], str],
+          card_text: Callable[[Cards], str]) -> str:
+    def show(name: str, value: Any) -> Any:
+        if isinstance(value, Card):
+            return card_text(Cards([value]))
+        if isinstance(value, Cards):
+            return card_text(value)
+        if name in SEAT_FIELDS and type(value) is int:
+            return seat_name(value)
+        return value
+    return template.format_map({name: show(name, value) for name, value in fields.items()})
+
+
 class IllegalMoveError(TienlenError):
     """An action the rules do not allow. ``reason`` says which rule refused it; the message
     says it in words a player can learn from. ``seat`` is the seat that tried to act and
     ``cards`` the cards it tried to play (``None`` for a pass). The game is unchanged.
 
+    ``fields`` holds everything the message was built from (the seat whose turn it is, the
+    pile, the cards not held, the card a first lead must include, ...), and
+    :meth:`describe` words the message again from them, for a screen that names seats or
+    shows cards in ASCII.
+
     >>> error = IllegalMoveError(Reason.GAME_OVER, "the hand is over", seat=1)
     >>> isinstance(error, ValueError), error.reason.name, error.seat, error.cards
     (True, 'GAME_OVER', 1, None)
+    >>> error = IllegalMoveError(Reason.NOT_YOUR_TURN, turn_message(2, 0), seat=0)
+    >>> error.fields["turn"], error.describe(seat_name=["You", "Bo", "Cy"].__getitem__)
+    (2, "it is Cy's turn, not You's")
     """
 
     def __init__(
@@ -91,44 +163,69 @@ class IllegalMoveError(TienlenError):
         self.reason = reason
         self.seat = seat
         self.cards = cards
+        self.wording = message if isinstance(message, Wording) else Wording(
+            "{text}", text=message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Exceptions pickle by their args, which here would be the message alone.
+        return (type(self), (self.reason, self.wording), dict(self.__dict__))
+
+    @property
+    def fields(self) -> Mapping[str, Any]:
+        """What the message was built from, by name (``seat``, ``turn``, ``pile``,
+        ``missing``, ``required``, ...)."""
+        return self.wording.fields
+
+    def describe(self, *, seat_name: Callable[[int], str] = _seat_words,
+                 card_text: Callable[[Cards], str] = str, subject: str | None = None) -> str:
+        """The message worded again: see :meth:`Wording.render`."""
+        return self.wording.render(seat_name=seat_name, card_text=card_text, subject=subject)
 
 
 # ------------------------------------------------------------------------------ wording
 # Everything below turns a reason the core already gave into words. It may ask the core
 # (classify, beats) *why*, but never decides legality itself.
 
-_TWO_COMBOS = (
-    ("a single 2", _core.make_code(_core.SINGLE, 1, 51)),
-    ("a pair of 2s", _core.make_code(_core.PAIR, 2, 51)),
-    ("a triple of 2s", _core.make_code(_core.TRIPLE, 3, 51)),
-)
+# The words for each class of the core's rule table (core.cut_class: rules.ALL_TARGETS
+# order). Which class cuts which is the core's to say (core.cut_targets, core.cutters).
+_CLASS_WORDS = ("a single 2", "a pair of 2s", "a triple of 2s", "a quad",
+                "a double sequence of 3 pairs", "a double sequence of 4 pairs",
+                "a double sequence of 5 pairs")
+
+
+def _class_words(cls: int, own: int) -> str:
+    # A bomb's own class in the table means a lower one of its kind (RULES13.md).
+    return "a lower " + _CLASS_WORDS[cls][2:] if cls == own else _CLASS_WORDS[cls]
 
 
 def _kind_words(code: int) -> str:
-    kind = Kind(code >> 12)
+    kind = Kind(_core.code_kind(code))
     if kind is Kind.DOUBLE_SEQUENCE:
-        return f"double sequence of {((code >> 6) & 63) // 2} pairs"
+        return f"double sequence of {_core.code_len(code) // 2} pairs"
     if kind is Kind.SEQUENCE:
-        return f"sequence of {(code >> 6) & 63} cards"
+        return f"sequence of {_core.code_len(code)} cards"
     return kind.label
 
 
-def _why_not_beats(play_code: int, pile_code: int, flags: int) -> str:
-    """Why a play the core said does not beat the pile fails, comparing the two codes."""
-    same_kind = play_code >> 12 == pile_code >> 12
-    play_len, pile_len = (play_code >> 6) & 63, (pile_code >> 6) & 63
+def _why_not_beats(play_code: int, pile_code: int, flags: int) -> tuple[str, dict[str, Any]]:
+    """Why a play the core said does not beat the pile fails, comparing the two codes: a
+    template and its fields."""
+    same_kind = _core.code_kind(play_code) == _core.code_kind(pile_code)
+    play_len, pile_len = _core.code_len(play_code), _core.code_len(pile_code)
     if same_kind and play_len == pile_len:
-        return (f"it has a lower top card ({Card(play_code & 63)} against "
-                f"{Card(pile_code & 63)})")
+        return ("it has a lower top card ({play_top} against {pile_top})",
+                {"play_top": Card(_core.code_top(play_code)),
+                 "pile_top": Card(_core.code_top(pile_code))})
     if same_kind:
-        return f"it has {play_len} cards and the pile has {pile_len}"
-    bombs = [name for name, code in _TWO_COMBOS if _core.beats(play_code, code, flags)]
+        return ("it has {play_len} cards and the pile has {pile_len}",
+                {"play_len": play_len, "pile_len": pile_len})
+    kinds = {"play_kind": _kind_words(play_code), "pile_kind": _kind_words(pile_code)}
+    own = _core.cut_class(play_code)
+    bombs = [_class_words(cls, own) for cls in _core.cut_targets(play_code, flags)]
     if bombs:
-        return (f"it is a different kind ({_kind_words(play_code)} against "
-                f"{_kind_words(pile_code)}); a {_kind_words(play_code)} bombs only "
-                f"{' or '.join(bombs)}")
-    return (f"it is a different kind ({_kind_words(play_code)} against "
-            f"{_kind_words(pile_code)})")
+        return ("it is a different kind ({play_kind} against {pile_kind}); a {play_kind} "
+                "bombs only {bombs}", {**kinds, "bombs": " or ".join(bombs)})
+    return "it is a different kind ({play_kind} against {pile_kind})", kinds
 
 
 def play_message(
@@ -141,34 +238,43 @@ def play_message(
     must_include: int,
     flags: int,
 ) -> str:
-    """Words for a refused play of ``cards`` (the core already gave ``reason``)."""
+    """Words for a refused play of ``cards`` (the core already gave ``reason``), as a
+    :class:`Wording` whose fields are the cards involved (``subject`` is the play)."""
     if reason is Reason.GAME_OVER:
-        return "the hand is over"
+        return Wording("the hand is over")
     if reason is Reason.CARDS_NOT_IN_HAND:
-        return f"you do not hold {cards - hand}"
+        return Wording("you do not hold {missing}", missing=cards - hand)
     if reason is Reason.NOT_A_COMBINATION:
         if not cards:
-            return "you must play at least one card (or pass)"
-        return f"{cards} is not a combination"
+            return Wording("you must play at least one card (or pass)")
+        return Wording("{subject} is not a combination", subject=cards)
     if reason is Reason.MUST_INCLUDE_LOWEST:
-        return f"the first lead must include {Card(must_include)}"
+        return Wording("the first lead must include {required}", required=Card(must_include))
     if reason is Reason.LOCKED_OUT:
-        return "you passed on this pile: only a bomb on 2s may be played"
+        own = _core.cut_class(pile_code)
+        bombs = [_CLASS_WORDS[cls] for cls in _core.cutters(pile_code, flags, True)]
+        if not bombs:
+            return Wording("you passed on this pile: you may not play on it")
+        higher = " (a higher one)" if own in _core.cutters(pile_code, flags, True) else ""
+        return Wording("you passed on this pile: only {bombs} may cut it" + higher,
+                       bombs=" or ".join(bombs))
     if reason is Reason.DOES_NOT_BEAT:
         play_code = _core.classify(cards.mask, flags)
-        return f"{cards} does not beat {pile}: {_why_not_beats(play_code, pile_code, flags)}"
+        why, fields = _why_not_beats(play_code, pile_code, flags)
+        return Wording("{subject} does not beat {pile}: " + why, subject=cards, pile=pile,
+                       **fields)
     raise AssertionError(f"no wording for {reason!r} on a play")  # pragma: no cover
 
 
 def pass_message(reason: Reason) -> str:
     """Words for a refused pass (the core already gave ``reason``)."""
     if reason is Reason.GAME_OVER:
-        return "the hand is over"
+        return Wording("the hand is over")
     if reason is Reason.CANNOT_PASS_ON_LEAD:
-        return "you lead: you cannot pass"
+        return Wording("you lead: you cannot pass")
     raise AssertionError(f"no wording for {reason!r} on a pass")  # pragma: no cover
 
 
 def turn_message(turn: int, seat: int) -> str:
-    """Words for :attr:`Reason.NOT_YOUR_TURN`."""
-    return f"it is seat {turn}'s turn, not seat {seat}'s"
+    """Words for :attr:`Reason.NOT_YOUR_TURN`; the fields are ``turn`` and ``seat``."""
+    return Wording("it is {turn}'s turn, not {seat}'s", turn=turn, seat=seat)

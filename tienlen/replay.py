@@ -2,9 +2,12 @@
 
 A replay names the schema and its version, the number of players, the rules, the seed (or
 ``null`` for given hands), the initial hands, the leader (``null`` for the first-hand rule),
-every action and the finishing order so far::
+every action and the finishing order so far. The rules are every field of
+:meth:`Rules.to_dict() <tienlen.rules.Rules.to_dict>`; a bare preset name (``"southern"``) is
+read too, and a replay without the field (written before rulesets were data) is read under
+the contract::
 
-    {"schema": "tienlen.game", "version": 1, "players": 2, "rules": "default",
+    {"schema": "tienlen.game", "version": 1, "players": 2, "rules": {"name": "default", ...},
      "seed": null, "hands": ["3s 4s", "5s 9h"], "leader": null,
      "actions": [{"seat": 0, "action": "play", "cards": "3s"},
                  {"seat": 1, "action": "pass"}],
@@ -33,8 +36,8 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 from typing import Any, Final
-from dataclasses import dataclass  # (for ReplayLabels, at the end)
 
 from . import _core
 from .cards import Cards
@@ -63,6 +66,8 @@ _FIELDS: Final = ("schema", "version", "players", "rules", "seed", "hands", "lea
 # the user gave (``tienlen play --seed S``) and the hand's number, whose deal seed is
 # hand_seed(S, n).
 _LABEL_FIELDS: Final = ("names", "match")
+# Replays written before rulesets were data lack "rules": they were played under the contract.
+_OPTIONAL_FIELDS: Final = ("rules",)
 _NAME_LIMIT: Final = 40
 
 
@@ -119,7 +124,7 @@ def game_to_json(game: Game, *, indent: int | None = None) -> str:
         "schema": SCHEMA,
         "version": VERSION,
         "players": game.players,
-        "rules": game.rules.name,
+        "rules": _rules_to_json(game.rules),
         "seed": game.seed,
         "hands": [hand.ascii() for hand in game.initial_hands],
         "leader": game.leader,
@@ -167,14 +172,61 @@ def _cards(value: object, field: str) -> Cards:
         raise ReplayError(_clip(str(error)), field) from None
 
 
+def _rules_to_json(rules: Rules) -> dict[str, Any]:
+    """The ``rules`` field: every field of the ruleset (:meth:`Rules.to_dict`), so a replay
+    of a custom ruleset replays under exactly those rules."""
+    return rules.to_dict()
+
+
+def _rules_from_json(record: dict[str, Any]) -> Rules:
+    """The ruleset of a replay record: ``Rules.to_dict()`` fields or a bare preset name;
+    the contract when the field is missing (older replays)."""
+    if "rules" not in record:
+        return Rules()
+    value = record["rules"]
+    if type(value) is not str and type(value) is not dict:
+        raise ReplayError(f"expected a preset name or an object, got {_json_type(value)}",
+                          "rules")
+    try:
+        return Rules.from_dict(value)
+    except (ValueError, TypeError) as error:
+        # TypeError: a JSON list where a name belongs is unhashable in a set of names.
+        raise ReplayError(_clip(str(error)), "rules") from None
+
+
 def game_from_json(text: str | bytes) -> Game:
     """Rebuild a game from :func:`game_to_json` text, replaying and checking every action.
+
+    The steps: read the JSON object and check its schema, version and field names; read
+    the header (players, rules, seed, hands, leader); deal or set up the game; replay every
+    action through the checked path; check the finishing order.
 
     >>> game_from_json('{"schema": "tienlen.game", "version": 2}')
     Traceback (most recent call last):
     ...
     tienlen.replay.ReplayError: version: unsupported version 2 (this reader knows 1)
     """
+    record = _load_record(text)
+    header = _read_header(record)
+    game = _start_game(header)
+    _replay_actions(game, _list(record["actions"], "actions"), header.players)
+    _check_finished(game, record["finished"])
+    return game
+
+
+@dataclass(frozen=True, slots=True)
+class _Header:
+    """The fields of a replay that say how the hand starts."""
+
+    players: int
+    rules: Rules
+    seed: int | None
+    hands: list[Cards]
+    leader: int | None
+
+
+def _load_record(text: object) -> dict[str, Any]:
+    """The replay's JSON object, with the right schema and version and only known fields."""
     if not isinstance(text, (str, bytes, bytearray)):
         raise ReplayError(f"a replay is JSON text (str or bytes), got {type(text).__name__}")
     if len(text) > MAX_REPLAY_BYTES:
@@ -197,16 +249,15 @@ def game_from_json(text: str | bytes) -> Game:
         if name not in _FIELDS and name not in _LABEL_FIELDS:
             raise ReplayError("unknown field", _clip(name, 80))
     for name in _FIELDS:
-        if name not in record:
+        if name not in record and name not in _OPTIONAL_FIELDS:
             raise ReplayError("missing field", name)
+    return record
 
+
+def _read_header(record: dict[str, Any]) -> _Header:
+    """Players, rules, seed, hands and leader, each checked on its own."""
     players = _int(record["players"], "players", 2, 4)
-    try:
-        rules = Rules.from_name(_str(record["rules"], "rules"))
-    except ReplayError:
-        raise
-    except ValueError as error:
-        raise ReplayError(_clip(str(error)), "rules") from None
+    rules = _rules_from_json(record)
     seed = record["seed"]
     if seed is not None:
         seed = _int(seed, "seed", 0, SEED_LIMIT - 1)
@@ -217,54 +268,66 @@ def game_from_json(text: str | bytes) -> Game:
     leader = record["leader"]
     if leader is not None:
         leader = _int(leader, "leader", 0, players - 1)
+    return _Header(players, rules, seed, hands, leader)
 
+
+def _start_game(header: _Header) -> Game:
+    """The game before any action: dealt from the seed (whose deal must be the hands) or
+    set up from the hands."""
+    seed = header.seed
     if seed is not None:
-        for seat, (hand, dealt) in enumerate(zip(hands, _core.deal(seed, players))):
+        for seat, (hand, dealt) in enumerate(zip(header.hands, _core.deal(seed, header.players))):
             if hand.mask != dealt:
                 raise ReplayError(f"{hand} is not what seed {seed} deals ({Cards(dealt)})",
                                   f"hands[{seat}]")
     try:
         if seed is not None:
-            game = Game(players, seed=seed, rules=rules, leader=leader)
-        else:
-            game = Game.from_hands(hands, rules=rules, leader=leader)
+            return Game(header.players, seed=seed, rules=header.rules, leader=header.leader)
+        return Game.from_hands(header.hands, rules=header.rules, leader=header.leader)
     except ValueError as error:
         raise ReplayError(str(error), "hands") from None
 
-    for index, entry in enumerate(_list(record["actions"], "actions")):
-        field = f"actions[{index}]"
-        if type(entry) is not dict:
-            raise ReplayError(f"expected an object, got {_json_type(entry)}", field)
-        kind = entry.get("action")
-        # A list or object here is unhashable: look it up only once it is known to be text.
-        expected = (_ACTION_FIELDS.get(kind) if type(kind) is str else None)
-        if expected is None:
-            raise ReplayError(f"action must be \"play\" or \"pass\", got {_quote(kind)}", field)
-        if set(entry) != expected:
-            extra = sorted(set(entry) ^ expected)
-            raise ReplayError(f"a {kind} has exactly the fields {sorted(expected)}; "
-                              f"check {_quote(extra)}", field)
-        seat = _int(entry["seat"], f"{field}.seat", 0, players - 1)
-        try:
-            if kind == "pass":
-                game.pass_turn(seat)
-            else:
-                cards = _cards(entry["cards"], f"{field}.cards")
-                game.play(cards, seat)
-        except IllegalMoveError as error:
-            if kind == "pass":
-                raise ReplayError(f"seat {seat} cannot pass: {error}", field) from None
-            # "seat 2 cannot play 4♠ 5♠: it does not beat ...", not the cards twice.
-            why = str(error)
-            if why.startswith(f"{cards} "):
-                why = "it " + why[len(str(cards)) + 1:]
-            raise ReplayError(f"seat {seat} cannot play {cards}: {why}", field) from None
 
-    finished = _list(record["finished"], "finished")
+def _replay_actions(game: Game, entries: list[Any], players: int) -> None:
+    """Every action, through the checked path; the first bad one raises."""
+    for index, entry in enumerate(entries):
+        _replay_action(game, entry, f"actions[{index}]", players)
+
+
+def _replay_action(game: Game, entry: object, field: str, players: int) -> None:
+    if type(entry) is not dict:
+        raise ReplayError(f"expected an object, got {_json_type(entry)}", field)
+    kind = entry.get("action")
+    # A list or object here is unhashable: look it up only once it is known to be text.
+    expected = (_ACTION_FIELDS.get(kind) if type(kind) is str else None)
+    if expected is None:
+        raise ReplayError(f"action must be \"play\" or \"pass\", got {_quote(kind)}", field)
+    if set(entry) != expected:
+        extra = sorted(set(entry) ^ expected)
+        raise ReplayError(f"a {kind} has exactly the fields {sorted(expected)}; "
+                          f"check {_quote(extra)}", field)
+    seat = _int(entry["seat"], f"{field}.seat", 0, players - 1)
+    if kind == "pass":
+        try:
+            game.pass_turn(seat)
+        except IllegalMoveError as error:
+            raise ReplayError(f"seat {seat} cannot pass: {error}", field) from None
+        return
+    cards = _cards(entry["cards"], f"{field}.cards")
+    try:
+        game.play(cards, seat)
+    except IllegalMoveError as error:
+        # "seat 2 cannot play 4♠ 5♠: it does not beat ...", not the cards twice.
+        why = error.describe(subject="it")
+        raise ReplayError(f"seat {seat} cannot play {cards}: {why}", field) from None
+
+
+def _check_finished(game: Game, finished: object) -> None:
+    """The file's finishing order must be the one the actions produce."""
+    finished = _list(finished, "finished")
     if finished != list(game.finished) or any(type(seat) is not int for seat in finished):
         raise ReplayError(f"the actions finish {list(game.finished)}, the file says "
                           f"{_quote(finished)}", "finished")
-    return game
 
 
 # --- labels: optional fields for a replay's title (additive; older replays lack them) ---

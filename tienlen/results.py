@@ -43,7 +43,7 @@ import json
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, BinaryIO
@@ -92,7 +92,9 @@ class RunHeader:
     names: tuple[str, ...]
     players: int
     seed: int
-    rules: str
+    #: Every field of the ruleset: a file of games under other rules (a preset, or a
+    #: penalty value changed) is another run.
+    rules: Rules
     engine: str
 
     @classmethod
@@ -100,11 +102,12 @@ class RunHeader:
            rules: Rules = Rules()) -> RunHeader:
         """The header of the run ``arena.run(lineup, ..., players=, seed=, rules=)``."""
         return cls(tuple(_spec_label(s) for s in lineup), entry_names(lineup), players,
-                   seed, rules.name, _engine_version())
+                   seed, rules, _engine_version())
 
     def to_json(self) -> dict[str, Any]:
-        return {"schema": SCHEMA, "version": _VERSION, **asdict(self),
-                "lineup": list(self.lineup), "names": list(self.names)}
+        return {"schema": SCHEMA, "version": _VERSION, "lineup": list(self.lineup),
+                "names": list(self.names), "players": self.players, "seed": self.seed,
+                "rules": self.rules.to_dict(), "engine": self.engine}
 
     @classmethod
     def from_json(cls, record: Any, where: str) -> RunHeader:
@@ -114,8 +117,10 @@ class RunHeader:
             raise ResultsError(f"{where}: games file version {record.get('version')!r}; "
                                f"this tienlen reads version {_VERSION}")
         try:
+            # Files written before rulesets were data hold a preset name, read the same way.
             header = cls(tuple(record["lineup"]), tuple(record["names"]), int(record["players"]),
-                         int(record["seed"]), str(record["rules"]), str(record["engine"]))
+                         int(record["seed"]), Rules.from_dict(record["rules"]),
+                         str(record["engine"]))
         except (KeyError, TypeError, ValueError) as error:
             raise ResultsError(f"{where}: a bad header ({error!r})") from None
         if len(header.lineup) != header.players or len(header.names) != header.players:
@@ -133,6 +138,9 @@ class RunHeader:
 
 
 def _show(value: Any) -> str:
+    if isinstance(value, Rules):
+        # A custom ruleset has no name to tell it apart: show its fields.
+        return value.name if value.name != "custom" else json.dumps(value.to_dict())
     return ",".join(value) if isinstance(value, tuple) else str(value)
 
 
@@ -180,8 +188,14 @@ def _unit(start: int, stop: int, players: int, n: int, cols: Mapping[str, npt.Ar
         arrays[name] = values
     if (arrays["seats"] != expected_seats).any():
         raise ResultsError(f"{where}: unit {start}..{stop - 1}: seats do not follow the rotation")
-    if (np.sort(arrays["places"], axis=1) != np.arange(1, players + 1)).any():
-        raise ResultsError(f"{where}: unit {start}..{stop - 1}: a game without places 1..{players}")
+    ordered = np.sort(arrays["places"], axis=1)
+    # A hand played out has places 1..players; an instant win (R11.3) one first place and
+    # every other seat sharing last place.
+    played_out = (ordered == np.arange(1, players + 1)).all(axis=1)
+    instant = (ordered[:, 0] == 1) & (ordered[:, 1:] == players).all(axis=1)
+    if not (played_out | instant).all():
+        raise ResultsError(f"{where}: unit {start}..{stop - 1}: a game without places 1..{players}"
+                           " (or an instant win's first and shared last places)")
     order = np.argsort(slot)
 
     def shaped(values: np.ndarray) -> np.ndarray:

@@ -69,14 +69,20 @@ class Penalties:
     black_two: int = 1
     #: Each unplayed red 2 (♦, ♥) left in the loser's hand.
     red_two: int = 2
-    #: Each unplayed bomb left in the loser's hand, by kind.
+    #: Each unplayed bomb left in the loser's hand, by kind: a double sequence of 3 pairs,
+    #: a quad, a double sequence of 4 pairs. Only the ruleset's own bombs count (the kinds
+    #: that cut something in ``Rules.cuts``).
     three_pairs: int = 3
     quad: int = 4
     four_pairs: int = 6
     #: A player who played no card by the end of the hand (cóng) pays this many times over.
     cong_multiplier: int = 2
-    #: A cut 2 or bomb is paid (its value above) by the player cut to the player who cut it.
+    #: A cut 2 or bomb is paid (its value above) by the player cut to the player who cut it;
+    #: in a chain of cuts the last player cut pays for the whole chain.
     cut_pays: bool = True
+    #: A double sequence of 5 pairs, for rulesets where it is a bomb (the contract's R4.1;
+    #: not a bomb in the South).
+    five_pairs: int = 8
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -101,6 +101,16 @@ def _fingerprint() -> str:
     return f"{__version__} {core.deal(hand_seed(0, 1), 4)}"
 
 
+#: The Dask settings of a ``local:N`` cluster (workers started by ``dask worker`` take the
+#: same as DASK_DISTRIBUTED__... environment variables: docs/scale.md).
+_LOCAL_CLUSTER_CONFIG: dict[str, object] = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "5s",
+    "distributed.worker.memory.monitor-interval": "1s",
+}
+
+
 @contextlib.contextmanager
 def dask_executor(scheduler: str, *, timeout: float = 3.0) -> Iterator[tuple[Executor, int]]:
     """An executor on the Dask cluster ``scheduler`` and its number of worker threads
@@ -121,9 +131,13 @@ def dask_executor(scheduler: str, *, timeout: float = 3.0) -> Iterator[tuple[Exe
             # dashboard's profile; for pure-Python games that costs ~10% CPU, and this
             # cluster has no dashboard. (Workers started by `dask worker` take
             # DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False: see docs/scale.md.)
+            # Its other clocks (the event-loop tick every 20 ms, the system monitor every
+            # 0.5 s, the memory monitor every 0.1 s) cost an idle 2-worker cluster 1.5
+            # CPU-seconds per 20 s; at 1 s / 5 s / 1 s, 0.3 (bench/scale_compare.py's
+            # numbers in docs/scale.md). Nothing here needs them finer.
             import dask
 
-            stack.enter_context(dask.config.set({"distributed.worker.profile.enabled": False}))
+            stack.enter_context(dask.config.set(_LOCAL_CLUSTER_CONFIG))
             try:
                 cluster = stack.enter_context(distributed.LocalCluster(
                     n_workers=value, threads_per_worker=1, processes=True, host="127.0.0.1",

@@ -1,7 +1,7 @@
 """Seeds: what a seed is, and splitmix64, the one mixing function behind every derived seed.
 
 A seed is an int in [0, 2**64): :func:`check_seed` is the one check of that, for every
-class that takes a seed. The core seeds its PRNG (xoshiro256**) with splitmix64 outputs
+class that takes a seed; :func:`check_players` is the one check of a deal's player count. The core seeds its PRNG (xoshiro256**) with splitmix64 outputs
 (``src/state.pxi``, R1.4); :func:`splitmix64` is the same step in Python, for the seeds
 Python derives from a seed: a match's deal seeds (:func:`tienlen.match.hand_seed`) and an
 arena's per-game bot seeds (:func:`mix`). ``tests/test_seeds.py`` holds it to the core's
@@ -15,6 +15,10 @@ True
 Traceback (most recent call last):
 ...
 ValueError: seed must be an int in [0, 2**64); got 18446744073709551616
+>>> check_players(5)
+Traceback (most recent call last):
+...
+ValueError: players must be 2, 3 or 4; got 5
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from __future__ import annotations
 import secrets
 from typing import Final
 
-__all__ = ["SEED_LIMIT", "check_seed", "mix", "seed_or_fresh", "splitmix64"]
+__all__ = ["SEED_LIMIT", "check_players", "check_seed", "mix", "seed_or_fresh", "splitmix64"]
 
 #: Seeds are ints in [0, SEED_LIMIT).
 SEED_LIMIT: Final = 1 << 64
@@ -59,6 +63,18 @@ def check_seed(seed: object, error: type[ValueError] = ValueError, *,
         allowed = "an int in [0, 2**64) or None" if or_none else "an int in [0, 2**64)"
         raise error(f"seed must be {allowed}; got {seed!r}")
     return seed
+
+
+def check_players(players: object, error: type[ValueError] = ValueError) -> int:
+    """``players`` if it is 2, 3 or 4 (a Tiến Lên deal's player count); otherwise raise
+    ``error`` (a ValueError subclass) saying so. Bools are refused like any non-int.
+
+    >>> check_players(3)
+    3
+    """
+    if type(players) is not int or not 2 <= players <= 4:
+        raise error(f"players must be 2, 3 or 4; got {players!r}")
+    return players
 
 
 def seed_or_fresh(seed: object, error: type[ValueError] = ValueError) -> int:

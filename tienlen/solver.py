@@ -27,15 +27,14 @@ from dataclasses import dataclass
 from . import _core
 from .cards import Cards
 from .errors import TienlenError
-from .game import PASS, Game, _PassType
+from .actions import PASS, Move
+from .game import Game
 
 __all__ = ["solve", "Solution", "Value", "SolveError", "DEFAULT_MAX_NODES", "DEFAULT_MAX_MS"]
 
 #: Default search limits: enough for two 13-card hands (bench/README.md), bounded anyway.
 DEFAULT_MAX_NODES = 50_000_000
 DEFAULT_MAX_MS = 10_000
-
-Move = Cards | _PassType
 
 
 class SolveError(TienlenError):

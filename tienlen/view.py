@@ -19,15 +19,12 @@ value built by :meth:`tienlen.game.Game.view`; its questions go to the core.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from . import _core
+from .actions import Action
 from .cards import Card, Cards
 from .combos import Combo
 from .rules import Rules
-
-if TYPE_CHECKING:
-    from .game import Action
 
 __all__ = ["View"]
 

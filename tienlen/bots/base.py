@@ -19,23 +19,21 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import ClassVar, Union
+from typing import ClassVar
 
+from .. import _core
 from ..cards import Cards
 from ..errors import TienlenError
-from ..game import PASS, _PassType
+from ..actions import PASS, Move
 from ..seeds import seed_or_fresh
 from ..view import View
 
-__all__ = ["Bot", "BotError", "Move", "PASS", "is_bomb", "TWOS_MASK"]
-
-#: What a bot returns: cards to play, or :data:`PASS`.
-Move = Union[Cards, _PassType]
+__all__ = ["Bot", "BotError", "Move", "PASS", "is_bomb", "is_unbeatable", "TWOS_MASK"]
 
 #: The four 2s (rank 12), the cards that only bombs can beat.
 TWOS_MASK = 0xF << 48
 
-_QUAD, _DOUBLE_SEQUENCE = 4, 6
+_BOMB_KINDS = frozenset((_core.QUAD, _core.DOUBLE_SEQUENCE))
 
 
 class BotError(TienlenError):
@@ -50,7 +48,21 @@ def is_bomb(code: int) -> bool:
     >>> is_bomb(core.classify(0b1111)), is_bomb(core.classify(0b1))
     (True, False)
     """
-    return code >> 12 in (_QUAD, _DOUBLE_SEQUENCE)
+    return _core.code_kind(code) in _BOMB_KINDS
+
+
+def is_unbeatable(move: int, unseen: int, flags: int = 0) -> bool:
+    """Whether nothing among the ``unseen`` cards beats the play ``move`` on a fresh pile
+    (every unseen card pooled as if one opponent held them all, so it errs on the side of
+    caution): the play is sure to win the pile. This is the one "control card" test of the
+    bots and hints.
+
+    >>> from tienlen.cards import Cards
+    >>> unseen = Cards.parse("3c 4d 5h 8h").mask      # 8♥ beats 8♠; nothing beats 9♠
+    >>> is_unbeatable(Cards.parse("9s").mask, unseen), is_unbeatable(Cards.parse("8s").mask, unseen)
+    (True, False)
+    """
+    return _core.count_legal_moves(unseen, _core.classify(move, flags), flags) == 0
 
 
 class Bot(ABC):

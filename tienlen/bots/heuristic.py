@@ -37,8 +37,8 @@ from dataclasses import dataclass
 from .. import _core
 from ..cards import Cards
 from ..view import View
-from .base import PASS, TWOS_MASK, Bot, Move, is_bomb
-from .split import GROUP, move_damage, split_count, split_masks
+from .base import PASS, Bot, Move, is_bomb, is_unbeatable
+from .split import GROUP, is_control, move_damage, split_count, split_masks
 
 __all__ = ["HeuristicBot", "Decision"]
 
@@ -107,10 +107,10 @@ class _Context:
         return _core.classify(move, self.flags)
 
     def control(self, move: int) -> bool:
-        return bool(move & TWOS_MASK) or is_bomb(self.code(move))
+        return is_control(move, self.flags)
 
     def unbeatable(self, move: int) -> bool:
-        return _core.count_legal_moves(self.unseen, self.code(move), self.flags) == 0
+        return is_unbeatable(move, self.unseen, self.flags)
 
     def lead(self, moves: list[int]) -> Decision:
         # The split's groups are the intact leads (on a first lead, the one group holding

@@ -19,6 +19,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Iterator
 
+from ..spelling import Spelling
 from .errors import CardError
 
 __all__ = ["Card", "Cards", "RANKS", "SUITS", "ASCII_SUITS"]
@@ -32,45 +33,15 @@ ASCII_SUITS: tuple[str, ...] = ("s", "h", "c", "d")
 
 _NTYPES = 54
 _ALL = (1 << _NTYPES) - 1
-_VS16 = "\ufe0f"  # emoji renderings append VARIATION SELECTOR-16 to a suit symbol
 
-_UNICODE = tuple(RANKS[i >> 2] + SUITS[i & 3] for i in range(52)) + ("☆", "★")
-_ASCII = tuple(RANKS[i >> 2] + ASCII_SUITS[i & 3] for i in range(52)) + ("SJ", "BJ")
-
-_RANK_SPELLINGS: dict[str, int] = {r.lower(): i for i, r in enumerate(RANKS)}
-_RANK_SPELLINGS["t"] = RANKS.index("10")
-_SUIT_SPELLINGS: dict[str, int] = {
-    **{s: i for i, s in enumerate(ASCII_SUITS)},
-    **{s: i for i, s in enumerate(SUITS)},
-}
-# Every accepted spelling (lower-cased) maps straight to its original_id.
-_TOKENS: dict[str, int] = {
-    rank + suit + vs: r * 4 + s
-    for rank, r in _RANK_SPELLINGS.items()
-    for suit, s in _SUIT_SPELLINGS.items()
-    for vs in ("", _VS16)
-}
-_TOKENS.update({"sj": 52, "bj": 53, "☆": 52, "★": 53})
-
-
-def _token_error(token: str) -> CardError:
-    low = token.lower().removesuffix(_VS16)
-    size = next((n for n in (2, 1) if low[:n] in _RANK_SPELLINGS), 0)
-    if size:
-        reason = f"unknown suit {token[size:]!r}" if low[size:] else "missing suit"
-    elif low[-1:] in _SUIT_SPELLINGS:
-        reason = f"unknown rank {token[: len(low) - 1]!r}" if len(low) > 1 else "missing rank"
-    else:
-        reason = ("expected a rank (2-10, T, J, Q, K, A) then a suit (s h c d or ♠ ♥ ♣ ♦), "
-                  "or a joker (SJ, BJ, ☆, ★)")
-    return CardError(f"not a card: {token!r} ({reason})", token)
-
-
-def _parse_token(token: str) -> int:
-    oid = _TOKENS.get(token.lower())
-    if oid is None:
-        raise _token_error(token)
-    return oid
+# Text is read by the spelling shared with the Tiến Lên deck (tienlen.spelling); the
+# jokers are ids 52 and 53.
+_SPELLING = Spelling(
+    RANKS, SUITS, ASCII_SUITS, (("☆", "SJ"), ("★", "BJ")), error=CardError,
+    expected="a rank (2-10, T, J, Q, K, A) then a suit (s h c d or ♠ ♥ ♣ ♦), "
+             "or a joker (SJ, BJ, ☆, ★)")
+_UNICODE = _SPELLING.names
+_ASCII = _SPELLING.ascii_names
 
 
 class Card(int):
@@ -112,12 +83,7 @@ class Card(int):
         >>> Card.parse("Qc").original_id, Card.parse("☆") == Card.parse("sj")
         (42, True)
         """
-        if not isinstance(text, str):
-            raise CardError(f"expected a card as text; got {type(text).__name__}")
-        token = text.strip()
-        if not token or len(token.split()) != 1:
-            raise CardError(f"expected exactly one card; got {text!r}", token)
-        return _CARDS[_parse_token(token)]
+        return _CARDS[_SPELLING.one(text)]
 
     @property
     def original_id(self) -> int:
@@ -222,11 +188,9 @@ class Cards:
         ...
         tienlen.guandan.errors.CardError: not a card: '5x' (unknown suit 'x')
         """
-        if not isinstance(text, str):
-            raise CardError(f"expected a string of cards; got {type(text).__name__}")
         once = twice = 0
-        for token in text.replace(",", " ").split():
-            once, twice = _add_id(once, twice, _parse_token(token), token)
+        for token in _SPELLING.tokens(text):
+            once, twice = _add_id(once, twice, _SPELLING.id(token), token)
         return _wrap(once, twice)
 
     @classmethod

@@ -1,9 +1,10 @@
 """The Guandan side of the ``tienlen`` command line: ``play --game guandan`` (the training
 mode), ``moves --game guandan``, ``replay`` of a Guandan match and ``sim --game guandan``.
 
-The training mode is line-based: it prints the table and reads one command a line, so it
-works the same in a terminal and with piped input. ``--lang zh`` shows it in Chinese with
-the plan's labels (出牌 过牌 提示 进贡 还贡 头游 …); the default follows the locale.
+The training mode's screen is :mod:`tienlen.tui.guandan_play` (on the terminal Tiến Lên's
+``play`` uses: redrawn in place on a terminal, plain lines when piped). ``--lang zh`` shows
+it in Chinese with the plan's labels (出牌 过牌 提示 进贡 还贡 头游 …); the default follows
+the locale.
 
 >>> run_moves_text(["5s 5h 6s 7s 8s 9s"], level=5, pile=None, lang="en", ascii_=True)[-1]  # 6 singles, 5 pairs, 8 straights, 8 straight flushes
 'total: 27 legal plays'
@@ -22,11 +23,8 @@ from typing import TYPE_CHECKING, TextIO, TypedDict
 
 from .bots import make_bot
 from .cards import Cards
-from .config import RuleConfig
 from .errors import GuandanError
-from .game import Action, GameView, IllegalActionError, return_candidates, tribute_candidates
-from .hints import TipButton, hint
-from .match import HandResult, Match, ReplayError
+from .match import Match, ReplayError
 from .plays import Kind, Play, classify, legal_plays
 
 if TYPE_CHECKING:   # the arena (numpy, process pools) loads only for sim
@@ -35,83 +33,18 @@ if TYPE_CHECKING:   # the arena (numpy, process pools) loads only for sim
 __all__ = ["run_play", "run_moves", "run_replay", "run_sim", "LABELS", "default_lang",
            "run_moves_text", "TrainingSession"]
 
-# The text of one language: every label a string, but "places", the names of 1st..4th.
-# (Functional syntax: "pass" and "return" are keywords.)
-Labels = TypedDict("Labels", {
-    "title": str, "play": str, "pass": str, "hint": str, "tip": str, "tribute": str,
-    "return": str, "level": str, "hand": str, "your_hand": str, "pile": str, "empty": str,
-    "you": str, "partner": str, "left": str, "right": str, "turn": str, "places": list[str],
-    "team_us": str, "team_them": str, "score": str, "wins": str, "gives_tribute": str,
-    "returns": str, "to": str, "anti": str, "must_give": str, "must_return": str,
-    "cards_left": str, "out": str, "won_match": str, "passes": str, "plays": str,
-    "help": str, "nothing": str, "refused": str, "bye": str, "hand_over": str, "levels": str,
-    "saved": str, "leads": str
-})
-
-#: Every label of the training mode, English and Chinese (the plan's words).
-LABELS: dict[str, Labels] = {
-    "en": {
-        "title": "Guandan training mode", "play": "play", "pass": "pass", "hint": "hint",
-        "tip": "tip", "tribute": "tribute", "return": "return", "level": "level",
-        "hand": "hand {n}", "your_hand": "Your hand", "pile": "On the table", "empty": "empty (your lead)",
-        "you": "You", "partner": "Partner", "left": "Left", "right": "Right",
-        "turn": "Your move> ", "places": ["1st (头游)", "2nd (二游)", "3rd (三游)", "4th (末游)"],
-        "team_us": "Us", "team_them": "Them", "score": "Match", "wins": "hands won",
-        "gives_tribute": "gives tribute", "returns": "returns", "to": "to", "anti": "Anti-tribute (抗贡): both big jokers on the paying side; no tribute.",
-        "must_give": "Tribute (进贡): give your highest card", "must_return": "Return (还贡): give back one card",
-        "cards_left": "cards", "out": "out", "won_match": "wins the match!", "passes": "passes",
-        "plays": "plays", "help": "Commands: cards (5h 5s) or numbers (1 2) to play, p pass, h hint, "
-        "t tip (next play that beats; y plays it), m list plays, q quit",
-        "nothing": "nothing beats the table: pass", "refused": "Refused", "bye": "Bye.",
-        "hand_over": "Hand over", "levels": "Levels", "saved": "saved to",
-        "leads": "leads",
-    },
-    "zh": {
-        "title": "掼蛋训练模式", "play": "出牌", "pass": "过牌", "hint": "提示", "tip": "提示",
-        "tribute": "进贡", "return": "还贡", "level": "级牌", "hand": "第{n}局",
-        "your_hand": "你的手牌", "pile": "桌面", "empty": "空（你先出）", "you": "你",
-        "partner": "对家", "left": "上家", "right": "下家", "turn": "请出牌> ",
-        "places": ["头游", "二游", "三游", "末游"], "team_us": "我方", "team_them": "对方",
-        "score": "比分", "wins": "局胜", "gives_tribute": "进贡", "returns": "还贡", "to": "给",
-        "anti": "抗贡：进贡方持有两张大王，免于进贡。", "must_give": "进贡：请交出你最大的牌",
-        "must_return": "还贡：请还一张牌", "cards_left": "张", "out": "出完", "won_match": "赢得比赛！",
-        "passes": "过牌", "plays": "出牌", "help": "命令：输入牌（5h 5s）或序号（1 2）出牌，p 过牌，h 提示，"
-        "t 提示（下一手能压的牌；y 出这手），m 列出可出的牌，q 退出",
-        "nothing": "没有能压的牌：过牌", "refused": "不合规", "bye": "再见。", "hand_over": "本局结束",
-        "levels": "级数", "saved": "已保存到", "leads": "先出",
-    },
-}
-
-_ERRORS_ZH = {
-    "INVALID_CARDS": "牌型不合法", "NOT_YOUR_TURN": "还没轮到你", "CANNOT_PASS": "首出不能过牌",
-    "CARD_NOT_FOUND": "你没有这些牌", "HAND_EMPTY": "手牌已出完", "INVALID_TRIBUTE": "进贡/还贡的牌不对",
-    "GAME_OVER": "牌局已结束", "STATE_CONFLICT": "现在不能这样做",
-}
+# The training mode's words (English and Chinese, the plan's labels) live with its screen.
+from ..tui.guandan_words import WORDS as LABELS  # noqa: E402
+from ..tui.guandan_words import default_lang, kind_name, rank_text  # noqa: E402
 
 
-def default_lang() -> str:
-    """"zh" when the locale is Chinese, else "en"."""
-    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = os.environ.get(name)
-        if value:
-            return "zh" if value.lower().startswith("zh") else "en"
-    try:
-        loc = locale.getlocale()[0] or ""
-    except ValueError:
-        loc = ""
-    return "zh" if loc.lower().startswith("zh") else "en"
+def __getattr__(name: str) -> object:
+    # The full-screen session loads rich; ``moves`` and ``sim`` do not need it.
+    if name == "TrainingSession":
+        from ..tui.guandan_play import GuandanSession
 
-
-_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-
-
-def _rank_text(rank: int) -> str:
-    return _RANKS[rank - 2] if rank <= 14 else ("SJ" if rank == 15 else "BJ")
-
-
-def kind_name(kind: Kind, lang: str) -> str:
-    """"pair 对子" in English (both names side by side), "对子" in Chinese."""
-    return kind.chinese if lang == "zh" else f"{kind.label} {kind.chinese}"
+        return GuandanSession
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def show_cards(cards: Cards, ascii_: bool) -> str:
@@ -135,7 +68,7 @@ def run_moves_text(hand_words: Sequence[str], level: int | str, pile: str | None
         if pile_kind:
             kind_text, _, rank = pile_kind.partition(":")
             readings = tuple(p for p in readings if p.kind.name.lower() == kind_text.lower()
-                             and (not rank or _rank_text(p.rank) == rank.upper()))
+                             and (not rank or rank_text(p.rank) == rank.upper()))
         if not readings:
             raise GuandanError(f"--pile: {pile} is not a play at this level")
         if len({p.code for p in readings}) > 1:
@@ -144,7 +77,7 @@ def run_moves_text(hand_words: Sequence[str], level: int | str, pile: str | None
                                "--pile-kind KIND[:TOP], e.g. straight:J")
         pile_play = readings[0]
     plays = legal_plays(hand, level, pile_play)
-    lines = [f"hand: {show_cards(hand, ascii_)} ({len(hand)} cards), level {_RANKS[plays[0].level - 2] if plays else level}"]
+    lines = [f"hand: {show_cards(hand, ascii_)} ({len(hand)} cards), level {rank_text(plays[0].level) if plays else level}"]
     lines.append(f"pile: {show_play(pile_play, lang, ascii_)}" if pile_play else "pile: empty (leading)")
     groups: dict[Kind, list[Play]] = {}
     for p in plays:
@@ -168,265 +101,41 @@ def run_moves(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- the training mode
 
-class TrainingSession:
-    """You and an AI partner against two AIs, hand after hand to A."""
-
-    def __init__(self, *, seed: int | None, levels: Sequence[str], seat: int = 0,
-                 lang: str = "en", ascii_: bool = False, save: Path | None = None,
-                 hints: bool = True, config: RuleConfig = RuleConfig(),
-                 out: TextIO | None = None, read: Callable[[str], str] | None = None) -> None:
-        self.match = Match(seed, config)
-        self.seat = seat
-        self.lang = lang
-        self.L = LABELS[lang]
-        self.ascii = ascii_
-        self.save = save
-        self.hints = hints
-        self.out = out or sys.stdout
-        self.read = read or input
-        self.bots = {s: make_bot(levels[i], seed=(self.match.seed + s) & 0xFFFFFFFF)
-                     for i, s in enumerate(s for s in range(4) if s != seat)}
-        self.shown = 0
-        self.tip: TipButton | None = None
-        self.tip_play: Play | None = None
-        self.wins = [0, 0]
-
-    def say(self, text: str = "") -> None:
-        print(text, file=self.out, flush=True)
-
-    def name(self, seat: int) -> str:
-        if seat == self.seat:
-            return self.L["you"]
-        if seat == self.match.game.partner(self.seat):
-            return f"{self.L['partner']}({seat})"
-        right = (self.seat + 1) % 4
-        return f"{self.L['right'] if seat == right else self.L['left']}({seat})"
-
-    def team_label(self, team: int) -> str:
-        return self.L["team_us"] if self.seat in self.match.teams[team] else self.L["team_them"]
-
-    def header(self) -> None:
-        m, L = self.match, self.L
-        lv = " / ".join(f"{self.team_label(t)} {_RANKS[m.levels[t] - 2]}" for t in (0, 1))
-        self.say(f"== {L['title']} · {L['hand'].format(n=m.hand_number + 1)} · {L['level']} "
-                 f"{_RANKS[m.game.level - 2]} · {L['levels']}: {lv} · {L['score']}: "
-                 f"{self.team_label(0)} {self.wins[0]} - {self.wins[1]} {self.team_label(1)} {L['wins']} ==")
-
-    def run(self) -> int:
-        self.say(self.L["help"])
-        hand_seen = -1
-        try:
-            while not self.match.is_over:
-                game = self.match.game
-                if self.match.hand_number != hand_seen:
-                    hand_seen = self.match.hand_number
-                    self.shown = 0
-                    self.header()
-                    if game.anti_tribute:
-                        self.say(self.L["anti"])
-                self.echo_actions()
-                seat = self.match.turn
-                assert seat is not None  # someone acts until the match is over
-                if seat == self.seat:
-                    if not self.human_turn():
-                        self.finish()
-                        self.say(self.L["bye"])
-                        return 0
-                else:
-                    kind, cards = self.bots[seat].decide(game.view(seat))
-                    self.match.act(kind, cards, seat)
-                if self.match.is_over or self.match.hand_number != hand_seen:
-                    self.end_of_hand()
-        except EOFError:
-            self.finish()
-            self.say(self.L["bye"])
-            return 0
-        self.finish()
-        return 0
-
-    def finish(self) -> None:
-        if self.save is not None:
-            self.save.write_text(self.match.to_json(), encoding="utf-8")
-            self.say(f"{self.L['saved']} {self.save}")
-
-    def echo_actions(self) -> None:
-        hand = self.match.hand_number
-        items = [a for h, a in self.match.history if h == hand]
-        for a in items[self.shown:]:
-            self.say(self.describe(a))
-        self.shown = len(items)
-
-    def visible(self, a: Action) -> bool:
-        """Whether the player may see a tribute card: it gave or took it (G6, the view)."""
-        if self.seat in (a.seat, a.to):
-            return True
-        return any(t.payer == a.seat and t.receiver == self.seat for t in self.match.game.tributes)
-
-    def describe(self, a: Action) -> str:
-        L = self.L
-        who = self.name(a.seat)
-        if a.action == "pass":
-            return f"  {who}: {L['passes']}"
-        if a.action == "play":
-            assert a.play is not None  # a play action carries its reading
-            return f"  {who}: {L['plays']} {show_play(a.play, self.lang, self.ascii)}"
-        # The match's own history holds every tribute card: None is only a hidden card.
-        cards = show_cards(a.cards, self.ascii) if self.visible(a) and a.cards is not None else "?"
-        verb = L["gives_tribute"] if a.action == "give_tribute" else L["returns"]
-        to = f" {L['to']} {self.name(a.to)}" if a.to is not None else ""
-        return f"  {who}: {verb} {cards}{to}"
-
-    def end_of_hand(self) -> None:
-        m = self.match
-        self.echo_final()
-        r = m.results[-1]
-        self.wins[r.winner] += 1
-        L = self.L
-        self.say(f"-- {L['hand_over']}: " + ", ".join(
-            f"{L['places'][i]} {self.name(s)}" for i, s in enumerate(r.places)))
-        lv = " / ".join(f"{self.team_label(t)} {_RANKS[r.levels[t] - 2]}" for t in (0, 1))
-        self.say(f"-- {L['levels']}: {lv}")
-        if m.is_over:
-            assert m.winner is not None  # an over match has a winner
-            self.say(f"*** {self.team_label(m.winner)} {L['won_match']} ***")
-
-    def echo_final(self) -> None:
-        m = self.match
-        idx = len(m.results) - 1
-        items = [a for h, a in m.history if h == idx]
-        for a in items[self.shown:]:
-            self.say(self.describe(a))
-        self.shown = 0
-
-    def show_table(self, view: GameView) -> None:
-        L = self.L
-        sizes = "  ".join(f"{self.name(s)}: {view.hand_sizes[s]} {L['cards_left']}"
-                          for s in range(4) if s != self.seat)
-        self.say(f"  {sizes}")
-        pile, owner = view.pile, view.pile_owner
-        self.say(f"  {L['pile']}: " + (f"{show_play(pile, self.lang, self.ascii)} ({self.name(owner)})"
-                                      if pile and owner is not None else L["empty"]))
-        cards = list(view.hand)
-        shown = "  ".join(f"{i + 1}:{c.ascii() if self.ascii else str(c)}" for i, c in enumerate(cards))
-        self.say(f"  {L['your_hand']} ({len(cards)}): {shown}")
-
-    def human_turn(self) -> bool:
-        game = self.match.game
-        view = game.view(self.seat)
-        L = self.L
-        if view.tribute_step is not None:
-            return self.human_tribute(view)
-        self.show_table(view)
-        self.tip = None
-        action: Callable[[], object]
-        while True:
-            line = self.read(L["turn"]).strip()
-            if line.lower() in ("q", "quit", "exit"):
-                return False
-            if line in ("?", "help"):
-                self.say(L["help"])
-                continue
-            if line.lower() in ("p", "pass", "过", "过牌"):
-                action = lambda: self.match.pass_turn(seat=self.seat)
-            elif line.lower() in ("h", "hint", "提示"):
-                if not self.hints:
-                    self.say("hints are off")
-                    continue
-                self.say(f"  {L['hint']}: {hint(view)}")
-                continue
-            elif line.lower() in ("t", "tip"):
-                if self.tip is None:
-                    self.tip = TipButton(view)
-                self.tip_play = self.tip.press()
-                self.say(f"  {L['tip']}: " + (show_play(self.tip_play, self.lang, self.ascii)
-                                             if self.tip_play else L["nothing"]))
-                continue
-            elif line.lower() in ("y", "yes") and self.tip_play is not None:
-                play = self.tip_play
-                action = lambda: self.match.play(play, seat=self.seat)
-            elif line.lower() in ("m", "moves"):
-                plays = view.legal_plays
-                for p in TipButton(view)._plays[:40]:
-                    self.say(f"    {show_play(p, self.lang, self.ascii)}")
-                self.say(f"  ({len(plays)})")
-                continue
-            elif not line:
-                continue
-            else:
-                try:
-                    cards = self.parse_cards(line, view)
-                except ValueError as e:
-                    self.say(f"  {L['refused']}: {e}")
-                    continue
-                action = lambda: self.match.play(cards, seat=self.seat)
-            try:
-                action()
-                return True
-            except IllegalActionError as e:
-                msg = _ERRORS_ZH.get(e.reason, str(e)) if self.lang == "zh" else str(e)
-                self.say(f"  {L['refused']}: {msg} ({e.reason})")
-
-    def parse_cards(self, line: str, view: GameView) -> Cards:
-        words = line.replace(",", " ").split()
-        if all(w.isdigit() for w in words):
-            cards = list(view.hand)
-            idx = [int(w) - 1 for w in words]
-            if any(not 0 <= i < len(cards) for i in idx) or len(set(idx)) != len(idx):
-                raise ValueError(f"numbers must be distinct, 1..{len(cards)}")
-            return Cards.from_ids([int(cards[i]) for i in idx])
-        return Cards.parse(line)
-
-    def human_tribute(self, view: GameView) -> bool:
-        L = self.L
-        give = view.tribute_step == "give"
-        cands = (tribute_candidates if give else return_candidates)(view.hand, view.level, view.config)
-        self.show_table(view)
-        self.say(f"  {L['must_give'] if give else L['must_return']}: "
-                 + " ".join(show_cards(Cards.from_ids([c]), self.ascii) for c in cands))
-        while True:
-            line = self.read(f"{L['tribute'] if give else L['return']}> ").strip()
-            if line.lower() in ("q", "quit"):
-                return False
-            if line.lower() in ("h", "hint", "提示"):
-                self.say(f"  {L['hint']}: {hint(view)}")
-                continue
-            if not line:
-                continue
-            try:
-                if line.lower() in ("t", "y", "tip"):
-                    # The tip / yes keys give the suggested card at once.
-                    tip = hint(view).cards
-                    assert isinstance(tip, int)  # a tribute hint names one card id
-                    self.say(f"  {L['tip']}: {show_cards(Cards.from_ids([tip]), self.ascii)}")
-                    card: object = tip
-                else:
-                    card = self.parse_cards(line, view)
-                if give:
-                    self.match.give_tribute(card, seat=self.seat)
-                else:
-                    self.match.return_tribute(card, seat=self.seat)
-                return True
-            except ValueError as e:
-                self.say(f"  {L['refused']}: {e}")
-
-
 def run_play(args: argparse.Namespace) -> int:
+    """``tienlen play --game guandan``: the full-screen training mode (tienlen.tui)."""
+    from ..tui.guandan_play import GuandanOptions, GuandanSession
+    from ..tui.render import Style
+    from ..tui.terminal import Terminal
+
     levels = list(getattr(args, "bots", None) or ["L2"])
     if len(levels) == 1:
         levels = levels * 3
     if len(levels) != 3:
-        raise GuandanError("--bots: give one level for all three bots, or three (partner and "
-                           "opponents in seat order)")
-    for lv in levels:
-        make_bot(lv)
-    seat = getattr(args, "seat", 0)
-    if not 0 <= seat <= 3:
-        raise GuandanError("--seat must be 0..3")
-    lang = getattr(args, "lang", None) or default_lang()
-    session = TrainingSession(seed=getattr(args, "seed", None), levels=levels, seat=seat,
-                              lang=lang, ascii_=bool(getattr(args, "ascii", False)),
-                              save=getattr(args, "save", None), hints=getattr(args, "hints", True))
-    return session.run()
+        raise GuandanError("--bots: give one level for all three AIs, or three (the other "
+                           "seats in seat order: with --seat 0, right, partner, left)")
+    for level in levels:
+        make_bot(level)  # a ValueError naming the choices
+    if getattr(args, "players", 4) != 4:
+        raise GuandanError("--players: Guandan is played by four")
+    if getattr(args, "rules", "default") != "default":
+        raise GuandanError("--rules chooses Tiến Lên rules; Guandan's training mode plays "
+                           "the standard rules")
+    iterations = getattr(args, "iterations", None)
+    if iterations is not None and not any(level.lower() == "l3" for level in levels):
+        raise GuandanError("--iterations sets L3's search, and no L3 plays")
+    save = getattr(args, "save", None)
+    if save is not None:
+        from ..cli import _writable_file
+
+        _writable_file(save, "--save")
+    from ..cli import _use_ascii
+
+    options = GuandanOptions(
+        seat=getattr(args, "seat", 0), levels=tuple(levels), seed=getattr(args, "seed", None),
+        lang=getattr(args, "lang", None) or default_lang(), style=Style(ascii=_use_ascii(args)),
+        hints=getattr(args, "hints", True), save=save, fast=bool(getattr(args, "fast", False)),
+        iterations=iterations)
+    return GuandanSession(options, Terminal()).run()
 
 
 # ---------------------------------------------------------------- replay
@@ -441,47 +150,29 @@ def is_guandan_replay(path: Path) -> bool:
 
 
 def run_replay(args: argparse.Namespace) -> int:
+    """``tienlen replay`` of a Guandan match: every action re-checked on load (a tampered
+    file is refused, naming the first bad action), then shown as the training mode shows it."""
+    from ..tui.guandan_play import GuandanReplay
+    from ..tui.render import Style
+    from ..tui.terminal import Terminal
+
     path: Path = args.file
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise GuandanError(f"cannot read {path}: {error.strerror or error}") from None
     try:
         match = Match.from_json(data)
     except ReplayError as e:
         raise GuandanError(f"{path}: {e}") from None
+    from ..cli import _use_ascii
+
     lang = getattr(args, "lang", None) or default_lang()
-    ascii_ = bool(getattr(args, "ascii", False))
-    L = LABELS[lang]
-    hand = -1
-    for h, a in match.history:
-        if h != hand:
-            if hand >= 0:
-                _print_result(match.results[hand], L)
-            hand = h
-            print(f"== {L['hand'].format(n=h + 1)} ==")
-        if a.action == "pass":
-            print(f"  seat {a.seat}: {L['passes']}")
-        elif a.action == "play":
-            assert a.play is not None  # a play action carries its reading
-            print(f"  seat {a.seat}: {L['plays']} {show_play(a.play, lang, ascii_)}")
-        else:
-            assert a.cards is not None  # the match's own history shows every tribute card
-            verb = L["gives_tribute"] if a.action == "give_tribute" else L["returns"]
-            to = "" if a.to is None else f" {L['to']} seat {a.to}"
-            print(f"  seat {a.seat}: {verb} {show_cards(a.cards, ascii_)}{to}")
-        if getattr(args, "step", False):
-            try:
-                input()
-            except EOFError:
-                pass
-    if 0 <= hand < len(match.results):
-        _print_result(match.results[hand], L)
-    if match.winner is not None:
-        print(f"*** team {match.teams[match.winner]} {L['won_match']} ***")
-    return 0
-
-
-def _print_result(r: HandResult, L: Labels) -> None:
-    print("-- " + ", ".join(f"{L['places'][i]} seat {s}" for i, s in enumerate(r.places))
-          + f"; {L['levels']}: {_RANKS[r.levels[0] - 2]} / {_RANKS[r.levels[1] - 2]}")
+    style = Style(ascii=_use_ascii(args))
+    replay = GuandanReplay(match, Terminal(), lang=lang, style=style,
+                           step=bool(getattr(args, "step", False)),
+                           fast=bool(getattr(args, "fast", False)))
+    return replay.run()
 
 
 # ---------------------------------------------------------------- sim

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Final, Literal, NamedTuple, Union, cast, overload
 
 from .. import _guandan
+from ..seeds import GOLDEN_GAMMA, SEED_LIMIT, seed_or_fresh, splitmix64
 from .cards import Cards, _wrap
 from .config import RuleConfig
 from .errors import GuandanError
@@ -293,12 +294,7 @@ class Game:
             del total
             self._seed = seed
         else:
-            if seed is None:
-                import secrets
-
-                seed = secrets.randbits(64)
-            if type(seed) is not int or not 0 <= seed < 1 << 64:
-                raise GuandanError(f"seed must be an int in [0, 2**64); got {seed!r}")
+            seed = seed_or_fresh(seed, GuandanError)
             parsed = tuple(_wrap(o, t) for o, t in _guandan.deal(seed))
             self._seed = seed
         self._level = level
@@ -640,7 +636,7 @@ class Game:
             if isinstance(reading, Play):
                 want = reading._code
             elif isinstance(reading, Kind):
-                want = next((x for x in reversed(codes) if x >> 12 == reading), -1)
+                want = next((x for x in reversed(codes) if _guandan.code_kind(x) == reading), -1)
             else:
                 want = reading
             if want not in codes:
@@ -657,7 +653,7 @@ class Game:
         ok = [c for c in codes if _guandan.beats(c, pile, self._level, self._flags)]
         if not ok:
             return codes[-1]
-        plain = [c for c in ok if c >> 12 < Kind.BOMB]
+        plain = [c for c in ok if _guandan.code_kind(c) < Kind.BOMB]
         pick = plain or ok
         return max(pick, key=lambda c: _guandan.compare_value(c, self._level, self._flags))
 
@@ -861,10 +857,7 @@ def _seat_or_error(seat: object) -> int:
 
 def _draw_seat(seed: int) -> int:
     """A seat drawn from a seed (G5.2), by splitmix64 so that it does not follow the deal."""
-    z = (seed + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-    return (z ^ (z >> 31)) >> 62
+    return splitmix64(seed)[1] >> 62
 
 
 def _one_card(card: object) -> int:
@@ -901,8 +894,6 @@ def random_teams(seed: int) -> tuple[tuple[int, int], tuple[int, int]]:
 
 
 def _mix(seed: int, salt: int) -> int:
-    z = (seed + salt * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-    return z ^ (z >> 31)
+    """splitmix64's output from the state ``seed + salt * GOLDEN_GAMMA`` (mod 2**64)."""
+    return splitmix64((seed + (salt - 1) * GOLDEN_GAMMA) % SEED_LIMIT)[1]
 

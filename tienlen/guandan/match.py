@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
+from ..seeds import seed_or_fresh
 from .cards import Cards
 from .config import RuleConfig, TeamFormation
 from .errors import GuandanError
@@ -109,12 +110,7 @@ class Match:
 
     def __init__(self, seed: int | None = None, config: RuleConfig = RuleConfig(), *,
                  max_hands: int = 10_000) -> None:
-        if seed is None:
-            import secrets
-
-            seed = secrets.randbits(64)
-        if type(seed) is not int or not 0 <= seed < 1 << 64:
-            raise GuandanError(f"seed must be an int in [0, 2**64); got {seed!r}")
+        seed = seed_or_fresh(seed, GuandanError)
         if not isinstance(config, RuleConfig):
             raise GuandanError(f"config must be a RuleConfig; got {type(config).__name__}")
         self._seed = seed

@@ -27,7 +27,7 @@ _STANDARD = RuleConfig()
 
 
 class Kind(IntEnum):
-    """Kind of a play, with the core's values (``code >> 12``), in listing order."""
+    """Kind of a play, with the core's values (``core.code_kind(code)``), in listing order."""
 
     SINGLE = 1
     PAIR = 2
@@ -122,19 +122,19 @@ class Play:
 
     @property
     def kind(self) -> Kind:
-        return _KINDS[self._code >> 12]
+        return _KINDS[_guandan.code_kind(self._code)]
 
     @property
     def size(self) -> int:
         """Number of cards."""
-        return (self._code >> 6) & 63
+        return _guandan.code_size(self._code)
 
     @property
     def rank(self) -> int:
         """The reading's rank: 2..14 for a natural rank (a full house: its triple's), 15 ☆,
         16 ★; for straights, three pairs, plates and straight flushes the window's top
         natural rank (A2345 is 5). The joker bomb is 16."""
-        return self._code & 63
+        return _guandan.code_rank(self._code)
 
     @property
     def level(self) -> int:
@@ -155,7 +155,7 @@ class Play:
     @property
     def is_bomb(self) -> bool:
         """A bomb, straight flush or joker bomb: beats every other kind (G3)."""
-        return self._code >> 12 >= Kind.BOMB
+        return _guandan.code_kind(self._code) >= Kind.BOMB
 
     @property
     def key(self) -> tuple[int, ...]:
@@ -166,7 +166,7 @@ class Play:
         value = _guandan.compare_value(self._code, self._level, self._flags)
         if self.is_bomb:
             return (1, value)
-        return (0, self._code >> 12, self.size, value)
+        return (0, _guandan.code_kind(self._code), self.size, value)
 
     def describe(self) -> str:
         """The reading in words.

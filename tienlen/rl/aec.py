@@ -26,7 +26,9 @@ from pettingzoo.utils import wrappers
 from .. import _core
 from ..cards import Cards
 from ..rules import Rules
+from ..seeds import check_players
 from .encoding import (NUM_ACTIONS, action_space, check_action, check_render_mode,
+                       deal_with_a_decision,
                        observation_space, place_rewards, rules_arg)
 
 __all__ = ["env", "raw_env", "TienlenAECEnv"]
@@ -61,8 +63,7 @@ class TienlenAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
                  rewards: tuple[float, ...] | None = None, legal_actions: bool = True,
                  render_mode: str | None = None) -> None:
         super().__init__()
-        if type(players) is not int or not 2 <= players <= 4:
-            raise ValueError(f"players must be 2, 3 or 4; got {players!r}")
+        check_players(players)
         rules = rules_arg(rules)
         check_render_mode(render_mode)
         self.rules = rules
@@ -88,13 +89,15 @@ class TienlenAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a hand: with ``seed`` the deal is ``tienlen.core.deal(seed, players)``;
-        without, the next deal of the env's own seeded stream."""
+        without, the next deal of the env's own seeded stream. A deal won at once (R11.3)
+        is skipped (:func:`~tienlen.rl.encoding.deal_with_a_decision`)."""
         if seed is not None:
             self._rng.seed(seed)
             deal_seed = seed
         else:
             deal_seed = self._rng.getrandbits(64)
-        self.game.reset(deal_seed)
+        # A deal won at once (R11.3) would give no agent a turn: the next one is dealt.
+        deal_with_a_decision(self.game, deal_seed)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}

@@ -21,11 +21,12 @@ import numpy as np
 from .. import _core
 from ..errors import TienlenError
 from ..rules import Rules
+from ..seeds import splitmix64
 
 if TYPE_CHECKING:
     import gymnasium
 
-__all__ = ["rules_arg", "check_render_mode", "OBS_SIZE", "NUM_ACTIONS", "MAX_LEGAL", "HISTORY", "FIELDS", "IllegalActionError",
+__all__ = ["rules_arg", "check_render_mode", "deal_with_a_decision", "OBS_SIZE", "NUM_ACTIONS", "MAX_LEGAL", "HISTORY", "FIELDS", "IllegalActionError",
            "place_rewards", "observation_box", "observation_high", "observation_space",
            "action_space"]
 
@@ -70,6 +71,23 @@ def rules_arg(rules: Rules | str | None) -> Rules:
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a tienlen.Rules; got {rules!r}")
     return rules
+
+
+_MAX_REDEALS = 10_000
+
+
+def deal_with_a_decision(game: _core.RLGame, seed: int) -> int:
+    """Reset ``game`` to the deal of ``seed`` and return the seed dealt. A deal that one
+    seat wins at once (R11.3, under rules that enable instant wins) gives no seat a
+    decision, so it is skipped, as ``VecGames`` does: the next seed of a splitmix64 stream
+    from ``seed`` is dealt instead, until a hand is in play. Deterministic in ``seed``."""
+    for _ in range(_MAX_REDEALS):
+        game.reset(seed)
+        if not game.is_over:
+            return seed
+        seed = splitmix64(seed)[1]
+    raise ValueError(f"{_MAX_REDEALS} deals in a row were instant wins: these rules leave "
+                     "no hand to play")
 
 
 def check_render_mode(render_mode: str | None) -> None:

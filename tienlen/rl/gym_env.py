@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-import hashlib
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,31 +25,65 @@ from gymnasium import spaces
 from .. import _core
 from ..bots import Bot, make_bot
 from ..cards import Cards
-from ..game import PASS, Game
+from ..actions import PASS
+from ..game import Game
 from ..rules import Rules
-from ..seeds import check_seed
-from .encoding import check_render_mode, rules_arg, NUM_ACTIONS, IllegalActionError, check_action, observation_space, place_rewards
+from ..seeds import check_seed, mix
+from .encoding import check_render_mode, deal_with_a_decision, rules_arg, NUM_ACTIONS, IllegalActionError, check_action, observation_space, place_rewards
 
-__all__ = ["TienlenEnv", "MaskedDiscrete", "VectorObservation"]
+__all__ = ["TienlenEnv", "MaskedDiscrete", "SampledAction", "VectorObservation"]
 
+
+
+class SampledAction(int):
+    """An action drawn by :meth:`MaskedDiscrete.sample`: the int, plus the uniform draw it came
+    from and the env's position (its epoch) when it was drawn. If the env has moved on since
+    (a reset or a step), :meth:`TienlenEnv.step` draws it again from the same number against
+    the current mask, so that a sample taken before ``reset(seed=...)`` is a legal action of
+    the state it is used in (Gymnasium's ``check_env`` samples before it resets) and the same
+    draw in the same state is the same action. An ordinary int is never reinterpreted."""
+
+    draw: float
+    epoch: int
+
+    def __new__(cls, value: int, draw: float, epoch: int) -> SampledAction:
+        action = super().__new__(cls, value)
+        action.draw = draw
+        action.epoch = epoch
+        return action
+
+
+# Positions of every env share one counter, so a sample drawn in one env is stale in another.
+_EPOCHS = itertools.count(1)
+
+
+def _pick(mask: np.ndarray, draw: float) -> int:
+    """The legal action a uniform draw in [0, 1) selects from an action mask."""
+    legal = np.flatnonzero(mask)
+    return int(legal[min(int(draw * len(legal)), len(legal) - 1)])
 
 
 class MaskedDiscrete(spaces.Discrete):
     """``Discrete(487)`` whose :meth:`sample` without a mask draws among the actions that
     are legal *now* in its env (uniformly, from the space's own seeded generator), so that
     generic tools that sample the space (Gymnasium's ``check_env``, random baselines) take
-    legal actions. ``sample(mask=...)`` behaves as ``Discrete``'s."""
+    legal actions; it returns a :class:`SampledAction`. ``sample(mask=...)`` behaves as
+    ``Discrete``'s."""
 
-    def __init__(self, n: int, mask_source: Any = None, seed: int | None = None) -> None:
+    def __init__(self, n: int, mask_source: Any = None, seed: int | None = None,
+                 epoch_source: Any = None) -> None:
         super().__init__(n, seed=seed)
         self._mask_source = mask_source
+        self._epoch_source = epoch_source
 
     def sample(self, mask: np.ndarray | None = None,
                probability: np.ndarray | None = None) -> np.int64:
         if mask is None and probability is None and self._mask_source is not None:
             current = self._mask_source()
             if current is not None and current.any():
-                mask = current
+                draw = float(self.np_random.random())
+                epoch = self._epoch_source() if self._epoch_source is not None else 0
+                return SampledAction(_pick(current, draw), draw, epoch)  # type: ignore[return-value]
         return super().sample(mask=mask, probability=probability)
 
     def __eq__(self, other: object) -> bool:
@@ -60,12 +94,6 @@ class MaskedDiscrete(spaces.Discrete):
     def __reduce__(self) -> tuple[type[spaces.Discrete], tuple[int]]:
         # Pickles (as in a saved policy) as the plain Discrete: the env link is not data.
         return (spaces.Discrete, (int(self.n),))
-
-
-def _derived_seed(*parts: int) -> int:
-    """A 64-bit seed from ints, stable across platforms and runs."""
-    digest = hashlib.blake2b(repr(parts).encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "little")
 
 
 class TienlenEnv(gymnasium.Env):
@@ -115,7 +143,9 @@ class TienlenEnv(gymnasium.Env):
         self.place_rewards = place_rewards(self.players, rewards)
         self.legal_actions = legal_actions
         self.observation_space = observation_space(legal_actions)
-        self.action_space = MaskedDiscrete(NUM_ACTIONS, self._current_mask)
+        self._epoch = next(_EPOCHS)       # renewed by every reset and step (SampledAction)
+        self.action_space = MaskedDiscrete(NUM_ACTIONS, self._current_mask,
+                                           epoch_source=lambda: self._epoch)
         self.game = _core.RLGame(self.players, rules.flags)
         self._table: Game | None = None
         self._bots: dict[int, Bot] = {}
@@ -127,16 +157,20 @@ class TienlenEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """Deal a hand. With ``seed``, the deal is ``tienlen.core.deal(seed, players)`` and
-        level-named bots are rebuilt with seeds derived from it."""
+        level-named bots are rebuilt with seeds derived from it. A deal won at once (R11.3)
+        is skipped for the next one of a stream from the seed
+        (:func:`~tienlen.rl.encoding.deal_with_a_decision`): an episode always has a
+        decision."""
         super().reset(seed=seed)
         deal_seed = seed if seed is not None else int(self.np_random.integers(1 << 63))
         check_seed(deal_seed)
-        self.game.reset(deal_seed)
+        self._epoch = next(_EPOCHS)
+        deal_seed = deal_with_a_decision(self.game, deal_seed)
         self._table = Game.from_hands(self.game.hands, rules=self.rules)
         self._bots = {}
         for k, spec in enumerate(self.opponent_specs):
             seat = self._seat_of_opponent[k]
-            self._bots[seat] = (make_bot(spec, seed=_derived_seed(deal_seed, seat))
+            self._bots[seat] = (make_bot(spec, seed=mix(deal_seed, seat))
                                 if isinstance(spec, str) else spec)
         self._play_opponents()
         return self._observation(), {"seat": self.learner_seat}
@@ -146,6 +180,9 @@ class TienlenEnv(gymnasium.Env):
             raise gymnasium.error.ResetNeeded("call reset() before step() (and after an episode ends)")
         if self._done():
             raise gymnasium.error.ResetNeeded("the episode is over: call reset()")
+        if (isinstance(action, SampledAction) and action.epoch != self._epoch
+                and self.game.turn == self.learner_seat):
+            action = _pick(self.game.action_mask(), action.draw)   # drawn before we moved on
         try:
             a = check_action(self.game, action)
         except IllegalActionError:
@@ -155,6 +192,7 @@ class TienlenEnv(gymnasium.Env):
             return (self._observation(), min(self.place_rewards) - 1.0, True, False,
                     {"illegal_action": True})
         mask = self.game.action_mask_of(a)
+        self._epoch = next(_EPOCHS)
         self.game.step(a)
         self._table.apply_unchecked(PASS if mask == 0 else mask)
         if not self._done():

@@ -8,8 +8,6 @@ move and draws what happened.
 
 from __future__ import annotations
 
-import random
-import re
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,18 +21,26 @@ from rich.text import Text
 
 from ..bots import Bot, make_bot
 from ..cards import Card, Cards
+from ..actions import PASS, Action, Move
 from ..errors import CardParseError
-from ..game import PASS, Action, Game, Move
+from ..game import Game
 from ..match import Match
+from ..reasons import IllegalMoveError, Wording
 from ..replay import ReplayLabels, game_to_json_with_labels
 from ..rules import Rules
+from ..seeds import mix
 from ..view import View
 from .render import (SeatInfo, Style, board, cards_text, combo_text, finishing_table,
                      ordinal, scoreboard)
 from .terminal import Terminal
 
 __all__ = ["PlayOptions", "PlaySession", "Command", "parse_command", "cards_from_input",
+           "input_tokens", "check_card_number",
            "bot_names", "save_path", "moves_listing", "help_table"]
+
+# The deals that win at once (R11.3), in a player's words.
+_INSTANT_WIN_WORDS = {"four_twos": "four 2s", "dragon": "a dragon (3 to A)",
+                      "six_pairs": "six pairs", "five_pairs": "five consecutive pairs"}
 
 #: Names for the bots, in seat order after the person's seat.
 BOT_NAMES: tuple[str, ...] = ("Minh", "Lan", "Hoa")
@@ -114,9 +120,8 @@ def cards_from_input(text: str, hand: Cards) -> Cards:
     """
     ordered = list(hand)
     chosen: list[Card] = []
-    for token in re.split(r"[\s,]+", text.strip()):
-        if not token:
-            continue
+    # Separated like card text (spaces and/or commas: tienlen.spelling).
+    for token in text.replace(",", " ").split():
         if _is_number(token):
             number = int(token)
             if not 1 <= number <= len(ordered):
@@ -128,6 +133,25 @@ def cards_from_input(text: str, hand: Cards) -> Cards:
             raise ValueError(f"{card} is named twice")
         chosen.append(card)
     return Cards(chosen)
+
+
+def input_tokens(text: str) -> list[str | int]:
+    """The words of a typed play (split at spaces and commas, as card text is): numbers as
+    ints, the rest (card names) as text. Guandan's screen reads plays with it (Tiến Lên's
+    :func:`cards_from_input` splits the same way).
+
+    >>> input_tokens(" 3s, 10 ²  ")
+    ['3s', 10, '²']
+    """
+    return [int(t) if _is_number(t) else t for t in text.replace(",", " ").split()]
+
+
+def check_card_number(number: int, count: int) -> int:
+    """``number`` if it names one of ``count`` cards (1-based), else a ValueError saying how
+    the hand is numbered."""
+    if not 1 <= number <= count:
+        raise ValueError(f"there is no card {number}: {_numbered(count, 'card')}")
+    return number
 
 
 def _is_number(text: str) -> bool:
@@ -160,8 +184,8 @@ def save_path(path: Path, hand_number: int) -> Path:
 
 
 def _bot_seed(match_seed: int, seat: int) -> int:
-    # A string seed gives random.Random the same stream on every platform and run.
-    return random.Random(f"tienlen-bot:{match_seed}:{seat}").getrandbits(64)
+    # tienlen.seeds.mix, the one way a seed is derived from others (stable everywhere).
+    return mix(match_seed, seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,7 +247,6 @@ class PlaySession:
         # The history length when the person last listed their moves with m: #N plays at
         # once only while that list is the current one.
         self._listed_at = -1
-        self._scores_before = self.match.scores
         self.save_failed = False
 
     # ------------------------------------------------------------------ helpers
@@ -236,10 +259,21 @@ class PlaySession:
         return self.seats[seat].name
 
     def _words(self, text: str) -> str:
-        """An engine or hint message as the screen words it: cards in the chosen form,
-        and seats by the names the board shows."""
-        named = re.sub(r"\bseat (\d)\b", lambda m: self._name(int(m[1])), text)
-        return self.style.words(named)
+        """An engine or hint message as the screen words it: seats by the names the board
+        shows (read from a :class:`~tienlen.reasons.Wording`'s fields, not from its text),
+        and cards in the chosen form."""
+        if isinstance(text, Wording):
+            text = text.render(seat_name=self._name, card_text=self._card_words)
+        return self.style.words(text)
+
+    def _card_words(self, cards: Cards) -> str:
+        return cards.ascii() if self.style.ascii else str(cards)
+
+    def _error_words(self, error: ValueError) -> str:
+        """A refusal as the screen words it: an :class:`IllegalMoveError` from its fields."""
+        if isinstance(error, IllegalMoveError):
+            return self._words(error.wording)
+        return self._words(str(error))
 
     def _title(self) -> str:
         sep = "-" if self.style.ascii else "·"
@@ -268,17 +302,11 @@ class PlaySession:
             return draw(())
         # On a short terminal the oldest log lines give way, so that the title and the
         # header stay on screen with room for the prompt and an answer below.
-        events = list(self.log)
-        room = self.term.console.height - _PROMPT_ROOM
-        screen = draw(events)
-        while events and self.term.lines(screen) > room:
-            events = events[1:]
-            screen = draw(events)
-        return screen
+        return self.term.fitted(draw, self.log, _PROMPT_ROOM)
 
     def _refuse(self, message: str) -> None:
         mark = "x" if self.style.ascii else "✗"
-        self.term.print(Text(f"{mark} {self._words(message)}", style="bold red"))
+        self.term.print(Text(f"{mark} {message}", style="bold red"))
 
     # ------------------------------------------------------------------- match
 
@@ -307,11 +335,19 @@ class PlaySession:
         self.log.clear()
         self._pending_hint = None
         self._listed_at = -1
-        self._scores_before = self.match.scores
         number = self.match.hand_number
         leader = game.turn
-        assert leader is not None  # a new hand always has a seat to act
         text = Text(f"Hand {number}: ", style="bold")
+        if game.instant_win is not None:
+            # An instant win (R11.3): the deal itself ended the hand.
+            winner, how = game.instant_win
+            words = _INSTANT_WIN_WORDS.get(how, how)
+            text.append(f"{self._name(winner)} {'win' if winner == self.you else 'wins'} "
+                        f"at once with {words} (instant win, R11.3): ")
+            text.append_text(cards_text(game.hand(winner), self.style))
+            self._event(text)
+            return
+        assert leader is not None  # a hand not won at the deal has a seat to act
         if game.must_include is not None:
             text.append(f"{self._name(leader)} hold{'' if leader == self.you else 's'} ")
             text.append_text(cards_text([game.must_include], self.style))
@@ -339,18 +375,36 @@ class PlaySession:
     def _finish_hand(self) -> None:
         game, match = self.game, self.match
         after = match.scores
-        points = [a - b for a, b in zip(after, self._scores_before)]
+        score = match.hand_scores[-1]
+        points = score.points
         self.term.redraw(self._screen(reveal=True))
         self.term.print()
-        self.term.print(finishing_table(game.finished, self.seats, self.style, points))
-        last = game.loser
-        assert last is not None
-        left = game.hand(last)
-        line = Text(f"{self._name(last)} finished last, left holding ", style="bold")
-        line.append_text(cards_text(left, self.style))
-        self.term.print(line)
+        if score.instant_win:
+            winner = game.finished[0]
+            self.term.print(Text(f"{self._name(winner)} won at once (instant win, R11.3), "
+                                 f"+{points[winner]}; everyone else shares last place.",
+                                 style="bold"))
+        else:
+            self.term.print(finishing_table(game.finished, self.seats, self.style, points))
+        for seat in range(game.players):
+            if score.places[seat] != game.players:
+                continue
+            line = Text(f"{self._name(seat)} finished last, left holding ", style="bold")
+            line.append_text(cards_text(game.hand(seat), self.style))
+            self.term.print(line)
+        penalties = None
+        if match.rules.penalties is not None:
+            penalties = match.penalties
+            self.term.print(Text("Penalties (R11.5):", style="bold"))
+            for payment in score.payments:
+                verb = "pay" if payment.payer == self.you else "pays"
+                self.term.print(Text(self.style.words(
+                    f"  {self._name(payment.payer)} {verb} {self._name(payment.payee)} "
+                    f"{payment.amount}: {payment.detail}")))
+            if not score.payments:
+                self.term.print(Text("  none this hand", style="dim"))
         self.term.print(scoreboard(after, match.place_counts, self.seats,
-                                   len(match.results), self.style))
+                                   len(match.results), self.style, penalties))
         self._save()
 
     def _save(self) -> None:
@@ -364,7 +418,8 @@ class PlaySession:
             path.write_text(text + "\n", encoding="utf-8")
         except OSError as error:
             self.save_failed = True
-            self._refuse(f"could not save the replay to {path}: {error.strerror or error}")
+            self._refuse(self._words(f"could not save the replay to {path}: "
+                                     f"{error.strerror or error}"))
             return
         self.term.print(Text(f"Replay saved to {path} (tienlen replay {path})", style="dim"))
 
@@ -448,7 +503,7 @@ class PlaySession:
                 if self._handle(line, view):
                     return
             except ValueError as error:  # IllegalMoveError, CardParseError and the like
-                self._refuse(str(error))
+                self._refuse(self._error_words(error))
 
     def _handle(self, line: str, view: View) -> bool:
         """Carry out one typed command; ``True`` once the person has acted."""
@@ -564,11 +619,13 @@ _HELP: Sequence[tuple[str, str]] = (
 )
 
 
-def help_table(style: Style) -> Table:
-    table = Table(title="Commands", box=style.box, title_justify="left", title_style="bold")
-    table.add_column("type")
-    table.add_column("to")
-    for keys, what in _HELP:
+def help_table(style: Style, rows: Sequence[tuple[str, str]] = _HELP, *,
+               title: str = "Commands", headers: tuple[str, str] = ("type", "to")) -> Table:
+    """The commands, one row each (Tiến Lên's by default; Guandan passes its own)."""
+    table = Table(title=title, box=style.box, title_justify="left", title_style="bold")
+    table.add_column(headers[0])
+    table.add_column(headers[1])
+    for keys, what in rows:
         table.add_row(style.words(keys), what)
     return table
 

@@ -8,7 +8,7 @@ who has finished all come from the engine.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from rich import box
@@ -19,7 +19,7 @@ from rich.text import Text
 
 from ..cards import Card, Cards
 from ..combos import Combo
-from ..game import Action
+from ..actions import Action
 from ..view import View
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "ordinal",
     "board",
     "hand_grid",
+    "numbered_grid",
     "finishing_table",
     "scoreboard",
     "action_text",
@@ -120,17 +121,27 @@ def action_text(action: Action, style: Style) -> Text:
 def hand_grid(hand: Cards, style: Style, *, indices: bool = True) -> Table:
     """The hand in strength order (the cards' own order), with a 1-based index under each
     card: the numbers the player may type instead of the cards."""
+    return numbered_grid([card_text(card, style) for card in hand], indices=indices)
+
+
+def numbered_grid(cells: Sequence[Text], *, indices: bool = True, per_row: int | None = None,
+                  empty: str = "(no cards)", marked: Collection[int] = ()) -> Table:
+    """Cards drawn as ``cells``, each over its 1-based number, ``per_row`` to a row (all in
+    one row by default). Both games' hands are drawn with it; ``marked`` numbers are shown
+    highlighted (cards a suggestion would play)."""
     grid = Table.grid(padding=(0, 1))
-    cards = list(hand)
-    for _ in cards:
+    width = len(cells) if per_row is None else min(per_row, len(cells))
+    for _ in range(max(width, 1)):
         grid.add_column(justify="center", min_width=3)
-    if not cards:
-        grid.add_column()
-        grid.add_row(Text("(no cards)", style="dim"))
+    if not cells:
+        grid.add_row(Text(empty, style="dim"))
         return grid
-    grid.add_row(*(card_text(card, style) for card in cards))
-    if indices:
-        grid.add_row(*(Text(str(i), style="dim") for i in range(1, len(cards) + 1)))
+    for start in range(0, len(cells), width):
+        chunk = cells[start:start + width]
+        grid.add_row(*chunk)
+        if indices:
+            grid.add_row(*(Text(str(i), style="bold reverse" if i in marked else "dim")
+                           for i in range(start + 1, start + len(chunk) + 1)))
     return grid
 
 
@@ -144,7 +155,11 @@ def _last_actions(history: Sequence[Action], players: int) -> list[Action | None
 def _status(view: View, seat: int) -> Text:
     if seat in view.finished:
         place = view.finished.index(seat) + 1
-        if view.turn is None and place == view.players:
+        # Once the hand is over, a seat still holding cards is last, or, after an instant
+        # win (R11.3), the winner (first) or one of the others, who share last place.
+        if view.turn is None and view.card_counts[seat]:
+            if place == 1:
+                return Text("won at once", style="green")
             return Text("last", style="bold red")
         return Text(f"out, {ordinal(place)}", style="green")
     if view.turn == seat:
@@ -257,18 +272,32 @@ def finishing_table(finished: Sequence[int], seats: Sequence[SeatInfo], style: S
 
 
 def scoreboard(scores: Sequence[int], place_counts: Sequence[Sequence[int]],
-               seats: Sequence[SeatInfo], hands_played: int, style: Style) -> Table:
-    """The match so far: points and how often each seat took each place (R10.2)."""
+               seats: Sequence[SeatInfo], hands_played: int, style: Style,
+               penalties: Sequence[int] | None = None) -> Table:
+    """The match so far: points and how often each seat took each place (R10.2) and, under
+    a penalty table (R11.5), the net penalty points and the total of both."""
     table = Table(title=f"Match after {hands_played} hand{'s' if hands_played != 1 else ''}",
                   box=style.box, title_justify="left", title_style="bold")
     table.add_column("player")
     table.add_column("points", justify="right")
+    if penalties is not None:
+        table.add_column("penalties", justify="right")
+        table.add_column("total", justify="right")
     players = len(scores)
     for place in range(1, players + 1):
         table.add_column(ordinal(place), justify="right")
-    best = max(scores)
+    totals = [score + (penalties[seat] if penalties is not None else 0)
+              for seat, score in enumerate(scores)]
+    best = max(totals)
     for seat, score in enumerate(scores):
         name = Text(seats[seat].name, style="bold" if seats[seat].is_you else "")
-        points = Text(str(score), style="bold green" if score == best else "")
-        table.add_row(name, points, *(str(n) for n in place_counts[seat]))
+        lead = "bold green"
+        row: list[RenderableType] = [name]
+        if penalties is None:
+            row.append(Text(str(score), style=lead if score == best else ""))
+        else:
+            row += [str(score), f"{penalties[seat]:+d}",
+                    Text(str(totals[seat]), style=lead if totals[seat] == best else "")]
+        row += [str(n) for n in place_counts[seat]]
+        table.add_row(*row)
     return table

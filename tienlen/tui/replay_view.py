@@ -13,6 +13,8 @@ from pathlib import Path
 from rich.text import Text
 
 from ..game import Game
+from ..match import score_hand
+from ..rules import Rules
 from ..replay import ReplayError, ReplayLabels, read_replay_file, replay_labels
 from .render import SeatInfo, Style, board, cards_text, combo_text, finishing_table, ordinal
 from .terminal import Terminal
@@ -68,10 +70,13 @@ def replay_file(terminal: Terminal, path: Path, *, style: Style, step: bool = Fa
     def show(number: int) -> None:
         title = (f"{style.title} replay {sep} {path.name} {sep} {seed} {sep} "
                  f"action {number}/{len(history)}")
+        if game.rules != Rules():
+            title += f" {sep} rules {game.rules.name}"
         # Everything is public in a replay: every hand is shown, and the seat about to
-        # act (last place, at the end) gets the large hand.
+        # act (last place, at the end; the winner of an instant win) gets the large hand.
         focus = game.turn if game.turn is not None else game.loser
-        assert focus is not None        # a hand over has a loser
+        if focus is None or game.instant_win is not None:
+            focus = game.finished[0]
         screen = board(game.view(focus), seats, style, title=title, hands=game.hands,
                        focus=focus, events=log[-6:] if terminal.interactive else ())
         terminal.redraw(screen)
@@ -105,12 +110,25 @@ def replay_file(terminal: Terminal, path: Path, *, style: Style, step: bool = Fa
 
     terminal.print()
     if game.is_over:
-        terminal.print(finishing_table(game.finished, seats, style))
-        last = game.loser
-        assert last is not None
-        end = Text(f"{seats[last].name} finished last, left holding ", style="bold")
-        end.append_text(cards_text(game.hand(last), style))
-        terminal.print(end)
+        score = score_hand(game)
+        if score.instant_win:
+            terminal.print(Text(f"{seats[game.finished[0]].name} won at once (instant win, "
+                                "R11.3); everyone else shares last place.", style="bold"))
+        else:
+            terminal.print(finishing_table(game.finished, seats, style))
+        for seat, place in enumerate(score.places):
+            if place == game.players:
+                end = Text(f"{seats[seat].name} finished last, left holding ", style="bold")
+                end.append_text(cards_text(game.hand(seat), style))
+                terminal.print(end)
+        if game.rules.penalties is not None:
+            terminal.print(Text("Penalties (R11.5):", style="bold"))
+            for payment in score.payments:
+                terminal.print(Text(style.words(
+                    f"  {seats[payment.payer].name} pays {seats[payment.payee].name} "
+                    f"{payment.amount}: {payment.detail}")))
+            if not score.payments:
+                terminal.print(Text("  none this hand", style="dim"))
     else:
         terminal.print(Text("The replay stops before the end of the hand.", style="yellow"))
     return 0

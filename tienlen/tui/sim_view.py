@@ -212,6 +212,9 @@ def run_simulation(
         except arena.ArenaInterrupted as stop:
             interrupted, result = stop, stop.result
     seconds = time.perf_counter() - start
+    if rules != Rules():
+        terminal.print(Text(f"Rules: {rules.name} (RULES.md R11)" if rules.name == "southern"
+                            else f"Rules: {rules.name}", style="dim"))
 
     if interrupted is not None:
         played = 0 if result is None else result.games

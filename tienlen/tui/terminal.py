@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import sys
 import time
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from rich.console import Console, RenderableType
@@ -118,6 +119,19 @@ class Terminal:
     def lines(self, renderable: RenderableType) -> int:
         """How many lines ``renderable`` takes on this console."""
         return len(self.console.render_lines(renderable, self.console.options, pad=False))
+
+    def fitted(self, draw: Callable[[Sequence[Text]], RenderableType], log: Sequence[Text],
+               reserve: int) -> RenderableType:
+        """``draw(log)``, the oldest lines of ``log`` left out until the screen leaves
+        ``reserve`` rows free below it (the prompt and an answer): on a short terminal the
+        log gives way so that the board stays whole."""
+        events = list(log)
+        room = self.console.height - reserve
+        screen = draw(events)
+        while events and self.lines(screen) > room:
+            events = events[1:]
+            screen = draw(events)
+        return screen
 
     def confirm(self, question: str, *, default: bool) -> bool:
         """A yes/no question; Enter takes ``default``. End of input counts as "no"."""
