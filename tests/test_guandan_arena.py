@@ -1,24 +1,375 @@
-"""The Guandan duplicate arena: both hands of a deal use the same cards, teams swap seats."""
+"""The Guandan duplicate arena (issue 17): every board in both seatings with the same cards,
+statistics per team over boards, determinism whatever ``jobs`` is, Ctrl-C, games files and
+``tienlen sim --game guandan``."""
 
 from __future__ import annotations
 
-from tienlen.guandan.arena import play_hand, run_duplicate
+import functools
+import json
+import math
+import subprocess
+import sys
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tienlen.arena import paired_test
+from tienlen.cli import main
+from tienlen.guandan import Match
+from tienlen.guandan.arena import (DuplicateError, DuplicateInterrupted, DuplicateResult,
+                                   DuplicateUnit, GamesWriter, board_seed, bot_seed,
+                                   check_request, load, run)
+from tienlen.guandan.bots import GreedyBot
+
+# --- duplicate mirroring ---------------------------------------------------------------
+
+SEEN: list[tuple[str, int, int, int, tuple[int, ...]]] = []
 
 
-def test_play_hand_is_seeded():
-    lv = ("L2", "L1", "L2", "L1")
-    assert play_hand(5, lv, 1) == play_hand(5, lv, 1)
-    assert sorted(play_hand(5, lv, 1)) == [0, 1, 2, 3]
+class _Spy(GreedyBot):
+    """L1, noting (team tag, bot seed, seat, order, hand) at its first decision: which
+    team sat where, with which cards and seed. The arena makes new bots for every game,
+    and in hand mode a game is one hand, in which every seat acts."""
+
+    def __init__(self, tag: str, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.tag = tag
+        self.noted = False
+
+    def decide(self, view: Any) -> tuple[str, object]:
+        if not self.noted:
+            self.noted = True
+            SEEN.append((self.tag, self.seed or 0, view.seat, len(SEEN),
+                         tuple(view.hand.ids)))
+        return super().decide(view)
 
 
-def test_duplicate_counts_and_mirror():
-    r = run_duplicate("L1", "L1", hands=3, seed=4)
-    assert r.hands == 6 and len(r.pair_scores) == 3
-    # Identical teams on a swapped deal: the same seats win both times, so team A wins
-    # exactly one of the two hands of every deal.
-    assert r.pair_scores == [1, 1, 1] and r.win_rate == 0.5 and r.z_score() == 0.0
+def test_both_seatings_deal_the_same_cards_with_the_teams_swapped():
+    SEEN.clear()
+    # hand mode: one hand per game, so each bot notes its hand once per game
+    run(functools.partial(_Spy, "A"), functools.partial(_Spy, "B"), hands=4, seed=9)
+    assert len(SEEN) == 4 * 4         # 2 boards x 2 seatings x 4 seats
+    for board in range(2):
+        games = [SEEN[(2 * board + s) * 4:(2 * board + s + 1) * 4] for s in (0, 1)]
+        by_seat = [{seat: (tag, seed, hand) for tag, seed, seat, _, hand in g} for g in games]
+        assert set(by_seat[0]) == set(by_seat[1]) == {0, 1, 2, 3}
+        # Dealt from the board's seed: the match the arena plays is Match(board_seed(...)).
+        dealt = Match(board_seed(9, board)).game.initial_hands
+        for seat in range(4):
+            (tag0, seed0, hand0), (tag1, seed1, hand1) = by_seat[0][seat], by_seat[1][seat]
+            assert hand0 == hand1 == dealt[seat].ids       # the same cards in that seat
+            assert seed0 == seed1 == bot_seed(9, board, seat)   # the same bot seed
+            assert {tag0, tag1} == {"A", "B"}               # the other team sits there
+        # Seating 0: team A at seats 0 and 2; seating 1: at 1 and 3.
+        assert [by_seat[0][s][0] for s in range(4)] == ["A", "B", "A", "B"]
+        assert [by_seat[1][s][0] for s in range(4)] == ["B", "A", "B", "A"]
 
 
-def test_stronger_team_scores_more():
-    r = run_duplicate("L2", "L1", hands=8, seed=3)
-    assert r.win_rate > 0.5 and r.mean_place()[0] < 2.5
+@pytest.mark.parametrize("kind", ["hands", "matches"])
+def test_equal_teams_mirror_exactly(kind):
+    # The same bots with the same seeds in the same seats play the same game: what team A
+    # scores in one seating, team B scores in the other, so every board is exactly even.
+    result = run("L1", "L1", seed=4, **{kind: 6})
+    u = result.unit
+    assert (u.a_seats[:, 0] == [0, 2]).all() and (u.a_seats[:, 1] == [1, 3]).all()
+    for name in ("match_wins", "hand_wins", "place_sums", "levels"):
+        values = getattr(u, name)
+        assert (values[:, 1] == values[:, 0, ::-1]).all(), name
+    assert (u.hands[:, 0] == u.hands[:, 1]).all()
+    for stat in ("places", "hand_wins", "levels", "match_wins"):
+        cmp = result.compare(stat)
+        assert cmp.diff.value == 0.0 and cmp.p_value == 1.0
+    assert result.team("A").mean_place.value == 2.5
+
+
+def test_matches_are_whole_matches_and_the_cap_draws():
+    result = run("L2", "L1", matches=4, seed=2)
+    u = result.unit
+    # A finished match has one winner and more than one hand (a team needs 12+ levels).
+    assert (u.match_wins.sum(axis=2) == 1).all()
+    assert (u.hands >= 4).all()
+    # Every hand counted: one first out per hand, places 1+2+3+4 = 10 per hand.
+    assert (u.hand_wins.sum(axis=2) == u.hands).all()
+    assert (u.place_sums.sum(axis=2) == 10 * u.hands).all()
+    capped = run("L2", "L1", matches=4, seed=2, hand_cap=1)
+    assert capped.capped == 4 and (capped.unit.match_wins == 0).all()
+    assert (capped.unit.hands == 1).all()
+
+
+# --- determinism -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind, games", [("hands", 6), ("matches", 4)])
+def test_same_result_whatever_jobs(kind, games):
+    # Matches capped at 4 hands: tribute and levels are in play, at a test's cost.
+    one = run("L2", "L1", seed=7, jobs=1, hand_cap=4, **{kind: games})
+    two = run("L2", "L1", seed=7, jobs=2, hand_cap=4, **{kind: games})
+    assert one.games_table() == two.games_table()
+    if kind == "hands":
+        other = run("L2", "L1", seed=8, jobs=1, hand_cap=4, hands=games)
+        assert other.games_table() != one.games_table()   # the seed matters
+
+
+# --- statistics on hand-made samples ---------------------------------------------------
+
+
+def _unit(match_a: list[tuple[int, int]], hands: list[tuple[int, int]],
+          places_a: list[tuple[int, int]]) -> DuplicateUnit:
+    """Boards where team A won the matches ``match_a[b]`` (per seating), with ``hands``
+    hands and A's place sums ``places_a``; B gets the rest (10 places per hand)."""
+    n = len(match_a)
+    u = DuplicateUnit.empty(0, n)
+    for b in range(n):
+        for s in (0, 1):
+            u.match_wins[b, s] = (match_a[b][s], 1 - match_a[b][s])
+            u.hands[b, s] = hands[b][s]
+            u.place_sums[b, s] = (places_a[b][s], 10 * hands[b][s] - places_a[b][s])
+            u.hand_wins[b, s] = (hands[b][s], 0)
+    return u
+
+
+def test_statistics_by_hand():
+    # Per board, A's match wins: 1, 1, 0.5, 1 -> B's 0, 0, 0.5, 0; A - B: 1, 1, 0, 1.
+    u = _unit([(1, 1), (1, 1), (1, 0), (1, 1)], [(1, 1), (2, 1), (1, 1), (1, 1)],
+              [(3, 3), (8, 3), (5, 5), (3, 4)])
+    r = DuplicateResult(("A", "B"), "match", 0, 100, [u])
+    a = r.team("A").match_wins
+    # mean 7/8, sd of (1, 1, .5, 1) = .25, half = 1.96 * .25 / 2; the top is clipped at 1
+    assert a.value == pytest.approx(0.875)
+    assert a.low == pytest.approx(0.875 - 1.959964 * 0.25 / 2, abs=1e-6) and a.high == 1.0
+    cmp = r.compare("match_wins")
+    # diffs 1, 1, 0, 1: mean .75, sd .5, z = .75 / (.5 / 2) = 3, p = erfc(3 / sqrt 2)
+    assert cmp.diff.value == pytest.approx(0.75)
+    assert cmp.z == pytest.approx(3.0)
+    assert cmp.p_value == pytest.approx(0.0026998, abs=1e-6)
+    # Mean place per board = A's place sums / (2 players x hands over both seatings):
+    # (3+3)/4, (8+3)/6, (5+5)/4, (3+4)/4.
+    places = [6 / 4, 11 / 6, 10 / 4, 7 / 4]
+    assert r.team("A").mean_place.value == pytest.approx(sum(places) / 4)
+    assert r.team("B").mean_place.value == pytest.approx(5 - sum(places) / 4)
+    assert r.compare("places").diff.value == pytest.approx(sum(2 * p - 5 for p in places) / 4)
+    assert r.capped == 0 and r.hands == 9 and r.games == 8 and r.boards == 4
+
+
+def test_capped_matches_are_won_by_neither():
+    u = _unit([(1, 0), (1, 1)], [(3, 3), (3, 3)], [(15, 15), (15, 15)])
+    u.match_wins[0, 1] = 0          # board 0, seating 1: the cap stopped it
+    r = DuplicateResult(("A", "B"), "match", 0, 3, [u])
+    assert r.capped == 1
+    assert r.team("A").match_wins.value == pytest.approx((0.5 + 1) / 2)
+    assert r.team("B").match_wins.value == pytest.approx(0.0)
+
+
+def test_results_of_units_with_gaps_and_overlaps():
+    a = _unit([(1, 1)], [(1, 1)], [(3, 3)])
+    b = _unit([(0, 0), (0, 1)], [(1, 1), (1, 1)], [(7, 7), (7, 3)])
+    late = DuplicateUnit(5, 7, *(getattr(b, name) for name in DuplicateUnit._ARRAYS))
+    r = DuplicateResult(("A", "B"), "match", 0, 100, [late, a])   # any order, a gap
+    assert r.board_ids.tolist() == [0, 5, 6] and r.boards == 3
+    assert [row[0] for row in r.games_table()] == [0, 0, 5, 5, 6, 6]
+    assert r.team("A").match_wins.value == pytest.approx((1 + 0 + 0.5) / 3)
+    with pytest.raises(DuplicateError, match="two units"):
+        DuplicateResult(("A", "B"), "match", 0, 100, [late, late])
+    with pytest.raises(DuplicateError, match="at least one board"):
+        DuplicateResult(("A", "B"), "match", 0, 100, [])
+
+
+def test_paired_test_by_hand():
+    interval, z, p = paired_test(np.array([2.0, 0.0]))      # mean 1, sd sqrt 2, se 1
+    assert (interval.value, z) == (1.0, pytest.approx(1.0))
+    assert p == pytest.approx(math.erfc(1 / math.sqrt(2)))
+    assert interval.low == pytest.approx(1 - 1.959964, abs=1e-6)
+    assert paired_test(np.zeros(5))[1:] == (0.0, 1.0)
+    assert paired_test(np.full(3, -0.5))[1:] == (-math.inf, 0.0)
+    _, z, p = paired_test(np.array([1.0]))
+    assert math.isnan(z) and math.isnan(p)
+
+
+# --- bad requests ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"matches": 3}, "even"),
+    ({"hands": 0}, "even"),
+    ({"hands": True}, "even"),
+    ({}, "neither"),
+    ({"matches": 2, "hands": 2}, "both"),
+    ({"hands": 2, "jobs": 0}, "jobs"),
+    ({"hands": 2, "seed": -1}, "seed"),
+    ({"hands": 2, "hand_cap": 0}, "hand_cap"),
+    ({"hands": 2, "config": "standard"}, "RuleConfig"),
+])
+def test_bad_requests_are_refused_with_a_reason(kwargs, words):
+    with pytest.raises(DuplicateError, match=words):
+        check_request("L2", "L1", **kwargs)
+    with pytest.raises(ValueError, match=words):
+        run("L2", "L1", **kwargs)
+
+
+def test_bad_teams_are_refused():
+    with pytest.raises(DuplicateError, match="L9"):
+        run("L9", "L1", hands=2)
+    with pytest.raises(DuplicateError, match="bot factory"):
+        run(3, "L1", hands=2)   # type: ignore[arg-type]
+    with pytest.raises(DuplicateError, match="not a Guandan Bot"):
+        run(lambda seed: object(), "L1", hands=2)   # type: ignore[arg-type,return-value]
+
+
+# --- Ctrl-C ----------------------------------------------------------------------------
+
+
+class _Stopper(GreedyBot):
+    """L1 that presses Ctrl-C at its 150th decision in this process (a hand takes an L1
+    team 40 to 80 decisions, so that is within the third board)."""
+
+    calls = 0
+
+    def decide(self, view: Any) -> tuple[str, object]:
+        type(self).calls += 1
+        if type(self).calls == 150:
+            raise KeyboardInterrupt
+        return super().decide(view)
+
+
+def test_ctrl_c_keeps_the_completed_boards():
+    _Stopper.calls = 0
+    with pytest.raises(DuplicateInterrupted) as stop:
+        run(_Stopper, "L2", hands=20, seed=3)
+    partial = stop.value.result
+    assert stop.value.games == 20
+    assert partial is not None and 0 < partial.boards < 10
+    # The completed boards are exactly those of a full run (_Stopper plays as L1).
+    full = run("L1", "L2", hands=2 * partial.boards, seed=3)
+    assert partial.games_table() == full.games_table()
+
+
+# --- games files -----------------------------------------------------------------------
+
+
+def test_games_file_reads_back(tmp_path):
+    path = tmp_path / "g.jsonl"
+    with GamesWriter(path, teams=["L2+L2", "L1+L1"], mode="hand", seed=5, hand_cap=100,
+                     games=6) as out:
+        result = run("L2", "L1", hands=6, seed=5, on_unit=out.write, jobs=2)
+    back = load(path)
+    assert back.games_table() == result.games_table()
+    assert back.names == ("L2+L2", "L1+L1") and back.seed == 5 and back.mode == "hand"
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[0])["schema"] == "tienlen.guandan.games"
+    assert sum(1 for line in lines if '"board"' in line) == 6
+    with pytest.raises(DuplicateError, match="exists"):
+        GamesWriter(path, teams=["a", "b"], mode="match", seed=5, hand_cap=100, games=6)
+    # Units land in completion order, each as its game lines then a closing line. A file
+    # cut inside a unit (a crash) gives the complete units only.
+    first = next(i for i, line in enumerate(lines) if json.loads(line).get("unit") == [0, 1])
+    other = next(i for i, line in enumerate(lines)
+                 if '"board"' in line and json.loads(line)["board"] != 0)
+    torn = tmp_path / "torn.jsonl"
+    torn.write_text("\n".join([lines[0], *lines[first - 2:first + 1], lines[other]]) + "\n")
+    assert load(torn).games_table() == result.games_table()[:2]
+    torn.write_text("\n".join([lines[0], lines[other]]) + "\n")
+    with pytest.raises(DuplicateError, match="no complete unit"):
+        load(torn)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"schema": "something else"}\n')
+    with pytest.raises(DuplicateError, match="not a Guandan games file"):
+        load(bad)
+
+
+# --- tienlen sim --game guandan --------------------------------------------------------
+
+
+def sim(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tienlen", "sim", "--game", "guandan", *args],
+                          capture_output=True, text=True, timeout=300, encoding="utf-8")
+
+
+def test_sim_cli_small_seeded_run(tmp_path):
+    out, summary = tmp_path / "games.jsonl", tmp_path / "summary.json"
+    done = sim("--bots", "L2,L1", "--hands", "6", "--seed", "11", "--jobs", "2",
+               "--out", str(out), "--json", str(summary))
+    assert done.returncode == 0, done.stderr
+    assert "team A = L2+L2, team B = L1+L1" in done.stdout
+    assert "6 hands (3 boards x 2 seatings), seed 11" in done.stdout
+    assert "A - B places" in done.stdout
+    expected = run("L2", "L1", hands=6, seed=11)
+    assert load(out).games_table() == expected.games_table()
+    record = json.loads(summary.read_text())
+    assert [t["name"] for t in record["teams"]] == ["L2+L2", "L1+L1"]
+    assert record["teams"][0]["mean_place"]["value"] == pytest.approx(
+        expected.team("A").mean_place.value)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--hands", "3"], "even"),
+    (["--bots", "L1,L2,L3"], "two teams"),
+    (["--bots", "L7"], "unknown Guandan level"),
+    (["--hands", "2", "--matches", "2"], "not both"),
+    (["--games", "4"], "--matches N or --hands N"),
+    (["--hands", "2", "--iterations", "5"], "no team is L3"),
+    (["--hands", "2", "--players", "3"], "--players"),
+    (["--hands", "2", "--rules", "southern"], "Tiến Lên ruleset"),
+    (["--hands", "2", "--jobs", "0"], "jobs"),
+])
+def test_sim_cli_refuses_bad_arguments(args, words, capsys, tmp_path):
+    summary = tmp_path / "s.json"
+    assert main(["sim", "--game", "guandan", *args, "--json", str(summary)]) == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
+    assert not summary.exists()
+
+
+def test_sim_cli_out_refuses_to_overwrite(tmp_path, capsys):
+    out = tmp_path / "games.jsonl"
+    out.write_text("precious\n")
+    assert main(["sim", "--game", "guandan", "--hands", "2", "--out", str(out)]) == 2
+    assert "already exists" in capsys.readouterr().err
+    assert out.read_text() == "precious\n"
+    other = tmp_path / "games.txt"
+    assert main(["sim", "--game", "guandan", "--hands", "2", "--out", str(other)]) == 2
+    assert ".jsonl" in capsys.readouterr().err and not other.exists()
+    # A request refused before the run leaves no games file behind.
+    fresh = tmp_path / "fresh.jsonl"
+    assert main(["sim", "--game", "guandan", "--hands", "3", "--out", str(fresh)]) == 2
+    assert not fresh.exists()
+
+
+def test_sim_cli_ctrl_c_prints_the_completed_boards_and_exits_130(tmp_path):
+    import re
+    import time
+
+    import pexpect
+
+    from test_cli_play import child_env, strip
+
+    out = tmp_path / "games.jsonl"
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "tienlen", "sim", "--game", "guandan", "--bots", "L2,L1", "--hands", "400",
+         "--jobs", "2", "--seed", "3", "--out", str(out)],
+        env=child_env(NO_COLOR="1"), dimensions=(30, 120), encoding="utf-8", timeout=120)
+    child.expect(r" ([1-9]\d*)/400 ")           # the bar moves per game
+    child.expect(r" (1[6-9]|[2-9]\d|\d{3})/400 ")  # a few boards in
+    child.sendintr()
+    asked = time.monotonic()
+    child.expect(pexpect.EOF)
+    stopped = time.monotonic() - asked
+    child.close()
+    text = strip(child.before)
+    assert child.exitstatus == 130, text
+    assert stopped < 10.0, stopped
+    assert "Traceback" not in text
+    done = re.search(r"Interrupted: (\d+) of 400 games played in complete boards", text)
+    assert done and 0 < int(done[1]) < 400 and int(done[1]) % 2 == 0, text
+    assert f"{done[1]} hands ({int(done[1]) // 2} boards x 2 seatings), seed 3" in text
+    # The games file holds exactly the boards in the table (the workers' chunks may leave
+    # gaps), each the same as in an uncut run.
+    back = load(out)
+    assert back.games == int(done[1])
+    first = 0
+    while first < back.boards and back.board_ids[first] == first:
+        first += 1
+    if first:
+        assert back.games_table()[:2 * first] == run("L2", "L1", hands=2 * first,
+                                                     seed=3).games_table()

@@ -12,9 +12,10 @@ on a time budget, such as L3 by default, is itself not reproducible: give L3 a f
 ``iterations=`` for that.)
 
 How a run executes: the deals are cut into ranges, and each range is one task,
-``_play_chunk(lineup, players, seed, rules, start, stop) -> Unit``, a pure function of
-its arguments whose result (the places of deals ``start..``, each game's decision times and
-counts) is merged by deal index, in whatever order tasks finish. Three runners share it:
+``_play_chunk(work, start, stop) -> Unit``, a pure function of its arguments whose result
+(the places of deals ``start..``, each game's decision times and counts) is merged by deal
+index, in whatever order tasks finish. Three runners share it (and :func:`run_work` lends
+them to other kinds of :class:`Work`, such as the Guandan duplicate arena):
 
 - ``jobs=1``: in this process, one deal at a time; progress per game; Ctrl-C keeps
   every completed deal.
@@ -51,7 +52,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import (FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor,
                                 as_completed, wait)
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any, Generic, Protocol, TypeVar, Union
 
 import numpy as np
 
@@ -64,7 +65,8 @@ from .seeds import check_players, check_seed, mix as _mix
 
 __all__ = ["run", "ArenaResult", "BotStats", "Interval", "Comparison", "ArenaError",
            "ArenaInterrupted", "BotSpec", "Entry", "MAX_GAMES", "MAX_JOBS", "Unit",
-           "entry_names"]
+           "entry_names", "Work", "Pace", "Stopped", "paired_test", "mean_interval",
+           "run_work"]
 
 #: A lineup entry in a result: its index, or its name in :attr:`ArenaResult.names`.
 Entry = Union[int, str]
@@ -72,8 +74,6 @@ Entry = Union[int, str]
 #: A lineup entry: a level name for :func:`tienlen.bots.make_bot`, or a picklable callable
 #: taking ``seed=`` and returning a :class:`~tienlen.bots.Bot`.
 BotSpec = Union[str, Callable[..., Bot]]
-#: What every unit of a run shares: (lineup, players, seed, rules).
-_Task = tuple[tuple[BotSpec, ...], int, int, Rules]
 
 _Z95 = 1.959963984540054  # two-sided 95% normal quantile
 _DEFAULT_RULES = Rules()
@@ -216,7 +216,7 @@ class ArenaResult:
 
     def _per_deal(self, entry: int, values: np.ndarray, low: float, high: float) -> Interval:
         # The normal interval can reach past what the quantity can be (a rate below 0).
-        est = _mean_interval(values[:, :, entry].mean(axis=1))
+        est = mean_interval(values[:, :, entry].mean(axis=1))
         return Interval(est.value, max(low, est.low), min(high, est.high)) if est.low == est.low else est
 
     def bot(self, entry: Entry) -> BotStats:
@@ -252,19 +252,9 @@ class ArenaResult:
             raise ArenaError("the two sides of a comparison share an entry")
         per_deal = self.places.astype(float).mean(axis=1)
         diff = per_deal[:, ia].mean(axis=1) - per_deal[:, ib].mean(axis=1)
-        interval = _mean_interval(diff)
-        n = len(diff)
-        sd = float(diff.std(ddof=1)) if n > 1 else math.nan
-        if n < 2:
-            z, p = math.nan, math.nan
-        elif sd == 0.0:
-            z = 0.0 if interval.value == 0 else math.copysign(math.inf, interval.value)
-            p = 1.0 if interval.value == 0 else 0.0
-        else:
-            z = interval.value / (sd / math.sqrt(n))
-            p = math.erfc(abs(z) / math.sqrt(2.0))
+        interval, z, p = paired_test(diff)
         return Comparison(" + ".join(self.names[i] for i in ia),
-                          " + ".join(self.names[i] for i in ib), n, interval, z, p)
+                          " + ".join(self.names[i] for i in ib), len(diff), interval, z, p)
 
     def _group(self, entries: Entry | Sequence[Entry]) -> list[int]:
         if isinstance(entries, (str, int)):
@@ -300,13 +290,42 @@ def _pct(interval: Interval) -> str:
     return f"{100 * interval.value:.1f}% [{100 * interval.low:.1f}, {100 * interval.high:.1f}]"
 
 
-def _mean_interval(values: np.ndarray) -> Interval:
+def mean_interval(values: np.ndarray) -> Interval:
+    """The mean of independent observations with its 95% normal interval (``nan`` bounds
+    with fewer than two).
+
+    >>> print(mean_interval(np.array([1.0, 2.0, 3.0])))     # 2 +- 1.96 * 1 / sqrt(3)
+    2.000 [0.868, 3.132]
+    """
     n = len(values)
     mean = float(values.mean()) if n else math.nan
     if n < 2:
         return Interval(mean, math.nan, math.nan)
     half = _Z95 * float(values.std(ddof=1)) / math.sqrt(n)
     return Interval(mean, mean - half, mean + half)
+
+
+def paired_test(diff: np.ndarray) -> tuple[Interval, float, float]:
+    """The paired comparison behind :meth:`ArenaResult.compare`: ``diff`` holds one
+    difference per independent unit (a deal); the result is its mean with the 95%
+    interval, the z of "mean 0" (normal approximation) and the two-sided p-value. Fewer
+    than two units give ``nan``; differences that never vary give z = +-inf and p = 0
+    (or z = 0 and p = 1 when they are all 0).
+
+    >>> interval, z, p = paired_test(np.array([1.0, 1.0, 0.0, 2.0]))
+    >>> round(z, 3), round(p, 4)            # mean 1, sd sqrt(2/3), z = 1 / (sd / 2)
+    (2.449, 0.0143)
+    """
+    interval = mean_interval(diff)
+    n = len(diff)
+    if n < 2:
+        return interval, math.nan, math.nan
+    sd = float(diff.std(ddof=1))
+    if sd == 0.0:
+        z = 0.0 if interval.value == 0 else math.copysign(math.inf, interval.value)
+        return interval, z, 1.0 if interval.value == 0 else 0.0
+    z = interval.value / (sd / math.sqrt(n))
+    return interval, z, math.erfc(abs(z) / math.sqrt(2.0))
 
 
 def _build(spec: BotSpec, seed: int) -> Bot:
@@ -328,17 +347,22 @@ class ArenaInterrupted(KeyboardInterrupt):
         self.games = games
 
 
-class _Stopped(Exception):
-    """The parent asked the worker to stop (raised between two decisions)."""
+class Stopped(Exception):
+    """The parent asked the worker to stop (raised by :meth:`Pace.poll`, between two
+    decisions)."""
 
 
 # How often, in seconds, a game loop reports finished games and looks for a stop request.
 _REPORT_EVERY = 0.05
 
 
-class _Pace:
+class Pace:
     """Reports finished games and polls for a stop request, at most every
-    ``_REPORT_EVERY`` seconds, so that fast bots do not pay for it per game."""
+    ``_REPORT_EVERY`` seconds, so that fast bots do not pay for it per game.
+
+    A :meth:`Work.play` loop calls ``if pace.due(now): pace.poll(now)`` after each
+    decision, adds its finished games to ``pending``, and on :class:`Stopped` returns the
+    games it completed, calling :meth:`flush` last."""
 
     __slots__ = ("report", "stopped", "pending", "last")
 
@@ -352,11 +376,11 @@ class _Pace:
         return now - self.last >= _REPORT_EVERY
 
     def poll(self, now: float) -> None:
-        """Send what is pending; raise :class:`_Stopped` if a stop was asked for."""
+        """Send what is pending; raise :class:`Stopped` if a stop was asked for."""
         self.last = now
         self.flush()
         if self.stopped():
-            raise _Stopped
+            raise Stopped
 
     def flush(self) -> None:
         if self.pending:
@@ -365,7 +389,7 @@ class _Pace:
 
 
 def _play_range(lineup: tuple[BotSpec, ...], players: int, seed: int, rules: Rules,
-                start: int, stop: int, pace: _Pace | None = None) -> Unit:
+                start: int, stop: int, pace: Pace | None = None) -> Unit:
     """Play deals ``start..stop-1``, each in every rotation. With ``pace``, finished games
     are reported as they end, and a stop request ends the range early: the result then
     holds the deals completed so far (a deal cut short is dropped whole)."""
@@ -419,7 +443,7 @@ def _play_range(lineup: tuple[BotSpec, ...], players: int, seed: int, rules: Rul
                 if pace is not None:
                     pace.pending += 1
             done = d + 1
-    except _Stopped:
+    except Stopped:
         pass
     finally:
         if pace is not None:
@@ -441,16 +465,88 @@ def _init_worker(games_queue: Any, stop_event: Any) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _play_chunk(lineup: tuple[BotSpec, ...], players: int, seed: int, rules: Rules,
-                start: int, stop: int) -> Unit:
-    """One task of a parallel run: :func:`_play_range`, reporting through the worker's
-    channel when it runs on the arena's own pool. A pure function of its arguments, so any
+class _Span(Protocol):
+    """What the runners read of a work unit: the deals ``start..stop-1`` it holds."""
+
+    @property
+    def start(self) -> int: ...
+
+    @property
+    def stop(self) -> int: ...
+
+
+U = TypeVar("U", bound=_Span)
+R = TypeVar("R")
+
+
+class Work(Generic[U, R]):
+    """What a run plays, for the runners below (this process, the arena's own process
+    pool, any executor), which own the parallelism, progress and Ctrl-C. The Tiến Lên
+    arena is one kind of work; :mod:`tienlen.guandan.arena` is another.
+
+    A work object is pickled to the workers: a subclass is a module-level class whose
+    fields pickle."""
+
+    @property
+    def per_deal(self) -> int:
+        """The games one deal counts for in progress reports."""
+        return 1
+
+    def play(self, start: int, stop: int, pace: Pace | None) -> U:
+        """Deals ``start..stop-1``: a pure function of the work and the indices, so that
+        how a run is cut into units never changes its results. With ``pace``, report
+        finished games and stop early on request, keeping the completed deals."""
+        raise NotImplementedError
+
+    def merge(self, parts: list[U]) -> U:
+        """Consecutive units as one."""
+        raise NotImplementedError
+
+    def result(self, parts: list[U]) -> R | None:
+        """The run's result from units in any order (``None`` if they hold no deal)."""
+        raise NotImplementedError
+
+    def interrupted(self, result: R | None, games: int) -> KeyboardInterrupt:
+        """The exception Ctrl-C raises, holding the completed deals' result."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class _Deals(Work[Unit, ArenaResult]):
+    """A Tiến Lên arena run: every deal in every seat rotation."""
+
+    lineup: tuple[BotSpec, ...]
+    players: int
+    seed: int
+    rules: Rules
+    names: tuple[str, ...]
+
+    @property
+    def per_deal(self) -> int:
+        return self.players
+
+    def play(self, start: int, stop: int, pace: Pace | None) -> Unit:
+        return _play_range(self.lineup, self.players, self.seed, self.rules, start, stop, pace)
+
+    def merge(self, parts: list[Unit]) -> Unit:
+        return _merge(parts)
+
+    def result(self, parts: list[Unit]) -> ArenaResult | None:
+        return _assemble(self.names, self.players, self.seed, parts, len(self.names))
+
+    def interrupted(self, result: ArenaResult | None, games: int) -> KeyboardInterrupt:
+        return ArenaInterrupted(result, games)
+
+
+def _play_chunk(work: Work[U, R], start: int, stop: int) -> U:
+    """One task of a parallel run: ``work.play``, reporting through the worker's channel
+    when it runs on the arena's own pool. A pure function of its arguments, so any
     executor may run it anywhere."""
     pace = None
     if _CHANNEL is not None:
         games_queue, stop_event = _CHANNEL
-        pace = _Pace(games_queue.put, stop_event.is_set)
-    return _play_range(lineup, players, seed, rules, start, stop, pace)
+        pace = Pace(games_queue.put, stop_event.is_set)
+    return work.play(start, stop, pace)
 
 
 def _assemble(names: tuple[str, ...], players: int, seed: int, parts: Iterable[Unit],
@@ -525,12 +621,8 @@ def run(
         if progress:
             progress(games, games)
         return ArenaResult.from_units(names, players, seed, plan.finished)
-    task = (lineup, players, seed, rules)
-    if executor is None and jobs == 1:
-        return _run_here(task, deals, names, games, progress, plan)
-    if executor is None:
-        return _run_on_own_pool(task, deals, names, games, jobs, progress, plan)
-    return _run_on_executor(task, deals, names, games, executor, progress, plan)
+    return _dispatch(_Deals(lineup, players, seed, rules, names), deals, jobs, executor,
+                     progress, plan)
 
 
 def _checked_request(lineup: tuple[BotSpec, ...], games: object, players: object,
@@ -560,14 +652,35 @@ def _checked_request(lineup: tuple[BotSpec, ...], games: object, players: object
     return names, games // players
 
 
+def run_work(work: Work[U, R], deals: int, *, jobs: int = 1, executor: Executor | None = None,
+             progress: Callable[[int, int], None] | None = None,
+             on_unit: Callable[[U], None] | None = None) -> R:
+    """Play deals ``0..deals-1`` of ``work`` with the runners :func:`run` uses: here
+    (``jobs=1``), on the arena's own pool of ``jobs`` processes, or on ``executor``;
+    ``progress`` and ``on_unit`` as for :func:`run`. Ctrl-C raises
+    ``work.interrupted(...)`` with the completed deals' result. For other kinds of work
+    (:mod:`tienlen.guandan.arena`); the caller checks ``jobs`` and ``deals``."""
+    return _dispatch(work, deals, jobs, executor, progress, _Plan([], None, on_unit))
+
+
+def _dispatch(work: Work[U, R], deals: int, jobs: int, executor: Executor | None,
+              progress: Callable[[int, int], None] | None, plan: _Plan[U]) -> R:
+    games = deals * work.per_deal
+    if executor is None and jobs == 1:
+        return _run_here(work, deals, games, progress, plan)
+    if executor is None:
+        return _run_on_own_pool(work, deals, games, jobs, progress, plan)
+    return _run_on_executor(work, deals, games, executor, progress, plan)
+
+
 @dataclass(frozen=True, slots=True)
-class _Plan:
+class _Plan(Generic[U]):
     """What a runner plays and where its units go: the units of an earlier run, the unit
     size (``None``: the runner's own chunks) and the caller's ``on_unit``."""
 
-    finished: list[Unit]
+    finished: list[U]
     unit_deals: int | None
-    on_unit: Callable[[Unit], None] | None
+    on_unit: Callable[[U], None] | None
 
     def ranges(self, deals: int, parts: int) -> list[tuple[int, int]]:
         size = self.unit_deals
@@ -575,19 +688,18 @@ class _Plan:
             size = max(stop - start for start, stop in _chunks(deals, parts))
         return _todo(deals, self.finished, size)
 
-    def played(self, players: int) -> int:
-        return sum(u.stop - u.start for u in self.finished) * players
+    def played(self, per_deal: int) -> int:
+        return sum(u.stop - u.start for u in self.finished) * per_deal
 
-    def land(self, parts: list[Unit], unit: Unit) -> None:
+    def land(self, parts: list[U], unit: U) -> None:
         parts.append(unit)
-        if self.on_unit is not None and len(unit.places):
+        if self.on_unit is not None and unit.stop > unit.start:
             self.on_unit(unit)
 
 
-def _run_here(task: _Task, deals: int, names: tuple[str, ...], games: int,
-              progress: Callable[[int, int], None] | None, plan: _Plan) -> ArenaResult:
-    lineup, players, seed, rules = task
-    done = plan.played(players)
+def _run_here(work: Work[U, R], deals: int, games: int,
+              progress: Callable[[int, int], None] | None, plan: _Plan[U]) -> R:
+    done = plan.played(work.per_deal)
 
     def report(count: int) -> None:
         nonlocal done
@@ -595,45 +707,43 @@ def _run_here(task: _Task, deals: int, names: tuple[str, ...], games: int,
         if progress:
             progress(done, games)
 
-    pace = _Pace(report, lambda: False)
-    parts: list[Unit] = list(plan.finished)
+    pace = Pace(report, lambda: False)
+    parts: list[U] = list(plan.finished)
     # Ranges of one deal: a Ctrl-C (raised inside a bot) loses at most the deal in play.
-    in_play: list[Unit] = []
+    in_play: list[U] = []
     try:
         for start, stop in plan.ranges(deals, 1):
             in_play = []
             for d in range(start, stop):
-                in_play.append(_play_range(lineup, players, seed, rules, d, d + 1, pace))
-            unit, in_play = _merge(in_play), []
+                in_play.append(work.play(d, d + 1, pace))
+            unit, in_play = work.merge(in_play), []
             plan.land(parts, unit)
     except KeyboardInterrupt:
         if in_play:
-            plan.land(parts, _merge(in_play))
-        raise ArenaInterrupted(_assemble(names, players, seed, parts, len(names)),
-                               games) from None
-    result = _assemble(names, players, seed, parts, len(names))
+            plan.land(parts, work.merge(in_play))
+        raise work.interrupted(work.result(parts), games) from None
+    result = work.result(parts)
     assert result is not None
     return result
 
 
-def _run_on_own_pool(task: _Task, deals: int, names: tuple[str, ...], games: int, jobs: int,
-                     progress: Callable[[int, int], None] | None, plan: _Plan) -> ArenaResult:
+def _run_on_own_pool(work: Work[U, R], deals: int, games: int, jobs: int,
+                     progress: Callable[[int, int], None] | None, plan: _Plan[U]) -> R:
     """Worker processes that report every finished game and stop on request.
 
     Chunks set only the load balancing and what a Ctrl-C can lose (nothing: a stopped
     chunk returns its completed deals); every game's seeds come from its indices, so the
     results do not depend on them."""
-    players = task[1]
     ranges = plan.ranges(deals, jobs * 8)
     context = multiprocessing.get_context()
     games_queue = context.SimpleQueue()
     stop_event = context.Event()
     pool = ProcessPoolExecutor(max_workers=min(jobs, len(ranges)), mp_context=context,
                                initializer=_init_worker, initargs=(games_queue, stop_event))
-    futures: set[Future[Unit]] = set()
-    landed: set[Future[Unit]] = set()
-    parts: list[Unit] = list(plan.finished)
-    done = plan.played(players)
+    futures: set[Future[U]] = set()
+    landed: set[Future[U]] = set()
+    parts: list[U] = list(plan.finished)
+    done = plan.played(work.per_deal)
 
     def drain() -> None:
         nonlocal done
@@ -646,7 +756,7 @@ def _run_on_own_pool(task: _Task, deals: int, names: tuple[str, ...], games: int
     try:
         # Submitting inside the try: a Ctrl-C while tasks are queued still stops the pool.
         for start, stop in ranges:
-            futures.add(pool.submit(_play_chunk, *task, start, stop))
+            futures.add(pool.submit(_play_chunk, work, start, stop))
         pending = set(futures)
         while pending:
             finished, pending = wait(pending, timeout=_REPORT_EVERY, return_when=FIRST_COMPLETED)
@@ -668,8 +778,7 @@ def _run_on_own_pool(task: _Task, deals: int, names: tuple[str, ...], games: int
         if stuck:
             _terminate_workers(pool)
         pool.shutdown(wait=not stuck, cancel_futures=True)
-        raise ArenaInterrupted(_assemble(names, players, task[2], parts, len(names)),
-                               games) from None
+        raise work.interrupted(work.result(parts), games) from None
     except BaseException:
         stop_event.set()
         pool.shutdown(wait=True, cancel_futures=True)
@@ -677,7 +786,7 @@ def _run_on_own_pool(task: _Task, deals: int, names: tuple[str, ...], games: int
     pool.shutdown(wait=True)
     if progress:
         progress(games, games)
-    result = _assemble(names, players, task[2], parts, len(names))
+    result = work.result(parts)
     assert result is not None
     return result
 
@@ -689,24 +798,22 @@ def _terminate_workers(pool: ProcessPoolExecutor) -> None:
         process.terminate()
 
 
-def _run_on_executor(task: _Task, deals: int, names: tuple[str, ...], games: int,
-                     executor: Executor,
-                     progress: Callable[[int, int], None] | None, plan: _Plan) -> ArenaResult:
+def _run_on_executor(work: Work[U, R], deals: int, games: int, executor: Executor,
+                     progress: Callable[[int, int], None] | None, plan: _Plan[U]) -> R:
     """Any executor (threads, another process pool, a cluster's): tasks are independent
     and results are gathered in completion order; progress comes per task, so there are
     more, smaller tasks."""
-    players = task[1]
     ranges = plan.ranges(deals, 64)
-    futures = {executor.submit(_play_chunk, *task, start, stop): stop - start
+    futures = {executor.submit(_play_chunk, work, start, stop): stop - start
                for start, stop in ranges}
-    parts: list[Unit] = list(plan.finished)
-    landed: set[Future[Unit]] = set()
-    done = plan.played(players)
+    parts: list[U] = list(plan.finished)
+    landed: set[Future[U]] = set()
+    done = plan.played(work.per_deal)
     try:
         for future in as_completed(futures):
             landed.add(future)    # first: a Ctrl-C inside on_unit must not land it twice
             plan.land(parts, future.result())
-            done += futures[future] * players
+            done += futures[future] * work.per_deal
             if progress:
                 progress(done, games)
     except KeyboardInterrupt:
@@ -717,13 +824,12 @@ def _run_on_executor(task: _Task, deals: int, names: tuple[str, ...], games: int
             if (future not in landed and future.done() and not future.cancelled()
                     and future.exception() is None):
                 plan.land(parts, future.result())
-        raise ArenaInterrupted(_assemble(names, players, task[2], parts, len(names)),
-                               games) from None
+        raise work.interrupted(work.result(parts), games) from None
     except BaseException:
         for future in futures:
             future.cancel()
         raise
-    result = _assemble(names, players, task[2], parts, len(names))
+    result = work.result(parts)
     assert result is not None
     return result
 
@@ -774,7 +880,7 @@ def _finished(done: Iterable[Unit], deals: int, players: int, n: int) -> list[Un
     return units
 
 
-def _todo(deals: int, finished: list[Unit], unit_deals: int) -> list[tuple[int, int]]:
+def _todo(deals: int, finished: Sequence[_Span], unit_deals: int) -> list[tuple[int, int]]:
     """The deals not in ``finished``, cut into units of at most ``unit_deals`` deals on
     multiples of ``unit_deals`` (so that a resumed run keeps the boundaries it had)."""
     todo: list[tuple[int, int]] = []

@@ -303,7 +303,10 @@ def _add_sim(subparsers: _Subparsers) -> None:
             "--jobs, except when L3 plays on its default time budget (50 ms a move, so its "
             "moves depend on the machine's speed and load); give --iterations N to make "
             "L3 runs reproducible too. Ctrl-C stops the run and prints the results of the "
-            "deals completed so far."
+            "deals completed so far. With --game guandan, --bots names two teams (team A, "
+            "then team B, e.g. L3,L2) and every board is played twice, team A in seats 0 "
+            "and 2, then in 1 and 3: --matches N whole matches or --hands N first hands, "
+            "with per-team results and paired p-values."
         ),
     )
     parser.add_argument(
@@ -342,7 +345,7 @@ def _add_sim(subparsers: _Subparsers) -> None:
     parser.add_argument("--unit-games", type=int, metavar="N",
                         help="games per work unit (default: thousands for fast bots, "
                              "fewer for slow ones); never changes the results")
-    _add_guandan_options(parser)
+    _add_guandan_options(parser, sim=True)
     parser.set_defaults(run=run_sim)
 
 
@@ -479,7 +482,8 @@ def run_replay(args: argparse.Namespace) -> int:
 # --- Guandan options (issue 17) ------------------------------------------------------
 
 
-def _add_guandan_options(parser: argparse.ArgumentParser, moves: bool = False) -> None:
+def _add_guandan_options(parser: argparse.ArgumentParser, moves: bool = False,
+                         sim: bool = False) -> None:
     """``--game guandan`` and the options only Guandan reads (handled in tienlen.guandan.cli)."""
     if not any("--game" in action.option_strings for action in parser._actions):
         parser.add_argument("--game", choices=("tienlen", "guandan"), default="tienlen",
@@ -492,6 +496,17 @@ def _add_guandan_options(parser: argparse.ArgumentParser, moves: bool = False) -
         parser.add_argument("--pile-kind", default=None, metavar="KIND",
                             help="Guandan: the reading of --pile when it has several "
                                  "(e.g. straight_flush)")
+    if sim:
+        # The duplicate arena (tienlen.guandan.arena): --bots names team A then team B.
+        parser.add_argument("--matches", type=_count, default=None, metavar="N",
+                            help="Guandan: play N whole matches to A, an even number (each "
+                                 "board twice, the teams swapping seats; default: 20)")
+        parser.add_argument("--hands", type=_count, default=None, metavar="N",
+                            help="Guandan: play N first hands instead (level 2, no tribute; "
+                                 "cheaper), an even number")
+        parser.add_argument("--hand-cap", type=_count, default=None, metavar="N",
+                            help="Guandan: a match still undecided after N hands is a draw "
+                                 "(default: 100)")
 
 
 # --- tienlen rules -------------------------------------------------------------------

@@ -1,107 +1,681 @@
-"""Duplicate matches between two Guandan bot teams: every deal is played twice, the teams
-swapping seats, so that the luck of the cards cancels (issue 17's arena).
+"""The Guandan duplicate arena: two bot teams over duplicated deals, so that luck cancels.
 
->>> report = run_duplicate("L2", "L1", hands=4, seed=1)
->>> report.hands, 0.0 <= report.win_rate <= 1.0
-(8, True)
+A *board* is one seed: in ``"match"`` mode a whole :class:`~tienlen.guandan.match.Match`
+(tribute, levels, 过A) played until a team wins at A or the hand cap; in ``"hand"`` mode the
+first hand of that match (level 2, no tribute). Every board is played twice, in two
+*seatings*: team A holds the match's first team's seats (0 and 2) and then its second's
+(1 and 3), team B the others. The cards (each hand's deal comes from the board's seed and
+the hand's index), the first leader and every seat's bot seed are the same in both games,
+so a team's edge from good cards in one seating is the other team's in the next.
+
+Statistics are per team, over boards: a board's value is the average of its two games,
+which makes boards the independent units of the 95% intervals, and the comparisons of the
+teams are paired by board (:func:`tienlen.arena.paired_test`). A match cut off by the hand
+cap counts as won by neither team. Hand mode is cheaper and more sensitive (a first hand
+of two equal-level teams); match mode measures what the game scores.
+
+The runs use the Tiến Lên arena's runners (:func:`tienlen.arena.run_work`): ``jobs``
+worker processes, progress reports, and Ctrl-C raising :class:`DuplicateInterrupted` with
+the completed boards' result. Every game's seeds derive from ``seed`` and its board's
+index, so a run gives the same result whatever ``jobs`` is (with bots that are themselves
+reproducible: L3 on a fixed ``iterations=`` budget, not a time budget).
+
+>>> result = run("L2", "L1", hands=8, seed=1)
+>>> result.games, result.boards, [t.name for t in result.teams()]
+(8, 4, ['L2+L2', 'L1+L1'])
+>>> run("L1", "L1", hands=6, seed=3).compare("places").diff.value   # mirror: exactly even
+0.0
+>>> run("L2", "L1", hands=8, seed=1, jobs=2).games_table() == result.games_table()
+True
 """
 
 from __future__ import annotations
 
+import json
 import math
-from dataclasses import dataclass, field
+import os
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Final, Literal, Union
 
-from .bots import make_bot
-from .game import Game, _mix
+import numpy as np
 
-__all__ = ["DuplicateReport", "play_hand", "run_duplicate"]
+from ..arena import (MAX_JOBS, ArenaError, Comparison, Interval, Pace, Stopped, Work,
+                     mean_interval, paired_test, run_work)
+from ..results import _durable, _json_line
+from ..seeds import check_seed, mix
+from .bots import Bot, make_bot
+from .config import RuleConfig
+from .errors import GuandanError
+from .match import Match
+
+__all__ = ["run", "DuplicateResult", "DuplicateUnit", "TeamStats", "TeamComparison",
+           "DuplicateError", "DuplicateInterrupted", "GamesWriter", "load", "TeamSpec",
+           "check_request", "team_name", "board_seed", "bot_seed", "team_seats",
+           "Mode", "MODES", "DEFAULT_HAND_CAP", "MAX_HAND_CAP", "MAX_GAMES", "SCHEMA",
+           "STATISTICS"]
+
+#: A team: a level name for :func:`tienlen.guandan.bots.make_bot` ("L1", "L2", "L3"), or
+#: a picklable callable taking ``seed=`` and returning a :class:`~tienlen.guandan.bots.Bot`
+#: (say ``functools.partial(make_bot, "L3", iterations=100)``). Both players of a team
+#: are built from it, each with its own seed.
+TeamSpec = Union[str, Callable[..., Bot]]
+Mode = Literal["match", "hand"]
+MODES: Final = ("match", "hand")
+#: Hands after which a match stops undecided (a draw). Matches between the bots took 5
+#: to 24 hands in docs/strength.md's runs; the cap bounds a long seesaw of failed A
+#: attempts (G7.6 sends a team back to 2 after three).
+DEFAULT_HAND_CAP: Final = 100
+MAX_HAND_CAP: Final = 1000
+#: Most games one run may play.
+MAX_GAMES: Final = 2_000_000
+#: The schema name in the header of a games file (``--out``).
+SCHEMA: Final = "tienlen.guandan.games"
+_VERSION: Final = 1
+#: What :meth:`DuplicateResult.compare` compares.
+STATISTICS: Final = ("match_wins", "hand_wins", "places", "levels")
+_TEAMS: Final = ("A", "B")
 
 
-def play_hand(seed: int, levels: tuple[str, str, str, str], bot_seed: int = 0) -> tuple[int, ...]:
-    """One hand from deal ``seed`` with a bot of ``levels[s]`` in seat s; the places."""
-    game = Game(seed=seed)
-    bots = [make_bot(levels[s], seed=(bot_seed * 4 + s) & 0xFFFFFFFF) for s in range(4)]
-    while not game.is_over:
-        seat = game.turn
-        assert seat is not None  # someone acts until the hand is over
-        kind, cards = bots[seat].decide(game.view(seat))
-        game.act(kind, cards, seat)
-    places = game.places
-    assert places is not None  # the hand is over
-    return places
+class DuplicateError(GuandanError, ArenaError):
+    """A bad duplicate-arena request (teams, counts, jobs, seed, hand cap), a bot that
+    broke the rules, or a games file that cannot be read."""
 
 
-@dataclass
-class DuplicateReport:
-    """Team A against team B over duplicated deals."""
+class DuplicateInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped :func:`run`: ``result`` holds the completed boards (both games of
+    each), or ``None`` if none was; ``games`` is how many were asked for."""
 
-    team_a: str
-    team_b: str
-    hands: int = 0
-    wins_a: int = 0
-    places_a: list[float] = field(default_factory=list)   # mean place of A's two players per hand
-    pair_scores: list[float] = field(default_factory=list)  # per deal: A's wins in its two hands
+    def __init__(self, result: DuplicateResult | None, games: int) -> None:
+        super().__init__()
+        self.result = result
+        self.games = games
+
+
+# --- one board -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class DuplicateUnit:
+    """Boards ``start..stop-1``, each in both seatings. Arrays are indexed ``[board -
+    start, seating, team]`` (team 0 is A), except ``hands`` (``[board - start,
+    seating]``) and ``a_seats`` (``[board - start, seating]``: team A's two seats, then
+    the others are B's): ``match_wins`` (1 if the team won the match, 0 for both when the hand cap
+    stopped it; in hand mode nothing, 0), ``hand_wins`` (hands whose first out was the
+    team's), ``place_sums`` (the team's two players' places, 1..4, summed over the
+    hands), ``levels`` (levels gained, G7.1, summed), ``decisions`` and ``seconds``
+    (the CPU time of this process spent deciding: on a machine shared with other work,
+    wall time says more about the load than about the bot)
+    (spent deciding)."""
+
+    start: int
+    stop: int
+    hands: np.ndarray
+    a_seats: np.ndarray
+    match_wins: np.ndarray
+    hand_wins: np.ndarray
+    place_sums: np.ndarray
+    levels: np.ndarray
+    decisions: np.ndarray
+    seconds: np.ndarray
+
+    _ARRAYS = ("hands", "a_seats", "match_wins", "hand_wins", "place_sums", "levels", "decisions",
+               "seconds")
+
+    @classmethod
+    def empty(cls, start: int, boards: int) -> DuplicateUnit:
+        def ints() -> np.ndarray:
+            return np.zeros((boards, 2, 2), np.int32)
+
+        return cls(start, start + boards, hands=np.zeros((boards, 2), np.int32),
+                   a_seats=np.zeros((boards, 2, 2), np.int8), match_wins=ints(),
+                   hand_wins=ints(), place_sums=ints(), levels=ints(), decisions=ints(),
+                   seconds=np.zeros((boards, 2, 2)))
+
+    def head(self, boards: int) -> DuplicateUnit:
+        """The first ``boards`` boards."""
+        return DuplicateUnit(self.start, self.start + boards,
+                             *(getattr(self, name)[:boards] for name in self._ARRAYS))
+
+    @staticmethod
+    def join(parts: Sequence[DuplicateUnit]) -> DuplicateUnit:
+        """Consecutive units as one."""
+        if len(parts) == 1:
+            return parts[0]
+        return DuplicateUnit(parts[0].start, parts[-1].stop,
+                             *(np.concatenate([getattr(p, name) for p in parts])
+                               for name in DuplicateUnit._ARRAYS))
+
+
+def board_seed(seed: int, board: int) -> int:
+    """The match seed of board ``board`` (0-based) of a run with ``seed``."""
+    return mix(seed, 1, board)
+
+
+def bot_seed(seed: int, board: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` on ``board``: the same in both seatings, so that
+    equal teams play the two games of a board identically."""
+    return mix(seed, 2, board, seat)
+
+
+def team_seats(match: Match, seating: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """(team A's seats, team B's seats) in ``seating`` 0 or 1: A takes the match's first
+    team (seats 0 and 2 unless teams are drawn), then its second."""
+    first, second = match.teams
+    return (first, second) if seating == 0 else (second, first)
+
+
+def _build(spec: TeamSpec, seed: int) -> Bot:
+    bot = make_bot(spec, seed=seed) if isinstance(spec, str) else spec(seed=seed)
+    if not isinstance(bot, Bot):
+        raise DuplicateError(f"the bot factory {spec!r} returned {bot!r}, not a Guandan Bot")
+    return bot
+
+
+@dataclass(frozen=True, slots=True)
+class _Boards(Work[DuplicateUnit, "DuplicateResult"]):
+    """A duplicate run, as work for the arena's runners."""
+
+    teams: tuple[TeamSpec, TeamSpec]
+    names: tuple[str, str]
+    mode: Mode
+    seed: int
+    hand_cap: int
+    config: RuleConfig
 
     @property
-    def win_rate(self) -> float:
-        return self.wins_a / self.hands if self.hands else 0.0
+    def per_deal(self) -> int:
+        return 2
 
-    def win_interval(self) -> tuple[float, float]:
-        """95% interval of A's hand-win rate over deals (the pair of hands is the unit)."""
-        n = len(self.pair_scores)
-        if n < 2:
-            return (0.0, 1.0)
-        xs = [x / 2 for x in self.pair_scores]
-        mean = sum(xs) / n
-        var = sum((x - mean) ** 2 for x in xs) / (n - 1)
-        half = 1.96 * math.sqrt(var / n)
-        return (max(0.0, mean - half), min(1.0, mean + half))
+    def play(self, start: int, stop: int, pace: Pace | None) -> DuplicateUnit:
+        unit = DuplicateUnit.empty(start, stop - start)
+        done = start
+        try:
+            for board in range(start, stop):
+                for seating in (0, 1):
+                    self._play_game(unit, board, seating, pace)
+                    if pace is not None:
+                        pace.pending += 1
+                done = board + 1
+        except Stopped:
+            pass
+        finally:
+            if pace is not None:
+                pace.flush()
+        return unit.head(done - start)
 
-    def mean_place(self) -> tuple[float, float]:
-        a = sum(self.places_a) / len(self.places_a) if self.places_a else 0.0
-        return a, 5.0 - a
+    def _play_game(self, unit: DuplicateUnit, board: int, seating: int,
+                   pace: Pace | None) -> None:
+        match = Match(board_seed(self.seed, board), self.config)
+        seats = team_seats(match, seating)
+        team_at = [0 if s in seats[0] else 1 for s in range(4)]
+        bots = [_build(self.teams[team_at[s]], bot_seed(self.seed, board, s)) for s in range(4)]
+        cap = 1 if self.mode == "hand" else self.hand_cap
+        i = board - unit.start
+        unit.a_seats[i, seating] = seats[0]
+        clock, cpu = time.perf_counter, time.process_time
+        decisions, seconds = unit.decisions[i, seating], unit.seconds[i, seating]
+        where = f"board {board}, seating {seating}"
+        while not match.is_over and len(match.results) < cap:
+            seat = match.turn
+            assert seat is not None   # someone acts until the match is over
+            team = team_at[seat]
+            c0 = cpu()
+            try:
+                kind, cards = bots[seat].decide(match.game.view(seat))
+            except Exception as error:
+                raise DuplicateError(f"{bots[seat].name} (seat {seat}, {where}, hand "
+                                     f"{match.hand_number}) raised {type(error).__name__}: "
+                                     f"{error}") from error
+            seconds[team] += cpu() - c0
+            t1 = clock()
+            decisions[team] += 1
+            try:
+                match.act(kind, cards, seat)
+            except ValueError as error:
+                raise DuplicateError(f"{bots[seat].name} (seat {seat}, {where}, hand "
+                                     f"{match.hand_number}) made an illegal move {kind} "
+                                     f"{cards}: {error}") from error
+            if pace is not None and pace.due(t1):
+                pace.poll(t1)
+        results = match.results[:cap]
+        unit.hands[i, seating] = len(results)
+        for hand in results:
+            first = hand.places[0]
+            won = team_at[first]
+            unit.hand_wins[i, seating, won] += 1
+            unit.levels[i, seating, won] += hand.gain
+            for place, seat in enumerate(hand.places, start=1):
+                unit.place_sums[i, seating, team_at[seat]] += place
+        if self.mode == "match" and match.winner is not None:
+            # The match's team index -> A or B: A holds match.teams[seating].
+            unit.match_wins[i, seating, 0 if match.winner == seating else 1] = 1
 
-    def z_score(self) -> float:
-        """Paired z of A's win rate against 1/2 (deal pairs as units)."""
-        n = len(self.pair_scores)
-        if n < 2:
-            return 0.0
-        xs = [x / 2 - 0.5 for x in self.pair_scores]
-        mean = sum(xs) / n
-        var = sum((x - mean) ** 2 for x in xs) / (n - 1)
-        return mean / math.sqrt(var / n) if var > 0 else (math.inf if mean > 0 else 0.0)
+    def merge(self, parts: list[DuplicateUnit]) -> DuplicateUnit:
+        return DuplicateUnit.join(parts)
+
+    def result(self, parts: list[DuplicateUnit]) -> DuplicateResult | None:
+        if not any(p.stop > p.start for p in parts):
+            return None
+        return DuplicateResult(self.names, self.mode, self.seed, self.hand_cap, parts)
+
+    def interrupted(self, result: DuplicateResult | None, games: int) -> KeyboardInterrupt:
+        return DuplicateInterrupted(result, games)
+
+
+# --- results ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TeamStats:
+    """One team's results, each an average over boards with its 95% interval: the share
+    of matches won (a capped match is won by neither), of hands won (first out), the mean
+    place of its players (1..4), and the levels gained per game (match or hand)."""
+
+    name: str
+    games: int
+    hands: int
+    match_wins: Interval
+    hand_wins: Interval
+    mean_place: Interval
+    levels: Interval
+    ms_per_decision: float      # CPU time
+    decisions: int
+
+
+@dataclass(frozen=True, slots=True)
+class TeamComparison(Comparison):
+    """Team A (``a``) minus team B (``b``) in one ``statistic``, paired by board
+    (``deals`` counts the boards): the mean difference with its 95% interval, the z of
+    "no difference" and its two-sided p-value."""
+
+    statistic: str = "places"
+
+    def __str__(self) -> str:
+        p = f"= {self.p_value:.2g}" if self.p_value != 0.0 else "< 1e-300"
+        return (f"A - B {self.statistic}: {self.diff} over {self.deals} boards, "
+                f"z = {self.z:.2f}, p {p}")
+
+
+class DuplicateResult:
+    """The outcome of :func:`run`, from the units of its completed boards (in any order,
+    none twice; an interrupted run on several processes may leave gaps): ``unit`` holds
+    their games by position, board order (see :class:`DuplicateUnit`), ``board_ids`` the
+    board at each position; ``names`` label team A and team B."""
+
+    def __init__(self, names: tuple[str, str], mode: Mode, seed: int, hand_cap: int,
+                 units: Sequence[DuplicateUnit]) -> None:
+        ordered = sorted((u for u in units if u.stop > u.start), key=lambda u: u.start)
+        if not ordered:
+            raise DuplicateError("a result needs at least one board")
+        for a, b in zip(ordered, ordered[1:]):
+            if b.start < a.stop:
+                raise DuplicateError(f"boards {b.start}..{min(a.stop, b.stop) - 1} are "
+                                     "in two units")
+        self.names = names
+        self.mode = mode
+        self.seed = seed
+        self.hand_cap = hand_cap
+        self.board_ids = np.concatenate([np.arange(u.start, u.stop) for u in ordered])
+        joined = DuplicateUnit.join(ordered)
+        self.unit = DuplicateUnit(0, len(self.board_ids), *(getattr(joined, name)
+                                                            for name in DuplicateUnit._ARRAYS))
+
+    @property
+    def boards(self) -> int:
+        return len(self.board_ids)
+
+    @property
+    def games(self) -> int:
+        """Matches (match mode) or hands (hand mode) played: two per board."""
+        return 2 * self.boards
+
+    @property
+    def hands(self) -> int:
+        return int(self.unit.hands.sum())
+
+    @property
+    def capped(self) -> int:
+        """Matches the hand cap stopped before a team won (match mode)."""
+        if self.mode != "match":
+            return 0
+        return int((self.unit.match_wins.sum(axis=2) == 0).sum())
+
+    def _per_board(self, statistic: str) -> np.ndarray:
+        """``[board, team]``: the statistic's value on each board (both games)."""
+        u = self.unit
+        hands = u.hands.sum(axis=1)[:, None].astype(float)
+        if statistic == "match_wins":
+            return np.asarray(u.match_wins.mean(axis=1), float)
+        if statistic == "hand_wins":
+            return np.asarray(u.hand_wins.sum(axis=1) / hands, float)
+        if statistic == "places":
+            return np.asarray(u.place_sums.sum(axis=1) / (2 * hands), float)
+        if statistic == "levels":
+            return np.asarray(u.levels.mean(axis=1), float)
+        raise DuplicateError(f"no statistic {statistic!r}; choose from {', '.join(STATISTICS)}")
+
+    def team(self, team: int | str) -> TeamStats:
+        """Team 0 / ``"A"`` or 1 / ``"B"``."""
+        t = _team_index(team)
+
+        def interval(statistic: str, low: float, high: float) -> Interval:
+            est = mean_interval(self._per_board(statistic)[:, t])
+            if math.isnan(est.low):
+                return est
+            return Interval(est.value, max(low, est.low), min(high, est.high))
+
+        decisions = int(self.unit.decisions[:, :, t].sum())
+        seconds = float(self.unit.seconds[:, :, t].sum())
+        return TeamStats(
+            name=self.names[t], games=self.games, hands=self.hands,
+            match_wins=interval("match_wins", 0.0, 1.0),
+            hand_wins=interval("hand_wins", 0.0, 1.0),
+            mean_place=interval("places", 1.5, 3.5),
+            levels=interval("levels", 0.0, math.inf),
+            ms_per_decision=1000.0 * seconds / decisions if decisions else 0.0,
+            decisions=decisions)
+
+    def teams(self) -> list[TeamStats]:
+        return [self.team(0), self.team(1)]
+
+    def compare(self, statistic: str = "places") -> TeamComparison:
+        """Team A against team B in ``statistic`` (one of :data:`STATISTICS`), paired by
+        board. For ``places`` a negative difference means A finishes higher."""
+        values = self._per_board(statistic)
+        interval, z, p = paired_test(values[:, 0] - values[:, 1])
+        return TeamComparison(self.names[0], self.names[1], self.boards, interval, z, p,
+                              statistic)
+
+    def title(self) -> str:
+        kind = "matches" if self.mode == "match" else "hands"
+        text = (f"{self.games} {kind} ({self.boards} boards x 2 seatings), seed {self.seed}")
+        if self.mode == "match":
+            text += (f", {self.hands} hands, hand cap {self.hand_cap}"
+                     f" ({self.capped} capped)")
+        return text
 
     def table(self) -> str:
-        lo, hi = self.win_interval()
-        pa, pb = self.mean_place()
-        return "\n".join([
-            f"Guandan duplicate: {self.hands} hands ({self.hands // 2} deals, teams swapped)",
-            f"team        first-out rate   95% interval     mean place",
-            f"A {self.team_a:<8}  {self.win_rate:14.3f}   [{lo:.3f}, {hi:.3f}]   {pa:10.2f}",
-            f"B {self.team_b:<8}  {1 - self.win_rate:14.3f}   [{1 - hi:.3f}, {1 - lo:.3f}]   {pb:10.2f}",
-            f"paired z (A vs 50%): {self.z_score():.2f}",
-        ])
+        """The statistics as a Markdown table, then the paired comparisons."""
+        lines = [self.title(), "",
+                 "| team | match wins | hand wins | mean place | levels/game | CPU ms/decision |",
+                 "|---|---|---|---|---|---:|"]
+        for label, s in zip(_TEAMS, self.teams()):
+            wins = _pct(s.match_wins) if self.mode == "match" else "-"
+            lines.append(f"| {label} {s.name} | {wins} | {_pct(s.hand_wins)} | {s.mean_place} "
+                         f"| {s.levels} | {s.ms_per_decision:.2f} |")
+        lines.append("")
+        lines += [str(self.compare(stat)) for stat in self._compared()]
+        return "\n".join(lines)
 
-    def to_dict(self) -> dict[str, object]:
-        return {"team_a": self.team_a, "team_b": self.team_b, "hands": self.hands,
-                "win_rate_a": self.win_rate, "interval_a": list(self.win_interval()),
-                "mean_place": list(self.mean_place()), "z": self.z_score()}
+    def _compared(self) -> tuple[str, ...]:
+        if self.mode == "match":
+            return ("match_wins", "places", "hand_wins", "levels")
+        return ("places", "hand_wins", "levels")
+
+    def games_table(self) -> list[list[object]]:
+        """Every game as a row (board, seating, then per team: match won, hands won, place
+        sum, levels), the timings left out: equal for equal runs whatever ``jobs`` was."""
+        u = self.unit
+        rows: list[list[object]] = []
+        for i in range(self.boards):
+            for s in (0, 1):
+                rows.append([int(self.board_ids[i]), s, int(u.hands[i, s]), u.match_wins[i, s].tolist(),
+                             u.hand_wins[i, s].tolist(), u.place_sums[i, s].tolist(),
+                             u.levels[i, s].tolist()])
+        return rows
+
+    def to_json(self) -> dict[str, Any]:
+        """The results as a JSON-ready dict (intervals as value/low/high; null when there
+        is only one board)."""
+        def interval(i: Interval) -> dict[str, float | None]:
+            return {k: (None if math.isnan(v) else v)
+                    for k, v in (("value", i.value), ("low", i.low), ("high", i.high))}
+
+        def number(x: float) -> float | None:
+            return None if math.isnan(x) or math.isinf(x) else x
+
+        return {
+            "schema": "tienlen.guandan.sim", "version": 1, "mode": self.mode,
+            "seed": self.seed, "boards": self.boards, "games": self.games,
+            "hands": self.hands, "hand_cap": self.hand_cap, "capped": self.capped,
+            "confidence": 0.95,
+            "teams": [{"team": label, "name": s.name,
+                       "match_wins": interval(s.match_wins) if self.mode == "match" else None,
+                       "hand_wins": interval(s.hand_wins), "mean_place": interval(s.mean_place),
+                       "levels": interval(s.levels), "cpu_ms_per_decision": s.ms_per_decision,
+                       "decisions": s.decisions}
+                      for label, s in zip(_TEAMS, self.teams())],
+            "comparisons": [{"statistic": c.statistic, "diff": interval(c.diff),
+                             "z": number(c.z), "p_value": number(c.p_value)}
+                            for c in (self.compare(stat) for stat in self._compared())],
+        }
+
+    def __str__(self) -> str:
+        return self.table()
+
+    def __repr__(self) -> str:
+        return f"<DuplicateResult {self.games} {self.mode}es: {self.names[0]} vs {self.names[1]}>"
 
 
-def run_duplicate(team_a: str, team_b: str, *, hands: int, seed: int = 0) -> DuplicateReport:
-    """``hands`` deals, each played twice: A in seats 0 and 2, then A in seats 1 and 3."""
-    report = DuplicateReport(team_a, team_b)
-    for i in range(hands):
-        deal_seed = _mix(seed, 50_000 + i)
-        score = 0
-        for swap in (False, True):
-            lv = (team_b, team_a, team_b, team_a) if swap else (team_a, team_b, team_a, team_b)
-            places = play_hand(deal_seed, lv, i)
-            a_seats = (1, 3) if swap else (0, 2)
-            report.hands += 1
-            win = places[0] in a_seats
-            report.wins_a += win
-            score += win
-            report.places_a.append(sum(places.index(s) + 1 for s in a_seats) / 2)
-        report.pair_scores.append(score)
-    return report
+def _pct(interval: Interval) -> str:
+    if math.isnan(interval.low):
+        return f"{100 * interval.value:.1f}%"
+    return f"{100 * interval.value:.1f}% [{100 * interval.low:.1f}, {100 * interval.high:.1f}]"
+
+
+def _team_index(team: int | str) -> int:
+    if team in (0, "A", "a"):
+        return 0
+    if team in (1, "B", "b"):
+        return 1
+    raise DuplicateError(f"team must be 0 / 'A' or 1 / 'B'; got {team!r}")
+
+
+# --- the run ---------------------------------------------------------------------------
+
+
+def team_name(spec: TeamSpec) -> str:
+    """``"L3+L3"`` for a team of two L3 bots (a factory: the name its bots give).
+
+    >>> team_name("l2")
+    'L2+L2'
+    """
+    if not (isinstance(spec, str) or callable(spec)):
+        raise DuplicateError(f"a team is a level name or a bot factory; got {spec!r}")
+    try:
+        name = _build(spec, 0).name
+    except DuplicateError:
+        raise
+    except (ValueError, TypeError) as error:   # an unknown level, an option it lacks
+        raise DuplicateError(f"cannot make the team's bots: {error}") from None
+    return f"{name}+{name}"
+
+
+def check_request(team_a: TeamSpec, team_b: TeamSpec, *, matches: int | None = None,
+                  hands: int | None = None, seed: int = 0, jobs: int = 1,
+                  hand_cap: int = DEFAULT_HAND_CAP,
+                  config: RuleConfig = RuleConfig()) -> tuple[Mode, int, tuple[str, str]]:
+    """Check a :func:`run` request without playing: its mode, games and team names, or
+    :class:`DuplicateError` saying what is wrong.
+
+    >>> check_request("L1", "L2", matches=3)
+    Traceback (most recent call last):
+    ...
+    tienlen.guandan.arena.DuplicateError: matches must be a positive even number (each board is played in both seatings); got 3
+    """
+    if (matches is None) == (hands is None):
+        raise DuplicateError("give matches= (whole matches) or hands= (first hands), not "
+                             f"{'both' if matches is not None else 'neither'}")
+    mode: Mode = "match" if matches is not None else "hand"
+    games = matches if matches is not None else hands
+    what = "matches" if mode == "match" else "hands"
+    if type(games) is not int or games < 2 or games % 2:
+        raise DuplicateError(f"{what} must be a positive even number (each board is played "
+                             f"in both seatings); got {games!r}")
+    if games > MAX_GAMES:
+        raise DuplicateError(f"{what} must be at most {MAX_GAMES:,} per run; got {games:,}")
+    if type(jobs) is not int or not 1 <= jobs <= MAX_JOBS:
+        raise DuplicateError(f"jobs must be a positive int, at most {MAX_JOBS}; got {jobs!r}")
+    if type(hand_cap) is not int or not 1 <= hand_cap <= MAX_HAND_CAP:
+        raise DuplicateError(f"hand_cap must be an int in 1..{MAX_HAND_CAP}; got {hand_cap!r}")
+    check_seed(seed, DuplicateError)
+    if not isinstance(config, RuleConfig):
+        raise DuplicateError(f"config must be a RuleConfig; got {config!r}")
+    return mode, games, (team_name(team_a), team_name(team_b))
+
+
+def run(team_a: TeamSpec, team_b: TeamSpec, *, matches: int | None = None,
+        hands: int | None = None, seed: int = 0, jobs: int = 1,
+        hand_cap: int = DEFAULT_HAND_CAP, config: RuleConfig = RuleConfig(),
+        progress: Callable[[int, int], None] | None = None,
+        on_unit: Callable[[DuplicateUnit], None] | None = None) -> DuplicateResult:
+    """Play ``matches`` whole matches, or ``hands`` first hands, between team A and team B
+    (both even: every board is played in both seatings) and return the statistics.
+
+    A match ends when a team wins at A (G7.3) or after ``hand_cap`` hands (then neither
+    team wins it). ``jobs > 1`` plays on that many worker processes, with the same
+    result. ``progress(done, total)`` is called as games complete; ``on_unit`` with each
+    completed :class:`DuplicateUnit` (in this process; :class:`GamesWriter` writes them to
+    disk). Ctrl-C raises :class:`DuplicateInterrupted` holding the completed boards' result.
+
+    Raises :class:`DuplicateError` for a bad request (checked before any game starts,
+    :func:`check_request`) or a bot that breaks the rules.
+    """
+    mode, games, names = check_request(team_a, team_b, matches=matches, hands=hands,
+                                       seed=seed, jobs=jobs, hand_cap=hand_cap, config=config)
+    work = _Boards((team_a, team_b), names, mode, seed, hand_cap, config)
+    return run_work(work, games // 2, jobs=jobs, progress=progress, on_unit=on_unit)
+
+
+# --- games files (--out) ---------------------------------------------------------------
+
+
+class GamesWriter:
+    """A JSON-lines file of a run's games, written as each unit completes: a header line
+    (the run: schema, teams, mode, seed, hand cap, rules, games asked for), then per
+    unit one line per game and a closing ``{"unit": [start, stop]}`` line, written and
+    flushed to disk together, so that a run cut short (Ctrl-C, a crash) leaves a file
+    whose complete units :func:`load` reads. A game line holds ``board``, ``seating``,
+    ``a_seats``, ``hands`` and per team (A, B) ``match_won``, ``hands_won``,
+    ``place_sum``, ``levels``, ``decisions`` and ``seconds``.
+
+    Refuses to overwrite a file. Use as a context manager, or :meth:`close` it."""
+
+    def __init__(self, path: str | os.PathLike[str], *, teams: Sequence[str], mode: Mode,
+                 seed: int, hand_cap: int, games: int,
+                 config: RuleConfig = RuleConfig()) -> None:
+        self.path = Path(path)
+        try:
+            self._stream = self.path.open("xb")
+        except FileExistsError:
+            raise DuplicateError(f"{self.path} already exists: name another file") from None
+        except OSError as error:
+            raise DuplicateError(f"cannot create {self.path}: {error.strerror or error}") from None
+        self.header = {"schema": SCHEMA, "version": _VERSION, "teams": list(teams),
+                       "mode": mode, "seed": seed, "hand_cap": hand_cap, "games": games,
+                       "config": config.to_dict()}
+        _durable(self._stream, (json.dumps(self.header) + "\n").encode())
+
+    def write(self, unit: DuplicateUnit) -> None:
+        lines = []
+        for i in range(unit.stop - unit.start):
+            for s in (0, 1):
+                lines.append(json.dumps({
+                    "board": unit.start + i, "seating": s, "a_seats": unit.a_seats[i, s].tolist(),
+                    "hands": int(unit.hands[i, s]),
+                    "match_won": unit.match_wins[i, s].tolist(),
+                    "hands_won": unit.hand_wins[i, s].tolist(),
+                    "place_sum": unit.place_sums[i, s].tolist(),
+                    "levels": unit.levels[i, s].tolist(),
+                    "decisions": unit.decisions[i, s].tolist(),
+                    "seconds": unit.seconds[i, s].tolist()}, separators=(",", ":")))
+        lines.append(json.dumps({"unit": [unit.start, unit.stop]}))
+        _durable(self._stream, ("\n".join(lines) + "\n").encode())
+
+    def close(self) -> None:
+        self._stream.close()
+
+    def __enter__(self) -> GamesWriter:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+
+def load(path: str | os.PathLike[str]) -> DuplicateResult:
+    """The result of the complete units in a games file written by :class:`GamesWriter`
+    (an interrupted run's file gives the boards it completed; a unit cut short is left
+    out). A file that is not one, or whose units do not cover boards ``0..n-1`` once each,
+    raises :class:`DuplicateError`."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise DuplicateError(f"cannot read {path}: {error.strerror or error}") from None
+    lines = data.split(b"\n")
+    lines.pop()     # the text after the last newline: empty, or a line cut short
+    if not lines:
+        raise DuplicateError(f"{path}: empty, not a Guandan games file")
+    try:
+        header = _json_line(lines[0], path, 1)
+    except ValueError as error:
+        raise DuplicateError(str(error)) from None
+    if header.get("schema") != SCHEMA or header.get("version") != _VERSION:
+        raise DuplicateError(f"{path}: not a Guandan games file (version {_VERSION} of "
+                             f"{SCHEMA!r})")
+    try:
+        names = (str(header["teams"][0]), str(header["teams"][1]))
+        mode, seed, cap = header["mode"], int(header["seed"]), int(header["hand_cap"])
+    except (KeyError, IndexError, TypeError, ValueError):
+        raise DuplicateError(f"{path}:1: a bad header") from None
+    if mode not in MODES:
+        raise DuplicateError(f"{path}:1: a bad mode {mode!r}")
+    units: list[DuplicateUnit] = []
+    rows: list[dict[str, Any]] = []
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            record = _json_line(line, path, number)
+        except ValueError as error:
+            raise DuplicateError(str(error)) from None
+        if "unit" not in record:
+            rows.append(record)
+            continue
+        try:
+            units.append(_unit_from_rows(record["unit"], rows))
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise DuplicateError(f"{path}:{number}: a bad unit ({error})") from None
+        rows = []
+    if not units:
+        raise DuplicateError(f"{path}: no complete unit of games")
+    try:
+        return DuplicateResult(names, mode, seed, cap, units)
+    except DuplicateError as error:
+        raise DuplicateError(f"{path}: {error}") from None
+
+
+def _unit_from_rows(span: Iterable[int], rows: list[dict[str, Any]]) -> DuplicateUnit:
+    start, stop = (int(x) for x in span)
+    if not 0 <= start < stop or len(rows) != 2 * (stop - start):
+        raise ValueError(f"{len(rows)} games for boards {start}..{stop - 1}")
+    unit = DuplicateUnit.empty(start, stop - start)
+    seen = set()
+    for row in rows:
+        board, s = int(row["board"]), int(row["seating"])
+        if not start <= board < stop or s not in (0, 1) or (board, s) in seen:
+            raise ValueError(f"game (board {board}, seating {s}) outside the unit or repeated")
+        seen.add((board, s))
+        i = board - start
+        unit.hands[i, s] = int(row["hands"])
+        for name, key in (("a_seats", "a_seats"), ("match_wins", "match_won"), ("hand_wins", "hands_won"),
+                          ("place_sums", "place_sum"), ("levels", "levels"),
+                          ("decisions", "decisions"), ("seconds", "seconds")):
+            values = row[key]
+            if not isinstance(values, list) or len(values) != 2:
+                raise ValueError(f"{key} is not one value per team")
+            getattr(unit, name)[i, s] = values
+    return unit

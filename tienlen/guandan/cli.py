@@ -19,13 +19,16 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO, TypedDict
+from typing import TYPE_CHECKING, TextIO, TypedDict
 
 from .bots import make_bot
 from .cards import Cards
 from .errors import GuandanError
 from .match import Match, ReplayError
 from .plays import Kind, Play, classify, legal_plays
+
+if TYPE_CHECKING:   # the arena (numpy, process pools) loads only for sim
+    from .arena import DuplicateResult, TeamSpec
 
 __all__ = ["run_play", "run_moves", "run_replay", "run_sim", "LABELS", "default_lang",
            "run_moves_text", "TrainingSession"]
@@ -174,16 +177,142 @@ def run_replay(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- sim
 
-def run_sim(args: argparse.Namespace) -> int:
-    from .arena import run_duplicate
+#: What ``sim --game guandan`` plays when given neither --matches nor --hands.
+DEFAULT_SIM_MATCHES = 20
+_DEFAULT_TEAMS = ("L2", "L1")
+# Options of the Tiến Lên sim that mean nothing for the Guandan duplicate arena.
+_TIENLEN_ONLY = (("games", "--games", ": give --matches N or --hands N"),
+                 ("players", "--players", ": Guandan has four"),
+                 ("scheduler", "--scheduler", ""), ("resume", "--resume", ""),
+                 ("unit_games", "--unit-games", ""))
 
-    levels = list(args.bots) if args.bots else ["L2", "L1"]
+
+def sim_teams(args: argparse.Namespace) -> tuple[list[str], list[TeamSpec]]:
+    """The two teams of ``sim --game guandan`` from ``--bots`` (one level, or two: team A
+    then team B) and ``--iterations`` (L3's fixed budget): their labels and specs."""
+    import functools
+
+    levels = list(args.bots) if args.bots else list(_DEFAULT_TEAMS)
     if len(levels) == 1:
         levels = levels * 2
     if len(levels) != 2:
-        raise GuandanError("--bots for Guandan: two levels, team A then team B (e.g. L2,L1)")
-    report = run_duplicate(levels[0], levels[1], hands=args.games, seed=args.seed)
-    print(report.table())
-    if getattr(args, "json", None):
-        Path(args.json).write_text(json.dumps(report.to_dict(), indent=2), encoding="utf-8")
+        raise GuandanError(f"--bots for Guandan names two teams, team A then team B (e.g. "
+                           f"L3,L2); got {len(levels)} levels")
+    known = {level.lower() for level in _bot_levels()}
+    for level in levels:
+        if level.lower() not in known:
+            raise GuandanError(f"--bots: unknown Guandan level {level!r}; choose from "
+                               f"{', '.join(_bot_levels())}")
+    iterations = getattr(args, "iterations", None)
+    if iterations is not None and not any(level.lower() == "l3" for level in levels):
+        raise GuandanError("--iterations sets L3's search, and no team is L3")
+    specs: list[TeamSpec] = [functools.partial(make_bot, "L3", iterations=iterations)
+                           if iterations is not None and level.lower() == "l3" else level
+                           for level in levels]
+    return levels, specs
+
+
+def _bot_levels() -> tuple[str, ...]:
+    from .bots import LEVELS
+
+    return LEVELS
+
+
+def run_sim(args: argparse.Namespace) -> int:
+    """``tienlen sim --game guandan``: the duplicate arena (:mod:`tienlen.guandan.arena`)
+    with a progress bar, then the results table; Ctrl-C prints the completed boards'
+    results and returns 130."""
+    import time
+
+    from ..tui.sim_view import EXIT_INTERRUPTED, progress_bar
+    from ..tui.terminal import Terminal
+    from . import arena
+
+    for name, option, why in _TIENLEN_ONLY:
+        if getattr(args, name, None):
+            raise GuandanError(f"{option} is not an option of the Guandan sim{why}")
+    if getattr(args, "rules", "default") != "default":
+        raise GuandanError("--rules names a Tiến Lên ruleset; the Guandan sim plays the "
+                           "standard rules")
+    levels, specs = sim_teams(args)
+    matches, hands = getattr(args, "matches", None), getattr(args, "hands", None)
+    if matches is not None and hands is not None:
+        raise GuandanError("give --matches or --hands, not both")
+    if matches is None and hands is None:
+        matches = DEFAULT_SIM_MATCHES
+    games = matches if matches is not None else hands
+    assert games is not None
+    if games % 2:
+        raise GuandanError(f"--{'matches' if matches is not None else 'hands'} must be even: "
+                           f"each board is played twice, the teams swapping seats; got {games}")
+    hand_cap = getattr(args, "hand_cap", None) or arena.DEFAULT_HAND_CAP
+    seed = args.seed if args.seed is not None else 0
+    json_path: Path | None = getattr(args, "json", None)
+    if json_path is not None:
+        from ..cli import _writable_file
+
+        _writable_file(json_path, "--json")
+    mode: arena.Mode = "match" if matches is not None else "hand"
+    writer = None
+    if getattr(args, "out", None) is not None:
+        if Path(args.out).suffix != ".jsonl":
+            raise GuandanError(f"--out {args.out}: the Guandan sim writes JSON lines: name a "
+                               ".jsonl file")
+        # Checked before the file is made: a bad request leaves no file behind.
+        arena.check_request(specs[0], specs[1], matches=matches, hands=hands, seed=seed,
+                            jobs=args.jobs, hand_cap=hand_cap)
+        writer = arena.GamesWriter(args.out, teams=[arena.team_name(s) for s in specs],
+                                   mode=mode, seed=seed, hand_cap=hand_cap, games=games)
+    terminal = Terminal()
+    progress = progress_bar(terminal)
+    task = progress.add_task(" vs ".join(f"{lv}+{lv}" for lv in levels), total=games)
+
+    def advance(done: int, total: int) -> None:
+        progress.update(task, completed=done, total=total)
+
+    start = time.perf_counter()
+    interrupted = False
+    result: arena.DuplicateResult | None
+    try:
+        with progress:
+            result = arena.run(specs[0], specs[1], matches=matches, hands=hands,
+                               seed=seed, jobs=args.jobs, hand_cap=hand_cap,
+                               progress=advance,
+                               on_unit=writer.write if writer is not None else None)
+    except arena.DuplicateInterrupted as stop:
+        interrupted, result = True, stop.result
+    finally:
+        if writer is not None:
+            writer.close()
+    seconds = time.perf_counter() - start
+    if interrupted:
+        played = 0 if result is None else result.games
+        print(f"Interrupted: {played} of {games} games played in complete boards (both "
+              "seatings); the results below are theirs.")
+    if result is not None:
+        print(sim_table(result, levels, seconds))
+    if writer is not None:
+        print(f"Games written to {writer.path}")
+    if interrupted:
+        if json_path is not None:
+            print(f"{json_path} not written: the run did not finish.")
+        return EXIT_INTERRUPTED
+    assert result is not None
+    if json_path is not None:
+        record = {**result.to_json(), "lineup": levels, "jobs": args.jobs,
+                  "iterations": getattr(args, "iterations", None), "seconds": seconds}
+        try:
+            json_path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+        except OSError as error:
+            raise GuandanError(f"cannot write {json_path}: {error.strerror or error}") from None
+        print(f"Results written to {json_path}")
     return 0
+
+
+def sim_table(result: DuplicateResult, levels: Sequence[str], seconds: float) -> str:
+    """The results of ``sim --game guandan``: how seats were assigned, the table and the
+    paired comparisons."""
+    a, b = levels
+    return (f"Guandan duplicate: team A = {a}+{a}, team B = {b}+{b}; each board is played "
+            f"twice, A in seats 0 and 2, then in 1 and 3 ({seconds:.1f} s)\n"
+            + result.table())

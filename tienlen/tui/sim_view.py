@@ -31,7 +31,8 @@ from ..arena import BotSpec
 from ..rules import Rules
 from .terminal import Terminal
 
-__all__ = ["run_simulation", "results_table", "results_json", "SCHEMA"]
+__all__ = ["run_simulation", "results_table", "results_json", "progress_bar", "SCHEMA",
+           "EXIT_INTERRUPTED"]
 
 #: The schema name of ``--json`` output.
 SCHEMA = "tienlen.sim"
@@ -150,6 +151,30 @@ def results_json(result: arena.ArenaResult, *, lineup: Sequence[str], rules: Rul
     }
 
 
+def progress_bar(terminal: Terminal) -> Progress:
+    """The bar of a simulation: games done, games per second, elapsed time and ETA; no
+    bar at all when the terminal is not interactive (a log). Below 80 columns the bar is
+    shorter and the elapsed time left out, so that the line fits 60 columns (the caller
+    writes its description compactly too)."""
+    narrow = terminal.console.width < 80
+    columns: list[ProgressColumn | str] = [
+        TextColumn("[bold]{task.description}"),
+        BarColumn(bar_width=10 if narrow else None if terminal.console.width >= 100 else 16),
+        MofNCompleteColumn(),
+        _RateColumn(),
+    ]
+    if not narrow:
+        columns += [TextColumn("elapsed"), TimeElapsedColumn()]
+    columns += [TextColumn("ETA"), _EtaColumn()]
+    return Progress(
+        *columns,
+        console=terminal.console,
+        transient=not terminal.interactive,
+        # A log gets no bar at all rather than one frame of it.
+        disable=not terminal.interactive,
+    )
+
+
 def run_simulation(
     terminal: Terminal,
     lineup: Sequence[BotSpec],
@@ -170,25 +195,8 @@ def run_simulation(
     returns 130. ``arena_options`` go to :func:`tienlen.arena.run` as they are (an
     executor, unit size, results streaming: see :func:`tienlen.scale.sim_options`)."""
     labels = list(labels) if labels is not None else [str(entry) for entry in lineup]
-    # Below 80 columns the bar is shorter, the lineup written compactly and the elapsed
-    # time left out, so that the line fits 60 columns.
+    progress = progress_bar(terminal)
     narrow = terminal.console.width < 80
-    columns: list[ProgressColumn | str] = [
-        TextColumn("[bold]{task.description}"),
-        BarColumn(bar_width=10 if narrow else None if terminal.console.width >= 100 else 16),
-        MofNCompleteColumn(),
-        _RateColumn(),
-    ]
-    if not narrow:
-        columns += [TextColumn("elapsed"), TimeElapsedColumn()]
-    columns += [TextColumn("ETA"), _EtaColumn()]
-    progress = Progress(
-        *columns,
-        console=terminal.console,
-        transient=not terminal.interactive,
-        # A log gets no bar at all rather than one frame of it.
-        disable=not terminal.interactive,
-    )
     task = progress.add_task(("," if narrow else " vs ").join(labels), total=games)
 
     def advance(done: int, total: int) -> None:
