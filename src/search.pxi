@@ -39,7 +39,7 @@ cdef int _record_misses(const DealRecord* recs, int64_t nrec, const uint64_t* ha
             misses += 1
             continue
         s.hands[seat] = before
-        plan_compute(&pl.seat[seat], before, s.flags, m)
+        plan_compute(&pl.seat[seat], before, &s.rules, m)
         if st_plan_step(&s, pl, m, buf, STACK_MOVES) < 0:
             return -1
         if nibble_counts(before & ~s.hands[seat]) != recs[i].counts:
@@ -120,7 +120,7 @@ cdef DealRecord* _records_arg(const State* st, uint64_t pool, object records, in
             seat = _small_int_arg(seat_obj, f"records[{i}] seat", 0, st.players - 1)
             later = _mask_arg(later_obj, f"records[{i}] later")
             did = _mask_arg(did_obj, f"records[{i}] action")
-            if gs.s.players != st.players or gs.s.flags != st.flags:
+            if gs.s.players != st.players or gs.s.rules.flags != st.rules.flags:
                 raise ValueError(f"records[{i}]: the state is of another game (players, rules)")
             if seat == st.turn:
                 raise ValueError(f"records[{i}]: the acting seat's own decisions tell nothing")
