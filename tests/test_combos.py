@@ -397,3 +397,11 @@ def test_legal_moves_agree_with_classify_beats_and_count():
         codes = [classify(move, rules).code for move in moves]
         order = [(code >> 12, code >> 6 & 63, move.mask) for code, move in zip(codes, moves)]
         assert order == sorted(order)
+
+
+def test_rules_refuse_unhashable_entries_with_value_error():
+    # A JSON list where a name belongs (as a tampered replay could hold) is a ValueError,
+    # not the TypeError of putting a list in a set.
+    for bad in ({"out_of_turn": [["4ds"]]}, {"instant_wins": [{"x": 1}]}, {"cuts": [[["quad"], "2"]]}):
+        with pytest.raises(ValueError):
+            Rules.from_dict(bad)

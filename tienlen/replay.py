@@ -189,8 +189,7 @@ def _rules_from_json(record: dict[str, Any]) -> Rules:
                           "rules")
     try:
         return Rules.from_dict(value)
-    except (ValueError, TypeError) as error:
-        # TypeError: a JSON list where a name belongs is unhashable in a set of names.
+    except ValueError as error:
         raise ReplayError(_clip(str(error)), "rules") from None
 
 

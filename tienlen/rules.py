@@ -98,7 +98,12 @@ def _frozen(name: str, value: Any, allowed: tuple[str, ...], pairs: bool = False
     """Validate a set field: a (frozen)set, list or tuple of allowed names (or name pairs)."""
     if isinstance(value, (str, bytes)) or not isinstance(value, (frozenset, set, list, tuple)):
         raise ValueError(f"{name} must be a set, got {value!r}")
-    items = frozenset(tuple(v) if pairs and isinstance(v, list) else v for v in value)
+    try:
+        items = frozenset(tuple(v) if pairs and isinstance(v, list) else v for v in value)
+    except TypeError:   # an unhashable entry, e.g. a JSON list where a name belongs
+        raise ValueError(f"{name}: entries must be names"
+                         + (" or (bomb, target) pairs" if pairs else "")
+                         + f", got {value!r:.80}") from None
     for item in items:
         if pairs:
             ok = (isinstance(item, tuple) and len(item) == 2 and item[0] in ALL_BOMBS
