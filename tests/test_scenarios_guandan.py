@@ -6,12 +6,17 @@ engine: readings are written as (kind, size, rank) with rank the natural rank th
 for (15 ☆, 16 ★), a full house by its triple and a run by its top card, as GUANDAN.md's
 rulings say. Cards are written rank + suit (s ♠, h ♥, c ♣, d ♦); at level L the two L♥ are
 the wild cards.
+
+``readings`` and ``wins`` ask both the engine and the independent reference
+(``tests/guandan_reference.py``) and insist that they agree, so each hand-derived
+expectation checks the two of them against the text.
 """
 
 from __future__ import annotations
 
 import pytest
 
+import guandan_reference as gref
 from tienlen.guandan import (
     BombOrder,
     Cards,
@@ -35,7 +40,10 @@ FIXED = ((0, 2), (1, 3))
 
 
 def readings(cards: str, level: int, config: RuleConfig = STD) -> set[tuple[str, int, int]]:
-    return {(p.kind.name.lower(), p.size, p.rank) for p in classify(cards, level, config)}
+    got = {(p.kind.name.lower(), p.size, p.rank) for p in classify(cards, level, config)}
+    theirs = gref.classify(list(Cards.parse(cards).ids), level, config.to_dict())
+    assert theirs == got, ("reference differs", cards, level, theirs)
+    return got
 
 
 def read(cards: str, level: int, kind: str, config: RuleConfig = STD):
@@ -47,7 +55,12 @@ def read(cards: str, level: int, kind: str, config: RuleConfig = STD):
 
 def wins(a: str, b: str, level: int, kind_a: str, kind_b: str | None = None,
          config: RuleConfig = STD) -> bool:
-    return beats(read(a, level, kind_a, config), read(b, level, kind_b or kind_a, config), config)
+    pa, pb = read(a, level, kind_a, config), read(b, level, kind_b or kind_a, config)
+    got = beats(pa, pb, config)
+    theirs = gref.beats((kind_a, pa.size, pa.rank), (kind_b or kind_a, pb.size, pb.rank), level,
+                        config.to_dict())
+    assert theirs == got, ("reference differs", a, b, level)
+    return got
 
 
 def game(*hands: str, leader: int = 0, level: int = 2, config: RuleConfig = STD,
@@ -831,3 +844,52 @@ def test_G8_1_reasons_and_G8_2_nothing_changes():
     g.pass_turn()
     g.play("5c")                                                   # seat 0 goes out
     refused(g, "HAND_EMPTY", g.pass_turn, seat=0)
+
+
+# ============================================================== more wild-card corners
+
+def test_G2_13_two_wilds_in_runs_and_plates():
+    # Two wilds may fill two places: 3 3 4 4 W W reads as 223344, 334455, or 333444.
+    assert readings("3s 3d 4s 4d 10h 10h", 10) == {("three_pairs", 6, 4), ("three_pairs", 6, 5),
+                                                   ("plate", 6, 4)}
+    # 3♠ 4♠ 5♠ W W: A2345, 23456, 34567, each also a straight flush in spades.
+    assert readings("3s 4s 5s 7h 7h", 7) == {(k, 5, r) for k in ("straight", "straight_flush")
+                                             for r in (5, 6, 7)}
+    # 3 W W + 9 9: a triple of 3s with a pair of 9s, or 9 9 W with 3 W.
+    assert readings("3s 10h 10h 9s 9d", 10) == {("full_house", 5, 3), ("full_house", 5, 9)}
+    assert readings("As Ad 2s 3s 3d 10h", 10) == {("three_pairs", 6, 3)}
+
+
+def test_G2_13_a_wild_may_be_its_own_natural_heart():
+    # At level 7 the 7♥ may stand for the 7♥ itself, or for the 2♥ below the run.
+    assert readings("3h 4h 5h 6h 7h", 7) == {(k, 5, r) for k in ("straight", "straight_flush")
+                                             for r in (6, 7)}
+    assert readings("7s 7h", 7) == {("pair", 2, 7)}
+    assert readings("7s 7d 7c 7h", 7) == {("bomb", 4, 7)}
+
+
+def test_G3_3_a_run_topped_by_the_level_rank_is_not_lifted():
+    # At level 9, 5-9 is still below 6-10 (straights and straight flushes alike).
+    assert wins("6s 7d 8c 9s 10d", "5s 6d 7c 8s 9d", 9, "straight")
+    assert not wins("5s 6d 7c 8s 9d", "6s 7d 8c 9s 10d", 9, "straight")
+    assert wins("6s 7s 8s 9s 10s", "5d 6d 7d 8d 9d", 9, "straight_flush")
+
+
+def test_G4_4_by_rank_straight_flush_topped_by_the_level_is_not_lifted():
+    # BY_RANK: the straight flush's rank is its natural top (9 here), below a 4-card A bomb.
+    assert wins("As Ad Ac As", "5d 6d 7d 8d 9d", 9, "bomb", "straight_flush", BY_RANK)
+    assert not wins("5d 6d 7d 8d 9d", "As Ad Ac As", 9, "straight_flush", "bomb", BY_RANK)
+
+
+def test_G6_6_anti_tribute_one_of_two_payers_with_both():
+    # Double tribute refused when one of the two payers holds both big jokers.
+    g = game("6s 7s", "BJ BJ 4d", "8c", "Kc 4c", level=5, previous_order=(0, 2, 1, 3))
+    assert g.anti_tribute and g.phase == "play" and g.turn == 0
+
+
+def test_G6_4_level_rank_cards_never_go_back():
+    # A level-rank card is no return even when its natural rank is small.
+    g = game("5s Js", "3d", "8c", "Ad 4c", level=5, previous_order=(0, 1, 2, 3))
+    g.give_tribute("Ad", seat=3)
+    refused(g, "INVALID_TRIBUTE", g.return_tribute, "5s", seat=0)     # the level card
+    g.return_tribute("Js", seat=0)                                    # lowest: J (5 is high)

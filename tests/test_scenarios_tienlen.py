@@ -4,15 +4,21 @@ RULES.md's labels, one or more per clause.
 
 Every expected result below was worked out by hand from the rule text, never by running the
 engine. Cards are written rank + suit (s ♠, c ♣, d ♦, h ♥, low to high).
+
+The combination helpers (``kind``, ``beats``, ``legal_moves``) ask both the engine and the
+independent reference (``tests/reference.py``) and insist that they agree, so each
+hand-derived expectation checks the two of them against the text.
 """
 
 from __future__ import annotations
 
 import pytest
 
+import reference as ref
 from tienlen import _core
+from tienlen import combos
 from tienlen.cards import Card, Cards
-from tienlen.combos import Kind, beats, classify, legal_moves
+from tienlen.combos import Kind, classify
 from tienlen.game import Game
 from tienlen.match import Match, score_hand
 from tienlen.reasons import IllegalMoveError
@@ -23,17 +29,41 @@ SOUTH = Rules.southern()
 NO_TWOS = Rules.no_twos()
 
 
+def _ref_rules(rules: Rules) -> dict[str, object]:
+    return {"twos_in_sequences": rules.twos_in_sequences, "cuts": rules.cuts,
+            "out_of_turn": rules.out_of_turn, "instant_wins": rules.instant_wins}
+
+
 def kind(cards: str, rules: Rules = CONTRACT) -> Kind | None:
     combo = classify(cards, rules)
-    return None if combo is None else combo.kind
+    got = None if combo is None else combo.kind
+    theirs = ref.classify(C(cards).mask, rules=_ref_rules(rules))
+    assert (None if theirs is None else Kind(theirs[0])) == got, ("reference differs", cards)
+    return got
+
+
+def beats(play: str, pile: str, rules: Rules = CONTRACT) -> bool:
+    got = combos.beats(play, pile, rules)
+    theirs = ref.beats(C(play).mask, C(pile).mask, rules=_ref_rules(rules))
+    assert theirs == got, ("reference differs", play, pile)
+    return got
+
+
+def legal_moves(hand: str | Cards, pile: str | None = None, *, rules: Rules = CONTRACT,
+                locked_out: bool = False) -> list[Cards]:
+    got = combos.legal_moves(hand, pile, rules=rules, locked_out=locked_out)
+    theirs = ref.legal_moves(C(hand).mask, C(pile).mask if pile else 0, locked_out,
+                             rules=_ref_rules(rules))
+    assert {m.mask for m in got} == theirs, ("reference differs", hand, pile)
+    return got
 
 
 def moves(g: Game) -> set[Cards]:
     return set(g.legal_moves())
 
 
-def C(text: str) -> Cards:
-    return Cards.parse(text)
+def C(text: str | Cards) -> Cards:
+    return text if isinstance(text, Cards) else Cards.parse(text)
 
 
 def refused(g: Game, fn, *args, **kw) -> None:
