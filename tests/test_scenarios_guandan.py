@@ -893,3 +893,32 @@ def test_G6_4_level_rank_cards_never_go_back():
     g.give_tribute("Ad", seat=3)
     refused(g, "INVALID_TRIBUTE", g.return_tribute, "5s", seat=0)     # the level card
     g.return_tribute("Js", seat=0)                                    # lowest: J (5 is high)
+
+
+# ============================================================== teams other than 0+2 / 1+3
+
+def test_G4_9_the_wind_and_the_end_follow_the_drawn_teams():
+    # With partners 0+3 and 1+2, seat 0's partner is seat 3: it takes the wind.
+    teams = ((0, 3), (1, 2))
+    g = Game(hands=[Cards.parse(h) for h in ("3s", "4s 9d", "5s 9c", "6s 9s")], leader=0,
+             teams=teams)
+    g.play("3s")
+    for _ in range(3):
+        g.pass_turn()
+    assert g.turn == 3 and g.pile is None
+    # With partners 0+1, seats 0 and 1 going out ends the hand.
+    h = Game(hands=[Cards.parse(x) for x in ("3s", "4s", "5s 9c", "6s 9s")], leader=0,
+             teams=((0, 1), (2, 3)))
+    h.play("3s")
+    h.play("4s")
+    assert h.is_over and h.places[:2] == (0, 1)
+
+
+def test_G4_9_tribute_follows_the_drawn_teams():
+    # Partners 0+3: order 0, 1, 3, 2 is a 1st+3rd finish, so the last (seat 2) pays seat 0.
+    g = Game(hands=[Cards.parse(h) for h in ("6s 7s", "3d", "Kd 4c", "8c")], level=5,
+             teams=((0, 3), (1, 2)), previous_order=(0, 1, 3, 2))
+    assert [t.payer for t in g.tributes] == [2] and g.turn == 2
+    g.give_tribute("Kd", seat=2)
+    assert g.tributes[0].receiver == 0
+    assert settle((2, 2), (0, 0), None, (0, 1, 3, 2), ((0, 3), (1, 2)), STD)[0] == (4, 2)

@@ -619,3 +619,54 @@ def test_R11_6_each_field_alone():
     assert kind("Js Qd Kc Ad 2s", cuts_only) is Kind.SEQUENCE
     assert beats("3s 3c 4s 4c 5s 5c 6s 6c", "6s 6c 6d 6h", cuts_only)
     assert Rules(cuts=CONTRACT_CUTS) == CONTRACT
+
+
+def test_R11_5_a_two_beaten_by_a_higher_two_then_cut_pays_the_top_two_only():
+    # 2♠ beaten by 2♥ (no cut), then a quad cuts the 2♥: its owner pays 2 (a red 2).
+    g = Game.from_hands(["2s 9s", "2h 8s", "3s 3c 3d 3h Kd"], rules=SOUTH, leader=0)
+    g.play("2s")
+    g.play("2h")
+    g.play("3s 3c 3d 3h")
+    g.pass_turn()
+    g.pass_turn()
+    g.play("Kd")                                     # seat 2 out
+    g.pass_turn()
+    g.pass_turn()
+    g.play("9s")                                     # seat 0 out; seat 1 last with 8♠
+    assert g.finished == (2, 0, 1)
+    assert [(p.payer, p.payee, p.amount) for p in score_hand(g).payments] == [(1, 2, 2)]
+
+
+def test_R11_5_a_higher_bomb_on_a_bomb_extends_the_chain():
+    # 2♥ cut by 3 pairs, those beaten by higher 3 pairs (a bomb on a bomb is a cut):
+    # the last player cut pays the last cutter 2 + 3 = 5.
+    g = Game.from_hands(["2h 9s", "3s 3c 4s 4c 5s 5c 8s", "6s 6c 7s 7c 8d 8h Kd"],
+                        rules=SOUTH, leader=0)
+    g.play("2h")
+    g.play("3s 3c 4s 4c 5s 5c")
+    g.play("6s 6c 7s 7c 8d 8h")
+    g.pass_turn()
+    g.pass_turn()
+    g.play("Kd")                                     # seat 2 out
+    g.pass_turn()
+    g.pass_turn()
+    g.play("9s")                                     # seat 0 out; seat 1 last with 8♠
+    assert g.finished == (2, 0, 1)
+    assert [(p.payer, p.payee, p.amount) for p in score_hand(g).payments] == [(1, 2, 5)]
+
+
+def test_R11_3_and_R11_5_an_instant_win_deal():
+    # Seed 112's deal (hands checked by hand below): seat 0 holds the 3♠ and would lead;
+    # seats 0-2 hold no instant win (5, 3 and 4 pairs, no dragon, no four 2s); seat 3 holds
+    # six pairs (6 8 10 Q K 2) and wins at once. The others share last place and each pays
+    # the winner for its own 2s and bombs, not multiplied: only seat 2 holds any, 2♠ 2♥
+    # (1 + 2), and no bomb.
+    g = Game(4, seed=112, rules=SOUTH)
+    assert g.initial_hands[0] == C("3s 3d 4h 6c 6h 7c 7d 9s 9h Js As Ac Ah")
+    assert g.initial_hands[1] == C("3c 3h 4d 5h 7s 8c 10s 10c Jc Jd Jh Qc Ad")
+    assert g.initial_hands[2] == C("4s 4c 5s 5c 5d 7h 8s 9c Qd Kd Kh 2s 2h")
+    assert g.initial_hands[3] == C("6s 6d 8d 8h 9d 10d 10h Qs Qh Ks Kc 2c 2d")
+    assert g.is_over and g.history == () and g.instant_win == (3, "six_pairs")
+    score = score_hand(g)
+    assert score.places == (4, 4, 4, 1) and score.points == (0, 0, 0, 3)
+    assert [(p.payer, p.payee, p.amount) for p in score.payments] == [(2, 3, 3)]
