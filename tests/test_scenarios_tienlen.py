@@ -670,3 +670,39 @@ def test_R11_3_and_R11_5_an_instant_win_deal():
     score = score_hand(g)
     assert score.places == (4, 4, 4, 1) and score.points == (0, 0, 0, 3)
     assert [(p.payer, p.payee, p.amount) for p in score.payments] == [(2, 3, 3)]
+
+
+def _left_payments(hands: list[str], plays: list[str | None], rules: Rules) -> list[tuple]:
+    g = Game.from_hands(hands, rules=rules)
+    for move in plays:
+        if move is None:
+            g.pass_turn()
+        else:
+            g.play(move)
+    assert g.is_over
+    return [(p.payer, p.payee, p.amount) for p in score_hand(g).payments]
+
+
+def test_R11_5_four_twos_left_are_paid_as_twos_not_as_a_quad():
+    # No 2 in a counted bomb: 2♠ 2♣ 2♦ 2♥ pay 1 + 1 + 2 + 2 = 6.
+    assert _left_payments(["3s 5s", "4s 2s 2c 2d 2h"], ["3s", "4s", "5s"], SOUTH) == [(1, 0, 6)]
+
+
+def test_R11_5_only_the_rulesets_own_bombs_count():
+    # Five consecutive pairs left: in the South no bomb, but 4 of them are one (6); under
+    # the contract's table (with penalties on) the 5-pair run is a bomb worth 8.
+    hands = ["3s 8s", "4d 3c 3d 4s 4c 5s 5c 6c 6d 7s 7c"]
+    plays = ["3s", "4d", "8s"]
+    assert _left_payments(hands, plays, SOUTH) == [(1, 0, 6)]
+    from tienlen.rules import Penalties
+    assert _left_payments(hands, plays, CONTRACT.with_(penalties=Penalties())) == [(1, 0, 8)]
+
+
+def test_R11_5_the_loser_pays_the_first_out():
+    # With three players the last pays the first out, not the second.
+    hands = ["3s", "4s 5s", "6s 2h"]
+    # seat 0 out; seat 1 plays 4♠; seat 2 6♠; seat 1 passes; seat 2 leads 2♥ and is out.
+    assert _left_payments(hands, ["3s", "4s", "6s", None, "2h"], SOUTH) == []
+    hands = ["3s", "4s 2h", "5s 9s"]
+    # seat 0 out; 4♠, 5♠; seat 1 passes... seat 2 leads 9♠ and is out; seat 1 keeps 2♥.
+    assert _left_payments(hands, ["3s", "4s", "5s", None, "9s"], SOUTH) == [(1, 0, 2)]
