@@ -922,3 +922,154 @@ def test_G4_9_tribute_follows_the_drawn_teams():
     g.give_tribute("Kd", seat=2)
     assert g.tributes[0].receiver == 0
     assert settle((2, 2), (0, 0), None, (0, 1, 3, 2), ((0, 3), (1, 2)), STD)[0] == (4, 2)
+
+
+# ============================================================== whole matches against the text
+
+def _value(face: int, level: int) -> int:
+    """G1 single-card order: naturals by rank, the level rank above A, then ☆, then ★."""
+    if face >= 52:
+        return 16 if face == 52 else 17
+    rank = face // 4 + 2
+    return 15 if rank == level else rank
+
+
+def _rank(face: int) -> int:
+    return face // 4 + 2 if face < 52 else 0
+
+
+def _check_tribute_hand(m: Match, places: tuple[int, ...], rng) -> None:
+    """G6 on the hand just dealt, from the previous hand's places, and play it out."""
+    g, cfg, level = m.game, m.config, m.game.level
+    teams = m.teams
+    partner = {a: b for a, b in teams} | {b: a for a, b in teams}
+    first = places[0]
+    mate_place = places.index(partner[first]) + 1
+    payers = {2: {places[2], places[3]}, 3: {places[3]}, 4: {places[2]}}[mate_place]
+    big = sum(g.initial_hands[p].ids.count(53) for p in payers)
+    if big >= 2:                                     # G6.6
+        assert g.anti_tribute and g.phase == "play" and g.turn == first
+        return
+    assert not g.anti_tribute and {t.payer for t in g.tributes} == payers
+    wild = (level - 2) * 4 + 1 if cfg.wild_count else -1
+    given: dict[int, int] = {}
+    while g.phase == "tribute" and all(t.card is None or t.receiver is None
+                                       for t in g.tributes) and len(given) < len(payers):
+        seat = g.turn
+        hand = set(g.hand(seat).ids)
+        ok = {f for f in hand if cfg.can_tribute_wild or f != wild}
+        top = max(_value(f, level) for f in ok)
+        allowed = {f for f in ok if _value(f, level) == top}
+        assert {f for f in hand if m.can_give_tribute(f, seat)} == allowed
+        card = rng.choice(sorted(allowed))
+        m.give_tribute(card, seat)
+        given[seat] = card
+    # G6.2 / G6.5: who receives what.
+    if len(payers) == 1:
+        (payer,) = payers
+        expect = {payer: first}
+    else:
+        a, b = sorted(payers, key=lambda s: (s - first) % 4)     # round from after the first out
+        va, vb = _value(given[a], level), _value(given[b], level)
+        hi, lo = (b, a) if vb > va else (a, b)
+        expect = {hi: first, lo: places[1]}
+    assert {t.payer: t.receiver for t in g.tributes} == expect
+    leader = next(p for p, r in expect.items() if r == first)
+    while g.phase == "tribute":
+        seat = g.turn
+        hand = set(g.hand(seat).ids)
+        ok = {f for f in hand if f < 52 and 2 <= _rank(f) <= cfg.tribute_return_max_rank
+              and _rank(f) != level}
+        if not ok:
+            low = min(_value(f, level) for f in hand)
+            ok = {f for f in hand if _value(f, level) == low}
+        assert {f for f in hand if m.can_return_tribute(f, seat)} == ok
+        m.return_tribute(rng.choice(sorted(ok)), seat)
+    assert g.turn == leader                           # G6.7
+
+
+def _play_out_checking_turns(m: Match, rng) -> None:
+    """Random legal play to the end of the hand, checking G5.3-G5.7 after every action:
+    the next seat still in, the trick's end, the wind, the end of the hand."""
+    g = m.game
+    partner = {a: b for a, b in m.teams} | {b: a for a, b in m.teams}
+    out: set[int] = set()
+    owner: int | None = None
+    passed: set[int] = set()
+
+    def next_in(seat: int) -> int:
+        return next((seat + k) % 4 for k in range(1, 5) if (seat + k) % 4 not in out)
+
+    while not g.is_over:
+        seat = g.turn
+        assert seat not in out
+        plays = list(g.legal_plays())
+        if owner is None:
+            assert g.pile is None and not g.can_pass() and plays       # G5.4: the leader plays
+        if g.can_pass() and (not plays or rng.random() < 0.4):
+            m.pass_turn()
+            passed.add(seat)
+            others = {t for t in range(4) if t not in out} - {owner}
+            if others <= passed:                                      # G5.5, G5.6
+                assert owner is not None
+                leader = owner if owner not in out else partner[owner]
+                assert g.turn == leader and g.pile is None, (owner, out)
+                owner, passed = None, set()
+            else:
+                assert g.turn == next_in(seat)                        # G5.3
+            continue
+        m.play(rng.choice(plays))
+        owner, passed = seat, set()
+        if len(g.hand(seat)) == 0:
+            out.add(seat)
+            if partner[seat] in out:                                  # G5.7
+                assert g.is_over and g.turn is None
+                assert g.places[:len(out)] == g.finished
+                return
+        assert not g.is_over and g.turn == next_in(seat)
+
+
+@pytest.mark.parametrize("seed, config", [(1, STD), (2, STD),
+                                          (3, RuleConfig(failed_attempts_limit=1)),
+                                          (4, RuleConfig(team_formation="RANDOM",
+                                                         can_tribute_wild=True,
+                                                         tribute_return_max_rank=12))])
+def test_G6_G7_whole_match_follows_the_text(seed, config):
+    # Turns, tricks, the wind, tribute, levels, 过A and the drop, checked action after
+    # action against the rulings.
+    import random
+    rng = random.Random(seed)
+    m = Match(seed=seed, config=config)
+    levels, failed, declarer = [2, 2], [0, 0], None
+    team = {s: i for i, t in enumerate(m.teams) for s in t}
+    hands = 0
+    while not m.is_over and hands < 60:
+        g = m.game
+        assert g.level == (2 if declarer is None else levels[declarer])
+        if hands:
+            _check_tribute_hand(m, m.results[-1].places, rng)
+        _play_out_checking_turns(m, rng)
+        places = m.results[-1].places
+        assert places == g.places and sorted(places) == [0, 1, 2, 3]
+        win = team[places[0]]
+        mate = next(s for s in m.teams[win] if s != places[0])
+        mate_place = places.index(mate) + 1
+        gain = {2: config.double_down_levels, 3: 2, 4: 1}[mate_place]
+        if declarer is not None and levels[declarer] == 14:
+            if win == declarer and mate_place in (2, 3):
+                assert m.is_over and m.winner == declarer
+                break
+            failed[declarer] += 1
+        levels[win] = min(14, levels[win] + gain)
+        limit = config.failed_attempts_limit
+        if declarer is not None and limit and failed[declarer] >= limit:
+            levels[declarer], failed[declarer] = 2, 0
+        declarer = win
+        hands += 1
+        assert not m.is_over
+        assert m.levels == tuple(levels) and m.failed_attempts == tuple(failed)
+        assert m.declarer == declarer
+    if m.is_over:
+        with pytest.raises(IllegalActionError) as info:
+            m.pass_turn()
+        assert info.value.reason == "GAME_OVER"
