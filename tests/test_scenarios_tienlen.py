@@ -706,3 +706,93 @@ def test_R11_5_the_loser_pays_the_first_out():
     hands = ["3s", "4s 2h", "5s 9s"]
     # seat 0 out; 4♠, 5♠; seat 1 passes... seat 2 leads 9♠ and is out; seat 1 keeps 2♥.
     assert _left_payments(hands, ["3s", "4s", "5s", None, "9s"], SOUTH) == [(1, 0, 2)]
+
+
+# ================================================================ whole hands against the text
+
+def _target(combo) -> str | None:
+    """What a pile top is for the cut table: a 2-combo, a bomb kind, or nothing."""
+    cards = list(combo.cards)
+    if all(c.rank == cards[0].rank for c in cards) and str(cards[0])[0] == "2" and len(cards) < 4:
+        return "2" * len(cards)
+    if combo.kind is Kind.QUAD:
+        return "quad"
+    if combo.kind is Kind.DOUBLE_SEQUENCE and len(cards) in (6, 8, 10):
+        return f"{len(cards) // 2}ds"
+    return None
+
+
+def _play_out_checking_turns(g: Game, rules: Rules, rng) -> tuple[int, int]:
+    """Random legal play to the end of the hand, checking R5, R6, R8, R9 after every
+    action: who gets the turn (locked-out players only on a target of an out-of-turn
+    bomb), when the pile clears and who leads. Returns the number of actions and of
+    turns given to a locked-out player."""
+    n = g.players
+    owner: int | None = None
+    locked: set[int] = set()
+    out: set[int] = set()
+    woke = {t for b, t in rules.cuts if b in rules.out_of_turn}
+    actions = 0
+    woken = 0
+
+    def advance(seat: int) -> None:
+        nonlocal owner, locked, woken
+        top = g.pile if owner is not None else None
+        wake = top is not None and _target(top) in woke
+        for k in range(1, n + 1):
+            t = (seat + k) % n
+            if t == owner:                                            # R6.1, R6.2
+                lead = owner if owner not in out else next(
+                    (owner + j) % n for j in range(1, n + 1) if (owner + j) % n not in out)
+                assert g.turn == lead and g.pile is None and not g.locked_out
+                owner, locked = None, set()
+                return
+            if t in out or (t in locked and not wake):                # R8.1, R5.3, R11.2
+                continue
+            assert g.turn == t and g.locked_out == frozenset(locked)
+            woken += t in locked
+            return
+        raise AssertionError("no one to play")
+
+    while not g.is_over:
+        seat = g.turn
+        moves_now = list(g.legal_moves())
+        if owner is None:
+            assert g.pile is None and not g.can_pass()                # R7.1
+        if g.can_pass() and (not moves_now or rng.random() < 0.35):
+            g.pass_turn()
+            locked.add(seat)                                          # R5.1
+        else:
+            g.play(rng.choice(moves_now))
+            owner = seat                                              # R5.4: no unlocking
+            if len(g.hand(seat)) == 0:
+                out.add(seat)                                         # R9.1
+                if len(out) == n - 1:                                 # R9.2
+                    assert g.is_over and g.turn is None
+                    assert g.finished[:-1] == tuple(sorted(out, key=g.finished.index))
+                    return actions + 1, woken
+        actions += 1
+        assert not g.is_over
+        advance(seat)
+    return actions, woken
+
+
+@pytest.mark.parametrize("rules", [CONTRACT, SOUTH, NO_TWOS, Rules(out_of_turn=frozenset()),
+                                   Rules(cuts=SOUTHERN_CUTS)],
+                         ids=["contract", "southern", "no-twos", "no-out-of-turn", "south-cuts"])
+def test_R5_R6_R8_R9_whole_hands_follow_the_text(rules):
+    # Every turn, lock-out, clearing and finish of random hands, against the rules' text.
+    import random
+    rng = random.Random(7)
+    total = woken = 0
+    for seed in range(60):
+        players = 2 + seed % 3
+        g = Game(players, seed=seed, rules=rules)
+        if g.is_over:                                                 # an instant win
+            continue
+        low = min(int(c) for h in g.hands for c in h)                 # R7.2
+        assert int(g.must_include) == low and Card(low) in g.hand(g.turn)
+        actions, woke = _play_out_checking_turns(g, rules, rng)
+        total, woken = total + actions, woken + woke
+    assert total > 1000
+    assert (woken > 0) == bool(rules.out_of_turn)      # locked-out turns were exercised
