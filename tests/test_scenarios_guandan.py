@@ -1073,3 +1073,13 @@ def test_G6_G7_whole_match_follows_the_text(seed, config):
         with pytest.raises(IllegalActionError) as info:
             m.pass_turn()
         assert info.value.reason == "GAME_OVER"
+
+
+def test_G6_3_a_wild_tribute_ties_with_the_level_cards():
+    # With can_tribute_wild the wild ranks as a level card: 5♥ or 5♠ may be given at level 5.
+    cfg = RuleConfig(can_tribute_wild=True)
+    g = game("6s 7s", "3d", "8c", "5h 5s 3c", level=5, config=cfg, previous_order=(0, 1, 2, 3))
+    assert g.can_give_tribute("5h", seat=3) and g.can_give_tribute("5s", seat=3)
+    assert not g.can_give_tribute("3c", seat=3)
+    plain = game("6s 7s", "3d", "8c", "5h 5s 3c", level=5, previous_order=(0, 1, 2, 3))
+    assert plain.can_give_tribute("5s", seat=3) and not plain.can_give_tribute("5h", seat=3)

@@ -796,3 +796,45 @@ def test_R5_R6_R8_R9_whole_hands_follow_the_text(rules):
         total, woken = total + actions, woken + woke
     assert total > 1000
     assert (woken > 0) == bool(rules.out_of_turn)      # locked-out turns were exercised
+
+
+def test_R2_8_the_arabic_lock_out_reading():
+    # Our reading of the help text's lock-out: a locked-out player may still bomb a 2 (R5.2);
+    # the strict reading is the no-twos rules with no out-of-turn bombs.
+    hands = ["9s Kd", "3s 3c 3d 3h Qd", "2s Jd", "10d Ks"]
+    g = Game.from_hands(hands, rules=NO_TWOS, leader=0)
+    g.play("9s")
+    g.pass_turn()
+    g.play("2s")
+    g.pass_turn()
+    g.pass_turn()
+    assert g.turn == 1 and moves(g) == {C("3s 3c 3d 3h")}
+    strict = Game.from_hands(hands, rules=NO_TWOS.with_(out_of_turn=frozenset()), leader=0)
+    for move in ("9s", None, "2s", None, None):
+        strict.pass_turn() if move is None else strict.play(move)
+    assert strict.turn == 2 and strict.pile is None
+
+
+def test_R11_3_a_hand_with_two_instant_wins_reports_the_first_in_order():
+    # Four 2s that also make six pairs: four 2s; six pairs that are five consecutive pairs:
+    # six pairs.
+    both = C("2s 2c 2d 2h 3s 3c 5s 5c 7s 7c 9s 9c Jd").mask
+    assert ALL_INSTANT_WINS[_core.instant_win(both, SOUTH.flags)] == "four_twos"
+    runs = C(_TWO_WINS[3]).mask
+    assert ALL_INSTANT_WINS[_core.instant_win(runs, SOUTH.flags)] == "six_pairs"
+
+
+def test_R11_5_a_bomb_cutting_a_bomb_starts_a_chain_without_twos():
+    # 3 pairs led, cut by a quad: the 3 pairs' owner pays the quad's owner 3.
+    g = Game.from_hands(["3s 3c 4s 4c 5s 5c 9s", "6s 6c 6d 6h 8s", "Qd Kd"], rules=SOUTH,
+                        leader=0)
+    g.play("3s 3c 4s 4c 5s 5c")
+    g.play("6s 6c 6d 6h")
+    g.pass_turn()
+    g.pass_turn()
+    g.play("8s")                                     # seat 1 out
+    g.play("Qd")
+    g.pass_turn()
+    g.play("Kd")                                     # seat 2 out; seat 0 last with 9♠
+    assert g.finished == (1, 2, 0)
+    assert [(p.payer, p.payee, p.amount) for p in score_hand(g).payments] == [(0, 1, 3)]
