@@ -1083,3 +1083,20 @@ def test_G6_3_a_wild_tribute_ties_with_the_level_cards():
     assert not g.can_give_tribute("3c", seat=3)
     plain = game("6s 7s", "3d", "8c", "5h 5s 3c", level=5, previous_order=(0, 1, 2, 3))
     assert plain.can_give_tribute("5s", seat=3) and not plain.can_give_tribute("5h", seat=3)
+
+
+def test_G1_6_at_level_ace_the_wild_is_the_ace_of_hearts():
+    # At level A the A♥ is wild; the A still sits low or high in runs.
+    assert readings("10s Js Qs Ks Ah", 14) == {(k, 5, r) for k in ("straight", "straight_flush")
+                                               for r in (13, 14)}
+    assert readings("2s 3s 4s 5s Ah", 14) == {(k, 5, r) for k in ("straight", "straight_flush")
+                                              for r in (5, 6)}
+    assert readings("Ah", 14) == {("single", 1, 14)}
+    assert wins("As", "Ks", 14, "single") and wins("SJ", "Ah", 14, "single")
+
+
+def test_G2_13_wilds_in_a_full_house_triple_beside_a_joker_pair():
+    # The triple may hold wilds even when the pair is ☆☆; W W + 3 3 3 is also a 5-card bomb.
+    assert readings("3s 3d 7h SJ SJ", 7) == {("full_house", 5, 3)}
+    assert readings("7h 7h 7s 3s 3d", 7) == {("full_house", 5, 7), ("full_house", 5, 3)}
+    assert readings("7h 7h 3s 3d 3c", 7) == {("full_house", 5, 3), ("bomb", 5, 3)}
