@@ -14,6 +14,8 @@ expectation checks the two of them against the text.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 import guandan_reference as gref
@@ -35,6 +37,8 @@ from tienlen.guandan import (
 from tienlen.guandan.match import settle
 
 STD = RuleConfig()
+#: ``TIENLEN_SOAK=1`` plays 50 times as many whole matches.
+SOAK = 50 if os.environ.get("TIENLEN_SOAK") == "1" else 1
 BY_RANK = RuleConfig(bomb_compare_priority=BombOrder.BY_RANK)
 FIXED = ((0, 2), (1, 3))
 
@@ -1038,7 +1042,11 @@ def test_G6_G7_whole_match_follows_the_text(seed, config):
     # Turns, tricks, the wind, tribute, levels, 过A and the drop, checked action after
     # action against the rulings.
     import random
-    rng = random.Random(seed)
+    for match_seed in range(seed, seed + 1000 * SOAK, 1000):
+        _whole_match(match_seed, config, random.Random(match_seed))
+
+
+def _whole_match(seed: int, config: RuleConfig, rng) -> None:
     m = Match(seed=seed, config=config)
     levels, failed, declarer = [2, 2], [0, 0], None
     team = {s: i for i, t in enumerate(m.teams) for s in t}
