@@ -1108,3 +1108,21 @@ def test_G2_13_wilds_in_a_full_house_triple_beside_a_joker_pair():
     assert readings("3s 3d 7h SJ SJ", 7) == {("full_house", 5, 3)}
     assert readings("7h 7h 7s 3s 3d", 7) == {("full_house", 5, 7), ("full_house", 5, 3)}
     assert readings("7h 7h 3s 3d 3c", 7) == {("full_house", 5, 3), ("bomb", 5, 3)}
+
+
+def test_G2_14_cards_played_without_a_reading():
+    # Our reading of "the player picks": given no reading, the strongest reading allowed on
+    # the pile, a plain one before a bomb.
+    g = game("3s 4s 5s 6s 7s 9d", "8s", "8d", "8c", level=9)
+    g.play("3s 4s 5s 6s 7s")
+    assert (g.pile.kind, g.pile.rank) == (Kind.STRAIGHT, 7)
+    g = game("3s 4d 5c 6s 10h Kd", "8s", "8d", "8c", level=10)
+    g.play("3s 4d 5c 6s 10h")
+    assert (g.pile.kind, g.pile.rank) == (Kind.STRAIGHT, 7)          # W as 7, not as 2
+    g = game("7s 7d 7c 10h 10h Kd", "8s", "8d", "8c", level=10)
+    g.play("7s 7d 7c 10h 10h")
+    assert (g.pile.kind, g.pile.rank) == (Kind.FULL_HOUSE, 7)
+    g = game("6s 6d 6c 6h 6s Kd", "7s 7d 7c 10h 10h Qd", "8d", "8c", level=10)
+    g.play("6s 6d 6c 6h 6s")
+    g.play("7s 7d 7c 10h 10h")                                     # only the bomb beats it
+    assert (g.pile.kind, g.pile.size, g.pile.rank) == (Kind.BOMB, 5, 7)
