@@ -1126,3 +1126,20 @@ def test_G2_14_cards_played_without_a_reading():
     g.play("6s 6d 6c 6h 6s")
     g.play("7s 7d 7c 10h 10h")                                     # only the bomb beats it
     assert (g.pile.kind, g.pile.size, g.pile.rank) == (Kind.BOMB, 5, 7)
+
+
+def test_G6_8_order_of_the_exchange():
+    # Our reading of the order: payers in turn order after the first out, then the first
+    # out returns, then the second. First out seat 2, second seat 0: seat 3 gives first.
+    g = game("6s 7s", "Ks 4d", "8c 9c", "As 4c", level=5, previous_order=(2, 0, 3, 1))
+    assert g.turn == 3
+    refused(g, "NOT_YOUR_TURN", g.give_tribute, "Ks", seat=1)
+    g.give_tribute("As", seat=3)
+    assert g.turn == 1
+    g.give_tribute("Ks", seat=1)
+    assert g.turn == 2                                               # A went to seat 2
+    refused(g, "NOT_YOUR_TURN", g.return_tribute, "6s", seat=0)
+    g.return_tribute("8c", seat=2)
+    assert g.turn == 0
+    g.return_tribute("6s", seat=0)
+    assert g.phase == "play" and g.turn == 3
