@@ -1143,3 +1143,11 @@ def test_G6_8_order_of_the_exchange():
     assert g.turn == 0
     g.return_tribute("6s", seat=0)
     assert g.phase == "play" and g.turn == 3
+
+
+def test_G4_5_without_wilds_the_level_heart_is_an_ordinary_tribute():
+    # wild_count 0: the level ♥ is a plain level card, so it is the highest and is owed.
+    cfg = RuleConfig(wild_count=0)
+    g = game("6s 7s", "3d", "8c", "5h As 3c", level=5, config=cfg, previous_order=(0, 1, 2, 3))
+    refused(g, "INVALID_TRIBUTE", g.give_tribute, "As", seat=3)
+    g.give_tribute("5h", seat=3)
