@@ -15,6 +15,7 @@ expectation checks the two of them against the text.
 from __future__ import annotations
 
 import os
+import random
 
 import pytest
 
@@ -1041,7 +1042,6 @@ def _play_out_checking_turns(m: Match, rng) -> None:
 def test_G6_G7_whole_match_follows_the_text(seed, config):
     # Turns, tricks, the wind, tribute, levels, 过A and the drop, checked action after
     # action against the rulings.
-    import random
     for match_seed in range(seed, seed + 1000 * SOAK, 1000):
         _whole_match(match_seed, config, random.Random(match_seed))
 
@@ -1151,3 +1151,10 @@ def test_G4_5_without_wilds_the_level_heart_is_an_ordinary_tribute():
     g = game("6s 7s", "3d", "8c", "5h As 3c", level=5, config=cfg, previous_order=(0, 1, 2, 3))
     refused(g, "INVALID_TRIBUTE", g.give_tribute, "As", seat=3)
     g.give_tribute("5h", seat=3)
+
+
+def test_G1_3_writing_cards():
+    # Rank then suit (s h c d or symbols), any case, 10 or T; jokers SJ/☆ and BJ/★;
+    # shown with symbols, lowest face first.
+    assert Cards.parse("qd 5H T♠ 10c sj BJ ☆") == Cards.parse("5h 10s 10c Qd SJ SJ BJ")
+    assert str(Cards.parse("BJ 10s 5h SJ 5h")) == "5♥ 5♥ 10♠ ☆ ★"

@@ -13,6 +13,7 @@ hand-derived expectation checks the two of them against the text.
 from __future__ import annotations
 
 import os
+import random
 
 import pytest
 
@@ -786,7 +787,6 @@ def _play_out_checking_turns(g: Game, rules: Rules, rng) -> tuple[int, int]:
                          ids=["contract", "southern", "no-twos", "no-out-of-turn", "south-cuts"])
 def test_R5_R6_R8_R9_whole_hands_follow_the_text(rules):
     # Every turn, lock-out, clearing and finish of random hands, against the rules' text.
-    import random
     rng = random.Random(7)
     total = woken = 0
     for seed in range(60 * SOAK):
