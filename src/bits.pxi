@@ -257,7 +257,12 @@ cdef enum:
 cdef uint64_t CONTRACT_CUTS_WORD = ((<uint64_t>1 << (8 * 3 + 0)) | (<uint64_t>1 << (8 * 4 + 0))
                                     | (<uint64_t>1 << (8 * 5 + 1)) | (<uint64_t>1 << (8 * 6 + 2)))
 # Bit t of each bomb row: "some bomb cuts a class-t pile" is (word >> t) & BOMB_COLUMN.
-cdef uint64_t BOMB_COLUMN = 0x0001010101000000ULL
+# A C constant, not a module variable, so the masks built from it fold at compile time.
+cdef extern from *:
+    """
+    #define TL_BOMB_COLUMN 0x0001010101000000ULL
+    """
+    const uint64_t BOMB_COLUMN "TL_BOMB_COLUMN"
 
 # CUT_CLASS[code >> 4]: the class of a combo code. Kind and size decide it, plus, for 2s,
 # the top card: code >> 4 keeps kind, size and top >> 4, which is 3 exactly for a top card
