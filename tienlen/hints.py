@@ -301,7 +301,7 @@ class _Explainer:
 
     def _pass_reason(self) -> str:
         if not self.moves:
-            if self.view.seat in self.view.locked_out:
+            if self.view.seat in self.view.locked_seats:
                 return f"you passed on this pile, so {_out_of_turn_words(self.rules)}"
             return "nothing in your hand beats the pile"
         plain = [m.mask for m in self.moves if not self._control(m.mask)]

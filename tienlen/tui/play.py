@@ -476,7 +476,7 @@ class PlaySession:
                 text.append(": play any combination")
         else:
             moves = view.legal_moves()
-            if view.seat in view.locked_out:
+            if view.seat in view.locked_seats:
                 text.append("you passed on this pile, so only a bomb on the 2s may play")
                 if not moves:
                     text.append("; you hold none: pass (p or Enter)")

@@ -164,7 +164,7 @@ def _status(view: View, seat: int) -> Text:
         return Text(f"out, {ordinal(place)}", style="green")
     if view.turn == seat:
         return Text("to play", style="bold")
-    if seat in view.locked_out:
+    if seat in view.locked_seats:
         return Text("passed", style="yellow")
     return Text("")
 
