@@ -28,9 +28,9 @@ from .bots.heuristic import Decision
 from .bots.search import Estimate
 from .bots.split import GROUP, is_control, move_damage, split_masks
 from .cards import RANKS, Cards
-from .combos import Kind, classify
+from .combos import Combo, Kind, classify
 from .reasons import Wording
-from .rules import CONTRACT_CUTS, Bomb, Rules
+from .rules import ALL_TARGETS, CONTRACT_CUTS, Bomb, Rules
 from .solver import Solution
 from .view import View
 
@@ -163,6 +163,20 @@ def group_words(cards: Cards, rules: Rules = _DEFAULT_RULES) -> str:
 _BOMB_WORDS: dict[Bomb, str] = {"quad": "a quad", "3ds": "a 3-pair double run",
                                 "4ds": "a 4-pair double run", "5ds": "a 5-pair double run"}
 
+# The same words by the core's table class (core.cut_class: the index in ALL_TARGETS).
+_BOMB_CLASS_WORDS: dict[int, str] = {ALL_TARGETS.index(b): w for b, w in _BOMB_WORDS.items()}
+
+
+def _cut_words(pile: Combo | None) -> str:
+    """What a bomb that cuts ``pile`` does to it, in words: "beats their 2s" (R4.1), or,
+    where the ruleset's table lets a bomb cut a bomb (R11.1), "cuts their quad".
+
+    >>> _cut_words(classify("2h")), _cut_words(classify("9s 9c 9d 9h"))
+    ('beats their 2s', 'cuts their quad')
+    """
+    words = _BOMB_CLASS_WORDS.get(_core.cut_class(pile.code)) if pile is not None else None
+    return "beats their 2s" if words is None else f"cuts their {words.removeprefix('a ')}"
+
 
 def _out_of_turn_words(rules: Rules) -> str:
     """What a locked-out player could still play, in words, from the ruleset's own table
@@ -267,7 +281,7 @@ class _Explainer:
         elif rule == "finish":
             parts.append("nothing unseen beats it, so you keep the lead for your last group")
         elif rule == "bomb":
-            parts.append("a bomb is exactly what beats their 2s")
+            parts.append(f"a bomb is exactly what {_cut_words(self.view.pile)}")
         elif rule == "control":
             parts.append("it should win the pile, and your hand is nearly done")
         # A move that is a group of another best split breaks nothing that matters.
