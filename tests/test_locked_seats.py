@@ -10,7 +10,9 @@ import warnings
 
 import pytest
 
+from tienlen.cards import Cards
 from tienlen.combos import legal_moves
+from tienlen.rules import Rules
 from tienlen.game import Game
 from tienlen.replay import game_from_json, game_to_json
 
@@ -85,3 +87,31 @@ def test_an_old_replay_loads_with_its_locked_seats() -> None:
     record = json.loads(game_to_json(game))
     assert "locked_out" not in record and "locked_seats" not in record
     assert game_from_json(game_to_json(game)).locked_seats == frozenset({1})
+
+
+@pytest.mark.parametrize(("rules", "seat1", "seat2", "then", "words"), [
+    # Contract: seat 1 plays a single 2, seat 2 passes: R5.3 gives the locked seat 0 the turn.
+    (Rules(), "2h 4c", "3s 6c Jc", None, "only a quad or a double sequence of 3 pairs may cut it"),
+    # South: seat 1 plays a single 2, seat 2 cuts it with a quad; four pairs cut a quad out
+    # of turn (R11.2), so seat 0 gets the turn.
+    (Rules.southern(), "2s 4c", "3s 9s 9c 9d 9h 6c", "9s 9c 9d 9h",
+     "only a double sequence of 4 pairs may cut it"),
+])
+def test_the_play_screen_says_which_bombs_a_locked_seat_may_play(
+        rules: Rules, seat1: str, seat2: str, then: str | None, words: str) -> None:
+    from tienlen.actions import PASS
+    from tienlen.tui.play import PlayOptions, PlaySession
+    from tienlen.tui.render import Style
+    from tienlen.tui.terminal import Terminal
+
+    session = PlaySession(PlayOptions(seed=1, levels=("L1",) * 2, players=3, rules=rules,
+                                      style=Style(ascii=True)),
+                          Terminal(stdin=io.StringIO(""), stdout=io.StringIO()))
+    game = Game.from_hands(["3d 5h Kd", seat1, seat2], rules=rules, leader=2)
+    game.play("3s")
+    game.pass_turn()                      # seat 0 is locked out of this pile
+    game.play(seat1.split()[0])
+    game.act(PASS if then is None else Cards.parse(then))
+    assert game.turn == 0 and 0 in game.locked_seats
+    text = session._situation(game.view(0)).plain
+    assert f"you passed on this pile: {words}; you hold none: pass" in text

@@ -25,7 +25,7 @@ from ..actions import PASS, Action, Move
 from ..errors import CardParseError
 from ..game import Game
 from ..match import Match
-from ..reasons import IllegalMoveError, Wording
+from ..reasons import IllegalMoveError, Reason, Wording, play_message
 from ..replay import ReplayLabels, game_to_json_with_labels
 from ..rules import Rules
 from ..seeds import mix
@@ -476,7 +476,11 @@ class PlaySession:
         else:
             moves = view.legal_moves()
             if view.seat in view.locked_seats:
-                text.append("you passed on this pile, so only a bomb on the 2s may play")
+                # The refusal's own words, from the rule table: which bombs may cut this
+                # pile out of turn (R5.2; R11.2 in the South).
+                text.append_text(self._prose(play_message(
+                    Reason.LOCKED_OUT, Cards(), hand=view.hand, pile=view.pile.cards,
+                    pile_code=view.pile.code, must_include=-1, flags=view.rules.flags)))
                 if not moves:
                     text.append("; you hold none: pass (p or Enter)")
             elif not moves:
