@@ -104,14 +104,20 @@ def test_cuts_reads_the_table_of_the_rules() -> None:
 # ------------------------------------------------------- Southern decisions the old code missed
 
 
-def _southern_cut_of_a_two(holder: str) -> Game:
-    """Seat 0 leads a single 2, seat 1 cuts it with three pairs (R11.1); seat 2 to act."""
-    game = Game.from_hands(["2s 7h 8h 10h Qh", "3s 3c 4s 4c 5s 5c 8d 10c Ac", holder],
-                           rules=Rules.southern(), leader=0)
-    game.play("2s")
-    game.play("3s 3c 4s 4c 5s 5c")
+def _southern_cut(hands: list[str], two: str, cut: str) -> Game:
+    """Seat 0 leads the 2-combo ``two``, seat 1 cuts it with ``cut`` (R11.1); seat 2 is to
+    act, under the Southern rules."""
+    game = Game.from_hands(hands, rules=Rules.southern(), leader=0)
+    game.play(two)
+    game.play(cut)
     assert game.turn == 2
     return game
+
+
+def _southern_cut_of_a_two(holder: str) -> Game:
+    """A single 2 cut with three pairs; seat 2 holds ``holder``."""
+    return _southern_cut(["2s 7h 8h 10h Qh", "3s 3c 4s 4c 5s 5c 8d 10c Ac", holder],
+                         "2s", "3s 3c 4s 4c 5s 5c")
 
 
 def test_greedy_cuts_three_pairs_with_a_quad_in_the_south() -> None:
@@ -133,15 +139,10 @@ def test_greedy_keeps_a_bomb_that_only_beats_the_pile_without_cutting_it() -> No
 
 
 def _southern_quad_on_twos() -> Game:
-    """Seat 0 leads a pair of 2s, seat 1 cuts it with a quad (R11.1); seat 2, holding four
-    pairs and four singles, is to act; every opponent keeps 5 cards or more."""
-    game = Game.from_hands(["2s 2c 3h 4h 10h Jh Qh", "9s 9c 9d 9h Jc Qc Ac 3c 6d",
-                            "5s 5c 6s 6c 7s 7c 8s 8c 3d 10d Kh Ad"],
-                           rules=Rules.southern(), leader=0)
-    game.play("2s 2c")
-    game.play("9s 9c 9d 9h")
-    assert game.turn == 2
-    return game
+    """A pair of 2s cut with a quad; seat 2 holds four pairs and four singles, and every
+    opponent keeps 5 cards or more."""
+    return _southern_cut(["2s 2c 3h 4h 10h Jh Qh", "9s 9c 9d 9h Jc Qc Ac 3c 6d",
+                          "5s 5c 6s 6c 7s 7c 8s 8c 3d 10d Kh Ad"], "2s 2c", "9s 9c 9d 9h")
 
 
 def test_heuristic_cuts_a_quad_with_four_pairs_in_the_south() -> None:
