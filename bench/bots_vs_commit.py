@@ -8,7 +8,9 @@ arena per level and ruleset, to check that a change to the bots did not cost str
 ``git show`` into a temporary package and run against this tree's core, splits and views.
 Four players, lineup [new, old, new, old], every deal in every seat rotation, fixed seed;
 for each level and each ruleset (the contract, the Southern rules) it prints the paired
-mean-place difference new - old (negative: the new bots finish higher) and CPU seconds.
+mean-place difference new - old (negative: the new bots finish higher) and CPU seconds,
+then how many decisions differ: over ``--deals`` seeded deals played by four copies of the
+new bot, how often the old one, asked the same view, would have chosen otherwise.
 Decisions are deterministic, so the numbers are exact reruns, not timings.
 """
 
@@ -23,7 +25,8 @@ import time
 from pathlib import Path
 
 from tienlen.arena import run
-from tienlen.bots import GreedyBot, HeuristicBot
+from tienlen.bots import Bot, GreedyBot, HeuristicBot
+from tienlen.game import Game
 from tienlen.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,11 +57,27 @@ def _old_bots(commit: str, where: Path) -> tuple[type, type]:
     return greedy.GreedyBot, heuristic.HeuristicBot
 
 
+def _differing(new: Bot, old: Bot, rules: Rules, deals: int) -> tuple[int, int]:
+    """(decisions where ``old`` would choose otherwise, decisions) over ``deals`` seeded
+    deals played by ``new`` in every seat."""
+    differ = total = 0
+    for seed in range(deals):
+        game = Game(4, seed=seed, rules=rules)
+        while not game.is_over:
+            view = game.view(game.turn)  # type: ignore[arg-type]
+            move = new.choose(view)
+            differ += move != old.choose(view)
+            total += 1
+            game.act(move)
+    return differ, total
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--commit", default="2fc7907")
     parser.add_argument("--games", type=int, default=4000)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--deals", type=int, default=300)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         old_greedy, old_heuristic = _old_bots(args.commit, Path(tmp))
@@ -70,6 +89,9 @@ def main() -> None:
                 comparison = result.compare([0, 2], [1, 3])
                 print(f"{level} {rules.name}: {comparison} "
                       f"(cpu {time.process_time() - start:.1f} s)", flush=True)
+                differ, total = _differing(new(seed=1), old(seed=1), rules, args.deals)
+                print(f"  {differ} of {total} decisions differ over {args.deals} deals",
+                      flush=True)
 
 
 if __name__ == "__main__":
