@@ -53,7 +53,7 @@ def reference_observation(game: Game, seat: int, leader: int | None) -> np.ndarr
         put("pile_owner", [1], rel(game.pile_owner))
     for s in range(n):
         put("cards_left", [len(game.hand(s))], rel(s))
-        put("passed", [int(s in game.locked_out)], rel(s))
+        put("passed", [int(s in game.locked_seats)], rel(s))
         put("out", [int(len(game.hand(s)) == 0)], rel(s))
     if game.turn is not None:
         put("to_act", [1], rel(game.turn))
