@@ -457,16 +457,6 @@ def test_vector_flag_mode_flags_exactly_the_actions_outside_the_mask():
         assert np.array_equal(f.error == 1, ~inside)
 
 
-def test_vector_worker_entry_refuses_outside_callers():
-    # The worker threads' entry point cannot be driven from Python to join (or race) a step.
-    v = VecGames(64, opponents=(0, 0, 0), seed=1)
-    obs = v.obs.copy()
-    for slot in (0, 1, 63, 64, -1):
-        with pytest.raises(ValueError, match="worker threads only"):
-            v._work(slot, None)
-    assert np.array_equal(v.obs, obs)
-
-
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 def test_vector_threads_work_in_a_forked_child():
     # A child forked after a threaded step inherits the worker pool object but not its
