@@ -111,6 +111,8 @@ cdef extern from *:
                 clock_gettime(CLOCK_MONOTONIC, &t);
                 if ((long long)(t.tv_sec - t0.tv_sec) * 1000000000LL
                     + (t.tv_nsec - t0.tv_nsec) > spin_ns) break;
+                /* On a busy machine, let whatever else wants this core run now and then. */
+                sched_yield();
             }
             tl_relax();
         }
@@ -118,11 +120,24 @@ cdef extern from *:
         return !__atomic_compare_exchange_n(slot, &parked, 0, 0, __ATOMIC_SEQ_CST,
                                             __ATOMIC_SEQ_CST);
     }
-    /* The calling thread waits for the workers of a step: each ends within one block. */
+    /* The calling thread waits for the workers of a step: each ends within one block.
+       It spins for 50 us (the usual case: a block ends sooner), then sleeps in short naps,
+       so that on a busy machine it does not take the core a preempted worker needs. */
     static void tl_wait_zero(const int* count) {
+        struct timespec t0, t, nap = {0, 20000};
         unsigned i;
+        int sleeping = 0;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         for (i = 1; __atomic_load_n(count, __ATOMIC_ACQUIRE) != 0; i++) {
-            if ((i & 255) == 0) sched_yield(); else tl_relax();
+            if (sleeping) {
+                nanosleep(&nap, NULL);
+            } else if ((i & 63) == 0) {
+                clock_gettime(CLOCK_MONOTONIC, &t);
+                sleeping = (long long)(t.tv_sec - t0.tv_sec) * 1000000000LL
+                           + (t.tv_nsec - t0.tv_nsec) > 50000;
+            } else {
+                tl_relax();
+            }
         }
     }
     """
