@@ -253,20 +253,24 @@ cdef class RLGame:
         cdef uint64_t hs[4]
         cdef uint64_t seen = 0
         cdef int p, lead
+        cdef int players = self.players
         hands = _hands_arg(hands)
-        if len(hands) != self.players:
-            raise ValueError(f"hands must hold {self.players} masks; got {len(hands)}")
+        if len(hands) != players:
+            raise ValueError(f"hands must hold {players} masks; got {len(hands)}")
         for p in range(4):
             hs[p] = 0
-        for p in range(self.players):
+        for p in range(players):
             hs[p] = _mask_arg(hands[p], f"hands[{p}]")
             if hs[p] == 0 or TL_POPCOUNT(hs[p]) > 13:
                 raise ValueError(f"hands[{p}] must hold 1..13 cards")
             if hs[p] & seen:
                 raise ValueError(f"hands[{p}] shares cards with another hand")
             seen |= hs[p]
-        lead = _small_int_arg(leader, "leader", -1, self.players - 1)
-        st_init(&self.g.s, hs, self.players, lead, self.flags)
+        lead = _small_int_arg(leader, "leader", -1, players - 1)
+        if self.players != players:
+            # An argument's __index__ re-initialised this game: the hands no longer fit it.
+            raise ValueError("the game was re-initialised while its hands were being read")
+        st_init(&self.g.s, hs, players, lead, self.flags)
         self.g.nhist = 0
         self.g.leader = -1
         rlg_refresh(&self.g)
@@ -369,9 +373,13 @@ cdef class RLGame:
 
     def observe(self, seat, out=None):
         """The uint8 observation of `seat` (docs/rl.md), into `out` if given."""
-        cdef int s = _small_int_arg(seat, "seat", 0, self.players - 1)
+        cdef int s = _small_int_arg(seat, "seat", 0, 3)
         res = _rl_out(out, np.uint8, (RL_OBS,))
         cdef uint8_t[::1] o = res
+        # The bound after every argument was read: their Python code (__index__, an out
+        # subclass) may have re-initialised this game with fewer players.
+        if s >= self.players:
+            raise ValueError(f"seat must be in 0..{self.players - 1}; got {_quote(seat)}")
         rl_encode(&self.g, s, &o[0])
         return res
 
@@ -773,20 +781,30 @@ cdef class VecGames:
             for f in futures:
                 f.result()
 
+    cdef Py_ssize_t _env_arg(self, object env) except -1:
+        """Env index `env`, read before the open check and the bound: its __index__ is
+        Python code that may close or re-initialise these games, so neither may be read
+        before it has run (the bound would be stale, the games freed)."""
+        cdef int64_t i = _int_arg(env, "env", 0, (<int64_t>1) << 62)
+        self._check_open()
+        if i >= self.num_envs:
+            raise ValueError(f"env must be in 0..{self.num_envs - 1}; got {_quote(env)}")
+        return <Py_ssize_t>i
+
     def game_state(self, env):
         """A copy of env `env`'s core GameState (for tests and debugging)."""
-        self._check_open()
-        cdef Py_ssize_t i = _int_arg(env, "env", 0, self.num_envs - 1)
+        cdef Py_ssize_t i = self._env_arg(env)
         cdef GameState gs = GameState.__new__(GameState)
         gs.s = self.games[i].s
         return gs
 
     def legal_action_cards(self, env, out=None):
         """int8 (487, 52) card vectors of env `env`'s actions (as RLGame.legal_action_cards)."""
-        self._check_open()
-        cdef Py_ssize_t i = _int_arg(env, "env", 0, self.num_envs - 1)
+        # `out` first: checking it runs Python code (an ndarray subclass's properties)
+        # that could close these games; nothing Python runs between _env_arg and the read.
         res = _rl_out(out, np.int8, (RL_ACTIONS, 52))
         cdef int8_t[:, ::1] o = res
+        cdef Py_ssize_t i = self._env_arg(env)
         rl_action_cards(&self.games[i], &o[0, 0])
         return res
 
