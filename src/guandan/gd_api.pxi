@@ -150,17 +150,22 @@ cdef uint64_t _seed_arg(object seed) except? 0xFFFFFFFFFFFFFFFF:
         raise ValueError(f"seed must be an int in [0, 2**64); got {seed!r}") from None
 
 
+cdef inline int64_t _any_code_arg(object code) except -1:
+    """A code for the field accessors: any uint32 by __index__ (not checked to be a play, so
+    that a caller may take apart a code it built with make_code)."""
+    return _int_arg(code, "code", 0, 0xFFFFFFFF)
+
 def code_kind(code):
     """Kind of a play code (1..10)."""
-    return code >> 12
+    return _any_code_arg(code) >> 12
 
 def code_size(code):
     """Number of cards of a play code."""
-    return (code >> 6) & 63
+    return (_any_code_arg(code) >> 6) & 63
 
 def code_rank(code):
     """Rank field of a play code (2..14 natural, 15 ☆, 16 ★; a window's top rank)."""
-    return code & 63
+    return _any_code_arg(code) & 63
 
 def make_code(kind, size, rank):
     """Pack a play code. Only the field ranges are checked: `is_play_code` says whether it

@@ -1,0 +1,268 @@
+"""Crash, hang and state-change hunting on the APIs that landed after tests/test_hardening.py:
+the rules-as-data layer, match scoring, the Guandan core and game, the RL envs and the CLI.
+
+Each test names the finding it pins. A crash in the native core takes the whole run down,
+so the calls that used to crash run in a child process and the test reads its exit status.
+Fast by default; ``TIENLEN_SOAK=1`` runs the random loops for longer.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import pickle
+import subprocess
+import sys
+import textwrap
+import threading
+
+import numpy as np
+import pytest
+
+from tienlen import _core, _guandan
+from tienlen.rules import Rules
+
+SOAK = os.environ.get("TIENLEN_SOAK") == "1"
+
+
+def _run_child(script: str) -> subprocess.CompletedProcess[str]:
+    """Run `script` in a fresh interpreter (a segfault there fails the test, not the run)."""
+    return subprocess.run([sys.executable, "-X", "faulthandler", "-c", textwrap.dedent(script)],
+                          capture_output=True, text=True, timeout=120)
+
+
+# ------------------------------------------------ an argument's __index__ closes the games
+
+def test_vecgames_env_accessors_survive_an_index_that_closes_the_games() -> None:
+    """VecGames.game_state / legal_action_cards checked `closed` and took the bound before
+    reading `env`, whose __index__ may run any Python: closing the games there left the call
+    reading freed memory (a segfault). Now the argument is read first."""
+    result = _run_child("""
+        import numpy as np
+        from tienlen import _core
+        outcomes = []
+        for method in ("game_state", "legal_action_cards"):
+            v = _core.VecGames(4, legal_masks=True)
+            class Closer:
+                def __index__(self):
+                    v.close()
+                    return 0
+            try:
+                getattr(v, method)(Closer())
+            except ValueError as error:
+                outcomes.append(str(error))
+        # An out array whose shape property closes the games, for legal_action_cards.
+        v = _core.VecGames(2)
+        class Sneaky(np.ndarray):
+            @property
+            def shape(self):
+                v.close()
+                return (487, 52)
+        try:
+            v.legal_action_cards(0, np.zeros((487, 52), np.int8).view(Sneaky))
+        except ValueError as error:
+            outcomes.append(str(error))
+        print(outcomes)
+    """)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.count("closed") == 3, result.stdout
+
+
+def test_vecgames_env_bound_is_the_size_after_the_index_ran() -> None:
+    """An env index whose __index__ re-initialises the games to one env, then names env 3:
+    refused against the new size (it used to read past the one game allocated)."""
+    v = _core.VecGames(4)
+
+    class Shrink:
+        def __index__(self) -> int:
+            v.close()
+            v.__init__(1)  # type: ignore[misc]
+            return 3
+
+    with pytest.raises(ValueError, match="env must be in 0..0"):
+        v.game_state(Shrink())
+    assert v.num_envs == 1
+    v.close()
+
+
+# --------------------------------------- an argument's __index__ moves the state on first
+
+def _tl_state() -> _core.GameState:
+    return _core.GameState(_core.deal(11), leader=0)
+
+
+def test_gamestate_apply_reads_the_mask_before_the_seat_to_act() -> None:
+    """GameState.apply read the seat to act, then the mask (whose __index__ may play a move):
+    it then checked the cards against the old seat's hand and played them for the new seat,
+    who did not hold them. Now the mask is read first, so the check is of the real seat."""
+    state = _tl_state()
+    first = int(state.legal_moves()[0])
+
+    class PlaysFirst:
+        def __index__(self) -> int:
+            state.apply(first)            # seat 0 leads; seat 1 is now to act
+            return first                  # ... and seat 1 does not hold these cards
+
+    with pytest.raises(ValueError, match="not a combination held"):
+        state.apply(PlaysFirst())
+    after_one = _tl_state()
+    after_one.apply(first)
+    assert state == after_one             # only the inner move happened
+
+
+def test_gamestate_hand_seat_bound_is_taken_after_the_index() -> None:
+    state = _core.GameState(_core.deal(2), leader=0)
+
+    class Shrink:
+        def __index__(self) -> int:
+            state.__init__([0b1, 0b10], leader=0)  # type: ignore[misc]
+            return 3
+
+    with pytest.raises(ValueError, match="seat must be in 0..1"):
+        state.hand(Shrink())
+
+
+def _gd_state() -> _guandan.GdState:
+    return _guandan.GdState(_guandan.deal(4), level=2, leader=0)
+
+
+def test_gdstate_apply_reads_every_argument_before_the_state() -> None:
+    """GdState.apply read the seat, then the cards, then the code (each __index__ may play a
+    move): a code whose __index__ played first made it apply seat 0's play for seat 1."""
+    state = _gd_state()
+    masks, codes = state.legal_plays()
+    once, twice, code = int(masks[0][0]), int(masks[0][1]), int(codes[0])
+
+    class PlaysFirst:
+        def __index__(self) -> int:
+            state.apply(once, twice, code)
+            return code
+
+    with pytest.raises(ValueError, match="does not hold"):
+        state.apply(once, twice, PlaysFirst())
+    expected = _gd_state()
+    expected.apply(once, twice, code)
+    assert state == expected
+
+
+def test_gdstate_playouts_after_checks_and_starts_from_one_snapshot() -> None:
+    """playouts_after checked each action against the state as it was when that action was
+    read; a later action's __index__ could move the state on, and the playouts then applied
+    earlier actions, now illegal, to the moved state. Now every action is read first, then
+    all are checked against one snapshot, which every playout starts from."""
+    state = _gd_state()
+    masks, codes = state.legal_plays()
+    first = (int(masks[0][0]), int(masks[0][1]), int(codes[0]))
+
+    class PlaysFirst:
+        def __index__(self) -> int:
+            state.apply(*first)
+            return first[0]
+
+    # Action 0 is legal for seat 0 before action 1's __index__ plays it for seat 0.
+    with pytest.raises(ValueError, match=r"actions\[0\] is not legal"):
+        state.playouts_after([first, (PlaysFirst(), first[1], first[2])], seed=1)
+
+
+def test_gdstate_playouts_take_n_as_a_checked_count() -> None:
+    """`n` was a C int parameter: None or "3" raised TypeError, 2**63 OverflowError, and 1.5
+    or True were taken as 1."""
+    state = _gd_state()
+    before = state.key()
+    for bad in (None, "3", 1.5, True, 2 ** 63, -1, np.float64(2.0), object()):
+        with pytest.raises(ValueError, match="n must"):
+            state.playouts(1, bad)
+    assert state.key() == before
+    firsts, decisions = state.playouts(1, np.int16(3))
+    assert sum(firsts) == 3 and decisions > 0
+
+
+@pytest.mark.parametrize("policy", [1.0, np.float64(1.0), np.True_, 1 + 0j, "1", None])
+def test_gdstate_policy_is_an_int_by_index(policy: object) -> None:
+    """The Guandan policy argument was compared with ==, so 1.0, numpy.True_ and 1+0j
+    passed as GREEDY (Tiến Lên's policies refuse them)."""
+    state = _gd_state()
+    for call in (lambda: state.playout(1, policy), lambda: state.playout_actions(1, policy),
+                 lambda: state.playouts(1, 2, policy),
+                 lambda: state.playouts_after([(0, 0, 0)] if state.can_pass() else [], 1, policy)):
+        with pytest.raises(ValueError, match="policy"):
+            call()
+
+
+def test_gdstate_playouts_ignore_a_state_changed_by_another_thread() -> None:
+    """GdState.playouts copied the state afresh inside its GIL-free loop for every playout,
+    so another thread playing on the state between chunks changed the answer mid-call (and
+    could hand the loop a torn copy). Now it starts every playout from one snapshot: the
+    totals equal those of a copy nobody touched."""
+    state = _gd_state()
+    untouched = state.copy()
+    expected = untouched.playouts(5, 2048, _guandan.GREEDY)
+    stop = threading.Event()
+
+    def mutate() -> None:
+        while not stop.is_set():
+            s = state.copy()
+            m, c = s.legal_plays()
+            state.apply(int(m[0][0]), int(m[0][1]), int(c[0]))     # seat 0 leads
+            state.__init__(_guandan.deal(4), level=2, leader=0)  # type: ignore[misc]
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    thread = threading.Thread(target=mutate)
+    thread.start()
+    try:
+        got = state.playouts(5, 2048, _guandan.GREEDY)
+    finally:
+        stop.set()
+        thread.join()
+        sys.setswitchinterval(interval)
+    # The mutator leaves the state either as dealt or one play on; the call began on one of
+    # the two and must agree with that state's playouts throughout.
+    moved = untouched.copy()
+    m, c = moved.legal_plays()
+    moved.apply(int(m[0][0]), int(m[0][1]), int(c[0]))
+    assert got in (expected, moved.playouts(5, 2048, _guandan.GREEDY))
+
+
+@pytest.mark.parametrize("name", ["code_kind", "code_size", "code_rank"])
+def test_guandan_code_fields_refuse_what_is_not_a_code(name: str) -> None:
+    """The Guandan code accessors shifted whatever they were given: None gave TypeError,
+    -1 gave -1, a float array gave numpy's TypeError. Tiến Lên's take a uint32 by
+    __index__; so do these now."""
+    fn = getattr(_guandan, name)
+    code = _guandan.make_code(_guandan.PAIR, 2, 14)
+    expected = {"code_kind": _guandan.PAIR, "code_size": 2, "code_rank": 14}[name]
+    assert fn(code) == fn(np.uint32(code)) == expected
+    for bad in (None, -1, 1 << 32, 1.5, "x", True, np.array([code]), np.float64(code)):
+        with pytest.raises(ValueError, match="code"):
+            fn(bad)
+
+
+def test_rlgame_observe_seat_bound_is_taken_after_the_index() -> None:
+    game = _core.RLGame(4)
+
+    class Shrink:
+        def __index__(self) -> int:
+            game.__init__(2)  # type: ignore[misc]
+            return 3
+
+    with pytest.raises(ValueError, match="seat must be in 0..1"):
+        game.observe(Shrink())
+
+
+def test_rlgame_reset_hands_refuses_a_game_reinitialised_by_an_argument() -> None:
+    """reset_hands sized the hands by the player count, then read the leader, whose
+    __index__ may re-initialise the game to four players: two hands were then started as
+    four, two of them empty and never finished."""
+    game = _core.RLGame(2)
+
+    class Grow:
+        def __index__(self) -> int:
+            game.__init__(4)  # type: ignore[misc]
+            return 0
+
+    before = (game.hands, game.turn, game.players)
+    with pytest.raises(ValueError, match="re-initialised"):
+        game.reset_hands([0b1, 0b10], leader=Grow())
+    assert game.players == 4 and game.hands != before[0]   # the inner __init__ did run
+    assert all(game.hands) and game.turn >= 0               # ... and nothing else
