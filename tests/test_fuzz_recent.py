@@ -266,3 +266,61 @@ def test_rlgame_reset_hands_refuses_a_game_reinitialised_by_an_argument() -> Non
         game.reset_hands([0b1, 0b10], leader=Grow())
     assert game.players == 4 and game.hands != before[0]   # the inner __init__ did run
     assert all(game.hands) and game.turn >= 0               # ... and nothing else
+
+
+# ------------------------------------------------------------------ the rules-as-data layer
+
+def test_rules_with_an_unknown_field_is_a_value_error_naming_it() -> None:
+    """Rules.with_(dragon=True) leaked dataclasses.replace's TypeError."""
+    with pytest.raises(ValueError, match="no field 'dragon'"):
+        Rules().with_(dragon=True)
+    assert Rules().with_(twos_in_sequences=False) == Rules.no_twos()
+
+
+@pytest.mark.parametrize("data", [
+    {1: "x", "a": "y"},                                  # the rules object itself
+    {"name": "custom", "penalties": {1: 2, "quad": 3, "zz": 1}},  # its penalty table
+])
+def test_rules_from_dict_with_keys_that_do_not_compare(data: dict) -> None:
+    """An unknown field was reported as sorted(extra)[0]: keys of mixed types raised
+    TypeError ('<' not supported between str and int) instead of the ValueError."""
+    with pytest.raises(ValueError, match="unknown field"):
+        Rules.from_dict(data)
+
+
+def test_rules_and_penalties_round_trip_by_every_copy() -> None:
+    for rules in (Rules(), Rules.no_twos(), Rules.southern(), Rules(cuts=frozenset()),
+                  Rules.southern().with_(penalties=None)):
+        for clone in (copy.copy(rules), copy.deepcopy(rules), pickle.loads(pickle.dumps(rules)),
+                      Rules.from_dict(rules.to_dict()), Rules.from_flags(rules.flags, rules.penalties)):
+            assert clone == rules and hash(clone) == hash(rules) and clone.name == rules.name
+
+
+# ------------------------------------------------------------------------------- the Match
+
+def _finish(game) -> None:  # type: ignore[no-untyped-def]
+    while not game.is_over:
+        moves = game.legal_moves()
+        if moves:
+            game.play(moves[-1])
+        else:
+            game.pass_turn()
+
+
+def test_match_copies_are_equal_and_independent() -> None:
+    """Match had no copy or equality: copy.copy shared the current Game, so playing on the
+    copy played on the original, and no round trip compared equal (identity equality)."""
+    from tienlen.match import Match
+
+    match = Match(4, seed=5, rules=Rules.southern())
+    _finish(match.game)
+    match.next_hand()
+    for clone in (copy.copy(match), copy.deepcopy(match), pickle.loads(pickle.dumps(match)),
+                  match.copy()):
+        assert clone == match and clone.totals == match.totals
+        assert clone.hand_scores == match.hand_scores
+        before = match.game.snapshot()
+        clone.game.play(clone.game.legal_moves()[0])
+        assert match.game.snapshot() == before and clone != match
+    with pytest.raises(TypeError):
+        hash(match)

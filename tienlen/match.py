@@ -515,6 +515,51 @@ class Match:
         """Per seat, R10.2 points plus net R11.5 penalty points."""
         return tuple(p + q for p, q in zip(self.scores, self.penalties))
 
+    # --- copies and equality (as the Guandan Match): a copy plays on independently -----------
+
+    def copy(self) -> Match:
+        """An independent copy: playing on it (or dealing its next hand) leaves this match
+        as it was.
+
+        >>> match = Match(3, seed=2)
+        >>> other = match.copy()
+        >>> _ = other.game.play(other.game.legal_moves()[0])
+        >>> other == match, len(match.game.history)
+        (False, 0)
+        """
+        other = Match.__new__(Match)
+        other._players = self._players
+        other._seed = self._seed
+        other._rules = self._rules
+        other._number = self._number
+        other._done = list(self._done)        # (finishing order, frozen HandScore) pairs
+        other._scored = None
+        other._game = self._game.copy()
+        return other
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Match:
+        return self.copy()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Match):
+            return NotImplemented
+        return (self._players == other._players and self._seed == other._seed
+                and self._rules == other._rules and self._number == other._number
+                and self._done == other._done and self._game == other._game)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __getstate__(self) -> tuple[object, ...]:
+        # The cached score of the current hand is not state: a copy computes its own.
+        return (self._players, self._seed, self._rules, self._number, self._done, self._game)
+
+    def __setstate__(self, state: tuple[object, ...]) -> None:
+        (self._players, self._seed, self._rules, self._number, self._done,
+         self._game) = state  # type: ignore[assignment]
+        self._scored = None
+
     def __repr__(self) -> str:
         return (f"<Match players={self._players} hand={self._number} "
                 f"scores={self.scores}>")
