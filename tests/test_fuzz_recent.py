@@ -324,3 +324,91 @@ def test_match_copies_are_equal_and_independent() -> None:
         assert match.game.snapshot() == before and clone != match
     with pytest.raises(TypeError):
         hash(match)
+
+
+# ------------------------------------------------------------------------- the RL envs
+
+rl = pytest.importorskip("tienlen.rl")
+
+
+@pytest.mark.parametrize("rewards", [5, [None] * 4, [1j] * 4, object()])
+def test_place_rewards_that_are_not_numbers_are_a_value_error(rewards: object) -> None:
+    """float(None) inside place_rewards leaked TypeError from every env constructor."""
+    with pytest.raises(ValueError, match="rewards"):
+        rl.place_rewards(4, rewards)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("opponents", [5, None, 1.5, object(), "L1L1"])
+def test_env_opponents_that_are_not_a_sequence(opponents: object) -> None:
+    """tuple(opponents) leaked TypeError (TienlenEnv, TienlenVectorEnv); a string was split
+    into one-letter 'policies'."""
+    with pytest.raises(ValueError, match="opponents"):
+        rl.TienlenEnv(opponents=opponents)  # type: ignore[arg-type]
+    if opponents is not None:                # None is self-play for the vector env
+        with pytest.raises(ValueError, match="opponents"):
+            rl.TienlenVectorEnv(2, opponents=opponents)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "x", float("inf"), True, 2 ** 64])
+def test_env_seeds_are_checked_before_anything_moves(seed: object) -> None:
+    """A bad seed was Gymnasium's error (not a ValueError) in TienlenEnv, random.seed's
+    TypeError (or a reseeded stream, then a ValueError) in the AEC env, and a uint64 cast
+    in the vector env (1.5 dealt as 1, inf an OverflowError)."""
+    gym = rl.TienlenEnv(opponents=("L1",) * 3)
+    obs, _ = gym.reset(seed=3)
+    with pytest.raises(ValueError, match="seed"):
+        gym.reset(seed=seed)  # type: ignore[arg-type]
+    aec = rl.raw_env(4)
+    aec.reset(seed=3)
+    before = (aec.game.hands, aec._rng.getstate())
+    with pytest.raises(ValueError, match="seed"):
+        aec.reset(seed=seed)  # type: ignore[arg-type]
+    assert (aec.game.hands, aec._rng.getstate()) == before
+    vec = rl.TienlenVectorEnv(2, opponents=("greedy",) * 3)
+    vec.reset(seed=3)
+    hands = [vec.games.game_state(i).hands for i in range(2)]
+    for bad in (seed, [seed, 1]):
+        with pytest.raises(ValueError, match="seed"):
+            vec.reset(seed=bad)  # type: ignore[arg-type]
+        assert [vec.games.game_state(i).hands for i in range(2)] == hands
+    vec.close()
+
+
+def test_vector_env_seed_list_is_each_envs_deal() -> None:
+    vec = rl.TienlenVectorEnv(2, opponents=None)
+    vec.reset(seed=[7, np.uint64(9)])
+    # Self-play: no move is made before the first step, so each env holds its seed's deal.
+    assert vec.games.game_state(0).hands == _core.deal(7)
+    assert vec.games.game_state(1).hands == _core.deal(9)
+    vec.close()
+
+
+def test_aec_env_calls_out_of_order_are_value_errors() -> None:
+    """The raw AEC env: a step before reset raised AttributeError; step and reset after
+    close went on as if open; observe of an unknown agent raised a bare KeyError."""
+    aec = rl.raw_env(3)
+    with pytest.raises(ValueError, match="reset"):
+        aec.step(0)
+    aec.reset(seed=1)
+    for bad in ("player_9", None, [1]):
+        with pytest.raises(ValueError, match="no agent"):
+            aec.observe(bad)  # type: ignore[arg-type]
+        with pytest.raises(KeyError):          # still a KeyError, as PettingZoo's lookups
+            aec.observe(bad)  # type: ignore[arg-type]
+    hands = aec.game.hands
+    aec.close()
+    aec.close()
+    with pytest.raises(ValueError, match="closed"):
+        aec.step(1)
+    with pytest.raises(ValueError, match="closed"):
+        aec.reset(seed=2)
+    assert aec.game.hands == hands
+
+
+def test_vector_env_num_envs_must_be_an_int() -> None:
+    """A 0-d array passed VecGames' __index__ check, then failed inside Gymnasium's Box."""
+    for bad in (np.array(3), 2.0, True, "2", None):
+        with pytest.raises(ValueError, match="num_envs"):
+            rl.TienlenVectorEnv(bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="players"):
+        rl.TienlenVectorEnv(2, players=1.5)  # type: ignore[arg-type]
