@@ -242,7 +242,12 @@ cdef class RLGame:
         If the rules enable instant wins (R11.3) and the deal holds one, the hand is over at
         once (`is_over`, `instant_win`; the winner is `finished[0]`, the others share last
         place)."""
-        rng_seed(&self.g.rng, _seed_arg(seed))
+        cdef uint64_t s = _seed_arg(seed)
+        if self.players < 2:
+            # RLGame.__new__(RLGame): no player count to deal for (dealing for 0 players
+            # took ctz(0), undefined behaviour).
+            raise ValueError("this RLGame was never initialised: construct it with RLGame(players)")
+        rng_seed(&self.g.rng, s)
         rlg_deal(&self.g, self.players, self.flags)
         rlg_refresh(&self.g)
 
@@ -406,6 +411,14 @@ cdef class RLGame:
 
     copy = __copy__
 
+    def __deepcopy__(self, memo):
+        # Every field is plain data in the struct: the shallow copy is already independent.
+        return self.__copy__()
+
+    def __reduce__(self):
+        raise TypeError("RLGame holds native state and cannot be pickled; pickle its "
+                        "state() (a GameState) or its hands and history instead")
+
 
 cdef class VecGames:
     """N hands stepped in C with the GIL released: the raw array API of the vectorised env.
@@ -534,7 +547,14 @@ cdef class VecGames:
         self.closed = False
         self._pool = None
         self._pool_size = 0
-        self.reset(seed)
+        try:
+            self.reset(seed)
+        except BaseException:
+            # Ctrl-C (or a bad seed) during the first deal: games never dealt must not be
+            # stepped, so the object is left closed.
+            self._free()
+            self.closed = True
+            raise
 
     def __dealloc__(self):
         self._free()
@@ -577,7 +597,7 @@ cdef class VecGames:
         """Deal every game afresh. `seed` is an int (env i then uses the stream
         (seed, i), as random_playouts does) or a uint64 array of one seed per env (env i's
         first deal is then exactly `deal(seeds[i], players)`)."""
-        cdef Py_ssize_t i, n = self.num_envs
+        cdef Py_ssize_t i, j, end, n = self.num_envs
         cdef uint64_t s0
         cdef const uint64_t[::1] seeds
         cdef int failed = 0
@@ -597,15 +617,28 @@ cdef class VecGames:
                 s0 = _seed_arg(seed)
                 for i in range(n):
                     rng_seed(&self.games[i].rng, stream_seed(s0, <uint64_t>i))
-            with nogil:
-                for i in range(n):
-                    self.p_episodes[i] = 0
-                    self.p_term[i] = 0
-                    self.p_err[i] = 0
-                    self.p_reward[i] = 0
-                    if self._new_game(i, &self.memos[0]) < 0:
-                        failed = 1
-                        break
+            # In blocks, honouring Ctrl-C between them (dealing 2**24 games with PLAN
+            # opponents takes minutes). Envs not reached keep their previous game and are
+            # flagged RL_ERR_INTERRUPTED, as step leaves them.
+            i = 0
+            try:
+                while i < n and not failed:
+                    end = i + RL_BLOCK if i + RL_BLOCK < n else n
+                    with nogil:
+                        for j in range(i, end):
+                            self.p_episodes[j] = 0
+                            self.p_term[j] = 0
+                            self.p_err[j] = 0
+                            self.p_reward[j] = 0
+                            if self._new_game(j, &self.memos[0]) < 0:
+                                failed = 1
+                                break
+                    i = end
+                    if PyErr_CheckSignals() < 0:
+                        _raise_pending()
+            finally:
+                for j in range(i, n):
+                    self.p_err[j] = RL_ERR_INTERRUPTED
         finally:
             self.busy = False
         if failed:

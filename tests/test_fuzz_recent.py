@@ -412,3 +412,81 @@ def test_vector_env_num_envs_must_be_an_int() -> None:
             rl.TienlenVectorEnv(bad)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="players"):
         rl.TienlenVectorEnv(2, players=1.5)  # type: ignore[arg-type]
+
+
+# ----------------------------------------------------- objects made without __init__, Ctrl-C
+
+def test_gdstate_made_without_init_is_a_finished_hand() -> None:
+    """GdState.__new__(GdState) left an all-zero state (level 0, seat 0 to act, no order):
+    its playouts read order[-1] off the stack (AddressSanitizer: stack-buffer-overflow) and
+    playout_actions returned garbage. It is now a finished hand: nothing to play."""
+    state = _guandan.GdState.__new__(_guandan.GdState)
+    assert state.is_over and state.turn == -1 and state.level == 2
+    assert state.playout(1, _guandan.PLAN) == () and state.playout_actions(1) == ((), [])
+    assert state.playouts(1, 3, _guandan.GREEDY) == ((0, 0, 0, 0), 0)
+    assert state.count_legal_plays() == 0 and not state.can_pass()
+    with pytest.raises(ValueError, match="over"):
+        state.apply(1, 0, _guandan.make_code(_guandan.SINGLE, 1, 2))
+
+
+def test_rlgame_made_without_init_refuses_to_deal() -> None:
+    """RLGame.__new__(RLGame).reset(seed) dealt for 0 players (UBSan: ctz(0))."""
+    game = _core.RLGame.__new__(_core.RLGame)
+    with pytest.raises(ValueError, match="never initialised"):
+        game.reset(1)
+    with pytest.raises(ValueError):
+        game.step(0)
+
+
+def test_rlgame_deepcopy_is_independent_and_pickle_is_refused_clearly() -> None:
+    """copy.copy(RLGame) worked but copy.deepcopy raised Cython's auto-pickle TypeError
+    about struct members; pickling now says what to pickle instead."""
+    game = _core.RLGame(4)
+    game.reset(3)
+    clone = copy.deepcopy(game)
+    assert clone.hands == game.hands and clone.turn == game.turn
+    clone.step(1)
+    assert game.history == () and clone.history != ()
+    with pytest.raises(TypeError, match="state"):
+        pickle.dumps(game)
+
+
+def test_vecgames_reset_honours_ctrl_c() -> None:
+    """VecGames dealt all N games in one GIL-free loop: dealing 2**20 games with PLAN
+    opponents ignored Ctrl-C for seconds (2**24 for minutes). It now checks between blocks;
+    an interrupted constructor leaves the object closed."""
+    import signal
+    import time
+
+    # Each reset deals N games (about 0.3 s at 2**15 on one core; the soak run deals 2**18
+    # per reset, seconds). A reset that ignored Ctrl-C would finish first, leaving no env
+    # flagged as not reached.
+    script = textwrap.dedent("""
+        import sys
+        from tienlen import _core
+        N = %d""" % (1 << (18 if SOAK else 15)) + """
+        v = _core.VecGames(N, opponents=(_core.PLAN,) * 3)
+        print("ready", flush=True)
+        try:
+            for _ in range(10 ** 6):
+                v.reset(1)
+        except KeyboardInterrupt:
+            # 2 = RL_ERR_INTERRUPTED: envs the interrupted reset did not reach.
+            print("interrupted", int(v.error.max()), flush=True)
+    """)
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(0.5)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=30)
+        waited = time.monotonic() - sent
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert out.split() == ["interrupted", "2"], (out, err[-2000:])
+    assert waited < 2.0, waited

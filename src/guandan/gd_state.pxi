@@ -389,6 +389,19 @@ cdef class GdState:
     """
     cdef GState s
 
+    def __cinit__(self, *args, **kwargs):
+        # GdState.__new__(GdState) (and unpickling tools that skip __init__) would otherwise
+        # leave an all-zero state: level 0, seat 0 to act with no cards and no finishing
+        # order, which sent the playouts reading order[-1] off the stack. It is a finished
+        # hand instead, on which every method is safe and every play refused.
+        cdef int p
+        self.s.level = 2
+        self.s.team0 = 0b0101
+        self.s.turn = -1
+        self.s.owner = -1
+        for p in range(4):
+            self.s.order[p] = -1
+
     def __init__(self, hands, level=2, leader=0, flags=0, team0=0b0101):
         """Four (once, twice) hands of a fresh hand; `leader` leads; `team0` is the bit set
         of seat 0's team (0b0101: seats 0 and 2, FIXED_1_3)."""
