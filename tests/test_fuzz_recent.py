@@ -490,3 +490,33 @@ def test_vecgames_reset_honours_ctrl_c() -> None:
             child.wait()
     assert out.split() == ["interrupted", "2"], (out, err[-2000:])
     assert waited < 2.0, waited
+
+
+# ------------------------------------------------------------------------------- scale.py
+
+@pytest.mark.parametrize("text", [None, 8786, b"local:2", ["local:2"]])
+def test_parse_scheduler_refuses_what_is_not_text(text: object) -> None:
+    """parse_scheduler called text.strip(): AttributeError on None or an int, TypeError on
+    bytes."""
+    from tienlen.scale import ScaleError, parse_scheduler
+
+    with pytest.raises(ScaleError, match="scheduler"):
+        parse_scheduler(text)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("kwargs", [dict(deals=-5, workers=2), dict(deals=1.5, workers=2),
+                                    dict(deals=None, workers=2), dict(deals=10, workers=0),
+                                    dict(deals=10 ** 400, workers=2),
+                                    dict(deals=10, workers=2, unit_games=0)])
+def test_unit_deals_refuses_bad_counts(kwargs: dict) -> None:
+    """unit_deals took -5 deals or 1.5 workers silently, and raised TypeError (None) or
+    OverflowError (10**400, a float division) for others."""
+    from tienlen.scale import unit_deals
+
+    with pytest.raises(ValueError, match="must be an int"):
+        unit_deals(["L1"] * 4, **kwargs)
+    with pytest.raises(ValueError, match="empty"):
+        unit_deals([], deals=10, workers=2)
+    # 1000 deals over 3 workers: at least 4 units each, so ceil(1000 / 12) = 84 deals a
+    # unit; L1's cost caps a unit at 2048 // 4 = 512.
+    assert unit_deals(["L1"] * 4, deals=1000, workers=3) == 84
