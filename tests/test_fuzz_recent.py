@@ -520,3 +520,55 @@ def test_unit_deals_refuses_bad_counts(kwargs: dict) -> None:
     # 1000 deals over 3 workers: at least 4 units each, so ceil(1000 / 12) = 84 deals a
     # unit; L1's cost caps a unit at 2048 // 4 = 512.
     assert unit_deals(["L1"] * 4, deals=1000, workers=3) == 84
+
+
+# ------------------------------------------------------------------------- the Guandan game
+
+def test_guandan_level_text_accepts_the_number_its_message_offers() -> None:
+    """'level must be a rank 2..14 (14 = A); got '14'': the CLI's --level 14 was refused by
+    the message that offers it. Numbers 2..14 as text are levels now; others still refused."""
+    from tienlen.guandan import GuandanError, count_legal_plays
+
+    hand = "Ah Ah 5s"             # at level A the A♥ is wild, so "14" must mean A to agree
+    assert count_legal_plays(hand, "14") == count_legal_plays(hand, "A") == count_legal_plays(hand, 14)
+    for bad in ("15", "1", "0x0e", "١٤", "1 4", np.array([2, 3])):
+        with pytest.raises(GuandanError, match="level"):
+            count_legal_plays(hand, bad)  # type: ignore[arg-type]
+
+
+def test_guandan_moves_refuses_a_third_copy_across_hand_and_pile(capsys) -> None:  # type: ignore[no-untyped-def]
+    """`tienlen moves 3s --game guandan --pile "3s 3s"` listed moves for three 3♠ (two decks
+    hold two); Tiến Lên's moves refuses a card both in hand and on the pile."""
+    from tienlen.cli import main
+
+    assert main(["moves", "3s", "--game", "guandan", "--pile", "3s 3s"]) == 2
+    assert "copies" in capsys.readouterr().err
+    assert main(["moves", "3s", "--game", "guandan", "--pile", "3s"]) == 0
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(hands=5), dict(hands=np.array(3)), dict(hands="3s 4s"),
+    dict(seed="abc", hands=("3s", "4s", "5s", "6s")), dict(seed=-5, hands=("3s", "4s", "5s", "6s")),
+    dict(seed=1, teams=((0, "1"), (2, 3))), dict(seed=1, teams=((0.0, 1), (2, 3))),
+    dict(seed=1, teams=((True, 0), (2, 3))), dict(seed=1, previous_order=1.5),
+    dict(seed=1, previous_order=(0, "1", 2, 3)), dict(seed=1, level=np.array([2, 3])),
+])
+def test_guandan_game_constructor_refuses_with_a_guandan_error(kwargs: dict) -> None:
+    """Each of these raised TypeError (iterating an int, sorting mixed seats, concatenating
+    a str seed) or was taken silently (seed -5 with given hands, 0.0 as a seat)."""
+    from tienlen.guandan import Game, GuandanError
+
+    with pytest.raises(GuandanError):
+        Game(**kwargs)
+
+
+def test_guandan_apply_unchecked_refuses_what_is_not_a_play() -> None:
+    """apply_unchecked('3s') raised AttributeError ('str' has no attribute '_cards')."""
+    from tienlen.guandan import Game, IllegalActionError
+
+    game = Game(seed=5)
+    before = game.copy()
+    for bad in ("3s", 5, object(), game.hand(game.turn or 0)):
+        with pytest.raises(IllegalActionError):
+            game.apply_unchecked(bad)  # type: ignore[arg-type]
+    assert game == before

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Final, Literal, NamedTuple, Union, cast, overload
 
 from .. import _guandan
-from ..seeds import GOLDEN_GAMMA, SEED_LIMIT, seed_or_fresh, splitmix64
+from ..seeds import GOLDEN_GAMMA, SEED_LIMIT, check_seed, seed_or_fresh, splitmix64
 from .cards import Cards, _wrap
 from .config import RuleConfig
 from .errors import GuandanError
@@ -286,8 +286,16 @@ class Game:
             raise GuandanError(f"level must be an int 2..14; got {level!r}")
         teams = _teams_arg(teams)
         if hands is not None:
+            if seed is not None:       # kept as the game's seed (replays write it)
+                check_seed(seed, GuandanError, or_none=True)
+            if isinstance(hands, (str, bytes)):
+                raise GuandanError(f"hands must be four hands; got {hands!r:.80}")
+            try:
+                given = tuple(hands)
+            except TypeError:     # not iterable (an int, a 0-d array)
+                raise GuandanError(f"hands must be four hands; got {hands!r:.80}") from None
             parsed = tuple(h if isinstance(h, Cards) else
-                           (Cards.parse(h) if isinstance(h, str) else Cards(h)) for h in hands)
+                           (Cards.parse(h) if isinstance(h, str) else Cards(h)) for h in given)
             if len(parsed) != 4 or any(len(h) == 0 for h in parsed):
                 raise GuandanError("hands must be four non-empty hands")
             total = parsed[0] + parsed[1] + parsed[2] + parsed[3]   # a third copy raises
@@ -311,8 +319,12 @@ class Game:
         self._anti = False
         self._prev = None
         if previous_order is not None:
-            order = tuple(previous_order)
-            if sorted(order) != [0, 1, 2, 3] or any(type(s) is not int for s in order):
+            try:
+                order = tuple(previous_order)
+            except TypeError:
+                order = ()
+            # Types first: sorting mixed types raises TypeError.
+            if any(type(s) is not int for s in order) or sorted(order) != [0, 1, 2, 3]:
                 raise GuandanError(f"previous_order must list the four seats; got {previous_order!r}")
             self._prev = order
             self._setup_tribute(order)
@@ -715,6 +727,9 @@ class Game:
     def apply_unchecked(self, play: Play | None) -> Action:
         """Fast path for bots and search: a :class:`Play` from :meth:`legal_plays` or None to
         pass, trusted to be legal (the core still refuses what would corrupt the state)."""
+        if play is not None and not isinstance(play, Play):
+            raise IllegalActionError("INVALID_CARDS", f"apply_unchecked takes a Play or None; "
+                                     f"got {type(play).__name__}")
         state = self._play_state()
         turn = state.turn
         if play is None:
@@ -844,7 +859,8 @@ def _teams_arg(teams: object) -> tuple[tuple[int, int], tuple[int, int]]:
         (a, b), (c, d) = cast("Iterable[Iterable[int]]", teams)  # checked below
     except (TypeError, ValueError):
         raise GuandanError(f"teams must be two pairs of seats; got {teams!r}") from None
-    if sorted((a, b, c, d)) != [0, 1, 2, 3]:
+    # Exact ints: sorting mixed types raised TypeError, and 0.0 or True passed as seats.
+    if any(type(s) is not int for s in (a, b, c, d)) or sorted((a, b, c, d)) != [0, 1, 2, 3]:
         raise GuandanError(f"teams must split seats 0..3 in two pairs; got {teams!r}")
     return ((int(a), int(b)), (int(c), int(d)))
 
