@@ -572,3 +572,91 @@ def test_guandan_apply_unchecked_refuses_what_is_not_a_play() -> None:
         with pytest.raises(IllegalActionError):
             game.apply_unchecked(bad)  # type: ignore[arg-type]
     assert game == before
+
+
+# ------------------------------------------------------------- two threads acting on a Game
+
+def _race(game, act, trials_left: int) -> None:  # type: ignore[no-untyped-def]
+    """Three threads acting on `game` at random, with the interpreter switching threads as
+    often as it can."""
+    import random
+
+    def worker(k: int) -> None:
+        rng = random.Random(k)
+        for _ in range(300):
+            if game.is_over:
+                return
+            try:
+                act(game, rng)
+            except ValueError:      # a refused action (another thread moved first) is fine
+                pass
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+@pytest.mark.parametrize("game_kind", ["tienlen", "guandan"])
+def test_two_threads_acting_on_one_game_keep_its_history_true(game_kind: str) -> None:
+    """Game.play read the seat to act, applied the move in the core, then recorded it: a
+    thread switch in between let another thread's action land first, and the history no
+    longer replayed to the state (a few games in 200 of each game, under
+    sys.setswitchinterval(1e-6)). Actions are now serialised: any history replays."""
+    if game_kind == "tienlen":
+        from tienlen import Game
+
+        def new(seed: int):  # type: ignore[no-untyped-def]
+            return Game(4, seed=seed)
+
+        def act(game, rng) -> None:  # type: ignore[no-untyped-def]
+            moves = list(game.legal_moves())
+            if game.can_pass() and (not moves or rng.random() < 0.3):
+                game.pass_turn()
+            elif moves:
+                (game.play if rng.random() < 0.5 else game.apply_unchecked)(rng.choice(moves))
+
+        def replay(game, seed: int) -> bool:  # type: ignore[no-untyped-def]
+            # Through the trusting path: apply_unchecked may have been given a move made
+            # stale by another thread, which the history must still hold as applied.
+            from tienlen import PASS
+
+            twin = Game(4, seed=seed)
+            for action in game.history:
+                assert twin.turn == action.seat
+                twin.apply_unchecked(PASS if action.cards is None else action.cards)
+            return twin.snapshot() == game.snapshot()
+    else:
+        from tienlen.guandan import Game as GdGame
+
+        def new(seed: int):  # type: ignore[no-untyped-def]
+            return GdGame(seed=seed, level=2)
+
+        def act(game, rng) -> None:  # type: ignore[no-untyped-def]
+            plays = game.legal_plays()
+            if game.can_pass() and (not len(plays) or rng.random() < 0.3):
+                game.pass_turn()
+            elif len(plays):
+                play = plays[rng.randrange(len(plays))]
+                (game.play if rng.random() < 0.5 else game.apply_unchecked)(play)
+
+        def replay(game, seed: int) -> bool:  # type: ignore[no-untyped-def]
+            twin = GdGame(seed=seed, level=2)
+            for action in game.history:
+                assert twin.turn == action.seat
+                twin.apply_unchecked(None if action.action == "pass" else action.play)
+            return twin.state.key() == game.state.key()
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        broken = []
+        for seed in range(200 if SOAK else 40):
+            game = new(seed)
+            _race(game, act, 0)
+            if not replay(game, seed):
+                broken.append(seed)
+    finally:
+        sys.setswitchinterval(interval)
+    assert broken == []

@@ -19,6 +19,7 @@ tienlen.guandan.game.IllegalActionError: NOT_YOUR_TURN: it is seat 1's turn, not
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal, NamedTuple, Union, cast, overload
@@ -251,6 +252,11 @@ class GameView:
 
 _FIXED_TEAMS = ((0, 2), (1, 3))
 
+# Held while an action changes a game and records it in its history: two threads acting on
+# one Game would otherwise interleave between the two (a history that no longer replays to
+# the state). One reentrant lock for every game, as tienlen.game does: copies stay cheap.
+_STEPPING = threading.RLock()
+
 
 def _seat(seat: object) -> int:
     if type(seat) is not int or not 0 <= seat <= 3:
@@ -410,16 +416,17 @@ class Game:
     def give_tribute(self, card: object, seat: int | None = None) -> Action:
         """Pay tribute (G6.2-G6.5). When the last tribute is given the receivers are fixed:
         the higher card to the first out (equal: by turn order after the first out)."""
-        face = self.verify_give_tribute(card, seat)
-        payer = self._tribute_turn()[1]  # type: ignore[index]
-        self._hands[payer] = self._hands[payer] - _wrap(1 << face, 0)
-        i = next(i for i, t in enumerate(self._tributes) if t.payer == payer)
-        self._tributes[i] = Tribute(payer, None, face, None)
-        action = Action(payer, "give_tribute", _wrap(1 << face, 0), None, None)
-        self._history.append(action)
-        if all(t.card is not None for t in self._tributes):
-            self._deliver_tributes()
-        return action
+        with _STEPPING:
+            face = self.verify_give_tribute(card, seat)
+            payer = self._tribute_turn()[1]  # type: ignore[index]
+            self._hands[payer] = self._hands[payer] - _wrap(1 << face, 0)
+            i = next(i for i, t in enumerate(self._tributes) if t.payer == payer)
+            self._tributes[i] = Tribute(payer, None, face, None)
+            action = Action(payer, "give_tribute", _wrap(1 << face, 0), None, None)
+            self._history.append(action)
+            if all(t.card is not None for t in self._tributes):
+                self._deliver_tributes()
+            return action
 
     def _deliver_tributes(self) -> None:
         first, second = self._prev[0], self._prev[1]  # type: ignore[index]
@@ -463,19 +470,20 @@ class Game:
 
     def return_tribute(self, card: object, seat: int | None = None) -> Action:
         """Return a card to the player who paid this seat (G6.4, G6.8)."""
-        face = self.verify_return_tribute(card, seat)
-        receiver = self._tribute_turn()[1]  # type: ignore[index]
-        i = next(i for i, t in enumerate(self._tributes)
-                 if t.receiver == receiver and t.returned is None)
-        t = self._tributes[i]
-        self._hands[receiver] = self._hands[receiver] - _wrap(1 << face, 0)
-        self._hands[t.payer] = self._hands[t.payer] + _wrap(1 << face, 0)
-        self._tributes[i] = Tribute(t.payer, receiver, t.card, face)
-        action = Action(receiver, "return_tribute", _wrap(1 << face, 0), None, t.payer)
-        self._history.append(action)
-        if self._tribute_turn() is None:
-            self._start_play(self._leader)
-        return action
+        with _STEPPING:
+            face = self.verify_return_tribute(card, seat)
+            receiver = self._tribute_turn()[1]  # type: ignore[index]
+            i = next(i for i, t in enumerate(self._tributes)
+                     if t.receiver == receiver and t.returned is None)
+            t = self._tributes[i]
+            self._hands[receiver] = self._hands[receiver] - _wrap(1 << face, 0)
+            self._hands[t.payer] = self._hands[t.payer] + _wrap(1 << face, 0)
+            self._tributes[i] = Tribute(t.payer, receiver, t.card, face)
+            action = Action(receiver, "return_tribute", _wrap(1 << face, 0), None, t.payer)
+            self._history.append(action)
+            if self._tribute_turn() is None:
+                self._start_play(self._leader)
+            return action
 
     def _tribute_step(self, kind: str, seat: int | None) -> int:
         if self._phase == "over":
@@ -687,17 +695,18 @@ class Game:
     def play(self, cards: object, seat: int | None = None, reading: object = None) -> Action:
         """Play ``cards`` (a :class:`Play`, or cards with an optional ``reading``: a Kind,
         Play or code) for the seat to act. Refused plays raise and change nothing."""
-        turn = self._check_turn(seat)
-        a, b, code = self._resolve(cards, reading)
-        r = self._play_state().try_play(a, b, code)
-        if r:
-            raise _native_error(r)
-        play = cards if isinstance(cards, Play) else _make(_wrap(a, b), code, self._level, self._flags)
-        action = _new_action(Action, (turn, "play", play._cards, play, None))
-        self._history.append(action)
-        if self._play_state().turn < 0:
-            self._phase = "over"
-        return action
+        with _STEPPING:
+            turn = self._check_turn(seat)
+            a, b, code = self._resolve(cards, reading)
+            r = self._play_state().try_play(a, b, code)
+            if r:
+                raise _native_error(r)
+            play = cards if isinstance(cards, Play) else _make(_wrap(a, b), code, self._level, self._flags)
+            action = _new_action(Action, (turn, "play", play._cards, play, None))
+            self._history.append(action)
+            if self._play_state().turn < 0:
+                self._phase = "over"
+            return action
 
     def verify_pass(self, seat: int | None = None) -> None:
         self._check_turn(seat)
@@ -716,33 +725,35 @@ class Game:
 
     def pass_turn(self, seat: int | None = None) -> Action:
         """Pass (G5.4): allowed whenever there is a play on the table to answer."""
-        turn = self._check_turn(seat)
-        r = self._play_state().try_pass()
-        if r:
-            raise _native_error(r)
-        action = _PASSES[turn]
-        self._history.append(action)
-        return action
+        with _STEPPING:
+            turn = self._check_turn(seat)
+            r = self._play_state().try_pass()
+            if r:
+                raise _native_error(r)
+            action = _PASSES[turn]
+            self._history.append(action)
+            return action
 
     def apply_unchecked(self, play: Play | None) -> Action:
         """Fast path for bots and search: a :class:`Play` from :meth:`legal_plays` or None to
         pass, trusted to be legal (the core still refuses what would corrupt the state)."""
-        if play is not None and not isinstance(play, Play):
-            raise IllegalActionError("INVALID_CARDS", f"apply_unchecked takes a Play or None; "
-                                     f"got {type(play).__name__}")
-        state = self._play_state()
-        turn = state.turn
-        if play is None:
-            state.apply(0, 0, 0)
-            action = _PASSES[turn]
-        else:
-            c = play._cards
-            state.apply(c._once, c._twice, play._code)
-            action = _new_action(Action, (turn, "play", c, play, None))
-            if state.turn < 0:
-                self._phase = "over"
-        self._history.append(action)
-        return action
+        with _STEPPING:
+            if play is not None and not isinstance(play, Play):
+                raise IllegalActionError("INVALID_CARDS", f"apply_unchecked takes a Play or None; "
+                                         f"got {type(play).__name__}")
+            state = self._play_state()
+            turn = state.turn
+            if play is None:
+                state.apply(0, 0, 0)
+                action = _PASSES[turn]
+            else:
+                c = play._cards
+                state.apply(c._once, c._twice, play._code)
+                action = _new_action(Action, (turn, "play", c, play, None))
+                if state.turn < 0:
+                    self._phase = "over"
+            self._history.append(action)
+            return action
 
     def act(self, kind: str, cards: object = None, seat: int | None = None,
             reading: object = None) -> Action:
