@@ -288,6 +288,35 @@ def test_rules_from_dict_with_keys_that_do_not_compare(data: dict) -> None:
         Rules.from_dict(data)
 
 
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+FUZZ = settings(max_examples=3000 if SOAK else 150, deadline=None, derandomize=not SOAK,
+                suppress_health_check=list(HealthCheck), database=None)
+
+_NAMES = st.sampled_from(["name", "twos_in_sequences", "cuts", "out_of_turn", "instant_wins",
+                          "penalties", "quad", "2", "4ds", "dragon", "southern", "custom",
+                          "default", "black_two", "cut_pays", "zz"])
+_JSONISH = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-3, 1 << 70), st.floats(), _NAMES,
+              st.text(max_size=4)),
+    lambda inner: (st.lists(inner, max_size=4)
+                   | st.dictionaries(st.one_of(_NAMES, st.integers(0, 3)), inner, max_size=4)),
+    max_leaves=8)
+
+
+@FUZZ
+@given(data=st.one_of(_JSONISH, st.dictionaries(_NAMES, _JSONISH, max_size=5)))
+def test_fuzz_rules_from_dict_refuses_or_round_trips(data: object) -> None:
+    """Rules.from_dict on any JSON-like value (and dicts with int keys, as Python callers
+    may pass): a ValueError, or rules that survive to_dict / from_dict and flags unchanged."""
+    try:
+        rules = Rules.from_dict(data)
+    except ValueError:
+        return
+    assert Rules.from_dict(rules.to_dict()) == rules
+    assert Rules.from_flags(rules.flags, rules.penalties) == rules
+
+
 def test_rules_and_penalties_round_trip_by_every_copy() -> None:
     for rules in (Rules(), Rules.no_twos(), Rules.southern(), Rules(cuts=frozenset()),
                   Rules.southern().with_(penalties=None)):
@@ -660,3 +689,37 @@ def test_two_threads_acting_on_one_game_keep_its_history_true(game_kind: str) ->
     finally:
         sys.setswitchinterval(interval)
     assert broken == []
+
+
+# ------------------------------------------------------- the core's rule-table entry points
+
+_ANY_INT = st.one_of(st.integers(-2, 1 << 16), st.integers(-(1 << 70), 1 << 70),
+                     st.integers(0, (1 << 37) - 1))
+
+
+@FUZZ
+@given(code=_ANY_INT, flags=_ANY_INT, out_of_turn=st.booleans(), hand=_ANY_INT,
+       seed=st.integers(0, (1 << 64) - 1), players=st.integers(2, 4))
+def test_fuzz_rule_table_entry_points(code: int, flags: int, out_of_turn: bool, hand: int,
+                                      seed: int, players: int) -> None:
+    """cut_class, cut_targets, cutters, instant_win and GameState(dealt=True) under any
+    ints: an answer or a ValueError, never another exception (a crash fails the run). The
+    answers of known flags agree with the Rules object's table."""
+    for call in (lambda: _core.cut_class(code),
+                 lambda: _core.cut_targets(code, flags, out_of_turn),
+                 lambda: _core.cutters(code, flags, out_of_turn),
+                 lambda: _core.instant_win(hand, flags)):
+        try:
+            call()
+        except ValueError:
+            pass
+    if 0 <= flags < 1 << 37:
+        rules = Rules.from_flags(flags)
+        hands = _core.deal(seed, players)
+        state = _core.GameState(hands, flags=flags, dealt=True)
+        win = state.instant_win
+        # An instant win ends the hand at the deal, and only under rules that enable one.
+        assert (win >= 0) == state.is_over
+        if win >= 0:
+            from tienlen.rules import ALL_INSTANT_WINS
+            assert ALL_INSTANT_WINS[win] in rules.instant_wins
