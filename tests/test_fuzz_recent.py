@@ -723,3 +723,35 @@ def test_fuzz_rule_table_entry_points(code: int, flags: int, out_of_turn: bool, 
         if win >= 0:
             from tienlen.rules import ALL_INSTANT_WINS
             assert ALL_INSTANT_WINS[win] in rules.instant_wins
+
+
+# ------------------------------------------------------------- seeds, Guandan match/arena
+
+def test_seed_mix_takes_numpy_ints_exactly_and_refuses_the_rest() -> None:
+    """seeds.mix added NumPy ints in their own fixed-width arithmetic (overflow warnings, a
+    wrapped and so different seed), and raised TypeError for a float or None: board_seed,
+    bot_seed and every derived seed went through it."""
+    from tienlen.guandan.arena import board_seed
+    from tienlen.seeds import mix
+
+    assert mix(np.int64(7), np.uint8(3)) == mix(7, 3)
+    assert mix(np.uint64((1 << 64) - 1), 1) == mix((1 << 64) - 1, 1)
+    assert board_seed(np.uint32(5), 2) == board_seed(5, 2)
+    for bad in (None, 1.5, "3", True, np.float64(1), np.array([1, 2])):
+        with pytest.raises(ValueError, match="ints"):
+            mix(1, bad)  # type: ignore[arg-type]
+
+
+def test_guandan_level_gain_and_load_refuse_bad_arguments() -> None:
+    """level_gain(1) raised KeyError; arena.load(None) raised Path's TypeError."""
+    from tienlen.guandan import RuleConfig
+    from tienlen.guandan.arena import DuplicateError, load
+    from tienlen.guandan.match import level_gain
+
+    assert [level_gain(p, RuleConfig()) for p in (3, 4)] == [2, 1]   # G7.1: +2, +1
+    for bad in (1, 5, None, 2.0, True):
+        with pytest.raises(ValueError, match="partner_place"):
+            level_gain(bad, RuleConfig())  # type: ignore[arg-type]
+    for bad in (None, 3, b"/tmp", ["x"]):
+        with pytest.raises(DuplicateError, match="path"):
+            load(bad)  # type: ignore[arg-type]
