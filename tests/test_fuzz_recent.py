@@ -755,3 +755,32 @@ def test_guandan_level_gain_and_load_refuse_bad_arguments() -> None:
     for bad in (None, 3, b"/tmp", ["x"]):
         with pytest.raises(DuplicateError, match="path"):
             load(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("hands", [5, None, np.array(3), 1.5, "3s 4s"])
+def test_game_from_hands_refuses_what_is_not_a_sequence_of_hands(hands: object) -> None:
+    """Game.from_hands(5) raised TypeError ('int' object is not iterable)."""
+    from tienlen import Game
+
+    with pytest.raises(ValueError, match="hands"):
+        Game.from_hands(hands)  # type: ignore[arg-type]
+
+
+def test_match_helpers_refuse_bad_arguments() -> None:
+    """bomb_kind(None) and bomb_kind(combo, None) raised AttributeError; hand_seed(None, 1)
+    TypeError, and hand_seed(np.uint64(2**64 - 1), 2) wrapped in NumPy arithmetic (another
+    deal than the int seed's)."""
+    from tienlen.combos import classify
+    from tienlen.match import bomb_kind, hand_seed
+
+    quad = classify("5s 5c 5d 5h")
+    assert bomb_kind(quad) == "quad"
+    for bad in (None, "5s 5c 5d 5h", 1.5):
+        with pytest.raises(ValueError):
+            bomb_kind(bad)  # type: ignore[arg-type]
+        with pytest.raises(ValueError):
+            bomb_kind(quad, bad)  # type: ignore[arg-type]
+    for seed, number in ((None, 1), (1.5, 1), (-1, 1), (1, 0), (1, None), (1, 2.0),
+                         (np.uint64((1 << 64) - 1), 2)):
+        with pytest.raises(ValueError):
+            hand_seed(seed, number)  # type: ignore[arg-type]

@@ -224,7 +224,15 @@ class Game:
         ...
         ValueError: hands[1] shares cards with another hand
         """
-        masks = tuple(_as_cards(hand).mask for hand in hands)
+        try:
+            # A str would be read a character at a time: it is not a sequence of hands.
+            given = () if isinstance(hands, (str, bytes)) else tuple(hands)
+        except TypeError:     # not iterable (an int, a 0-d array)
+            given = ()
+        if not given:
+            raise ValueError(f"hands must be a sequence of hands, one per seat; "
+                             f"got {hands!r:.80}")
+        masks = tuple(_as_cards(hand).mask for hand in given)
         game = object.__new__(cls)
         game._setup(masks, rules, leader, None)
         return game

@@ -40,7 +40,8 @@ from .combos import Combo, Kind
 from .errors import TienlenError
 from .game import Game
 from .rules import Bomb, Penalties, Rules
-from .seeds import GOLDEN_GAMMA, SEED_LIMIT, check_players, seed_or_fresh, splitmix64
+from .seeds import (GOLDEN_GAMMA, SEED_LIMIT, check_players, check_seed, seed_or_fresh,
+                    splitmix64)
 
 __all__ = ["Match", "MatchError", "hand_seed", "HandScore", "Payment", "CutChain",
            "finishing_places", "score_hand", "cut_chains", "unplayed_bombs", "bomb_kind"]
@@ -66,6 +67,10 @@ def hand_seed(match_seed: int, number: int) -> int:
     >>> hand_seed(0, 1), hand_seed(0, 2)
     (16294208416658607535, 7960286522194355700)
     """
+    # Exact ints only: NumPy ints would wrap in their own arithmetic (another deal).
+    check_seed(match_seed, MatchError)
+    if type(number) is not int or number < 1:
+        raise MatchError(f"number must be a hand number, an int >= 1; got {number!r:.80}")
     return splitmix64((match_seed + (number - 1) * GOLDEN_GAMMA) % SEED_LIMIT)[1]
 
 
@@ -98,6 +103,10 @@ def bomb_kind(combo: Combo, rules: Rules = _DEFAULT_RULES) -> Bomb | None:
     >>> bomb_kind(classify("5s 5c 6s 6c 7s 7c 8s 8c 9s 9c"), Rules.southern()) is None
     True
     """
+    if not isinstance(combo, Combo):
+        raise ValueError(f"combo must be a Combo, got {type(combo).__name__}")
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a Rules, got {type(rules).__name__}")
     bomb = _shape(combo)
     return bomb if bomb in _bombs_of(rules) else None
 
