@@ -784,3 +784,16 @@ def test_match_helpers_refuse_bad_arguments() -> None:
                          (np.uint64((1 << 64) - 1), 2)):
         with pytest.raises(ValueError):
             hand_seed(seed, number)  # type: ignore[arg-type]
+
+
+def test_legal_moves_view_compares_by_its_moves_after_any_copy() -> None:
+    """A Tiến Lên LegalMoves compared by identity, so no copy or unpickled view equalled the
+    original (the Guandan LegalPlays compares by its plays)."""
+    from tienlen import Game
+
+    moves = Game(4, seed=3).legal_moves()
+    for clone in (copy.copy(moves), copy.deepcopy(moves), pickle.loads(pickle.dumps(moves))):
+        assert clone == moves and clone == list(moves)
+    assert moves != Game(4, seed=4).legal_moves()
+    with pytest.raises(TypeError):
+        hash(moves)

@@ -129,6 +129,15 @@ class LegalMoves:
             return False
         return self._game.can_play(move)  # type: ignore[arg-type]
 
+    def __eq__(self, other: object) -> bool:
+        # By the moves listed now (as the Guandan LegalPlays): a copy or an unpickled view
+        # of an equal game is equal, and so is a list of the same moves.
+        if isinstance(other, (LegalMoves, tuple, list)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # live: its moves change with the game
+
     def __repr__(self) -> str:
         shown: list[str] = []
         limit = 12
