@@ -424,10 +424,14 @@ cdef class GameState:
                 raise ValueError(f"hands[{p}] shares cards with another hand")
             seen |= hs[p]
         lead = -1 if leader is None else _small_int_arg(leader, "leader", -1, n - 1)
-        st_init(&self.s, hs, n, lead, f)
+        # Built in a local and stored only once checked, so that calling __init__ again
+        # with arguments that fail leaves a state in play exactly as it was.
+        cdef State built
+        st_init(&built, hs, n, lead, f)
         if dealt:
-            st_deal_instant_win(&self.s)
-        _check_state(&self.s)
+            st_deal_instant_win(&built)
+        _check_state(&built)
+        self.s = built
 
     @staticmethod
     def from_fields(hands, pile_mask=0, pile_owner=-1, turn=0, locked_mask=0, finished=(),

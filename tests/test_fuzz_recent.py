@@ -797,3 +797,24 @@ def test_legal_moves_view_compares_by_its_moves_after_any_copy() -> None:
     assert moves != Game(4, seed=4).legal_moves()
     with pytest.raises(TypeError):
         hash(moves)
+
+
+def test_reinitialising_a_state_with_bad_hands_changes_nothing() -> None:
+    """GdState.__init__ wrote each hand into the state as it read it, so calling it again
+    with a bad fourth hand left a mix of old and new hands. Both states are now built aside
+    and stored only once valid."""
+    state = _guandan.GdState(_guandan.deal(1))
+    masks, codes = state.legal_plays()
+    state.try_play(int(masks[0][0]), int(masks[0][1]), int(codes[0]))
+    before = state.key()
+    other = _guandan.deal(2)
+    for bad in ([other[0], other[1], (1, 2), other[3]], [other[0], other[1], other[2], (0, 0)]):
+        with pytest.raises(ValueError):
+            state.__init__(bad)  # type: ignore[misc]
+        assert state.key() == before
+    tl = _core.GameState(_core.deal(1))
+    tl.apply(tl.legal_moves()[0])
+    before = tl.key()
+    with pytest.raises(ValueError):
+        tl.__init__([1, 2, "x"])  # type: ignore[misc]
+    assert tl.key() == before

@@ -406,6 +406,9 @@ cdef class GdState:
         """Four (once, twice) hands of a fresh hand; `leader` leads; `team0` is the bit set
         of seat 0's team (0b0101: seats 0 and 2, FIXED_1_3)."""
         cdef int p
+        # Built in a local and stored only once valid: calling __init__ again with bad
+        # arguments (on a state in play) must leave that state exactly as it was.
+        cdef GState n
         try:
             hands = tuple(hands)
         except TypeError:
@@ -413,24 +416,25 @@ cdef class GdState:
         if len(hands) != 4:
             raise ValueError(f"a Guandan hand needs 4 hands; got {len(hands)}")
         for p in range(4):
-            self.s.once[p], self.s.twice[p] = _gs_pair(hands[p], f"hands[{p}]")
-            self.s.order[p] = -1
-        self.s.level = _level_arg(level)
-        self.s.flags = _flags_arg(flags)
-        self.s.team0 = _int_arg(team0, "team0", 0, 15)
-        self.s.turn = _int_arg(leader, "leader", 0, 3)
-        self.s.pile_once = 0
-        self.s.pile_twice = 0
-        self.s.pile_code = 0
-        self.s.owner = -1
-        self.s.passes = 0
-        self.s.nfinished = 0
+            n.once[p], n.twice[p] = _gs_pair(hands[p], f"hands[{p}]")
+            n.order[p] = -1
+        n.level = _level_arg(level)
+        n.flags = _flags_arg(flags)
+        n.team0 = _int_arg(team0, "team0", 0, 15)
+        n.turn = _int_arg(leader, "leader", 0, 3)
+        n.pile_once = 0
+        n.pile_twice = 0
+        n.pile_code = 0
+        n.owner = -1
+        n.passes = 0
+        n.nfinished = 0
         for p in range(4):
-            if self.s.once[p] == 0:
+            if n.once[p] == 0:
                 raise ValueError(f"hands[{p}] is empty: every seat starts with cards")
-        err = gs_validate(&self.s)
+        err = gs_validate(&n)
         if err is not None:
             raise ValueError(err)
+        self.s = n
 
     @staticmethod
     def from_fields(hands, level, turn, flags=0, team0=0b0101, pile=(0, 0), pile_code=0,
