@@ -67,10 +67,6 @@ REASON_NAMES: Final[dict[int, str]]
 # Cython's doctest table (autotestdict): docstring examples by function name and line.
 __test__: Final[dict[str, str]]
 
-# Cython's pickling helpers of the RL classes, left at module level by the code generator.
-def __reduce_cython__(self: object) -> object: ...
-def __setstate_cython__(self: object, __pyx_state: object) -> object: ...
-
 # ---------------------------------------------------------------- combo codes
 
 def code_kind(code: SupportsIndex) -> int: ...
