@@ -818,3 +818,15 @@ def test_reinitialising_a_state_with_bad_hands_changes_nothing() -> None:
     with pytest.raises(ValueError):
         tl.__init__([1, 2, "x"])  # type: ignore[misc]
     assert tl.key() == before
+
+
+def test_guandan_match_team_of_refuses_what_is_not_a_seat() -> None:
+    """Match.team_of(7) (or None, or 1.0) answered 1: anything not in the first team."""
+    from tienlen.guandan import GuandanError, Match
+
+    match = Match(seed=1)
+    first, second = match.teams
+    assert {match.team_of(s) for s in first} == {0} and {match.team_of(s) for s in second} == {1}
+    for bad in (7, -1, None, 1.0, True):
+        with pytest.raises(GuandanError, match="seat"):
+            match.team_of(bad)  # type: ignore[arg-type]
