@@ -149,7 +149,7 @@ class Match:
         return self._teams
 
     def team_of(self, seat: int) -> int:
-        """0 for the team of :attr:`teams`\ [0], 1 for the other; a seat is an int 0..3."""
+        """0 for the team of ``teams[0]``, 1 for the other; a seat is an int 0..3."""
         if type(seat) is not int or not 0 <= seat <= 3:
             raise GuandanError(f"seat must be 0..3; got {seat!r:.80}")
         return 0 if seat in self._teams[0] else 1
