@@ -119,9 +119,20 @@ cdef uint64_t _mask_arg(object obj, str name) except? 0xFFFFFFFFFFFFFFFF:
     return m
 
 
-cdef uint64_t _flags_arg(object flags) except? 0xFFFFFFFFFFFFFFFF:
+cdef object _ZERO = 0
+
+
+cdef inline uint64_t _flags_arg(object flags) except? 0xFFFFFFFFFFFFFFFF:
     """A Rules.flags word (64 bits; tienlen.rules documents the layout). Bits the core does
     not know are refused, never ignored."""
+    # The default (the contract) is CPython's one cached 0: one pointer test, no conversion
+    # on the per-call hot path.
+    if flags is _ZERO:
+        return 0
+    return _flags_word(flags)
+
+
+cdef uint64_t _flags_word(object flags) except? 0xFFFFFFFFFFFFFFFF:
     cdef int64_t f
     try:
         f = _as_int(flags)

@@ -26,7 +26,11 @@ cdef enum:
 
 cdef uint64_t DECK_MASK = (<uint64_t>1 << 52) - 1
 # Every rule flag bit we know (tienlen/rules.py, Rules.flags); others are rejected.
-cdef uint64_t F_ALL = (<uint64_t>1 << 37) - 1
+cdef extern from *:
+    """
+    #define TL_F_ALL ((1ULL << 37) - 1)
+    """
+    const uint64_t F_ALL "TL_F_ALL"
 # NIB_ONES[k]: k nibbles each holding 1; used to test "every rank in a window has n cards"
 # in one comparison once each nibble holds its own popcount.
 cdef uint64_t NIB_ONES[14]
@@ -254,10 +258,19 @@ cdef enum:
 
 # R4.1, the contract's table: quad and 3-pair double sequence cut a single 2, four pairs
 # cut a pair of 2s, five pairs cut a triple of 2s.
-cdef uint64_t CONTRACT_CUTS_WORD = ((<uint64_t>1 << (8 * 3 + 0)) | (<uint64_t>1 << (8 * 4 + 0))
-                                    | (<uint64_t>1 << (8 * 5 + 1)) | (<uint64_t>1 << (8 * 6 + 2)))
+cdef extern from *:
+    """
+    #define TL_CONTRACT_CUTS_WORD ((1ULL << (8 * 3 + 0)) | (1ULL << (8 * 4 + 0)) \\
+                                   | (1ULL << (8 * 5 + 1)) | (1ULL << (8 * 6 + 2)))
+    """
+    const uint64_t CONTRACT_CUTS_WORD "TL_CONTRACT_CUTS_WORD"
 # Bit t of each bomb row: "some bomb cuts a class-t pile" is (word >> t) & BOMB_COLUMN.
-cdef uint64_t BOMB_COLUMN = 0x0001010101000000ULL
+# A C constant, not a module variable, so the masks built from it fold at compile time.
+cdef extern from *:
+    """
+    #define TL_BOMB_COLUMN 0x0001010101000000ULL
+    """
+    const uint64_t BOMB_COLUMN "TL_BOMB_COLUMN"
 
 # CUT_CLASS[code >> 4]: the class of a combo code. Kind and size decide it, plus, for 2s,
 # the top card: code >> 4 keeps kind, size and top >> 4, which is 3 exactly for a top card

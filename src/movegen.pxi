@@ -311,7 +311,7 @@ cdef inline int64_t _gen_same(uint64_t hand, uint32_t pile, Choices* ch, int* ru
     return _gen_runs(ch, runlen, hand, k, clen(pile) // k, ctop(pile), mi, max_rank, out)
 
 
-cdef int64_t _gen_bombs(uint64_t hand, uint32_t pile, uint64_t bombs, int mi, int max_rank,
+cdef inline int64_t _gen_bombs(uint64_t hand, uint32_t pile, uint64_t bombs, int mi, int max_rank,
                         uint64_t* out) noexcept nogil:
     """The bombs that cut `pile` by the table: `bombs` has bit 8 * class set for each bomb
     class that does. Written in class order, which is (kind, number of cards) order. A bomb
@@ -321,6 +321,19 @@ cdef int64_t _gen_bombs(uint64_t hand, uint32_t pile, uint64_t bombs, int mi, in
     cdef Choices ch
     cdef int runlen[14]
     cdef bint prepared = False
+    # Which bomb classes can this hand form at all? A quad needs a rank of four, a double
+    # sequence of k pairs k consecutive ranks (up to max_rank) of two or more. Most hands
+    # hold none, and then no run table is prepared.
+    cdef uint64_t pairs = _ranks_with(hand, 2) & ((<uint64_t>1 << (4 * (max_rank + 1))) - 1)
+    cdef uint64_t runs = pairs & (pairs >> 4) & (pairs >> 8)
+    if not _ranks_with(hand, 4):
+        bombs &= ~((<uint64_t>1) << (8 * CL_QUAD))
+    for b in range(1, 4):
+        if not runs:
+            bombs &= ~((<uint64_t>1) << (8 * (CL_QUAD + b)))
+        runs &= pairs >> (4 * (b + 2))
+    if not bombs:
+        return 0
     for b in range(4):
         cb = CL_QUAD + b
         if not (bombs >> (8 * cb)) & 1:
@@ -337,39 +350,48 @@ cdef int64_t _gen_bombs(uint64_t hand, uint32_t pile, uint64_t bombs, int mi, in
     return cnt
 
 
+cdef int64_t _gen_lead(uint64_t hand, int mi, int max_rank, uint64_t* out) noexcept nogil:
+    """A fresh lead (R7.1): every combination of `hand`. Its own function, so the lead's
+    loops keep their registers apart from the follow and bomb code."""
+    cdef int64_t cnt = 0
+    cdef int k, L, top_run
+    cdef uint64_t present
+    cdef Choices ch
+    cdef int runlen[14]
+    for k in range(1, 5):
+        cnt += _gen_sets(hand, k, -1, mi, (out + cnt) if out != NULL else NULL)
+    for k in range(1, 3):
+        if out != NULL and mi < 0:
+            present = _prepare_runs(&ch, hand, k, mi, max_rank, NULL)
+            cnt += _gen_lead_runs(&ch, present, out + cnt)
+            continue
+        _prepare_runs(&ch, hand, k, mi, max_rank, runlen)
+        if out == NULL:
+            cnt += _count_lead_runs(&ch, runlen, mi, max_rank)
+            continue
+        top_run = 0
+        for L in range(max_rank + 1):
+            if runlen[L] > top_run:
+                top_run = runlen[L]
+        for L in range(3, top_run + 1):
+            cnt += _gen_runs(&ch, runlen, hand, k, L, -1, mi, max_rank, out + cnt)
+    return cnt
+
+
 cdef int64_t gen_moves(uint64_t hand, uint32_t pile, const RuleTable* rt, bint locked, int mi,
                        uint64_t* out) noexcept nogil:
     """Count (out == NULL) or write every legal play of `hand` on `pile` under the rule
     table `rt`. A locked-out hand (R5.2) may only cut by the out-of-turn table."""
     cdef int64_t cnt = 0
-    cdef int k, L, max_rank, top_run, ct
-    cdef uint64_t present, bombs, lower
+    cdef int max_rank, ct
+    cdef uint64_t bombs, lower
     cdef Choices ch
     cdef int runlen[14]
     if mi >= 0 and not ((hand >> mi) & 1):
         return 0
     max_rank = 11 if (rt.flags & F_NO_TWOS) else 12
     if pile == 0:
-        if locked:
-            return 0
-        for k in range(1, 5):
-            cnt += _gen_sets(hand, k, -1, mi, (out + cnt) if out != NULL else NULL)
-        for k in range(1, 3):
-            if out != NULL and mi < 0:
-                present = _prepare_runs(&ch, hand, k, mi, max_rank, NULL)
-                cnt += _gen_lead_runs(&ch, present, out + cnt)
-                continue
-            _prepare_runs(&ch, hand, k, mi, max_rank, runlen)
-            if out == NULL:
-                cnt += _count_lead_runs(&ch, runlen, mi, max_rank)
-                continue
-            top_run = 0
-            for L in range(max_rank + 1):
-                if runlen[L] > top_run:
-                    top_run = runlen[L]
-            for L in range(3, top_run + 1):
-                cnt += _gen_runs(&ch, runlen, hand, k, L, -1, mi, max_rank, out + cnt)
-        return cnt
+        return 0 if locked else _gen_lead(hand, mi, max_rank, out)
     ct = code_class(pile)
     if not locked:
         # R3.1 first: the plays of the pile's own kind, the whole answer unless the table

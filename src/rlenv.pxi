@@ -7,6 +7,46 @@
 
 from libc.string cimport memset
 
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    #include <string.h>
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    /* Zeroed memory for the vectorised env's games, 2 MiB aligned and, on Linux, advised
+       into transparent huge pages: one env's game spans a 4 KiB page, so stepping N envs
+       otherwise misses the TLB on every env (a page walk each, costlier still in a VM). */
+    static void* tl_big_calloc(size_t n) {
+    #if defined(_WIN32)
+        return calloc(1, n);
+    #else
+        const size_t align = (size_t)2 << 20;
+        size_t rounded;
+        void* p = NULL;
+        if (n < align) return calloc(1, n);
+        rounded = (n + align - 1) & ~(align - 1);
+        if (rounded < n || posix_memalign(&p, align, rounded) != 0) return NULL;
+    #if defined(MADV_HUGEPAGE)
+        madvise(p, rounded, MADV_HUGEPAGE);
+    #endif
+        memset(p, 0, rounded);
+        return p;
+    #endif
+    }
+    /* Blocks of envs are claimed from one shared counter, so a thread that starts late or
+       runs on a slower core simply takes fewer blocks. */
+    static long long tl_claim(long long* next, long long step) {
+    #if defined(_MSC_VER)
+        return _InterlockedExchangeAdd64(next, step);
+    #else
+        return __atomic_fetch_add(next, step, __ATOMIC_RELAXED);
+    #endif
+    }
+    """
+    void* tl_big_calloc(size_t n) nogil
+    long long tl_claim(long long* next, long long step) nogil
+
 cdef enum:
     RL_ACTIONS = 487           # 0 = pass, 1..486 index the legal list (486 = MAX_MOVES_13)
     RL_HIST = 4                # actions remembered, newest first
@@ -26,6 +66,7 @@ cdef enum:
     RL_O_HIST = 240
     RL_OBS = 468
     RL_BLOCK = 1024            # envs stepped between Ctrl-C checks
+    RL_CLAIM = 64              # envs per block a stepping thread claims at a time
     RL_MAX_THREADS = 64
     RL_ERR_ILLEGAL = 1
     RL_ERR_INTERRUPTED = 2
@@ -453,6 +494,11 @@ cdef class VecGames:
     cdef readonly bint closed
     cdef object _pool
     cdef int _pool_size
+    cdef object _pool_pid
+    cdef object _step_token       # identifies the running step to its worker threads
+    cdef long long claim_next     # the first env no thread has claimed in this step
+    cdef int run_failed           # a move list overflowed during this step
+    cdef int32_t* limits          # per env: 2 * legal plays + 1 if pass is allowed
     cdef readonly object obs, action_mask, num_legal, seat, reward, terminated, error
     cdef readonly object places, final_rewards, episodes, legal, actions
     cdef uint8_t* p_obs
@@ -541,8 +587,10 @@ cdef class VecGames:
             arr.flags.writeable = False
         if legal_masks:
             self.legal.flags.writeable = False
-        self.games = <RLG*>calloc(n, sizeof(RLG))
-        if self.games == NULL:
+        self.games = <RLG*>tl_big_calloc(n * sizeof(RLG))
+        self.limits = <int32_t*>calloc(n, sizeof(int32_t))
+        if self.games == NULL or self.limits == NULL:
+            self._free()
             raise MemoryError(f"could not allocate {n} games")
         self.closed = False
         self._pool = None
@@ -563,6 +611,8 @@ cdef class VecGames:
         cdef int t
         free(self.games)
         self.games = NULL
+        free(self.limits)
+        self.limits = NULL
         for t in range(RL_MAX_THREADS):
             memo_close(&self.memos[t])
 
@@ -672,6 +722,7 @@ cdef class VecGames:
 
     cdef void _write(self, Py_ssize_t i, RLG* g) noexcept nogil:
         rlg_refresh(g)
+        self.limits[i] = (g.nmoves << 1) | (g.s.turn >= 0 and g.s.pile_code != 0)
         self.p_seat[i] = g.s.turn
         self.p_nlegal[i] = g.nmoves
         rl_encode(g, g.s.turn, self.p_obs + i * RL_OBS)
@@ -715,35 +766,93 @@ cdef class VecGames:
         self.p_episodes[i] += 1
         return self._new_game(i, m)
 
-    cdef int _run(self, Py_ssize_t lo, Py_ssize_t hi, int slot, bint check) except -1:
-        """Step envs lo..hi-1; `check`: honour Ctrl-C between blocks (main thread only)."""
-        cdef Py_ssize_t i = lo, j, end
-        cdef SplitMemo* m = &self.memos[slot]
-        cdef int failed = 0
+    cdef bint _claim_run(self, SplitMemo* m, Py_ssize_t budget) noexcept nogil:
+        """Claim blocks of envs and step them until `budget` envs are done or no block is
+        left (then returns False). Every stepping thread runs this on the same counter, so
+        the work splits itself: a thread that starts late or runs slower takes fewer blocks,
+        and a claimed block is always stepped whole."""
+        cdef Py_ssize_t n = self.num_envs, done = 0, j
+        cdef long long lo, hi
+        while done < budget:
+            lo = tl_claim(&self.claim_next, RL_CLAIM)
+            if lo >= n:
+                return False
+            hi = lo + RL_CLAIM if lo + RL_CLAIM < n else n
+            for j in range(<Py_ssize_t>lo, <Py_ssize_t>hi):
+                if self._step_one(j, m) < 0:
+                    self.run_failed = 1
+            done += <Py_ssize_t>(hi - lo)
+        return True
+
+    def _work(self, int slot, object token):
+        """A worker thread's share of a step (see _claim_run). `token` is the step's own
+        object, unreachable from Python, so no other caller can join a step or share a
+        worker's memo slot."""
+        if token is None or token is not self._step_token or not 1 <= slot < RL_MAX_THREADS:
+            raise ValueError("VecGames._work is called by step's worker threads only")
+        with nogil:
+            self._claim_run(&self.memos[slot], self.num_envs)
+
+    cdef int _run(self, int t) except -1:
+        """Step every env on this thread and t - 1 pool threads; honour Ctrl-C between
+        blocks (here, on the calling thread): then no block is claimed any more, the
+        workers finish the blocks they hold, and the envs no thread reached are flagged as
+        not stepped."""
+        cdef Py_ssize_t n = self.num_envs, j
+        cdef long long first_unclaimed = n
+        cdef bint more = True
+        cdef SplitMemo* m = &self.memos[0]
+        futures = []
+        self.claim_next = 0
+        self.run_failed = 0
         try:
-            while i < hi:
-                end = i + RL_BLOCK if i + RL_BLOCK < hi else hi
+            if t > 1:
+                self._start_workers(t, futures)
+            while more:
                 with nogil:
-                    for j in range(i, end):
-                        if self._step_one(j, m) < 0:
-                            failed = 1
-                i = end
-                if failed:
-                    raise MemoryError("a move list could not be allocated")
+                    more = self._claim_run(m, RL_BLOCK)
                 # api.pxi declares PyErr_CheckSignals noexcept (the nogil loops rely on it):
                 # raise what a handler left pending ourselves.
-                if check and PyErr_CheckSignals() < 0:
+                if more and PyErr_CheckSignals() < 0:
                     _raise_pending()
-        finally:
-            # Envs not reached were not stepped: say so rather than leave stale flags.
-            for j in range(i, hi):
+            for f in futures:
+                f.result()
+        except BaseException:
+            # Interrupted (or a worker could not start): push the counter past the end so
+            # every later claim fails, and wait, uninterruptibly now, for the blocks the
+            # workers hold, so no thread touches a game after step returns.
+            first_unclaimed = tl_claim(&self.claim_next, n)
+            _join_all(futures)
+            for j in range(<Py_ssize_t>first_unclaimed if first_unclaimed < n else n, n):
                 self.p_err[j] = RL_ERR_INTERRUPTED
                 self.p_term[j] = 0
                 self.p_reward[j] = 0
+            raise
+        finally:
+            self._step_token = None
+        if self.run_failed:
+            raise MemoryError("a move list could not be allocated")
         return 0
 
-    def _run_chunk(self, lo, hi, slot):
-        self._run(lo, hi, slot, False)
+    cdef _start_workers(self, int t, list futures):
+        """Submit t - 1 workers' shares of this step to the pool, appending to `futures` as
+        it goes (so a failure part way leaves every started worker known to the caller)."""
+        import os
+        from concurrent.futures import ThreadPoolExecutor
+        pid = os.getpid()
+        if self._pool is not None and self._pool_pid != pid:
+            # A forked child inherits the pool object but not its threads.
+            self._pool = None
+        if self._pool is None or self._pool_size != t - 1:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True)
+                self._pool = None
+            self._pool = ThreadPoolExecutor(max_workers=t - 1, thread_name_prefix="tienlen-vec")
+            self._pool_size = t - 1
+            self._pool_pid = pid
+        self._step_token = object()
+        for k in range(1, t):
+            futures.append(self._pool.submit(self._work, k, self._step_token))
 
     def step(self, actions, threads=1):
         """Step every env with `actions` (int64, shape (N,)): 0 passes, a plays legal move
@@ -776,43 +885,25 @@ cdef class VecGames:
             if t > n:
                 t = <int>n
             self._open_memos(t)
-            if t == 1:
-                self._run(0, n, 0, True)
-            else:
-                self._threaded(t)
+            self._run(t)
         finally:
             self.busy = False
         return nbad
 
     cdef Py_ssize_t _load_actions(self, const int64_t[::1] src) except -1:
         """Copy the caller's actions into our buffer (the loop never reads the caller's
-        array again, even if another thread writes it) and count the illegal ones."""
+        array again, even if another thread writes it) and count the illegal ones, by the
+        compact per-env limits (one int32 each, not a page of game per env)."""
         cdef Py_ssize_t i, nbad = 0, n = self.num_envs
+        cdef int64_t a
+        cdef int32_t lim
         with nogil:
             memcpy(self.p_act, &src[0], n * sizeof(int64_t))
             for i in range(n):
-                if not rl_legal(&self.games[i], self.p_act[i]):
-                    nbad += 1
+                a = self.p_act[i]
+                lim = self.limits[i]
+                nbad += not ((a == 0 and (lim & 1)) or (a >= 1 and a <= (lim >> 1)))
         return nbad
-
-    cdef _threaded(self, int t):
-        from concurrent.futures import ThreadPoolExecutor
-        cdef Py_ssize_t n = self.num_envs
-        if self._pool is None or self._pool_size != t - 1:
-            if self._pool is not None:
-                self._pool.shutdown(wait=True)
-            self._pool = ThreadPoolExecutor(max_workers=t - 1, thread_name_prefix="tienlen-vec")
-            self._pool_size = t - 1
-        bounds = [n * k // t for k in range(t + 1)]
-        futures = [self._pool.submit(self._run_chunk, bounds[k], bounds[k + 1], k)
-                   for k in range(1, t)]
-        try:
-            self._run(bounds[0], bounds[1], 0, True)
-        finally:
-            # Workers run bounded slices; wait for them so no thread touches a game after
-            # step returns (or after an interrupt propagates).
-            for f in futures:
-                f.result()
 
     cdef Py_ssize_t _env_arg(self, object env) except -1:
         """Env index `env`, read before the open check and the bound: its __index__ is
@@ -843,6 +934,17 @@ cdef class VecGames:
 
     def __reduce__(self):
         raise TypeError("VecGames holds native games and cannot be pickled")
+
+
+cdef object _join_all(list futures):
+    """Wait until every future is done, whatever Ctrl-C arrives meanwhile (the caller is
+    already raising; a worker's share ends within one block)."""
+    for f in futures:
+        while not f.done():
+            try:
+                f.exception()
+            except BaseException:
+                pass
 
 
 cdef list _rewards_arg(object rewards, int players):

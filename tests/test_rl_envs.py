@@ -424,6 +424,73 @@ def test_vector_seeds_reproducible_and_threads_agree():
             assert np.array_equal(x, y) and np.array_equal(x, z)
 
 
+def test_vector_threads_split_blocks_yet_agree_with_one_thread():
+    # Threads claim blocks of envs from a shared counter: any thread count, and an env count
+    # that is no multiple of the block, must give the one-thread result env by env.
+    def run(threads):
+        v = VecGames(1000, opponents=(2, 0, 1), seed=8)
+        rng = np.random.default_rng(9)
+        out = []
+        for _ in range(12):
+            n, p = v.num_legal.astype(np.int64), v.action_mask[:, 0].astype(np.int64)
+            v.step((rng.random(1000) * (n + p)).astype(np.int64) + (1 - p), threads=threads)
+            out.append((v.obs.copy(), v.action_mask.copy(), v.reward.copy(), v.episodes.copy()))
+        v.close()
+        return out
+
+    one = run(1)
+    for t in (2, 3, 7):
+        for a, b in zip(one, run(t)):
+            assert all(np.array_equal(x, y) for x, y in zip(a, b)), t
+
+
+def test_vector_flag_mode_flags_exactly_the_actions_outside_the_mask():
+    # The pre-check counts illegal actions from compact per-env limits; it must agree with
+    # the masks the env published, action by action, including pass on a lead.
+    f = VecGames(600, opponents=(0, 0, 0), seed=3, on_error="flag")
+    rng = np.random.default_rng(1)
+    for _ in range(8):
+        acts = rng.integers(-2, 60, 600).astype(np.int64)
+        mask = f.action_mask.copy()
+        inside = np.array([0 <= a < 487 and mask[i, a] == 1 for i, a in enumerate(acts)])
+        assert f.step(acts, threads=2) == int((~inside).sum())
+        assert np.array_equal(f.error == 1, ~inside)
+
+
+def test_vector_worker_entry_refuses_outside_callers():
+    # The worker threads' entry point cannot be driven from Python to join (or race) a step.
+    v = VecGames(64, opponents=(0, 0, 0), seed=1)
+    obs = v.obs.copy()
+    for slot in (0, 1, 63, 64, -1):
+        with pytest.raises(ValueError, match="worker threads only"):
+            v._work(slot, None)
+    assert np.array_equal(v.obs, obs)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_vector_threads_work_in_a_forked_child():
+    # A child forked after a threaded step inherits the worker pool object but not its
+    # threads: stepping there must start new ones, not wait forever on the dead pool.
+    import multiprocessing as mp
+
+    v = VecGames(512, opponents=(0, 0, 0), seed=2)
+    v.step(np.minimum(v.num_legal, 1).astype(np.int64), threads=2)
+
+    def child(q):
+        v.step(np.minimum(v.num_legal, 1).astype(np.int64), threads=2)
+        q.put(int(v.episodes.sum()) >= 0)
+
+    ctx = mp.get_context("fork")
+    q = ctx.Queue()
+    proc = ctx.Process(target=child, args=(q,))
+    proc.start()
+    proc.join(60)
+    if proc.is_alive():
+        proc.kill()
+        pytest.fail("the forked child hung stepping with threads=2")
+    assert proc.exitcode == 0 and q.get(timeout=5) is True
+
+
 def test_vector_first_deal_is_the_seeds_deal():
     seeds = np.array([11, 12, 13], np.uint64)
     v = VecGames(3, opponents=None, seed=seeds)
@@ -440,12 +507,14 @@ def test_vector_legal_masks_on_request():
     assert VecGames(1).legal is None
 
 
-def test_vector_ctrl_c_leaves_games_whole():
-    # A step over many envs honours Ctrl-C between blocks; envs not reached are flagged
-    # (error 2) and untouched.
+@pytest.mark.parametrize("threads", [1, 2])
+def test_vector_ctrl_c_leaves_games_whole(threads):
+    # A step over many envs honours Ctrl-C between blocks; the envs no thread reached are
+    # flagged (error 2) and untouched, every other env was stepped whole.
     v = VecGames(20_000, opponents=(0, 0, 0), seed=1)
     acts = np.array([np.flatnonzero(m)[0] for m in v.action_mask], np.int64)
     obs = v.obs.copy()
+    states = [v.game_state(i) for i in range(0, 20_000, 50)]
 
     def interrupt(signum, frame):
         raise KeyboardInterrupt
@@ -454,7 +523,7 @@ def test_vector_ctrl_c_leaves_games_whole():
     try:
         signal.setitimer(signal.ITIMER_REAL, 0.002)
         try:
-            v.step(acts)
+            v.step(acts, threads=threads)
             interrupted = False
         except KeyboardInterrupt:
             interrupted = True
@@ -463,9 +532,19 @@ def test_vector_ctrl_c_leaves_games_whole():
         signal.signal(signal.SIGALRM, old)
     if not interrupted:
         pytest.skip("the step finished before the signal arrived")
+    # Blocks are claimed in order, so the envs not reached are a tail (empty when the
+    # signal landed after the last claim: then every env was stepped).
     flagged = np.flatnonzero(v.error == 2)
-    assert len(flagged) and flagged[-1] == len(acts) - 1
+    first = int(flagged[0]) if len(flagged) else len(acts)
+    assert np.array_equal(flagged, np.arange(first, len(acts)))
     assert np.array_equal(v.obs[flagged], obs[flagged])
+    assert not v.error[:first].any()
+    for k, st in enumerate(states):
+        i = 50 * k
+        assert (v.game_state(i) == st) == (i >= first), i
+    # The games are whole: the next step goes on from where each env stands.
+    v.step(np.array([np.flatnonzero(m)[0] for m in v.action_mask], np.int64), threads=threads)
+    assert not v.error.any()
     v.close()
 
 

@@ -170,11 +170,13 @@ _new_action = tuple.__new__
 
 def single_value(card: int, level: int) -> int:
     """A card's place in the single-card order (G1.5): natural rank, the level rank 15,
-    ☆ 16, ★ 17."""
-    if card >= 52:
-        return 16 if card == 52 else 17
-    rank = card // 4 + 2
-    return 15 if rank == level else rank
+    ☆ 16, ★ 17. The core's order: the value of the card played as a single.
+
+    >>> single_value(0, 2), single_value(48, 2), single_value(0, 3), single_value(53, 2)
+    (15, 14, 2, 17)
+    """
+    rank = card // 4 + 2 if card < 52 else card - 37     # ☆ (52) is rank 15, ★ rank 16
+    return _guandan.compare_value(_guandan.make_code(_guandan.SINGLE, 1, rank), level)
 
 
 def teams_bits(teams: tuple[tuple[int, int], tuple[int, int]]) -> int:
