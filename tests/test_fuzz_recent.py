@@ -830,3 +830,21 @@ def test_guandan_match_team_of_refuses_what_is_not_a_seat() -> None:
     for bad in (7, -1, None, 1.0, True):
         with pytest.raises(GuandanError, match="seat"):
             match.team_of(bad)  # type: ignore[arg-type]
+
+
+def test_guandan_core_error_messages_quote_arguments_safely() -> None:
+    """The Guandan core wrote repr(argument) into its messages: a __repr__ that raises
+    replaced the ValueError with its own exception, and a million-element list made a
+    message of megabytes. It now quotes as the Tiến Lên core does (cut to 80 characters)."""
+    class Hostile:
+        def __index__(self) -> int:
+            raise TypeError("not an int")
+
+        def __repr__(self) -> str:
+            raise RuntimeError("repr refuses")
+
+    with pytest.raises(ValueError, match="Hostile object"):
+        _guandan.make_code(Hostile(), 1, 3)
+    with pytest.raises(ValueError) as caught:
+        _guandan.wild_card(list(range(10 ** 5)))
+    assert len(str(caught.value)) < 200

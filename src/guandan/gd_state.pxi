@@ -369,7 +369,7 @@ cdef tuple _gs_pair(object hand, str name):
     try:
         once, twice = hand
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a (once, twice) pair of masks; got {hand!r}") from None
+        raise ValueError(f"{name} must be a (once, twice) pair of masks; got {_quote(hand)}") from None
     _hand_arg(once, twice, name, hm)
     return hm[0], hm[1]
 
@@ -602,7 +602,7 @@ cdef class GdState:
             raise ValueError("the player to act does not hold these cards")
         if not c_code_valid(<uint32_t>c, self.s.level, self.s.flags):
             raise ValueError(f"code is not a play at level {self.s.level} under "
-                             f"flags={self.s.flags}: {code!r}")
+                             f"flags={self.s.flags}: {_quote(code)}")
         gs_play(&self.s, hm[0], hm[1], <uint32_t>c)
 
     # ------------------------------------------------------------ copying and pickling
@@ -738,7 +738,7 @@ cdef class GdState:
                 try:
                     once, twice, code = items[i]
                 except (TypeError, ValueError):
-                    raise ValueError(f"actions[{i}] must be (once, twice, code); got {items[i]!r}") from None
+                    raise ValueError(f"actions[{i}] must be (once, twice, code); got {_quote(items[i])}") from None
                 _hand_arg(once, twice, f"actions[{i}]", hm)
                 code = _int_arg(code, f"actions[{i}] code", 0, 0xFFFF)
                 acts[3 * i] = hm[0]
@@ -791,7 +791,7 @@ cdef int _gs_policy_arg(object policy) except -1:
     except TypeError:
         v = None
     if v is None or v not in (GS_RANDOM, GS_GREEDY, GS_PLAN):
-        raise ValueError(f"policy must be RANDOM (0), GREEDY (1) or PLAN (2); got {policy!r}")
+        raise ValueError(f"policy must be RANDOM (0), GREEDY (1) or PLAN (2); got {_quote(policy)}")
     return v
 
 
