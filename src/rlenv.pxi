@@ -37,15 +37,101 @@ cdef extern from *:
     /* Blocks of envs are claimed from one shared counter, so a thread that starts late or
        runs on a slower core simply takes fewer blocks. */
     static long long tl_claim(long long* next, long long step) {
-    #if defined(_MSC_VER)
-        return _InterlockedExchangeAdd64(next, step);
-    #else
         return __atomic_fetch_add(next, step, __ATOMIC_RELAXED);
+    }
+    static void tl_store_ll(long long* p, long long v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    static int tl_load(const int* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+    static void tl_store(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+    static int tl_add(int* p, int v) { return __atomic_add_fetch(p, v, __ATOMIC_ACQ_REL); }
+    static int tl_cas(int* p, int expected, int desired) {
+        return __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_SEQ_CST,
+                                           __ATOMIC_SEQ_CST);
+    }
+    static void tl_relax(void) {
+    #if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+    #elif defined(__aarch64__)
+        __asm__ __volatile__("yield");
     #endif
     }
     """
     void* tl_big_calloc(size_t n) nogil
     long long tl_claim(long long* next, long long step) nogil
+    void tl_store_ll(long long* p, long long v) nogil
+    int tl_load(const int* p) nogil
+    void tl_store(int* p, int v) nogil
+    int tl_add(int* p, int v) nogil
+    int tl_cas(int* p, int expected, int desired) nogil
+    void tl_relax() nogil
+
+cdef extern from *:
+    """
+    #include <time.h>
+    #include <sched.h>
+    #if !defined(_WIN32)
+    #include <pthread.h>
+    #include <signal.h>
+    #endif
+    /* Start a detached native worker thread with every signal blocked (signals are the main
+       thread's business: it checks for Ctrl-C between its blocks). Returns 0 on success; a
+       failure only means the calling thread steps more blocks itself. */
+    static int tl_thread_start(void* (*fn)(void*), void* arg) {
+    #if defined(_WIN32)
+        (void)fn; (void)arg;
+        return -1;
+    #else
+        pthread_t th;
+        pthread_attr_t at;
+        sigset_t all, old;
+        int r;
+        if (pthread_attr_init(&at) != 0) return -1;
+        pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+        sigfillset(&all);
+        pthread_sigmask(SIG_BLOCK, &all, &old);
+        r = pthread_create(&th, &at, fn, arg);
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        pthread_attr_destroy(&at);
+        return r;
+    #endif
+    }
+    /* A worker that finished its share of a step stays parked for up to spin_ns, watching its
+       slot: the next step hands it work by one compare-and-swap instead of waking a sleeping
+       thread (on a VM, waking an idle vCPU took 50-130 us a step, several percent of a
+       2 ms step). Returns 1 when handed work (slot == 2), 0 when it gave the slot up (its
+       thread then returns to the pool) or `stop` was raised. */
+    static int tl_park(int* slot, const int* stop, long long spin_ns) {
+        struct timespec t0, t;
+        unsigned i;
+        int parked = 1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        for (i = 1;; i++) {
+            if (__atomic_load_n(slot, __ATOMIC_ACQUIRE) == 2) return 1;
+            if ((i & 63) == 0) {
+                if (__atomic_load_n(stop, __ATOMIC_ACQUIRE)) break;
+                clock_gettime(CLOCK_MONOTONIC, &t);
+                if ((long long)(t.tv_sec - t0.tv_sec) * 1000000000LL
+                    + (t.tv_nsec - t0.tv_nsec) > spin_ns) break;
+            }
+            tl_relax();
+        }
+        /* Give the slot up, unless the step claimed it at this very moment. */
+        return !__atomic_compare_exchange_n(slot, &parked, 0, 0, __ATOMIC_SEQ_CST,
+                                            __ATOMIC_SEQ_CST);
+    }
+    /* The calling thread waits for the workers of a step: each ends within one block. */
+    static void tl_wait_zero(const int* count) {
+        unsigned i;
+        for (i = 1; __atomic_load_n(count, __ATOMIC_ACQUIRE) != 0; i++) {
+            if ((i & 255) == 0) sched_yield(); else tl_relax();
+        }
+    }
+    """
+    int tl_park(int* slot, const int* stop, long long spin_ns) nogil
+    void tl_wait_zero(const int* count) nogil
+    int tl_thread_start(void* (*fn)(void*) noexcept nogil, void* arg) nogil
+    int sched_yield() nogil
+
+from posix.unistd cimport getpid
 
 cdef enum:
     RL_ACTIONS = 487           # 0 = pass, 1..486 index the legal list (486 = MAX_MOVES_13)
@@ -67,6 +153,7 @@ cdef enum:
     RL_OBS = 468
     RL_BLOCK = 1024            # envs stepped between Ctrl-C checks
     RL_CLAIM = 64              # envs per block a stepping thread claims at a time
+    RL_SPIN_US = 1000          # how long a worker stays parked after a step (microseconds)
     RL_MAX_THREADS = 64
     RL_ERR_ILLEGAL = 1
     RL_ERR_INTERRUPTED = 2
@@ -461,6 +548,197 @@ cdef class RLGame:
                         "state() (a GameState) or its hands and history instead")
 
 
+cdef struct VecCore:
+    # What stepping reads and writes, in plain C so that native worker threads can step
+    # envs without the GIL or any Python object (VecGames owns one and the Python side).
+    RLG* games
+    int32_t* limits            # per env: 2 * legal plays + 1 if pass is allowed
+    Py_ssize_t num_envs
+    int players
+    uint64_t flags
+    int learner_seat
+    bint self_play
+    int policy[4]
+    float rewards_table[4]
+    bint need_memo
+    SplitMemo memos[RL_MAX_THREADS]
+    uint8_t* p_obs
+    int8_t* p_mask
+    int32_t* p_nlegal
+    int8_t* p_seat
+    float* p_reward
+    uint8_t* p_term
+    uint8_t* p_err
+    int8_t* p_places
+    float* p_final
+    int64_t* p_episodes
+    uint64_t* p_legal
+    int64_t* p_act
+    long long claim_next       # the first env no thread has claimed in this step
+    int run_failed             # a move list overflowed during this step
+    # Worker slot k (1..T-1): 0 no thread serves it, 1 its thread is parked, 2 it has (or
+    # is about to start) a share of the current step. Written with atomics (see tl_park).
+    int slot_state[RL_MAX_THREADS]
+    int running                # workers that have not finished the current step
+    int stop_workers           # raised to send parked workers away
+    long pid                   # the process that started the workers (fork check)
+
+
+cdef struct VecWorker:
+    VecCore* c
+    int slot
+
+
+cdef int _vc_new_game(VecCore* c, Py_ssize_t i, SplitMemo* m) noexcept nogil:
+    """Deal game i, play the opponents up to the learner's turn, write its outputs.
+    A deal won at once by an instant win (R11.3) gives no seat a decision: it is dealt
+    again from the env's stream, so every episode the learner sees has a move."""
+    cdef RLG* g = &c.games[i]
+    cdef int p
+    while rlg_deal(g, c.players, c.flags) >= 0:
+        pass
+    if c.need_memo:
+        for p in range(c.players):
+            if c.policy[p] == P_PLAN:
+                plan_compute(&g.plans.seat[p], g.s.hands[p], &g.s.rules, m)
+    if _vc_opponents(c, g, m) < 0:
+        return -1
+    _vc_write(c, i, g)
+    return 0
+
+cdef int _vc_opponents(VecCore* c, RLG* g, SplitMemo* m) noexcept nogil:
+    cdef uint64_t buf[STACK_MOVES]
+    if c.self_play:
+        return 0
+    while g.s.turn >= 0 and g.s.turn != c.learner_seat:
+        if rlg_policy_step(g, c.policy[g.s.turn], m, buf) < 0:
+            return -1
+    return 0
+
+cdef void _vc_write(VecCore* c, Py_ssize_t i, RLG* g) noexcept nogil:
+    rlg_refresh(g)
+    c.limits[i] = (g.nmoves << 1) | (g.s.turn >= 0 and g.s.pile_code != 0)
+    c.p_seat[i] = g.s.turn
+    c.p_nlegal[i] = g.nmoves
+    rl_encode(g, g.s.turn, c.p_obs + i * RL_OBS)
+    rl_mask(g, c.p_mask + i * RL_ACTIONS)
+    if c.p_legal != NULL:
+        memcpy(c.p_legal + i * MAX_MOVES_13, g.moves, g.nmoves * sizeof(uint64_t))
+        memset(c.p_legal + i * MAX_MOVES_13 + g.nmoves, 0,
+               (MAX_MOVES_13 - g.nmoves) * sizeof(uint64_t))
+
+cdef int _vc_step_one(VecCore* c, Py_ssize_t i, SplitMemo* m) noexcept nogil:
+    cdef RLG* g = &c.games[i]
+    cdef int64_t a = c.p_act[i]
+    cdef int seat, k, place = -1
+    cdef bint done
+    c.p_reward[i] = 0
+    c.p_term[i] = 0
+    if not rl_legal(g, a):
+        c.p_err[i] = RL_ERR_ILLEGAL
+        return 0
+    c.p_err[i] = 0
+    seat = g.s.turn
+    rlg_apply(g, 0 if a == 0 else g.moves[a - 1])
+    if c.self_play:
+        done = g.s.turn < 0
+    else:
+        if g.s.hands[seat] != 0 and _vc_opponents(c, g, m) < 0:
+            return -1
+        # The learner's episode ends when it goes out: its place is then fixed.
+        done = g.s.turn < 0 or g.s.hands[c.learner_seat] == 0
+    if not done:
+        _vc_write(c, i, g)
+        return 0
+    for k in range(c.players):
+        c.p_places[i * c.players + k] = -1
+        c.p_final[i * c.players + k] = 0
+    for k in range(g.s.nfinished):
+        c.p_places[i * c.players + g.s.order[k]] = k
+        c.p_final[i * c.players + g.s.order[k]] = c.rewards_table[k]
+    c.p_reward[i] = c.p_final[i * c.players + seat]
+    c.p_term[i] = 1
+    c.p_episodes[i] += 1
+    return _vc_new_game(c, i, m)
+
+cdef bint _vc_claim_run(VecCore* c, SplitMemo* m, Py_ssize_t budget) noexcept nogil:
+    """Claim blocks of envs and step them until `budget` envs are done or no block is
+    left (then returns False). Every stepping thread runs this on the same counter, so
+    the work splits itself: a thread that starts late or runs slower takes fewer blocks,
+    and a claimed block is always stepped whole."""
+    cdef Py_ssize_t n = c.num_envs, done = 0, j
+    cdef long long lo, hi
+    while done < budget:
+        lo = tl_claim(&c.claim_next, RL_CLAIM)
+        if lo >= n:
+            return False
+        hi = lo + RL_CLAIM if lo + RL_CLAIM < n else n
+        for j in range(<Py_ssize_t>lo, <Py_ssize_t>hi):
+            if _vc_step_one(c, j, m) < 0:
+                tl_store(&c.run_failed, 1)
+        done += <Py_ssize_t>(hi - lo)
+    return True
+
+
+cdef void* _vc_worker(void* arg) noexcept nogil:
+    """A native worker thread: step its share of each step (see _vc_claim_run), then stay
+    parked for the next one (tl_park) until RL_SPIN_US pass without one."""
+    cdef VecWorker* w = <VecWorker*>arg
+    cdef VecCore* c = w.c
+    cdef int slot = w.slot
+    while True:
+        _vc_claim_run(c, &c.memos[slot], c.num_envs)
+        # Parked before counted done: once the step sees every worker done, each slot is
+        # parked or given up, never still being served.
+        tl_store(&c.slot_state[slot], 1)
+        tl_add(&c.running, -1)
+        # After giving the slot up this thread touches nothing of `c` again.
+        if not tl_park(&c.slot_state[slot], &c.stop_workers, <long long>RL_SPIN_US * 1000):
+            return NULL
+
+
+cdef void _vc_dispatch(VecCore* c, VecWorker* workers, int t) noexcept nogil:
+    """Hand slots 1..t-1 their share of this step: a parked worker by one
+    compare-and-swap, an empty slot by a new native thread. `running` counts each before it
+    can finish, so the step waits for exactly the workers it started. No Python code runs
+    here, so no Ctrl-C can land half way through."""
+    cdef int k
+    cdef long pid = getpid()
+    if c.pid != pid:
+        # A forked child inherits the slots' states, not the threads.
+        for k in range(RL_MAX_THREADS):
+            tl_store(&c.slot_state[k], 0)
+        c.pid = pid
+    for k in range(1, t):
+        tl_add(&c.running, 1)
+        if tl_cas(&c.slot_state[k], 1, 2):
+            continue
+        tl_store(&c.slot_state[k], 2)
+        if tl_thread_start(_vc_worker, &workers[k]) != 0:
+            # No thread: the calling thread simply claims this share too.
+            tl_store(&c.slot_state[k], 0)
+            tl_add(&c.running, -1)
+
+
+cdef void _vc_stop_workers(VecCore* c) noexcept nogil:
+    """Send every parked worker away and wait until none is left (none is working: steps
+    wait for their workers)."""
+    cdef int k
+    cdef unsigned spins
+    if c.pid != getpid():
+        return
+    tl_store(&c.stop_workers, 1)
+    for k in range(RL_MAX_THREADS):
+        spins = 0
+        while tl_load(&c.slot_state[k]) != 0:
+            spins += 1
+            if spins & 255:
+                tl_relax()
+            else:
+                sched_yield()
+    tl_store(&c.stop_workers, 0)
+
+
 cdef class VecGames:
     """N hands stepped in C with the GIL released: the raw array API of the vectorised env.
 
@@ -479,46 +757,24 @@ cdef class VecGames:
     >>> v.step(np.minimum(v.num_legal, 1).astype(np.int64))   # first legal play, else pass
     0
     """
-    cdef RLG* games
+    cdef VecCore c
+    cdef VecWorker workers[RL_MAX_THREADS]
     cdef readonly Py_ssize_t num_envs
     cdef readonly int players
     cdef readonly uint64_t flags
     cdef readonly int learner_seat
     cdef readonly bint self_play
     cdef readonly bint raise_on_error
-    cdef int policy[4]
-    cdef float rewards_table[4]
-    cdef SplitMemo memos[RL_MAX_THREADS]
-    cdef bint need_memo
     cdef bint busy
     cdef readonly bint closed
-    cdef object _pool
-    cdef int _pool_size
-    cdef object _pool_pid
-    cdef object _step_token       # identifies the running step to its worker threads
-    cdef long long claim_next     # the first env no thread has claimed in this step
-    cdef int run_failed           # a move list overflowed during this step
-    cdef int32_t* limits          # per env: 2 * legal plays + 1 if pass is allowed
     cdef readonly object obs, action_mask, num_legal, seat, reward, terminated, error
     cdef readonly object places, final_rewards, episodes, legal, actions
-    cdef uint8_t* p_obs
-    cdef int8_t* p_mask
-    cdef int32_t* p_nlegal
-    cdef int8_t* p_seat
-    cdef float* p_reward
-    cdef uint8_t* p_term
-    cdef uint8_t* p_err
-    cdef int8_t* p_places
-    cdef float* p_final
-    cdef int64_t* p_episodes
-    cdef uint64_t* p_legal
-    cdef int64_t* p_act
 
     def __cinit__(self):
         cdef int t
-        self.games = NULL
+        self.c.games = NULL
         for t in range(RL_MAX_THREADS):
-            self.memos[t].slots = NULL
+            self.c.memos[t].slots = NULL
         self.closed = True
 
     def __init__(self, num_envs, players=4, opponents=(P_RANDOM, P_RANDOM, P_RANDOM),
@@ -526,7 +782,7 @@ cdef class VecGames:
                  on_error="raise"):
         cdef Py_ssize_t n = _int_arg(num_envs, "num_envs", 1, 1 << 24)
         cdef int p, k
-        if self.games != NULL:
+        if self.c.games != NULL:
             raise ValueError("VecGames is already initialised")
         self.players = _small_int_arg(players, "players", 2, 4)
         self.flags = _flags_arg(flags)
@@ -534,9 +790,9 @@ cdef class VecGames:
             raise ValueError(f"on_error must be 'raise' or 'flag'; got {on_error!r}")
         self.raise_on_error = on_error == "raise"
         self.self_play = opponents is None
-        self.need_memo = False
+        self.c.need_memo = False
         for p in range(4):
-            self.policy[p] = -1
+            self.c.policy[p] = -1
         if self.self_play:
             self.learner_seat = -1
         else:
@@ -549,12 +805,12 @@ cdef class VecGames:
                 raise ValueError(f"opponents must name {self.players - 1} policies (one per other seat); got {len(opps)}")
             for k in range(self.players - 1):
                 p = (self.learner_seat + 1 + k) % self.players
-                self.policy[p] = _policy_arg(opps[k])
-                if self.policy[p] == P_PLAN:
-                    self.need_memo = True
+                self.c.policy[p] = _policy_arg(opps[k])
+                if self.c.policy[p] == P_PLAN:
+                    self.c.need_memo = True
         table = _rewards_arg(rewards, self.players)
         for p in range(self.players):
-            self.rewards_table[p] = table[p]
+            self.c.rewards_table[p] = table[p]
         self.num_envs = n
         self.obs = np.zeros((n, RL_OBS), np.uint8)
         self.action_mask = np.zeros((n, RL_ACTIONS), np.int8)
@@ -568,18 +824,18 @@ cdef class VecGames:
         self.episodes = np.zeros(n, np.int64)
         self.actions = np.zeros(n, np.int64)
         self.legal = np.zeros((n, MAX_MOVES_13), np.uint64) if legal_masks else None
-        self.p_obs = <uint8_t*>cnp.PyArray_DATA(self.obs)
-        self.p_mask = <int8_t*>cnp.PyArray_DATA(self.action_mask)
-        self.p_nlegal = <int32_t*>cnp.PyArray_DATA(self.num_legal)
-        self.p_seat = <int8_t*>cnp.PyArray_DATA(self.seat)
-        self.p_reward = <float*>cnp.PyArray_DATA(self.reward)
-        self.p_term = <uint8_t*>cnp.PyArray_DATA(self.terminated)
-        self.p_err = <uint8_t*>cnp.PyArray_DATA(self.error)
-        self.p_places = <int8_t*>cnp.PyArray_DATA(self.places)
-        self.p_final = <float*>cnp.PyArray_DATA(self.final_rewards)
-        self.p_episodes = <int64_t*>cnp.PyArray_DATA(self.episodes)
-        self.p_act = <int64_t*>cnp.PyArray_DATA(self.actions)
-        self.p_legal = <uint64_t*>cnp.PyArray_DATA(self.legal) if legal_masks else NULL
+        self.c.p_obs = <uint8_t*>cnp.PyArray_DATA(self.obs)
+        self.c.p_mask = <int8_t*>cnp.PyArray_DATA(self.action_mask)
+        self.c.p_nlegal = <int32_t*>cnp.PyArray_DATA(self.num_legal)
+        self.c.p_seat = <int8_t*>cnp.PyArray_DATA(self.seat)
+        self.c.p_reward = <float*>cnp.PyArray_DATA(self.reward)
+        self.c.p_term = <uint8_t*>cnp.PyArray_DATA(self.terminated)
+        self.c.p_err = <uint8_t*>cnp.PyArray_DATA(self.error)
+        self.c.p_places = <int8_t*>cnp.PyArray_DATA(self.places)
+        self.c.p_final = <float*>cnp.PyArray_DATA(self.final_rewards)
+        self.c.p_episodes = <int64_t*>cnp.PyArray_DATA(self.episodes)
+        self.c.p_act = <int64_t*>cnp.PyArray_DATA(self.actions)
+        self.c.p_legal = <uint64_t*>cnp.PyArray_DATA(self.legal) if legal_masks else NULL
         # The arrays are views the caller reads; only this object writes them.
         for arr in (self.obs, self.action_mask, self.num_legal, self.seat, self.reward,
                     self.terminated, self.error, self.places, self.final_rewards,
@@ -587,14 +843,20 @@ cdef class VecGames:
             arr.flags.writeable = False
         if legal_masks:
             self.legal.flags.writeable = False
-        self.games = <RLG*>tl_big_calloc(n * sizeof(RLG))
-        self.limits = <int32_t*>calloc(n, sizeof(int32_t))
-        if self.games == NULL or self.limits == NULL:
+        self.c.games = <RLG*>tl_big_calloc(n * sizeof(RLG))
+        self.c.limits = <int32_t*>calloc(n, sizeof(int32_t))
+        if self.c.games == NULL or self.c.limits == NULL:
             self._free()
             raise MemoryError(f"could not allocate {n} games")
+        self.c.num_envs = n
+        self.c.players = self.players
+        self.c.flags = self.flags
+        self.c.learner_seat = self.learner_seat
+        self.c.self_play = self.self_play
+        for p in range(RL_MAX_THREADS):
+            self.workers[p].c = &self.c
+            self.workers[p].slot = p
         self.closed = False
-        self._pool = None
-        self._pool_size = 0
         try:
             self.reset(seed)
         except BaseException:
@@ -609,26 +871,25 @@ cdef class VecGames:
 
     cdef void _free(self) noexcept:
         cdef int t
-        free(self.games)
-        self.games = NULL
-        free(self.limits)
-        self.limits = NULL
+        # Parked workers read this object's memory: send them away before it goes.
+        with nogil:
+            _vc_stop_workers(&self.c)
+        free(self.c.games)
+        self.c.games = NULL
+        free(self.c.limits)
+        self.c.limits = NULL
         for t in range(RL_MAX_THREADS):
-            memo_close(&self.memos[t])
+            memo_close(&self.c.memos[t])
 
     def close(self):
         """Free the games; idempotent. Later calls to reset/step raise ValueError."""
         if self.busy:
             raise ValueError("cannot close while a step is running")
-        pool = self._pool
-        self._pool = None
-        if pool is not None:
-            pool.shutdown(wait=True)
         self._free()
         self.closed = True
 
     cdef int _check_open(self) except -1:
-        if self.closed or self.games == NULL:
+        if self.closed or self.c.games == NULL:
             raise ValueError("this VecGames is closed")
         if self.busy:
             raise ValueError("another thread is stepping this VecGames")
@@ -636,10 +897,10 @@ cdef class VecGames:
 
     cdef int _open_memos(self, int slots) except -1:
         cdef int t
-        if not self.need_memo:
+        if not self.c.need_memo:
             return 0
         for t in range(slots):
-            if self.memos[t].slots == NULL and memo_open(&self.memos[t]) < 0:
+            if self.c.memos[t].slots == NULL and memo_open(&self.c.memos[t]) < 0:
                 raise MemoryError("could not allocate the PLAN split memo")
         return 0
 
@@ -662,11 +923,11 @@ cdef class VecGames:
                     raise ValueError(f"seed must hold {n} seeds (one per env); got {seed.shape[0]}")
                 seeds = seed.copy()
                 for i in range(n):
-                    rng_seed(&self.games[i].rng, seeds[i])
+                    rng_seed(&self.c.games[i].rng, seeds[i])
             else:
                 s0 = _seed_arg(seed)
                 for i in range(n):
-                    rng_seed(&self.games[i].rng, stream_seed(s0, <uint64_t>i))
+                    rng_seed(&self.c.games[i].rng, stream_seed(s0, <uint64_t>i))
             # In blocks, honouring Ctrl-C between them (dealing 2**24 games with PLAN
             # opponents takes minutes). Envs not reached keep their previous game and are
             # flagged RL_ERR_INTERRUPTED, as step leaves them.
@@ -676,11 +937,11 @@ cdef class VecGames:
                     end = i + RL_BLOCK if i + RL_BLOCK < n else n
                     with nogil:
                         for j in range(i, end):
-                            self.p_episodes[j] = 0
-                            self.p_term[j] = 0
-                            self.p_err[j] = 0
-                            self.p_reward[j] = 0
-                            if self._new_game(j, &self.memos[0]) < 0:
+                            self.c.p_episodes[j] = 0
+                            self.c.p_term[j] = 0
+                            self.c.p_err[j] = 0
+                            self.c.p_reward[j] = 0
+                            if _vc_new_game(&self.c, j, &self.c.memos[0]) < 0:
                                 failed = 1
                                 break
                     i = end
@@ -688,171 +949,53 @@ cdef class VecGames:
                         _raise_pending()
             finally:
                 for j in range(i, n):
-                    self.p_err[j] = RL_ERR_INTERRUPTED
+                    self.c.p_err[j] = RL_ERR_INTERRUPTED
         finally:
             self.busy = False
         if failed:
             raise MemoryError("a move list could not be allocated")
 
-    cdef int _new_game(self, Py_ssize_t i, SplitMemo* m) noexcept nogil:
-        """Deal game i, play the opponents up to the learner's turn, write its outputs.
-        A deal won at once by an instant win (R11.3) gives no seat a decision: it is dealt
-        again from the env's stream, so every episode the learner sees has a move."""
-        cdef RLG* g = &self.games[i]
-        cdef int p
-        while rlg_deal(g, self.players, self.flags) >= 0:
-            pass
-        if self.need_memo:
-            for p in range(self.players):
-                if self.policy[p] == P_PLAN:
-                    plan_compute(&g.plans.seat[p], g.s.hands[p], &g.s.rules, m)
-        if self._opponents(g, m) < 0:
-            return -1
-        self._write(i, g)
-        return 0
-
-    cdef int _opponents(self, RLG* g, SplitMemo* m) noexcept nogil:
-        cdef uint64_t buf[STACK_MOVES]
-        if self.self_play:
-            return 0
-        while g.s.turn >= 0 and g.s.turn != self.learner_seat:
-            if rlg_policy_step(g, self.policy[g.s.turn], m, buf) < 0:
-                return -1
-        return 0
-
-    cdef void _write(self, Py_ssize_t i, RLG* g) noexcept nogil:
-        rlg_refresh(g)
-        self.limits[i] = (g.nmoves << 1) | (g.s.turn >= 0 and g.s.pile_code != 0)
-        self.p_seat[i] = g.s.turn
-        self.p_nlegal[i] = g.nmoves
-        rl_encode(g, g.s.turn, self.p_obs + i * RL_OBS)
-        rl_mask(g, self.p_mask + i * RL_ACTIONS)
-        if self.p_legal != NULL:
-            memcpy(self.p_legal + i * MAX_MOVES_13, g.moves, g.nmoves * sizeof(uint64_t))
-            memset(self.p_legal + i * MAX_MOVES_13 + g.nmoves, 0,
-                   (MAX_MOVES_13 - g.nmoves) * sizeof(uint64_t))
-
-    cdef int _step_one(self, Py_ssize_t i, SplitMemo* m) noexcept nogil:
-        cdef RLG* g = &self.games[i]
-        cdef int64_t a = self.p_act[i]
-        cdef int seat, k, place = -1
-        cdef bint done
-        self.p_reward[i] = 0
-        self.p_term[i] = 0
-        if not rl_legal(g, a):
-            self.p_err[i] = RL_ERR_ILLEGAL
-            return 0
-        self.p_err[i] = 0
-        seat = g.s.turn
-        rlg_apply(g, 0 if a == 0 else g.moves[a - 1])
-        if self.self_play:
-            done = g.s.turn < 0
-        else:
-            if g.s.hands[seat] != 0 and self._opponents(g, m) < 0:
-                return -1
-            # The learner's episode ends when it goes out: its place is then fixed.
-            done = g.s.turn < 0 or g.s.hands[self.learner_seat] == 0
-        if not done:
-            self._write(i, g)
-            return 0
-        for k in range(self.players):
-            self.p_places[i * self.players + k] = -1
-            self.p_final[i * self.players + k] = 0
-        for k in range(g.s.nfinished):
-            self.p_places[i * self.players + g.s.order[k]] = k
-            self.p_final[i * self.players + g.s.order[k]] = self.rewards_table[k]
-        self.p_reward[i] = self.p_final[i * self.players + seat]
-        self.p_term[i] = 1
-        self.p_episodes[i] += 1
-        return self._new_game(i, m)
-
-    cdef bint _claim_run(self, SplitMemo* m, Py_ssize_t budget) noexcept nogil:
-        """Claim blocks of envs and step them until `budget` envs are done or no block is
-        left (then returns False). Every stepping thread runs this on the same counter, so
-        the work splits itself: a thread that starts late or runs slower takes fewer blocks,
-        and a claimed block is always stepped whole."""
-        cdef Py_ssize_t n = self.num_envs, done = 0, j
-        cdef long long lo, hi
-        while done < budget:
-            lo = tl_claim(&self.claim_next, RL_CLAIM)
-            if lo >= n:
-                return False
-            hi = lo + RL_CLAIM if lo + RL_CLAIM < n else n
-            for j in range(<Py_ssize_t>lo, <Py_ssize_t>hi):
-                if self._step_one(j, m) < 0:
-                    self.run_failed = 1
-            done += <Py_ssize_t>(hi - lo)
-        return True
-
-    def _work(self, int slot, object token):
-        """A worker thread's share of a step (see _claim_run). `token` is the step's own
-        object, unreachable from Python, so no other caller can join a step or share a
-        worker's memo slot."""
-        if token is None or token is not self._step_token or not 1 <= slot < RL_MAX_THREADS:
-            raise ValueError("VecGames._work is called by step's worker threads only")
-        with nogil:
-            self._claim_run(&self.memos[slot], self.num_envs)
-
     cdef int _run(self, int t) except -1:
-        """Step every env on this thread and t - 1 pool threads; honour Ctrl-C between
-        blocks (here, on the calling thread): then no block is claimed any more, the
-        workers finish the blocks they hold, and the envs no thread reached are flagged as
-        not stepped."""
+        """Step every env on this thread and t - 1 native workers; honour Ctrl-C between
+        blocks (here, on the calling thread): then no block is claimed any more, the workers
+        finish the blocks they hold, and the envs no thread reached are flagged as not
+        stepped."""
         cdef Py_ssize_t n = self.num_envs, j
         cdef long long first_unclaimed = n
         cdef bint more = True
-        cdef SplitMemo* m = &self.memos[0]
-        futures = []
-        self.claim_next = 0
-        self.run_failed = 0
+        cdef SplitMemo* m = &self.c.memos[0]
+        # No worker is claiming now (the last step waited for all of them).
+        tl_store_ll(&self.c.claim_next, 0)
+        tl_store(&self.c.run_failed, 0)
         try:
-            if t > 1:
-                self._start_workers(t, futures)
+            with nogil:
+                if t > 1:
+                    _vc_dispatch(&self.c, self.workers, t)
+                more = _vc_claim_run(&self.c, m, RL_BLOCK)
             while more:
-                with nogil:
-                    more = self._claim_run(m, RL_BLOCK)
                 # api.pxi declares PyErr_CheckSignals noexcept (the nogil loops rely on it):
                 # raise what a handler left pending ourselves.
-                if more and PyErr_CheckSignals() < 0:
+                if PyErr_CheckSignals() < 0:
                     _raise_pending()
-            for f in futures:
-                f.result()
+                with nogil:
+                    more = _vc_claim_run(&self.c, m, RL_BLOCK)
         except BaseException:
-            # Interrupted (or a worker could not start): push the counter past the end so
-            # every later claim fails, and wait, uninterruptibly now, for the blocks the
-            # workers hold, so no thread touches a game after step returns.
-            first_unclaimed = tl_claim(&self.claim_next, n)
-            _join_all(futures)
+            # Interrupted: push the counter past the end so every later claim fails, wait
+            # for the blocks the workers hold, so no thread touches a game after step
+            # returns, and flag the envs nobody reached.
+            first_unclaimed = tl_claim(&self.c.claim_next, n)
+            with nogil:
+                tl_wait_zero(&self.c.running)
             for j in range(<Py_ssize_t>first_unclaimed if first_unclaimed < n else n, n):
-                self.p_err[j] = RL_ERR_INTERRUPTED
-                self.p_term[j] = 0
-                self.p_reward[j] = 0
+                self.c.p_err[j] = RL_ERR_INTERRUPTED
+                self.c.p_term[j] = 0
+                self.c.p_reward[j] = 0
             raise
-        finally:
-            self._step_token = None
-        if self.run_failed:
+        with nogil:
+            tl_wait_zero(&self.c.running)
+        if tl_load(&self.c.run_failed):
             raise MemoryError("a move list could not be allocated")
         return 0
-
-    cdef _start_workers(self, int t, list futures):
-        """Submit t - 1 workers' shares of this step to the pool, appending to `futures` as
-        it goes (so a failure part way leaves every started worker known to the caller)."""
-        import os
-        from concurrent.futures import ThreadPoolExecutor
-        pid = os.getpid()
-        if self._pool is not None and self._pool_pid != pid:
-            # A forked child inherits the pool object but not its threads.
-            self._pool = None
-        if self._pool is None or self._pool_size != t - 1:
-            if self._pool is not None:
-                self._pool.shutdown(wait=True)
-                self._pool = None
-            self._pool = ThreadPoolExecutor(max_workers=t - 1, thread_name_prefix="tienlen-vec")
-            self._pool_size = t - 1
-            self._pool_pid = pid
-        self._step_token = object()
-        for k in range(1, t):
-            futures.append(self._pool.submit(self._work, k, self._step_token))
 
     def step(self, actions, threads=1):
         """Step every env with `actions` (int64, shape (N,)): 0 passes, a plays legal move
@@ -875,11 +1018,11 @@ cdef class VecGames:
             nbad = self._load_actions(actions)
             if nbad and self.raise_on_error:
                 bad = 0
-                while rl_legal(&self.games[bad], self.p_act[bad]):
+                while rl_legal(&self.c.games[bad], self.c.p_act[bad]):
                     bad += 1
                 raise ValueError(
-                    f"action {self.p_act[bad]} of env {bad} is not in its action mask: "
-                    f"{_rl_legal_text(&self.games[bad])}"
+                    f"action {self.c.p_act[bad]} of env {bad} is not in its action mask: "
+                    f"{_rl_legal_text(&self.c.games[bad])}"
                     + (f" ({nbad} envs had illegal actions)" if nbad > 1 else "")
                     + "; nothing was stepped")
             if t > n:
@@ -898,10 +1041,10 @@ cdef class VecGames:
         cdef int64_t a
         cdef int32_t lim
         with nogil:
-            memcpy(self.p_act, &src[0], n * sizeof(int64_t))
+            memcpy(self.c.p_act, &src[0], n * sizeof(int64_t))
             for i in range(n):
-                a = self.p_act[i]
-                lim = self.limits[i]
+                a = self.c.p_act[i]
+                lim = self.c.limits[i]
                 nbad += not ((a == 0 and (lim & 1)) or (a >= 1 and a <= (lim >> 1)))
         return nbad
 
@@ -919,7 +1062,7 @@ cdef class VecGames:
         """A copy of env `env`'s core GameState (for tests and debugging)."""
         cdef Py_ssize_t i = self._env_arg(env)
         cdef GameState gs = GameState.__new__(GameState)
-        gs.s = self.games[i].s
+        gs.s = self.c.games[i].s
         return gs
 
     def legal_action_cards(self, env, out=None):
@@ -929,22 +1072,11 @@ cdef class VecGames:
         res = _rl_out(out, np.int8, (RL_ACTIONS, 52))
         cdef int8_t[:, ::1] o = res
         cdef Py_ssize_t i = self._env_arg(env)
-        rl_action_cards(&self.games[i], &o[0, 0])
+        rl_action_cards(&self.c.games[i], &o[0, 0])
         return res
 
     def __reduce__(self):
         raise TypeError("VecGames holds native games and cannot be pickled")
-
-
-cdef object _join_all(list futures):
-    """Wait until every future is done, whatever Ctrl-C arrives meanwhile (the caller is
-    already raising; a worker's share ends within one block)."""
-    for f in futures:
-        while not f.done():
-            try:
-                f.exception()
-            except BaseException:
-                pass
 
 
 cdef list _rewards_arg(object rewards, int players):

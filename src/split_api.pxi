@@ -41,6 +41,25 @@ def is_control_group(mask, flags=0):
     return bool(is_control(m, c_classify(m, rt.flags), rt.cuts))
 
 
+def is_bomb_group(code, flags=0):
+    """Whether a play of combo `code` is a bomb to hold for a cut under the rule table of
+    `flags`: its class cuts something (R4.1; R11.1 in the South), or it is a double sequence
+    longer than any in the table (6+ pairs, rarely beaten). The one test the PLAN playouts,
+    `is_control_group` and the bots share.
+
+    >>> five_pairs = classify(sum(0b11 << 4 * r for r in range(5)))
+    >>> is_bomb_group(classify(0b1111)), is_bomb_group(five_pairs), is_bomb_group(classify(0b11))
+    (True, True, False)
+    >>> is_bomb_group(five_pairs, 1 << 24)     # the table without "5 pairs cut three 2s"
+    False
+    """
+    cdef uint64_t f = _flags_arg(flags)
+    cdef uint32_t c = _code_arg(code, f, "code")
+    cdef RuleTable rt
+    rules_decode(&rt, f)
+    return bool(is_bomb_code(c, rt.cuts))
+
+
 # `random_playouts` runs any of three policies (RANDOM, GREEDY, PLAN), so its name is now
 # `playouts`; the old names stay as aliases.
 playouts = random_playouts

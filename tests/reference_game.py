@@ -51,7 +51,7 @@ class RefGame:
         self.hands = list(hands)
         self.pile = 0
         self.pile_owner: int | None = None
-        self.locked_out: set[int] = set()
+        self.locked_seats: set[int] = set()
         self.finished: list[int] = []
         # R7.2: the card the first lead must contain, when it applies.
         self.must_include: int | None = None
@@ -103,7 +103,7 @@ class RefGame:
             # R7.1 (any combination) and R7.2 (include the lowest card, first lead only).
             args = (self.hands[seat], 0, False, self.must_include)
         else:
-            args = (self.hands[seat], self.pile, seat in self.locked_out, None)  # R5.2, R11.2
+            args = (self.hands[seat], self.pile, seat in self.locked_seats, None)  # R5.2, R11.2
         # Asked several times per turn by the tests; the answer depends on args alone.
         if self._legal_cache[0] != args:
             moves = ref.legal_moves_fast(*args, rules=self.rules)
@@ -126,7 +126,7 @@ class RefGame:
         self.pile = mask
         self.pile_owner = seat
         self.must_include = None
-        # R5.4: a bomb unlocks no one (in or out of turn), so locked_out is left as it is.
+        # R5.4: a bomb unlocks no one (in or out of turn), so locked_seats is left as it is.
         if self.hands[seat] == 0:
             self.finished.append(seat)  # R9.1
             still_in = [s for s in range(self.players) if self.hands[s]]
@@ -140,7 +140,7 @@ class RefGame:
         if not self.can_pass():
             raise ValueError("cannot pass now")
         seat = self.turn
-        self.locked_out.add(seat)  # R5.1
+        self.locked_seats.add(seat)  # R5.1
         self._advance_from(seat)
 
     def _advance_from(self, seat: int) -> None:
@@ -151,7 +151,7 @@ class RefGame:
                 # R6.1 / R6.2: the turn has come round to the owner's seat.
                 self.pile = 0
                 self.pile_owner = None
-                self.locked_out.clear()
+                self.locked_seats.clear()
                 leader = candidate
                 while self.hands[leader] == 0:
                     leader = (leader + 1) % self.players
@@ -159,7 +159,7 @@ class RefGame:
                 return
             if self.hands[candidate] == 0:
                 continue  # R8.1: out players are skipped
-            if candidate in self.locked_out and not self._locked_get_turn():
+            if candidate in self.locked_seats and not self._locked_get_turn():
                 continue  # R5.3, R11.2
             self.turn = candidate
             return

@@ -30,7 +30,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from tienlen import _core
-from tienlen.bots.base import TWOS_MASK, is_bomb
+from tienlen.bots.base import TWOS_MASK
 from reference_split import split_masks
 
 __all__ = ["Playout", "plan_of", "Plan"]
@@ -50,10 +50,13 @@ _NEAR = 3
 def _is_bomb(code: int, flags: int) -> bool:
     """A bomb for the plan under ``flags``: a combination the cut table lets cut something,
     or a double sequence of six or more pairs (under the contract: any quad or double
-    sequence, as ``bots.base.is_bomb``)."""
+    sequence). Written here from the kind and the table, not taken from the core's
+    ``is_bomb_group``, which this twin checks."""
     if code >> 12 == 6 and (code >> 6) & 63 >= 12:
         return True
-    return bool(_core.cut_targets(code, flags)) if flags else is_bomb(code)
+    if flags:
+        return bool(_core.cut_targets(code, flags))
+    return _core.code_kind(code) in (_core.QUAD, _core.DOUBLE_SEQUENCE)
 
 
 def _is_control(mask: int, code: int, flags: int = 0) -> bool:

@@ -37,7 +37,7 @@ def copy_game(game: RefGame) -> RefGame:
     twin.hands = list(game.hands)
     twin.pile = game.pile
     twin.pile_owner = game.pile_owner
-    twin.locked_out = set(game.locked_out)
+    twin.locked_seats = set(game.locked_seats)
     twin.finished = list(game.finished)
     twin.must_include = game.must_include
     twin.turn = game.turn
@@ -56,7 +56,7 @@ def _plays_args(game: RefGame) -> tuple:
     seat = game.turn
     if game.pile == 0:
         return (game.hands[seat], 0, False, game.must_include)
-    return (game.hands[seat], game.pile, seat in game.locked_out, None)
+    return (game.hands[seat], game.pile, seat in game.locked_seats, None)
 
 
 def actions(game: RefGame) -> list[int]:
@@ -87,7 +87,7 @@ def after(game: RefGame, action: int) -> RefGame:
 
 
 def _key(game: RefGame, seat: int) -> tuple:
-    return (tuple(game.hands), game.pile, game.pile_owner, frozenset(game.locked_out),
+    return (tuple(game.hands), game.pile, game.pile_owner, frozenset(game.locked_seats),
             game.turn, game.must_include, game.rules, seat)
 
 

@@ -184,13 +184,16 @@ def test_red_suits_are_red_and_black_suits_plain() -> None:
     assert capture.get() == "5♠ \x1b[31m5♥\x1b[0m\n"
 
 
-def test_ascii_style_rewrites_engine_messages() -> None:
+def test_ascii_style_turns_suit_symbols_in_plain_text_into_letters() -> None:
+    # Plain text only (a legend, or text the player typed): messages that name cards are
+    # Wordings, drawn card by card by prose_text (tests/test_hint_rendering.py).
     style = Style(ascii=True)
     message = "4♠ 5♠ does not beat 7♦ 8♦ 9♦: it has a lower top card (5♠ against 9♦)"
     assert style.words(message) == \
         "4s 5s does not beat 7d 8d 9d: it has a lower top card (5s against 9d)"
     assert style.words("Tiến Lên") == "Tien Len"
     assert style.words("a suit (s c d h or ♠ ♣ ♦ ♥)") == "a suit (s c d h or s c d h)"
+    assert style.words("unknown card '4♠\ufe0f'") == "unknown card '4s'"   # emoji selector
     assert Style().words(message) == message
 
 

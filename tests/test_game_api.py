@@ -135,7 +135,7 @@ def test_properties_of_a_fresh_deal() -> None:
     assert game.turn == 0 and game.must_include == Card.parse("3s")
     assert all(isinstance(hand, Cards) and len(hand) == 13 for hand in game.hands)
     assert game.pile is None and game.pile_owner is None
-    assert game.locked_out == frozenset() and isinstance(game.locked_out, frozenset)
+    assert game.locked_seats == frozenset() and isinstance(game.locked_seats, frozenset)
     assert game.finished == () and not game.is_over and game.loser is None
     assert game.history == () and game.played == Cards()
     assert game.hand(2) == game.hands[2]
@@ -147,7 +147,7 @@ def test_properties_follow_play() -> None:
     assert isinstance(game.pile, Combo) and game.pile.cards == C("3s")
     assert game.pile_owner == 0 and game.must_include is None
     game.pass_turn()
-    assert game.locked_out == {1}
+    assert game.locked_seats == {1}
     assert game.played == C("3s")
     assert [a.action for a in game.history] == ["play", "pass"]
 
@@ -453,7 +453,7 @@ def test_repr_mentions_the_state() -> None:
 def test_view_fields_are_the_spec() -> None:
     assert [f.name for f in fields(View)] == [
         "seat", "players", "rules", "hand", "card_counts", "played", "pile", "pile_owner",
-        "turn", "locked_out", "finished", "must_include", "history"]
+        "turn", "locked_seats", "finished", "must_include", "history"]
 
 
 def test_view_shows_own_hand_and_public_facts_only() -> None:
@@ -470,7 +470,7 @@ def test_view_shows_own_hand_and_public_facts_only() -> None:
         assert view.card_counts == tuple(len(h) for h in game.hands)
         assert view.played == game.played and view.pile == game.pile
         assert view.pile_owner == game.pile_owner and view.turn == game.turn
-        assert view.locked_out == game.locked_out and view.finished == game.finished
+        assert view.locked_seats == game.locked_seats and view.finished == game.finished
         assert view.must_include == game.must_include and view.history == game.history
         assert view.is_my_turn == (seat == game.turn)
         assert view.unseen == Cards((1 << 52) - 1) - view.hand - view.played
@@ -514,7 +514,7 @@ def test_view_search_state_is_consistent_with_the_view() -> None:
         assert [int(m) for m in state.legal_moves()] == [m.mask for m in game.legal_moves()]
         assert state.can_pass() == game.can_pass()
         assert state.pile_mask == (game.pile.cards.mask if game.pile else 0)
-        assert state.locked_mask == sum(1 << s for s in game.locked_out)
+        assert state.locked_mask == sum(1 << s for s in game.locked_seats)
         union = 0
         for hand in state.hands:
             assert hand & union == 0

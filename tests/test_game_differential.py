@@ -104,7 +104,7 @@ def game_state(game: Game) -> dict:
         "hands": tuple(h.mask for h in game.hands),
         "pile": None if game.pile is None else game.pile.cards.mask,
         "pile_owner": game.pile_owner,
-        "locked_out": game.locked_out,
+        "locked_seats": game.locked_seats,
         "finished": game.finished,
         "is_over": game.is_over,
     }
@@ -116,7 +116,7 @@ def ref_state(g: RefGame) -> dict:
         "hands": tuple(g.hands),
         "pile": None if g.pile == 0 else g.pile,
         "pile_owner": g.pile_owner,
-        "locked_out": frozenset(g.locked_out),
+        "locked_seats": frozenset(g.locked_seats),
         "finished": tuple(g.finished),
         "is_over": g.is_over,
     }
@@ -133,7 +133,7 @@ def state_str(state: dict) -> str:
 def compare(game: Game, g: RefGame, log: Log) -> set[int]:
     """Assert both models agree; return the legal plays (empty when over)."""
     mine, theirs = ref_state(g), game_state(game)
-    assert isinstance(theirs["locked_out"], frozenset) and isinstance(theirs["finished"], tuple)
+    assert isinstance(theirs["locked_seats"], frozenset) and isinstance(theirs["finished"], tuple)
     assert theirs == mine, (
         f"game state differs\n  Game:      {state_str(theirs)}\n  reference: {state_str(mine)}\n{log}"
     )
@@ -246,7 +246,7 @@ def play_one(rng: random.Random, players: int, tally: Tally) -> None:
     legal = compare(game, g, log)
     while not g.is_over:
         seat = g.turn
-        if seat in g.locked_out:
+        if seat in g.locked_seats:
             tally.locked_turns_on_twos += 1
         probe_refusals(rng, game, g, legal, log)
         move = choose(rng, legal, g.can_pass(), g.pile, g.hands[seat])
@@ -259,7 +259,7 @@ def play_one(rng: random.Random, players: int, tally: Tally) -> None:
             log.actions.append(f"seat {seat} plays [{ref.cards_str(move)}]")
             if ref.is_two_combo(g.pile) and not ref.is_two_combo(move):
                 tally.bombs += 1
-                tally.locked_bombs += seat in g.locked_out
+                tally.locked_bombs += seat in g.locked_seats
             if g.pile and is_bomb_shape(g.pile):
                 tally.bomb_on_bomb += 1
             game.play(Cards(move))

@@ -46,7 +46,7 @@ def test_R5_1_a_follower_may_pass_while_able_to_play_and_is_then_locked_out() ->
     # Seat 1 could beat 3♠ with anything, and may still pass.
     assert game.can_play("4c") and game.can_pass()
     game.pass_turn(1)
-    assert game.locked_out == {1}
+    assert game.locked_seats == {1}
     game.play("6d", 2)
     game.play("9s", 0)
     # Seat 1 is locked out and the top is not a 2, so seat 2 is next (R5.3).
@@ -68,7 +68,7 @@ def test_R5_1_a_locked_out_player_stays_out_until_the_pile_clears() -> None:
     assert game.turn == 2
     game.pass_turn(2)
     # R6.2: the owner (seat 0) is out; the pile clears at its seat; seat 1 leads, unlocked.
-    assert game.pile is None and game.locked_out == frozenset()
+    assert game.pile is None and game.locked_seats == frozenset()
     assert game.turn == 1
 
 
@@ -79,7 +79,7 @@ def test_R5_2_locked_out_player_bombs_single_two() -> None:
     game.play("6c", 2)
     game.play("2h", 0)
     # A single 2 on top: locked seat 1 gets the turn (R5.3) and may bomb with the quad.
-    assert game.turn == 1 and game.locked_out == {1}
+    assert game.turn == 1 and game.locked_seats == {1}
     assert moves(game) == ["5s 5c 5d 5h"]
     # Anything that is not a bomb on the 2 is refused because seat 1 passed.
     assert refused(game, "9d") is Reason.LOCKED_OUT
@@ -99,7 +99,7 @@ def test_R5_2_locked_out_player_bombs_pair_of_twos_with_four_pair_double_sequenc
     game.pass_turn(1)  # seat 1 passes although it holds pairs
     game.play("8c 8d", 2)
     game.play("2s 2h", 0)
-    assert game.turn == 1 and 1 in game.locked_out
+    assert game.turn == 1 and 1 in game.locked_seats
     # Only the 4-pair double sequence beats a pair of 2s (R4.1); a 3-pair one beats only a
     # single 2 (R4.2), so for a locked-out seat it is refused as LOCKED_OUT.
     assert moves(game) == ["4s 4c 5s 5c 6s 6c 7s 7c"]
@@ -180,15 +180,15 @@ def test_R5_4_bomb_unlocks_no_one_and_a_beaten_bomber_is_skipped_again() -> None
     game.play("2h", 0)
     assert game.turn == 1  # locked, but the top is a 2 (R5.3)
     game.play("5s 5c 5d 5h", 1)
-    assert game.locked_out == {1}  # the bomber stays locked out (R5.4)
+    assert game.locked_seats == {1}  # the bomber stays locked out (R5.4)
     game.pass_turn(2)
-    assert game.locked_out == {1, 2}
+    assert game.locked_seats == {1, 2}
     game.play("7s 7c 7d 7h", 3)  # a higher quad beats the quad (R4.3)
     assert game.turn == 0
     game.pass_turn(0)
     # Seats 1 and 2 are locked and the top is no longer a 2: both are skipped, the turn
     # reaches the owner (seat 3) and the pile clears (R6.1).
-    assert game.turn == 3 and game.pile is None and game.locked_out == frozenset()
+    assert game.turn == 3 and game.pile is None and game.locked_seats == frozenset()
 
 
 # ------------------------------------------------------------------------ R6 clearing
@@ -203,7 +203,7 @@ def test_R6_1_pile_clears_when_the_turn_comes_back_to_the_owner() -> None:
     game.pass_turn(2)
     # Seat 1 is skipped (locked), seat 0 owns 9♠: the pile clears, lock-outs end, 0 leads.
     assert game.turn == 0
-    assert game.pile is None and game.pile_owner is None and game.locked_out == frozenset()
+    assert game.pile is None and game.pile_owner is None and game.locked_seats == frozenset()
     assert not game.can_pass()
     assert refused(game, None) is Reason.CANNOT_PASS_ON_LEAD
 
@@ -219,7 +219,7 @@ def test_R6_1_owner_who_passed_then_bombed_leads_when_the_turn_comes_back() -> N
     game.pass_turn(0)
     # Back round to seat 1, the owner: the pile clears and seat 1 leads, no longer locked.
     assert game.turn == 1
-    assert game.pile is None and game.locked_out == frozenset()
+    assert game.pile is None and game.locked_seats == frozenset()
     assert moves(game) == ["9d"]
 
 
@@ -232,7 +232,7 @@ def test_R6_2_owner_goes_out_with_an_unbeaten_play_and_the_next_seat_leads() -> 
     for seat in (1, 2, 3):
         game.pass_turn(seat)
     # The turn reaches seat 0's (empty) seat: the pile clears and seat 1 leads.
-    assert game.turn == 1 and game.pile is None and game.locked_out == frozenset()
+    assert game.turn == 1 and game.pile is None and game.locked_seats == frozenset()
 
 
 def test_R6_2_lead_skips_seats_that_are_out_after_the_owner() -> None:

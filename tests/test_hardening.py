@@ -545,7 +545,7 @@ def test_issue10_7_apply_unchecked_zero_is_a_pass_that_replays(zero) -> None:
     game = Game.from_hands(["3s 4s", "5s 9h", "6d 7d"])
     game.play("3s")
     action = game.apply_unchecked(zero)
-    assert action.cards is None and game.locked_out == frozenset({1}) and game.turn == 2
+    assert action.cards is None and game.locked_seats == frozenset({1}) and game.turn == 2
     assert game_from_json(game.to_json()) == game
 
 

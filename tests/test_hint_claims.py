@@ -107,7 +107,7 @@ class Checker:
         self.level = level
         self.hand = view.hand.mask
         self.pile = view.pile.cards.mask if view.pile is not None else 0
-        self.locked = view.seat in view.locked_out
+        self.locked = view.seat in view.locked_seats
         self.legal = sorted(ref.legal_moves_fast(self.hand, self.pile, self.locked,
                                                  int(view.must_include)
                                                  if view.must_include is not None else None))

@@ -315,7 +315,7 @@ def test_closed_form_matches_fast_on_big_hands() -> None:
 
 
 def snapshot(g: RefGame) -> tuple:
-    return (g.turn, tuple(g.hands), g.pile, g.pile_owner, frozenset(g.locked_out),
+    return (g.turn, tuple(g.hands), g.pile, g.pile_owner, frozenset(g.locked_seats),
             tuple(g.finished), g.must_include)
 
 
@@ -358,14 +358,14 @@ def test_R5_1_pass_locks_out_and_R5_3_skips_until_clear() -> None:
     assert g.turn == 1 and g.can_pass()
     assert P("4♠") in g.legal_plays()
     g.pass_turn()  # R5.1: may pass although able to play
-    assert g.locked_out == {1} and g.turn == 2
+    assert g.locked_seats == {1} and g.turn == 2
     g.play(P("5♠"))
     assert g.turn == 0
     g.play(P("10♠"))
     assert g.turn == 2  # seat 1 is skipped: locked out, pile not 2s
     g.pass_turn()
     # R6.1: back round to seat 0, the owner: pile clears, lock-outs end.
-    assert (g.turn, g.pile, g.pile_owner, g.locked_out) == (0, 0, None, set())
+    assert (g.turn, g.pile, g.pile_owner, g.locked_seats) == (0, 0, None, set())
 
 
 def test_R5_3_locked_player_gets_turn_on_twos_and_R5_4_bomb_unlocks_no_one() -> None:
@@ -379,13 +379,13 @@ def test_R5_3_locked_player_gets_turn_on_twos_and_R5_4_bomb_unlocks_no_one() -> 
     assert g.turn == 1  # R5.3: locked out, but the top is a 2
     assert show(g.legal_plays()) == ["4♠ 4♣ 4♦ 4♥"] and g.can_pass()  # R5.2
     g.play(P("4♠ 4♣ 4♦ 4♥"))
-    assert g.locked_out == {1} and g.pile_owner == 1  # R5.4
+    assert g.locked_seats == {1} and g.pile_owner == 1  # R5.4
     assert g.turn == 2 and g.legal_plays() == set()
     g.pass_turn()
     assert g.turn == 0
     g.pass_turn()
     # R6.1 even though the owner had passed earlier in this pile.
-    assert (g.turn, g.pile, g.locked_out) == (1, 0, set())
+    assert (g.turn, g.pile, g.locked_seats) == (1, 0, set())
 
 
 def test_R5_3_locked_player_without_bomb_still_gets_the_turn() -> None:
@@ -414,7 +414,7 @@ def test_R5_4_bomber_skipped_after_higher_bomb() -> None:
     assert g.turn == 0
     g.pass_turn()
     # Seat 1 is skipped (locked, top no longer a 2); seat 2 owns the pile and leads.
-    assert (g.turn, g.pile, g.locked_out) == (2, 0, set())
+    assert (g.turn, g.pile, g.locked_seats) == (2, 0, set())
 
 
 def test_R6_2_owner_out_next_seat_with_cards_leads() -> None:
@@ -423,7 +423,7 @@ def test_R6_2_owner_out_next_seat_with_cards_leads() -> None:
     assert g.finished == [0] and g.turn == 1
     g.pass_turn()
     g.pass_turn()
-    assert (g.turn, g.pile, g.pile_owner, g.locked_out) == (1, 0, None, set())
+    assert (g.turn, g.pile, g.pile_owner, g.locked_seats) == (1, 0, None, set())
 
 
 def test_R6_2_owner_out_leader_is_after_owner_seat() -> None:

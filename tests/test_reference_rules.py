@@ -172,14 +172,14 @@ def test_southern_game_gives_locked_out_players_the_turn_on_a_quad() -> None:
         g = RefGame(list(hands), leader=0, rules=rules)
         g.play(P("2♠"))
         g.pass_turn()
-        assert g.turn == 2 and g.locked_out == {1}
+        assert g.turn == 2 and g.locked_seats == {1}
         g.play(P(QUAD_9))
         assert g.turn == 0
         g.pass_turn()
         if rules is SOUTHERN:
             assert g.turn == 1 and show(g.legal_plays()) == [DS4_HIGH] and g.can_pass()
         else:
-            assert g.turn == 2 and g.pile == 0 and g.locked_out == set()
+            assert g.turn == 2 and g.pile == 0 and g.locked_seats == set()
 
 
 # ---------------------------------------------------------------- R11.3 in the reference

@@ -53,7 +53,7 @@ def reference_observation(game: Game, seat: int, leader: int | None) -> np.ndarr
         put("pile_owner", [1], rel(game.pile_owner))
     for s in range(n):
         put("cards_left", [len(game.hand(s))], rel(s))
-        put("passed", [int(s in game.locked_out)], rel(s))
+        put("passed", [int(s in game.locked_seats)], rel(s))
         put("out", [int(len(game.hand(s)) == 0)], rel(s))
     if game.turn is not None:
         put("to_act", [1], rel(game.turn))
@@ -455,16 +455,6 @@ def test_vector_flag_mode_flags_exactly_the_actions_outside_the_mask():
         inside = np.array([0 <= a < 487 and mask[i, a] == 1 for i, a in enumerate(acts)])
         assert f.step(acts, threads=2) == int((~inside).sum())
         assert np.array_equal(f.error == 1, ~inside)
-
-
-def test_vector_worker_entry_refuses_outside_callers():
-    # The worker threads' entry point cannot be driven from Python to join (or race) a step.
-    v = VecGames(64, opponents=(0, 0, 0), seed=1)
-    obs = v.obs.copy()
-    for slot in (0, 1, 63, 64, -1):
-        with pytest.raises(ValueError, match="worker threads only"):
-            v._work(slot, None)
-    assert np.array_equal(v.obs, obs)
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")

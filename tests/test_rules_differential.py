@@ -244,11 +244,11 @@ def deal_hands(rng: random.Random, players: int, twos: bool) -> list[int]:
 def game_state(game: Game) -> tuple:
     return (game.turn, tuple(h.mask for h in game.hands),
             0 if game.pile is None else game.pile.cards.mask, game.pile_owner,
-            frozenset(game.locked_out), tuple(game.finished), game.is_over)
+            frozenset(game.locked_seats), tuple(game.finished), game.is_over)
 
 
 def ref_state(g: RefGame) -> tuple:
-    return (g.turn, tuple(g.hands), g.pile, g.pile_owner, frozenset(g.locked_out),
+    return (g.turn, tuple(g.hands), g.pile, g.pile_owner, frozenset(g.locked_seats),
             tuple(g.finished), g.is_over)
 
 
@@ -283,12 +283,12 @@ def play_game(rng: random.Random, name: str, rules: Rules, mine: ref.Ruleset, pl
             f"{sorted(ref.cards_str(m) for m in want - got)}\n{where()}")
         assert game.can_pass() == g.can_pass(), where()
         seat = g.turn
-        if seat in g.locked_out:
+        if seat in g.locked_seats:
             tally["locked_turns"] += 1
         ordered = sorted(want)
         bombs = [m for m in ordered if is_bomb(m, mine)]
         r = rng.random()
-        if bombs and (r < 0.6 or seat in g.locked_out and r < 0.9):
+        if bombs and (r < 0.6 or seat in g.locked_seats and r < 0.9):
             move = rng.choice(bombs)
         elif g.can_pass() and (not ordered or r < 0.35):
             move = 0
@@ -304,7 +304,7 @@ def play_game(rng: random.Random, name: str, rules: Rules, mine: ref.Ruleset, pl
                 tally["cuts"] += 1
             if g.pile and is_bomb(g.pile, mine) and is_bomb(move, mine):
                 tally["cut_of_cut"] += 1
-            tally["locked_plays"] += seat in g.locked_out
+            tally["locked_plays"] += seat in g.locked_seats
             game.play(Cards(move))
             g.play(move)
     tally["games"] += 1
@@ -438,14 +438,14 @@ def test_solver_agrees_with_brute_force(name: str, rules: Rules, mine: ref.Rules
         state = _core.GameState.from_fields(
             game.hands, pile_mask=game.pile,
             pile_owner=-1 if game.pile_owner is None else game.pile_owner, turn=game.turn,
-            locked_mask=sum(1 << s for s in game.locked_out), finished=game.finished,
+            locked_mask=sum(1 << s for s in game.locked_seats), finished=game.finished,
             must_include=-1 if game.must_include is None else game.must_include,
             flags=rules.flags)
         value = _core.solve(state, seat)[0]
         assert value == (_core.SOLVE_WIN if expected else _core.SOLVE_LOSS), (
             f"{name}: solver says {value}, reference {'win' if expected else 'loss'} for seat {seat}: "
             f"hands {[ref.cards_str(h) for h in game.hands]}, pile [{ref.cards_str(game.pile)}] "
-            f"owner {game.pile_owner}, turn {game.turn}, locked {sorted(game.locked_out)}, "
+            f"owner {game.pile_owner}, turn {game.turn}, locked {sorted(game.locked_seats)}, "
             f"finished {game.finished}")
         wins += expected
         positions += 1

@@ -144,7 +144,7 @@ def locked_on_a_two(hand1: str, rules: Rules = SOUTH) -> Game:
 
 def test_R11_2_a_locked_out_player_may_cut_with_four_pairs_only() -> None:
     game = locked_on_a_two(DS4_LOW + " " + QUAD_J + " Ac")
-    assert game.turn == 1 and game.locked_out == {0, 1}
+    assert game.turn == 1 and game.locked_seats == {0, 1}
     # In turn a quad and both 3-pair runs inside the 4-pair run would cut 2♥ too; out of
     # turn only the 4-pair run may.
     assert legal(game) == {C(DS4_LOW)}
@@ -152,7 +152,7 @@ def test_R11_2_a_locked_out_player_may_cut_with_four_pairs_only() -> None:
     refuses(game, QUAD_J)
     refuses(game, "5s 5c 6s 6c 7s 7c")
     game.play(DS4_LOW)
-    assert game.locked_out == {0, 1}  # R5.4: cutting unlocks no one
+    assert game.locked_seats == {0, 1}  # R5.4: cutting unlocks no one
 
 
 def test_R11_2_the_contract_lets_every_bomb_out_of_turn() -> None:

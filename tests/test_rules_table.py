@@ -178,7 +178,7 @@ def test_R11_2_locked_out_seat_gets_the_turn_on_a_pile_it_may_cut() -> None:
     # South: four pairs cut a quad out of turn, so locked-out seat 1 gets the turn, and
     # may play only its four pairs.
     game = _quad_on_quad(SOUTH)
-    assert game.turn == 1 and game.locked_out == {0, 1}
+    assert game.turn == 1 and game.locked_seats == {0, 1}
     assert [m.mask for m in game.legal_moves()] == [Cards.parse("7s 7c 8s 8c 9s 9c 10s 10c").mask]
     game.play("7s 7c 8s 8c 9s 9c 10s 10c")
     assert game.pile_owner == 1 and game.turn == 2
@@ -188,7 +188,7 @@ def test_R5_3_contract_skips_a_locked_out_seat_on_a_quad() -> None:
     # Contract: nothing cuts a quad, so seat 1 is skipped; the pile comes back to its
     # owner, seat 2, and clears (R6.1).
     game = _quad_on_quad(CONTRACT)
-    assert game.turn == 2 and game.pile is None and game.locked_out == frozenset()
+    assert game.turn == 2 and game.pile is None and game.locked_seats == frozenset()
 
 
 def test_no_out_of_turn_bombs_skips_locked_out_seats_on_2s() -> None:
@@ -524,7 +524,7 @@ def test_refusals_name_what_the_table_allows() -> None:
     game.pass_turn()
     game.play("2h")
     game.pass_turn()
-    assert game.turn == 1 and 1 in game.locked_out
+    assert game.turn == 1 and 1 in game.locked_seats
     with pytest.raises(IllegalMoveError) as refused:
         game.play(QUAD4)
     assert refused.value.reason is Reason.LOCKED_OUT

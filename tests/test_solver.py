@@ -72,7 +72,7 @@ def core_state(game: RefGame) -> _core.GameState:
         pile_mask=game.pile,
         pile_owner=-1 if game.pile_owner is None else game.pile_owner,
         turn=game.turn,
-        locked_mask=sum(1 << s for s in game.locked_out),
+        locked_mask=sum(1 << s for s in game.locked_seats),
         finished=game.finished,
         must_include=-1 if game.must_include is None else game.must_include,
         flags=0 if game.twos_in_sequences else _core.NO_TWOS_IN_SEQUENCES,
@@ -82,7 +82,7 @@ def core_state(game: RefGame) -> _core.GameState:
 def describe(game: RefGame, seat: int) -> str:
     hands = ", ".join(f"{s}: [{ref.cards_str(h)}]" for s, h in enumerate(game.hands))
     return (f"hands {hands}; pile [{ref.cards_str(game.pile)}] owner {game.pile_owner}; "
-            f"turn {game.turn}; locked {sorted(game.locked_out)}; finished {game.finished}; "
+            f"turn {game.turn}; locked {sorted(game.locked_seats)}; finished {game.finished}; "
             f"must_include {game.must_include}; twos {game.twos_in_sequences}; seat {seat}")
 
 

@@ -132,7 +132,7 @@ def _known_view(mine: str, theirs: str) -> View:
     hand, other = Cards.parse(mine), Cards.parse(theirs)
     played = Cards(DECK & ~hand.mask & ~other.mask)
     return View(seat=0, players=2, rules=Rules(), hand=hand, card_counts=(len(hand), len(other)),
-                played=played, pile=None, pile_owner=None, turn=0, locked_out=frozenset(),
+                played=played, pile=None, pile_owner=None, turn=0, locked_seats=frozenset(),
                 finished=(), must_include=None, history=())
 
 

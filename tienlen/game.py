@@ -24,6 +24,7 @@ seat 1 passes | seat 2 plays 8♣ | 0
 from __future__ import annotations
 
 import threading
+import warnings
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 from typing import Final
@@ -325,9 +326,25 @@ class Game:
         return None if owner < 0 else owner
 
     @property
-    def locked_out(self) -> frozenset[int]:
-        """Seats that passed on this pile (R5.1); emptied when the pile clears (R6.1)."""
+    def locked_seats(self) -> frozenset[int]:
+        """Seats that passed on this pile (R5.1), each locked out of it; emptied when the pile
+        clears (R6.1).
+
+        >>> game = Game.from_hands(["3s 4s", "5s 9h", "6d"])
+        >>> _ = game.play("3s"); _ = game.pass_turn()
+        >>> game.locked_seats, 1 in game.locked_seats
+        (frozenset({1}), True)
+        """
         return _LOCKED_SETS[self._state.locked_mask]
+
+    @property
+    def locked_out(self) -> frozenset[int]:
+        """Deprecated alias of :attr:`locked_seats` (the same set); reading it warns with a
+        :class:`DeprecationWarning`. ``locked_out`` now names only the bool "this seat is
+        locked out" (``legal_moves(..., locked_out=...)``)."""
+        warnings.warn("Game.locked_out is deprecated: use Game.locked_seats (the same set)",
+                      DeprecationWarning, stacklevel=2)
+        return self.locked_seats
 
     @property
     def finished(self) -> tuple[int, ...]:
@@ -515,7 +532,7 @@ class Game:
         :class:`~tienlen.reasons.IllegalMoveError` leaving the game unchanged.
 
         >>> game = Game.from_hands(["3s 4s", "5s 9h", "6d"])
-        >>> _ = game.play("3s"); print(game.pass_turn(seat=1)); game.locked_out
+        >>> _ = game.play("3s"); print(game.pass_turn(seat=1)); game.locked_seats
         seat 1 passes
         frozenset({1})
         """
@@ -599,7 +616,7 @@ class Game:
             pile=self.pile,
             pile_owner=None if owner < 0 else owner,
             turn=None if turn < 0 else turn,
-            locked_out=_LOCKED_SETS[state.locked_mask],
+            locked_seats=_LOCKED_SETS[state.locked_mask],
             finished=state.finished,
             must_include=None if card < 0 else _CARDS[card],
             history=self.history,

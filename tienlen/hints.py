@@ -19,6 +19,7 @@ Pass: your 2♠ is worth more later, when it wins the pile or stops someone goin
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from . import _core
@@ -28,9 +29,9 @@ from .bots.heuristic import Decision
 from .bots.search import Estimate
 from .bots.split import GROUP, is_control, move_damage, split_masks
 from .cards import RANKS, Cards
-from .combos import Kind, classify
+from .combos import Combo, Kind, classify
 from .reasons import Wording
-from .rules import CONTRACT_CUTS, Bomb, Rules
+from .rules import ALL_TARGETS, CONTRACT_CUTS, Bomb, Rules
 from .solver import Solution
 from .view import View
 
@@ -47,7 +48,11 @@ _DEFAULT_RULES = Rules()
 class Hint:
     """A suggested move with its reason. ``average_place`` is the L3 search's estimate for
     the move (1 = first out), ``None`` at other levels. ``str(hint)`` reads like
-    ``"Play 7♠ 8♦ 9♣: it keeps your pair of Ks and your 2 for later"``."""
+    ``"Play 7♠ 8♦ 9♣: it keeps your pair of Ks and your 2♠ for later"``.
+
+    ``reason`` is a :class:`~tienlen.reasons.Wording`: every card it names (and any seat)
+    is a field, so a screen draws them its own way (:meth:`Wording.parts`) and never
+    rewrites the text."""
 
     move: Move
     reason: str
@@ -84,31 +89,40 @@ def hint(view: View, level: str = "L3", *, seed: int = 0,
         bot = SearchBot(seed, iterations=iterations)
         if len(moves) + can_pass == 1 or view.hand in moves:
             move = bot.choose(view)
-            return Hint(move, explain.reason(move), canonical)
+            return Hint(move, Wording.concat(explain.reason(move)), canonical)
         forced = bot.forced_win(view)
         if forced is not None and forced.move is not None:  # a win's line is never empty
             # Every hand is known and the solver proves the seat goes out before everyone
             # still playing, so it takes the best place left: say how.
             move = forced.move
-            return Hint(move, f"{explain.reason(move)}; {_forced_note(forced)}", canonical,
+            return Hint(move, _joined([explain.reason(move), _forced_note(forced)]), canonical,
                         float(len(view.finished) + 1))
         estimate = bot.evaluate(view)
         move = estimate.best
-        return Hint(move, f"{explain.reason(move)}; {_search_note(estimate, move)}", canonical,
-                    estimate.place_of(move))
+        return Hint(move, _joined([explain.reason(move), _search_note(estimate, move)]),
+                    canonical, estimate.place_of(move))
     if canonical == "L2":
         decision = HeuristicBot(seed).decide(view)
-        return Hint(decision.move, explain.reason(decision.move, decision), canonical)
+        return Hint(decision.move, Wording.concat(explain.reason(decision.move, decision)),
+                    canonical)
     move = make_bot(canonical, seed=seed).choose(view)
     if canonical == "random":
-        return Hint(move, "a random legal move (choose a level for advice)", canonical)
-    return Hint(move, explain.reason(move), canonical)
+        return Hint(move, Wording("a random legal move (choose a level for advice)"), canonical)
+    return Hint(move, Wording.concat(explain.reason(move)), canonical)
+
+
+def _move_words(move: Move) -> str:
+    """A move as a field of a Wording ("pass" for PASS), for the screen to draw."""
+    return "pass" if not isinstance(move, Cards) else Wording("{move}", move=move)
 
 
 def _forced_note(solution: Solution) -> str:
     """"wins by force: X, then Y, then Z": the seat's own moves along the solver's line."""
-    words = ["pass" if m is PASS else str(m) for m in solution.winning_moves()]
-    return f"wins by force: {', then '.join(words)}"
+    pieces: list[str] = ["wins by force: "]
+    for i, move in enumerate(solution.winning_moves()):
+        pieces += [", then "] if i else []
+        pieces.append(_move_words(move))
+    return Wording.concat(*pieces)
 
 
 def _shape(move: Move) -> tuple[int, ...]:
@@ -128,13 +142,15 @@ def _search_note(estimate: Estimate, move: Move) -> str:
     if not others:
         return note
     runner = min(others, key=estimate.mean_places.__getitem__)
-    what = "passing" if estimate.moves[runner] is PASS else str(estimate.moves[runner])
+    runner_move = estimate.moves[runner]
+    what = "passing" if not isinstance(runner_move, Cards) else _move_words(runner_move)
     other = estimate.mean_places[runner]
     if other < place and estimate.first_rates:
         won, runner_won = estimate.first_rates[index], estimate.first_rates[runner]
-        return (f"{note}, level with {what} ({other:.2f}) within the noise, and it goes out "
-                f"first more often ({won:.0%} against {runner_won:.0%})")
-    return f"{note}, against {other:.2f} for {what}"
+        return Wording.concat(f"{note}, level with ", what, f" ({other:.2f}) within the noise, "
+                              f"and it goes out first more often ({won:.0%} against "
+                              f"{runner_won:.0%})")
+    return Wording.concat(f"{note}, against {other:.2f} for ", what)
 
 
 def group_words(cards: Cards, rules: Rules = _DEFAULT_RULES) -> str:
@@ -147,7 +163,7 @@ def group_words(cards: Cards, rules: Rules = _DEFAULT_RULES) -> str:
     """
     combo = classify(cards, rules)
     if combo is None or combo.kind is Kind.SINGLE:
-        return str(cards)
+        return Wording("{cards}", cards=cards)   # the suit matters: a field for the screen
     ranks = sorted({card >> 2 for card in cards})
     top = RANKS[ranks[-1]]
     if combo.kind is Kind.PAIR:
@@ -162,6 +178,20 @@ def group_words(cards: Cards, rules: Rules = _DEFAULT_RULES) -> str:
 
 _BOMB_WORDS: dict[Bomb, str] = {"quad": "a quad", "3ds": "a 3-pair double run",
                                 "4ds": "a 4-pair double run", "5ds": "a 5-pair double run"}
+
+# The same words by the core's table class (core.cut_class: the index in ALL_TARGETS).
+_BOMB_CLASS_WORDS: dict[int, str] = {ALL_TARGETS.index(b): w for b, w in _BOMB_WORDS.items()}
+
+
+def _cut_words(pile: Combo | None) -> str:
+    """What a bomb that cuts ``pile`` does to it, in words: "beats their 2s" (R4.1), or,
+    where the ruleset's table lets a bomb cut a bomb (R11.1), "cuts their quad".
+
+    >>> _cut_words(classify("2h")), _cut_words(classify("9s 9c 9d 9h"))
+    ('beats their 2s', 'cuts their quad')
+    """
+    words = _BOMB_CLASS_WORDS.get(_core.cut_class(pile.code)) if pile is not None else None
+    return "beats their 2s" if words is None else f"cuts their {words.removeprefix('a ')}"
 
 
 def _out_of_turn_words(rules: Rules) -> str:
@@ -180,25 +210,23 @@ def _out_of_turn_words(rules: Rules) -> str:
 
 
 def _join(items: list[str], word: str = "and") -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} {word} {items[-1]}"
+    """"a, b and c" as a :class:`~tienlen.reasons.Wording` keeping every item's fields."""
+    pieces: list[str] = []
+    for i, item in enumerate(items):
+        if i:
+            pieces.append(", " if i < len(items) - 1 else f" {word} ")
+        pieces.append(item)
+    return Wording.concat(*pieces)
 
 
-def _joined(parts: list[str]) -> str:
-    """``"; ".join(parts)``, kept a :class:`~tienlen.reasons.Wording` (with every part's
-    fields) when a part is one."""
-    if not any(isinstance(part, Wording) for part in parts):
-        return "; ".join(parts)
-    templates: list[str] = []
-    fields: dict[str, object] = {}
-    for part in parts:
-        if isinstance(part, Wording):
-            templates.append(part.template)
-            fields.update(part.fields)
-        else:
-            templates.append(part.replace("{", "{{").replace("}", "}}"))
-    return Wording("; ".join(templates), **fields)
+def _joined(parts: Sequence[str]) -> str:
+    """``"; ".join(parts)`` as a :class:`~tienlen.reasons.Wording` keeping every part's
+    fields (cards, seats)."""
+    pieces: list[str] = []
+    for i, part in enumerate(parts):
+        pieces += ["; "] if i else []
+        pieces.append(part)
+    return Wording.concat(*pieces)
 
 
 def _same_shape(code: int, other: int) -> bool:
@@ -240,7 +268,7 @@ class _Explainer:
         return is_control(move, self.flags)
 
     def _your(self, group: int) -> str:
-        return f"your {group_words(Cards(group), self.rules)}"
+        return Wording.concat("your ", group_words(Cards(group), self.rules))
 
     def kept(self, move: int) -> list[str]:
         rest = split_masks(self.hand & ~move, self.flags)
@@ -267,7 +295,7 @@ class _Explainer:
         elif rule == "finish":
             parts.append("nothing unseen beats it, so you keep the lead for your last group")
         elif rule == "bomb":
-            parts.append("a bomb is exactly what beats their 2s")
+            parts.append(f"a bomb is exactly what {_cut_words(self.view.pile)}")
         elif rule == "control":
             parts.append("it should win the pile, and your hand is nearly done")
         # A move that is a group of another best split breaks nothing that matters.
@@ -275,9 +303,9 @@ class _Explainer:
         broken = self.broken(mask) if damaged else []
         kept = self.kept(mask)
         if broken:
-            parts.append(f"it breaks {_join(broken)}")
+            parts.append(Wording.concat("it breaks ", _join(broken)))
         if kept:
-            parts.append(f"it keeps {_join(kept)} for later")
+            parts.append(Wording.concat("it keeps ", _join(kept), " for later"))
         if not parts:
             parts.append(self._plain_reason(mask))
         return _joined(parts)
@@ -301,16 +329,17 @@ class _Explainer:
 
     def _pass_reason(self) -> str:
         if not self.moves:
-            if self.view.seat in self.view.locked_out:
+            if self.view.seat in self.view.locked_seats:
                 return f"you passed on this pile, so {_out_of_turn_words(self.rules)}"
             return "nothing in your hand beats the pile"
         plain = [m.mask for m in self.moves if not self._control(m.mask)]
         strong = [m.mask for m in self.moves if self._control(m.mask)]
-        parts = []
+        parts: list[str] = []
         if strong:
             words = _join([self._your(m) for m in strong[:2]] + (["more"] if len(strong) > 2 else []))
-            parts.append(f"{words} {'is' if len(strong) == 1 else 'are'} worth more later, "
-                         "when it wins the pile or stops someone going out")
+            parts.append(Wording.concat(words, f" {'is' if len(strong) == 1 else 'are'} worth "
+                                        "more later, when it wins the pile or stops someone "
+                                        "going out"))
         # "Every other move breaks ..." is said only when each of those moves breaks one of
         # the groups named; a move that breaks nothing leaves passing as a choice of style.
         per_move = [self.broken(move) for move in plain]
@@ -323,7 +352,7 @@ class _Explainer:
                 what = "the other beating move" if len(plain) == 1 else "every other beating move"
             else:
                 what = "your only beating move" if len(plain) == 1 else "every move that beats it"
-            parts.append(f"{what} breaks {_join(broken, 'or')}")
+            parts.append(Wording.concat(f"{what} breaks ", _join(broken, "or")))
         elif plain:
             parts.append("keeping your hand as it is scores better than beating this pile")
-        return "; ".join(parts)
+        return _joined(parts)

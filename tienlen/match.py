@@ -39,6 +39,7 @@ from .cards import Cards
 from .combos import Combo, Kind
 from .errors import TienlenError
 from .game import Game
+from .reasons import Wording
 from .rules import Bomb, Penalties, Rules
 from .seeds import (GOLDEN_GAMMA, SEED_LIMIT, check_players, check_seed, seed_or_fresh,
                     splitmix64)
@@ -271,7 +272,8 @@ def cut_chains(game: Game) -> tuple[CutChain, ...]:
 class Payment:
     """Penalty points ``payer`` gives ``payee`` (R11.5). ``reason`` is ``"left"`` (unplayed
     2s and bombs, times the cóng multiplier when it applies) or ``"cut"`` (a chain of cuts);
-    ``detail`` says what was paid for, in words."""
+    ``detail`` says what was paid for, in words: a :class:`~tienlen.reasons.Wording` whose
+    fields hold the cards it names, for a screen to draw."""
 
     payer: int
     payee: int
@@ -317,13 +319,14 @@ def _left_payment(game: Game, payer: int, payee: int, penalties: Penalties,
     amount = base * penalties.cong_multiplier if cong else base
     if amount <= 0:
         return None
-    what = [f"left {twos}"] if twos else []
-    what += [f"{len(bombs)} unplayed bomb{'s' if len(bombs) > 1 else ''} "
-             f"({', '.join(bombs)})"] if bombs else []
-    detail = " and ".join(what) + f" ({base})"
-    if cong:
-        detail += f", cóng x{penalties.cong_multiplier}"
-    return Payment(payer, payee, amount, "left", detail)
+    # A Wording, so that a screen draws the 2s its own way (ASCII or Unicode suits).
+    what: list[str] = [Wording("left {cards}", cards=twos)] if twos else []
+    if bombs:
+        what += [" and "] if what else []
+        what.append(f"{len(bombs)} unplayed bomb{'s' if len(bombs) > 1 else ''} "
+                    f"({', '.join(bombs)})")
+    what.append(f" ({base})" + (f", cóng x{penalties.cong_multiplier}" if cong else ""))
+    return Payment(payer, payee, amount, "left", Wording.concat(*what))
 
 
 def _check_game(game: object) -> None:
@@ -380,9 +383,12 @@ def score_hand(game: Game) -> HandScore:
             for chain in cut_chains(game):
                 value = chain.value(game.rules)
                 if value > 0:
-                    words = " then ".join(str(combo.cards) for combo in chain.combos)
+                    pieces: list[str] = ["cut: "]
+                    for i, combo in enumerate(chain.combos):
+                        pieces += [" then "] if i else []
+                        pieces.append(Wording("{cards}", cards=combo.cards))
                     payments.append(Payment(chain.cut, chain.cutter, value, "cut",
-                                            f"cut: {words} ({value})"))
+                                            Wording.concat(*pieces, f" ({value})")))
     return HandScore(places, points, tuple(payments), instant)
 
 

@@ -17,7 +17,8 @@ MUST_INCLUDE_LOWEST | the first lead must include 3♠
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import string
+from collections.abc import Callable, Iterator, Mapping
 from enum import Enum
 from typing import Any
 
@@ -71,7 +72,8 @@ def reason_from_core(code: int) -> Reason:
     return _FROM_CORE[code]
 
 
-def _seat_words(seat: int) -> str:
+def seat_words(seat: int) -> str:
+    """How a message names a seat unless a screen names it otherwise: ``"seat 2"``."""
     return f"seat {seat}"
 
 
@@ -98,12 +100,12 @@ class Wording(str):
     fields: Mapping[str, Any]
 
     def __new__(cls, template: str, /, **fields: Any) -> Wording:
-        self = super().__new__(cls, _fill(template, fields, _seat_words, str))
+        self = super().__new__(cls, _fill(template, fields, seat_words, str))
         self.template = template
         self.fields = fields
         return self
 
-    def render(self, *, seat_name: Callable[[int], str] = _seat_words,
+    def render(self, *, seat_name: Callable[[int], str] = seat_words,
                card_text: Callable[[Cards], str] = str, subject: str | None = None) -> str:
         """The message with seats through ``seat_name``, cards through ``card_text``, and
         the play's cards replaced by ``subject`` where they are the subject."""
@@ -114,6 +116,71 @@ class Wording(str):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_wording, (self.template, dict(self.fields)))
+
+    @classmethod
+    def concat(cls, *parts: str) -> Wording:
+        """The parts one after another, as one Wording that keeps every part's fields: a
+        plain ``str`` part is text, a Wording part brings its template and fields (renamed
+        where two parts use the same name, so "your {cards} and your {cards}" keeps both).
+
+        >>> from tienlen.cards import Cards
+        >>> two = lambda text: Wording("{cards}", cards=Cards.parse(text))
+        >>> w = Wording.concat("keeps ", two("2s"), " and ", two("2h"), " {as is}")
+        >>> print(w, "|", w.render(card_text=lambda c: c.ascii()))
+        keeps 2♠ and 2♥ {as is} | keeps 2s and 2h {as is}
+        """
+        templates: list[str] = []
+        fields: dict[str, Any] = {}
+        for part in parts:
+            if not isinstance(part, Wording):
+                templates.append(part.replace("{", "{{").replace("}", "}}"))
+                continue
+            names = {}
+            for name, value in part.fields.items():
+                new, base, number = name, name.partition(_RENAMED)[0], 1
+                while new in fields:
+                    new, number = f"{base}{_RENAMED}{number}", number + 1
+                names[name] = new
+                fields[new] = value
+            templates.append(_renamed(part.template, names))
+        return cls("".join(templates), **fields)
+
+    def parts(self) -> Iterator[tuple[str, str | None, Any]]:
+        """The message in order as ``(text, field name, value)`` triples: the literal text
+        before each field, then the field (``None`` and ``None`` after the last text), so
+        that a screen can draw each card or seat its own way. Field names lose any suffix
+        :meth:`concat` gave them.
+
+        >>> from tienlen.cards import Cards
+        >>> list(Wording("play {cards} now", cards=Cards.parse("3s")).parts())
+        [('play ', 'cards', Cards.parse('3s')), (' now', None, None)]
+        """
+        for literal, name, spec, conversion in _FORMATTER.parse(self.template):
+            if name is None:
+                yield literal, None, None
+                continue
+            value = self.fields[name]
+            if conversion or spec:
+                value = _FORMATTER.format_field(_FORMATTER.convert_field(value, conversion),
+                                                spec or "")
+            yield literal, name.partition(_RENAMED)[0], value
+
+
+# concat() renames a repeated field to name + _RENAMED + a number; the suffix is dropped
+# wherever the name's meaning is read (a seat field stays a seat field).
+_RENAMED = "__"
+_FORMATTER = string.Formatter()
+
+
+def _renamed(template: str, names: Mapping[str, str]) -> str:
+    """``template`` with its fields renamed by ``names`` (plain identifier fields only)."""
+    out: list[str] = []
+    for literal, name, spec, conversion in _FORMATTER.parse(template):
+        out.append(literal.replace("{", "{{").replace("}", "}}"))
+        if name is not None:
+            out.append("{" + names.get(name, name) + (f"!{conversion}" if conversion else "")
+                       + (f":{spec}" if spec else "") + "}")
+    return "".join(out)
 
 
 def _wording(template: str, fields: dict[str, Any]) -> Wording:
@@ -127,7 +194,7 @@ def _fill(template: str, fields: Mapping[str, Any], seat_name: Callable[[int], s
             return card_text(Cards([value]))
         if isinstance(value, Cards):
             return card_text(value)
-        if name in SEAT_FIELDS and type(value) is int:
+        if name.partition(_RENAMED)[0] in SEAT_FIELDS and type(value) is int:
             return seat_name(value)
         return value
     return template.format_map({name: show(name, value) for name, value in fields.items()})
@@ -176,7 +243,7 @@ class IllegalMoveError(TienlenError):
         ``missing``, ``required``, ...)."""
         return self.wording.fields
 
-    def describe(self, *, seat_name: Callable[[int], str] = _seat_words,
+    def describe(self, *, seat_name: Callable[[int], str] = seat_words,
                  card_text: Callable[[Cards], str] = str, subject: str | None = None) -> str:
         """The message worded again: see :meth:`Wording.render`."""
         return self.wording.render(seat_name=seat_name, card_text=card_text, subject=subject)

@@ -18,6 +18,7 @@ value built by :meth:`tienlen.game.Game.view`; its questions go to the core.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 from . import _core
@@ -35,8 +36,9 @@ _DECK = (1 << 52) - 1
 class View:
     """One seat's view of a hand. Every field is public information or the seat's own.
 
-    ``unseen`` is every card the seat has not seen: in other hands or, with fewer than four
-    players, set aside (R1.2).
+    ``locked_seats`` holds the seats that passed on this pile (R5.1), each locked out of it
+    until the pile clears. ``unseen`` is every card the seat has not seen: in other hands
+    or, with fewer than four players, set aside (R1.2).
     """
 
     seat: int
@@ -48,10 +50,19 @@ class View:
     pile: Combo | None
     pile_owner: int | None
     turn: int | None
-    locked_out: frozenset[int]
+    locked_seats: frozenset[int]
     finished: tuple[int, ...]
     must_include: Card | None
     history: tuple[Action, ...]
+
+    @property
+    def locked_out(self) -> frozenset[int]:
+        """Deprecated alias of :attr:`locked_seats` (the seats that passed on this pile, the
+        same set); reading it warns with a :class:`DeprecationWarning`. ``locked_out`` now
+        names only the bool "this seat is locked out"."""
+        warnings.warn("View.locked_out is deprecated: use View.locked_seats (the same set)",
+                      DeprecationWarning, stacklevel=2)
+        return self.locked_seats
 
     @property
     def is_my_turn(self) -> bool:
@@ -78,7 +89,7 @@ class View:
             self.hand.mask,
             self.pile.code if self.pile is not None else 0,
             self.rules.flags,
-            self.seat in self.locked_out,
+            self.seat in self.locked_seats,
             -1 if self.must_include is None else int(self.must_include),
         )
         return [Cards(mask) for mask in masks.tolist()]
@@ -125,7 +136,7 @@ class View:
             hands[seat] |= pool & ((2 << high) - (1 << low))
             start += need
         locked = 0
-        for seat in self.locked_out:
+        for seat in self.locked_seats:
             locked |= 1 << seat
         return _core.GameState.from_fields(
             hands,

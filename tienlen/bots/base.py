@@ -28,12 +28,10 @@ from ..actions import PASS, Move
 from ..seeds import seed_or_fresh
 from ..view import View
 
-__all__ = ["Bot", "BotError", "Move", "PASS", "is_bomb", "is_unbeatable", "TWOS_MASK"]
+__all__ = ["Bot", "BotError", "Move", "PASS", "cuts", "is_bomb", "is_unbeatable", "TWOS_MASK"]
 
 #: The four 2s (rank 12), the cards that only bombs can beat.
 TWOS_MASK = 0xF << 48
-
-_BOMB_KINDS = frozenset((_core.QUAD, _core.DOUBLE_SEQUENCE))
 
 
 class BotError(TienlenError):
@@ -41,14 +39,39 @@ class BotError(TienlenError):
     its turn."""
 
 
-def is_bomb(code: int) -> bool:
-    """Whether a combo code is a quad or a double sequence, the kinds that bomb 2s (R4).
+def is_bomb(code: int, flags: int = 0) -> bool:
+    """Whether a play of combo ``code`` is a bomb to keep for a cut under the rules of
+    ``flags`` (``Rules.flags``): a kind the rule table lets cut something (R4.1; R11.1 in
+    the South), or a double sequence longer than any in the table. The core's test
+    (``core.is_bomb_group``), the one the PLAN playouts use; under the contract it is every
+    quad and double sequence.
 
     >>> from tienlen import core
-    >>> is_bomb(core.classify(0b1111)), is_bomb(core.classify(0b1))
-    (True, False)
+    >>> from tienlen.rules import Rules
+    >>> five_pairs = core.classify(0b11 | 0b11 << 4 | 0b11 << 8 | 0b11 << 12 | 0b11 << 16)
+    >>> is_bomb(core.classify(0b1111)), is_bomb(core.classify(0b1)), is_bomb(five_pairs)
+    (True, False, True)
+    >>> is_bomb(five_pairs, Rules.southern().flags)     # cuts nothing in the South (R11.1)
+    False
     """
-    return _core.code_kind(code) in _BOMB_KINDS
+    return _core.is_bomb_group(code, flags)
+
+
+def cuts(code: int, pile_code: int, flags: int = 0) -> bool:
+    """Whether a play of combo ``code`` would *cut* the pile ``pile_code`` by the rule table
+    of ``flags``: the table lists the pile's class among what the play's class cuts (a bomb
+    on a 2 under the contract, R4.1; the chặt table in the South, R11.1, where a bomb's own
+    class means a lower one of its kind). Whether the play is legal is the game's question.
+
+    >>> from tienlen import core
+    >>> from tienlen.rules import Rules
+    >>> quad, three_pairs = core.classify(0b1111), core.classify(0b11 | 0b11 << 4 | 0b11 << 8)
+    >>> cuts(quad, core.classify(1 << 51)), cuts(quad, three_pairs)
+    (True, False)
+    >>> cuts(quad, three_pairs, Rules.southern().flags)
+    True
+    """
+    return _core.cut_class(pile_code) in _core.cut_targets(code, flags)
 
 
 def is_unbeatable(move: int, unseen: int, flags: int = 0) -> bool:

@@ -3,11 +3,16 @@
 The rule, precisely:
 
 - **Lead.** Play the combination with the most cards among those holding the hand's lowest
-  card, bombs (quads, double sequences) excluded; ties go to the lowest top card. So a low
-  card leaves the hand in the longest run, pair or triple it belongs to.
+  card, bombs excluded; ties go to the lowest top card. So a low card leaves the hand in
+  the longest run, pair or triple it belongs to.
 - **Follow.** Play the lowest legal play: the first in the core's order (kind, length,
-  then top card). A bomb is played only on a combination of 2s; otherwise it is skipped.
+  then top card). A bomb is played only where it cuts the pile; otherwise it is skipped.
   With no such play, pass.
+
+"Bomb" and "cuts" are the game's rule table (:func:`~tienlen.bots.base.is_bomb`,
+:func:`~tienlen.bots.base.cuts`): under the contract every quad and double sequence is a
+bomb and it cuts only 2s (R4.1); in the South a 5-pair double sequence is no bomb and a
+bomb also cuts the bombs below it in the chặt table (R11.1).
 - A play that empties the hand is always made.
 
 This is the core's ``GREEDY`` playout policy, except that it keeps its bombs.
@@ -24,15 +29,15 @@ PASS
 
 from __future__ import annotations
 
-from ..view import View
-from .base import PASS, Bot, Move, is_bomb
 from .. import _core
+from ..view import View
+from .base import PASS, Bot, Move, cuts, is_bomb
 
 __all__ = ["GreedyBot"]
 
 
 class GreedyBot(Bot):
-    """L1: lowest combination first; never a bomb except on 2s."""
+    """L1: lowest combination first; never a bomb except to cut the pile."""
 
     level = "L1"
 
@@ -49,11 +54,13 @@ class GreedyBot(Bot):
             best, best_len = moves[0], 0
             for move in moves:
                 size = len(move)
-                if move.mask & lowest and size > best_len and not is_bomb(_core.classify(move.mask, flags)):
+                if (move.mask & lowest and size > best_len
+                        and not is_bomb(_core.classify(move.mask, flags), flags)):
                     best, best_len = move, size
             return best
-        on_twos = _core.is_two_combo(view.pile.code)
+        pile = view.pile.code
         for move in moves:
-            if on_twos or not is_bomb(_core.classify(move.mask, flags)):
+            code = _core.classify(move.mask, flags)
+            if not is_bomb(code, flags) or cuts(code, pile, flags):
                 return move
         return PASS

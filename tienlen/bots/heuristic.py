@@ -7,8 +7,8 @@ cover it. Every candidate move is scored by its *damage*, how much it worsens th
 - **Going out** is always taken.
 - **Control cards** (anything holding a 2, and bombs) are held back. One is played only
   when it wins the pile for sure (nothing among the unseen cards can beat it) and the
-  hand is short enough to use the lead it wins, when it bombs a 2, or when an opponent
-  is close to going out.
+  hand is short enough to use the lead it wins, when it is a bomb that cuts the pile, or
+  when an opponent is close to going out.
 - **Lead.** With at most one group left that could be beaten, lead the unbeatable groups
   first and go out with the last. Otherwise lead the weakest intact group (lowest top
   card, then most cards). When an opponent holds 1 or 2 cards, avoid leading a
@@ -18,7 +18,9 @@ cover it. Every candidate move is scored by its *damage*, how much it worsens th
   groups if needed.
 
 "Unbeatable" pools every unseen card as if one opponent held them all, so it errs on the
-side of caution.
+side of caution. "Bomb" and "cuts" are the game's rule table (:func:`~tienlen.bots.base.is_bomb`,
+:func:`~tienlen.bots.base.cuts`): a bomb cuts 2s under the contract (R4.1), and in the South
+also the bombs below it (R11.1, chặt chồng).
 
 >>> from tienlen.game import Game
 >>> game = Game.from_hands(["3s 4d 5c 9s 9h Kd", "6s 7s 8s 10c Jd 2h"])
@@ -37,7 +39,7 @@ from dataclasses import dataclass
 from .. import _core
 from ..cards import Cards
 from ..view import View
-from .base import PASS, Bot, Move, is_bomb, is_unbeatable
+from .base import PASS, Bot, Move, cuts, is_bomb, is_unbeatable
 from .split import GROUP, is_control, move_damage, split_count, split_masks
 
 __all__ = ["HeuristicBot", "Decision"]
@@ -106,6 +108,12 @@ class _Context:
     def code(self, move: int) -> int:
         return _core.classify(move, self.flags)
 
+    def bomb(self, move: int) -> bool:
+        return is_bomb(self.code(move), self.flags)
+
+    def cuts_pile(self, move: int) -> bool:
+        return cuts(self.code(move), self.pile_code, self.flags)
+
     def control(self, move: int) -> bool:
         return is_control(move, self.flags)
 
@@ -137,10 +145,10 @@ class _Context:
 
     def follow(self, moves: list[int]) -> Decision:
         if self.danger <= 2 and moves:
-            best = max(moves, key=lambda m: (not is_bomb(self.code(m)), self._top(m)))
+            best = max(moves, key=lambda m: (not self.bomb(m), self._top(m)))
             return Decision(Cards(best), "block", self.damage(best))
-        if moves and _core.is_two_combo(self.pile_code):
-            bombs = [m for m in moves if is_bomb(self.code(m))]
+        if moves:
+            bombs = [m for m in moves if self.cuts_pile(m)]   # only a bomb cuts
             if bombs:
                 best = min(bombs, key=self.damage)
                 return Decision(Cards(best), "bomb", self.damage(best))

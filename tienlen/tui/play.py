@@ -25,13 +25,13 @@ from ..actions import PASS, Action, Move
 from ..errors import CardParseError
 from ..game import Game
 from ..match import Match
-from ..reasons import IllegalMoveError, Wording
+from ..reasons import IllegalMoveError, Reason, Wording, play_message
 from ..replay import ReplayLabels, game_to_json_with_labels
 from ..rules import Rules
 from ..seeds import mix
 from ..view import View
 from .render import (SeatInfo, Style, board, cards_text, combo_text, finishing_table,
-                     ordinal, scoreboard)
+                     ordinal, prose_text, scoreboard)
 from .terminal import Terminal
 
 __all__ = ["PlayOptions", "PlaySession", "Command", "parse_command", "cards_from_input",
@@ -258,16 +258,15 @@ class PlaySession:
     def _name(self, seat: int) -> str:
         return self.seats[seat].name
 
-    def _words(self, text: str) -> str:
-        """An engine or hint message as the screen words it: seats by the names the board
-        shows (read from a :class:`~tienlen.reasons.Wording`'s fields, not from its text),
-        and cards in the chosen form."""
-        if isinstance(text, Wording):
-            text = text.render(seat_name=self._name, card_text=self._card_words)
-        return self.style.words(text)
+    def _prose(self, text: str) -> Text:
+        """An engine or hint message as the screen draws it: seats by the names the board
+        shows and cards by the board's card renderer, both read from a
+        :class:`~tienlen.reasons.Wording`'s fields, never found in its text."""
+        return prose_text(text, self.style, self._name)
 
-    def _card_words(self, cards: Cards) -> str:
-        return cards.ascii() if self.style.ascii else str(cards)
+    def _words(self, text: str) -> str:
+        """:meth:`_prose` as plain text."""
+        return self._prose(text).plain
 
     def _error_words(self, error: ValueError) -> str:
         """A refusal as the screen words it: an :class:`IllegalMoveError` from its fields."""
@@ -398,9 +397,9 @@ class PlaySession:
             self.term.print(Text("Penalties (R11.5):", style="bold"))
             for payment in score.payments:
                 verb = "pay" if payment.payer == self.you else "pays"
-                self.term.print(Text(self.style.words(
+                self.term.print(self._prose(Wording.concat(
                     f"  {self._name(payment.payer)} {verb} {self._name(payment.payee)} "
-                    f"{payment.amount}: {payment.detail}")))
+                    f"{payment.amount}: ", payment.detail)))
             if not score.payments:
                 self.term.print(Text("  none this hand", style="dim"))
         self.term.print(scoreboard(after, match.place_counts, self.seats,
@@ -476,8 +475,12 @@ class PlaySession:
                 text.append(": play any combination")
         else:
             moves = view.legal_moves()
-            if view.seat in view.locked_out:
-                text.append("you passed on this pile, so only a bomb on the 2s may play")
+            if view.seat in view.locked_seats:
+                # The refusal's own words, from the rule table: which bombs may cut this
+                # pile out of turn (R5.2; R11.2 in the South).
+                text.append_text(self._prose(play_message(
+                    Reason.LOCKED_OUT, Cards(), hand=view.hand, pile=view.pile.cards,
+                    pile_code=view.pile.code, must_include=-1, flags=view.rules.flags)))
                 if not moves:
                     text.append("; you hold none: pass (p or Enter)")
             elif not moves:
@@ -579,7 +582,8 @@ class PlaySession:
         else:
             text.append("play ", style="bold")
             text.append_text(cards_text(move, self.style))
-        text.append(f" {self.style.dash} {self._words(suggestion.reason)}")
+        text.append(f" {self.style.dash} ")
+        text.append_text(self._prose(suggestion.reason))
         self.term.print(text)
         self.term.print(Text("Type y to play it, or anything else to choose yourself.",
                              style="dim"))

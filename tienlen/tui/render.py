@@ -7,8 +7,7 @@ who has finished all come from the engine.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from rich import box
@@ -20,6 +19,7 @@ from rich.text import Text
 from ..cards import Card, Cards
 from ..combos import Combo
 from ..actions import Action
+from ..reasons import SEAT_FIELDS, Wording, seat_words
 from ..view import View
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "card_text",
     "cards_text",
     "combo_text",
+    "prose_text",
     "ordinal",
     "board",
     "hand_grid",
@@ -39,10 +40,10 @@ __all__ = [
 
 # ♦ and ♥ are the red suits; ♠ and ♣ stay in the terminal's own colour.
 _SUIT_STYLE = ("", "", "red", "red")
-_ASCII_SUITS = str.maketrans({"♠": "s", "♣": "c", "♦": "d", "♥": "h"})
-# A rank right before a suit symbol: only those symbols are turned into letters, so that
-# prose around them is left alone.
-_CARD_IN_TEXT = re.compile(r"(10|[2-9JQKAT])([♠♣♦♥])\ufe0f?")
+# Suit symbols left in plain text (a legend such as "♠ ♣ ♦ ♥", or text typed by the player),
+# with the emoji variation selector some keyboards add after them. Cards that the engine or
+# a hint names are fields of a Wording and drawn by card_text, never found in the text.
+_ASCII_SUITS = str.maketrans({"♠": "s", "♣": "c", "♦": "d", "♥": "h", "\ufe0f": ""})
 _ACCENTS = str.maketrans({"ế": "e", "ê": "e", "Ế": "E"})
 #: Columns of the board panel: fits an 80-column terminal.
 BOARD_WIDTH = 72
@@ -71,11 +72,11 @@ class Style:
         return "-" if self.ascii else "—"
 
     def words(self, text: str) -> str:
-        """``text`` (often an engine message) with its cards in the chosen form."""
+        """Plain ``text`` in the chosen form: in ASCII, suit symbols as letters, no accents
+        or long dashes. Messages that name cards or seats are Wordings: draw those with
+        :func:`prose_text`, which renders each card itself."""
         if not self.ascii:
             return text
-        # Cards first ("4♠" -> "4s"), then any suit symbol left in prose.
-        text = _CARD_IN_TEXT.sub(lambda m: m[1] + m[2].translate(_ASCII_SUITS), text)
         return text.translate(_ASCII_SUITS).translate(_ACCENTS).replace("—", "-")
 
 
@@ -104,6 +105,35 @@ def card_text(card: Card, style: Style) -> Text:
 def cards_text(cards: Iterable[Card], style: Style) -> Text:
     """Cards separated by spaces, each coloured by suit."""
     return Text(" ").join(card_text(card, style) for card in cards)
+
+
+def prose_text(text: str, style: Style, seat_name: Callable[[int], str] = seat_words) -> Text:
+    """A message (a hint's reason, a refusal, a penalty) drawn for the screen: the text
+    between fields in the chosen form (:meth:`Style.words`), each card or move field by
+    :func:`cards_text` (Unicode suits, red ♦ ♥, or ASCII letters), each seat field through
+    ``seat_name``. Plain ``str`` text has no fields.
+
+    >>> from tienlen.reasons import Wording
+    >>> reason = Wording("it keeps your {cards} for later", cards=Cards.parse("2h"))
+    >>> prose_text(reason, Style()).plain, prose_text(reason, Style(ascii=True)).plain
+    ('it keeps your 2♥ for later', 'it keeps your 2h for later')
+    >>> prose_text(Wording("{seat} has 1 card left", seat=2), Style(), "Ann Bo Cy".split().__getitem__).plain
+    'Cy has 1 card left'
+    """
+    if not isinstance(text, Wording):
+        return Text(style.words(text))
+    out = Text()
+    for literal, name, value in text.parts():
+        out.append(style.words(literal))
+        if isinstance(value, Card):
+            out.append_text(card_text(value, style))
+        elif isinstance(value, Cards):
+            out.append_text(cards_text(value, style))
+        elif name in SEAT_FIELDS and type(value) is int:
+            out.append(style.words(seat_name(value)))
+        elif name is not None:
+            out.append(style.words(str(value)))
+    return out
 
 
 def combo_text(combo: Combo, style: Style) -> Text:
@@ -164,7 +194,7 @@ def _status(view: View, seat: int) -> Text:
         return Text(f"out, {ordinal(place)}", style="green")
     if view.turn == seat:
         return Text("to play", style="bold")
-    if seat in view.locked_out:
+    if seat in view.locked_seats:
         return Text("passed", style="yellow")
     return Text("")
 

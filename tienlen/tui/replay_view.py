@@ -15,8 +15,10 @@ from rich.text import Text
 from ..game import Game
 from ..match import score_hand
 from ..rules import Rules
+from ..reasons import Wording
 from ..replay import ReplayError, ReplayLabels, read_replay_file, replay_labels
-from .render import SeatInfo, Style, board, cards_text, combo_text, finishing_table, ordinal
+from .render import (SeatInfo, Style, board, cards_text, combo_text, finishing_table, ordinal,
+                     prose_text)
 from .terminal import Terminal
 
 __all__ = ["load_replay", "replay_file", "REPLAY_PAUSE"]
@@ -124,9 +126,9 @@ def replay_file(terminal: Terminal, path: Path, *, style: Style, step: bool = Fa
         if game.rules.penalties is not None:
             terminal.print(Text("Penalties (R11.5):", style="bold"))
             for payment in score.payments:
-                terminal.print(Text(style.words(
+                terminal.print(prose_text(Wording.concat(
                     f"  {seats[payment.payer].name} pays {seats[payment.payee].name} "
-                    f"{payment.amount}: {payment.detail}")))
+                    f"{payment.amount}: ", payment.detail), style))
             if not score.payments:
                 terminal.print(Text("  none this hand", style="dim"))
     else:
