@@ -435,10 +435,14 @@ cdef class GameState:
                 raise ValueError(f"hands[{p}] shares cards with another hand")
             seen |= hs[p]
         lead = -1 if leader is None else _small_int_arg(leader, "leader", -1, n - 1)
-        st_init(&self.s, hs, n, lead, f)
+        # Built in a local and stored only once checked, so that calling __init__ again
+        # with arguments that fail leaves a state in play exactly as it was.
+        cdef State built
+        st_init(&built, hs, n, lead, f)
         if dealt:
-            st_deal_instant_win(&self.s)
-        _check_state(&self.s)
+            st_deal_instant_win(&built)
+        _check_state(&built)
+        self.s = built
 
     @staticmethod
     def from_fields(hands, pile_mask=0, pile_owner=-1, turn=0, locked_mask=0, finished=(),
@@ -476,7 +480,12 @@ cdef class GameState:
         return tuple(self.s.hands[p] for p in range(self.s.players))
 
     def hand(self, seat):
-        return self.s.hands[_small_int_arg(seat, "seat", 0, self.s.players - 1)]
+        # The seat is read before the bound: its __index__ may re-initialise this state with
+        # fewer players.
+        cdef int p = _small_int_arg(seat, "seat", 0, 3)
+        if p >= self.s.players:
+            raise ValueError(f"seat must be in 0..{self.s.players - 1}; got {_quote(seat)}")
+        return self.s.hands[p]
 
     @property
     def pile_code(self):
@@ -563,8 +572,11 @@ cdef class GameState:
         end, cards not held, a non-combination, a pass on an empty pile) with ValueError."""
         cdef uint64_t m
         cdef uint32_t code
-        cdef int t = self.s.turn
+        cdef int t
+        # The mask first: its __index__ is Python code that may move this state on, so the
+        # seat to act is read only once no Python can run before st_play.
         m = _mask_arg(mask, "mask")
+        t = self.s.turn
         if t < 0 or self.s.players < 2:
             raise ValueError("the hand is over")
         if m == 0:

@@ -385,7 +385,12 @@ cdef class RLGame:
         If the rules enable instant wins (R11.3) and the deal holds one, the hand is over at
         once (`is_over`, `instant_win`; the winner is `finished[0]`, the others share last
         place)."""
-        rng_seed(&self.g.rng, _seed_arg(seed))
+        cdef uint64_t s = _seed_arg(seed)
+        if self.players < 2:
+            # RLGame.__new__(RLGame): no player count to deal for (dealing for 0 players
+            # took ctz(0), undefined behaviour).
+            raise ValueError("this RLGame was never initialised: construct it with RLGame(players)")
+        rng_seed(&self.g.rng, s)
         rlg_deal(&self.g, self.players, self.flags)
         rlg_refresh(&self.g)
 
@@ -396,20 +401,24 @@ cdef class RLGame:
         cdef uint64_t hs[4]
         cdef uint64_t seen = 0
         cdef int p, lead
+        cdef int players = self.players
         hands = _hands_arg(hands)
-        if len(hands) != self.players:
-            raise ValueError(f"hands must hold {self.players} masks; got {len(hands)}")
+        if len(hands) != players:
+            raise ValueError(f"hands must hold {players} masks; got {len(hands)}")
         for p in range(4):
             hs[p] = 0
-        for p in range(self.players):
+        for p in range(players):
             hs[p] = _mask_arg(hands[p], f"hands[{p}]")
             if hs[p] == 0 or TL_POPCOUNT(hs[p]) > 13:
                 raise ValueError(f"hands[{p}] must hold 1..13 cards")
             if hs[p] & seen:
                 raise ValueError(f"hands[{p}] shares cards with another hand")
             seen |= hs[p]
-        lead = _small_int_arg(leader, "leader", -1, self.players - 1)
-        st_init(&self.g.s, hs, self.players, lead, self.flags)
+        lead = _small_int_arg(leader, "leader", -1, players - 1)
+        if self.players != players:
+            # An argument's __index__ re-initialised this game: the hands no longer fit it.
+            raise ValueError("the game was re-initialised while its hands were being read")
+        st_init(&self.g.s, hs, players, lead, self.flags)
         self.g.nhist = 0
         self.g.leader = -1
         rlg_refresh(&self.g)
@@ -512,9 +521,13 @@ cdef class RLGame:
 
     def observe(self, seat, out=None):
         """The uint8 observation of `seat` (docs/rl.md), into `out` if given."""
-        cdef int s = _small_int_arg(seat, "seat", 0, self.players - 1)
+        cdef int s = _small_int_arg(seat, "seat", 0, 3)
         res = _rl_out(out, np.uint8, (RL_OBS,))
         cdef uint8_t[::1] o = res
+        # The bound after every argument was read: their Python code (__index__, an out
+        # subclass) may have re-initialised this game with fewer players.
+        if s >= self.players:
+            raise ValueError(f"seat must be in 0..{self.players - 1}; got {_quote(seat)}")
         rl_encode(&self.g, s, &o[0])
         return res
 
@@ -540,6 +553,14 @@ cdef class RLGame:
         return c
 
     copy = __copy__
+
+    def __deepcopy__(self, memo):
+        # Every field is plain data in the struct: the shallow copy is already independent.
+        return self.__copy__()
+
+    def __reduce__(self):
+        raise TypeError("RLGame holds native state and cannot be pickled; pickle its "
+                        "state() (a GameState) or its hands and history instead")
 
 
 cdef struct VecCore:
@@ -851,7 +872,14 @@ cdef class VecGames:
             self.workers[p].c = &self.c
             self.workers[p].slot = p
         self.closed = False
-        self.reset(seed)
+        try:
+            self.reset(seed)
+        except BaseException:
+            # Ctrl-C (or a bad seed) during the first deal: games never dealt must not be
+            # stepped, so the object is left closed.
+            self._free()
+            self.closed = True
+            raise
 
     def __dealloc__(self):
         self._free()
@@ -895,7 +923,7 @@ cdef class VecGames:
         """Deal every game afresh. `seed` is an int (env i then uses the stream
         (seed, i), as random_playouts does) or a uint64 array of one seed per env (env i's
         first deal is then exactly `deal(seeds[i], players)`)."""
-        cdef Py_ssize_t i, n = self.num_envs
+        cdef Py_ssize_t i, j, end, n = self.num_envs
         cdef uint64_t s0
         cdef const uint64_t[::1] seeds
         cdef int failed = 0
@@ -915,15 +943,28 @@ cdef class VecGames:
                 s0 = _seed_arg(seed)
                 for i in range(n):
                     rng_seed(&self.c.games[i].rng, stream_seed(s0, <uint64_t>i))
-            with nogil:
-                for i in range(n):
-                    self.c.p_episodes[i] = 0
-                    self.c.p_term[i] = 0
-                    self.c.p_err[i] = 0
-                    self.c.p_reward[i] = 0
-                    if _vc_new_game(&self.c, i, &self.c.memos[0]) < 0:
-                        failed = 1
-                        break
+            # In blocks, honouring Ctrl-C between them (dealing 2**24 games with PLAN
+            # opponents takes minutes). Envs not reached keep their previous game and are
+            # flagged RL_ERR_INTERRUPTED, as step leaves them.
+            i = 0
+            try:
+                while i < n and not failed:
+                    end = i + RL_BLOCK if i + RL_BLOCK < n else n
+                    with nogil:
+                        for j in range(i, end):
+                            self.c.p_episodes[j] = 0
+                            self.c.p_term[j] = 0
+                            self.c.p_err[j] = 0
+                            self.c.p_reward[j] = 0
+                            if _vc_new_game(&self.c, j, &self.c.memos[0]) < 0:
+                                failed = 1
+                                break
+                    i = end
+                    if PyErr_CheckSignals() < 0:
+                        _raise_pending()
+            finally:
+                for j in range(i, n):
+                    self.c.p_err[j] = RL_ERR_INTERRUPTED
         finally:
             self.busy = False
         if failed:
@@ -1022,20 +1063,30 @@ cdef class VecGames:
                 nbad += not ((a == 0 and (lim & 1)) or (a >= 1 and a <= (lim >> 1)))
         return nbad
 
+    cdef Py_ssize_t _env_arg(self, object env) except -1:
+        """Env index `env`, read before the open check and the bound: its __index__ is
+        Python code that may close or re-initialise these games, so neither may be read
+        before it has run (the bound would be stale, the games freed)."""
+        cdef int64_t i = _int_arg(env, "env", 0, (<int64_t>1) << 62)
+        self._check_open()
+        if i >= self.num_envs:
+            raise ValueError(f"env must be in 0..{self.num_envs - 1}; got {_quote(env)}")
+        return <Py_ssize_t>i
+
     def game_state(self, env):
         """A copy of env `env`'s core GameState (for tests and debugging)."""
-        self._check_open()
-        cdef Py_ssize_t i = _int_arg(env, "env", 0, self.num_envs - 1)
+        cdef Py_ssize_t i = self._env_arg(env)
         cdef GameState gs = GameState.__new__(GameState)
         gs.s = self.c.games[i].s
         return gs
 
     def legal_action_cards(self, env, out=None):
         """int8 (487, 52) card vectors of env `env`'s actions (as RLGame.legal_action_cards)."""
-        self._check_open()
-        cdef Py_ssize_t i = _int_arg(env, "env", 0, self.num_envs - 1)
+        # `out` first: checking it runs Python code (an ndarray subclass's properties)
+        # that could close these games; nothing Python runs between _env_arg and the read.
         res = _rl_out(out, np.int8, (RL_ACTIONS, 52))
         cdef int8_t[:, ::1] o = res
+        cdef Py_ssize_t i = self._env_arg(env)
         rl_action_cards(&self.c.games[i], &o[0, 0])
         return res
 

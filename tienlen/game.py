@@ -23,6 +23,7 @@ seat 1 passes | seat 2 plays 8♣ | 0
 
 from __future__ import annotations
 
+import threading
 import warnings
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
@@ -129,6 +130,15 @@ class LegalMoves:
             return False
         return self._game.can_play(move)  # type: ignore[arg-type]
 
+    def __eq__(self, other: object) -> bool:
+        # By the moves listed now (as the Guandan LegalPlays): a copy or an unpickled view
+        # of an equal game is equal, and so is a list of the same moves.
+        if isinstance(other, (LegalMoves, tuple, list)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # live: its moves change with the game
+
     def __repr__(self) -> str:
         shown: list[str] = []
         limit = 12
@@ -138,6 +148,14 @@ class LegalMoves:
                 break
             shown.append(str(move))
         return f"<LegalMoves ({len(self)}): {', '.join(shown)}>"
+
+
+# Held while an action changes a game's core state and records it in its history: two
+# threads acting on one Game would otherwise interleave between the two (a history that no
+# longer replays to the state). One lock for every game, since a Game has no room for its
+# own (copies must stay cheap for search); uncontended it costs well under 0.1 µs, and
+# Python threads share the GIL anyway. Reentrant: a Cards subclass's code may act again.
+_STEPPING = threading.RLock()
 
 
 class Game:
@@ -216,7 +234,15 @@ class Game:
         ...
         ValueError: hands[1] shares cards with another hand
         """
-        masks = tuple(_as_cards(hand).mask for hand in hands)
+        try:
+            # A str would be read a character at a time: it is not a sequence of hands.
+            given = () if isinstance(hands, (str, bytes)) else tuple(hands)
+        except TypeError:     # not iterable (an int, a 0-d array)
+            given = ()
+        if not given:
+            raise ValueError(f"hands must be a sequence of hands, one per seat; "
+                             f"got {hands!r:.80}")
+        masks = tuple(_as_cards(hand).mask for hand in given)
         game = object.__new__(cls)
         game._setup(masks, rules, leader, None)
         return game
@@ -489,14 +515,16 @@ class Game:
         seat 0 plays 3♠ 4♠ 5♠ | seat 1 plays 6♦ 7♦ 8♦
         """
         parsed = cards if type(cards) is Cards else _as_cards(cards)
-        state = self._state
-        turn = state.turn
-        # One core call checks and applies; only a refusal pays for building its reason.
-        code = state.try_play(parsed.mask) if seat is None or not self._wrong_seat(seat) else -1
-        if code <= 0:
-            self._verified_play(parsed, seat)
-            raise AssertionError("unreachable: the core refused a play that verifies")
-        return self._record(_new_action(Action, (turn, "play", parsed, _combo_from_code(code, parsed))))
+        with _STEPPING:
+            state = self._state
+            turn = state.turn
+            # One core call checks and applies; only a refusal pays for building its reason.
+            code = state.try_play(parsed.mask) if seat is None or not self._wrong_seat(seat) else -1
+            if code <= 0:
+                self._verified_play(parsed, seat)
+                raise AssertionError("unreachable: the core refused a play that verifies")
+            return self._record(_new_action(Action, (turn, "play", parsed,
+                                                     _combo_from_code(code, parsed))))
 
     def pass_turn(self, seat: int | None = None) -> Action:
         """Pass for ``seat`` (default: the seat to act), which locks it out of this pile
@@ -508,11 +536,12 @@ class Game:
         seat 1 passes
         frozenset({1})
         """
-        turn = self._state.turn
-        if (seat is not None and self._wrong_seat(seat)) or self._state.try_pass():
-            self.verify_pass(seat)
-            raise AssertionError("unreachable: the core refused a pass that verifies")
-        return self._record(_PASSES[turn])
+        with _STEPPING:
+            turn = self._state.turn
+            if (seat is not None and self._wrong_seat(seat)) or self._state.try_pass():
+                self.verify_pass(seat)
+                raise AssertionError("unreachable: the core refused a pass that verifies")
+            return self._record(_PASSES[turn])
 
     def act(self, move: MoveLike, seat: int | None = None) -> Action:
         """Play ``move``, or pass if it is :data:`PASS`: the one entry point for a bot's
@@ -539,24 +568,28 @@ class Game:
         ...       "|", game.apply_unchecked(PASS))
         seat 0 plays 3♠ | seat 1 passes
         """
-        turn = self._state.turn
         if move is PASS or (type(move) is int and move == 0):
-            self._state.apply(0)
-            return self._record(_PASSES[turn])
-        cards = move if type(move) is Cards else _as_cards(move)
-        if not cards.mask:
-            if hasattr(type(move), "__index__") and not isinstance(move, bool):
-                # A NumPy 0 is the mask 0, a pass, as the int 0 is.
+            with _STEPPING:
+                turn = self._state.turn
                 self._state.apply(0)
                 return self._record(_PASSES[turn])
-            # Empty cards ("", [], Cards()): the core would take mask 0 as a pass, and
-            # recording a play of no cards would give a history (and a replay) that
-            # disagrees with what the core did.
-            raise IllegalMoveError(Reason.NOT_A_COMBINATION,
-                                   "you must play at least one card (or pass: PASS or 0)",
-                                   seat=turn, cards=cards)
-        code = self._state.apply(cards.mask)
-        return self._record(_new_action(Action, (turn, "play", cards, _combo_from_code(code, cards))))
+        cards = move if type(move) is Cards else _as_cards(move)
+        with _STEPPING:
+            turn = self._state.turn
+            if not cards.mask:
+                if hasattr(type(move), "__index__") and not isinstance(move, bool):
+                    # A NumPy 0 is the mask 0, a pass, as the int 0 is.
+                    self._state.apply(0)
+                    return self._record(_PASSES[turn])
+                # Empty cards ("", [], Cards()): the core would take mask 0 as a pass, and
+                # recording a play of no cards would give a history (and a replay) that
+                # disagrees with what the core did.
+                raise IllegalMoveError(Reason.NOT_A_COMBINATION,
+                                       "you must play at least one card (or pass: PASS or 0)",
+                                       seat=turn, cards=cards)
+            code = self._state.apply(cards.mask)
+            return self._record(_new_action(Action, (turn, "play", cards,
+                                                     _combo_from_code(code, cards))))
 
     # ---------------------------------------------------------------------- views
 

@@ -41,7 +41,8 @@ from .errors import TienlenError
 from .game import Game
 from .reasons import Wording
 from .rules import Bomb, Penalties, Rules
-from .seeds import GOLDEN_GAMMA, SEED_LIMIT, check_players, seed_or_fresh, splitmix64
+from .seeds import (GOLDEN_GAMMA, SEED_LIMIT, check_players, check_seed, seed_or_fresh,
+                    splitmix64)
 
 __all__ = ["Match", "MatchError", "hand_seed", "HandScore", "Payment", "CutChain",
            "finishing_places", "score_hand", "cut_chains", "unplayed_bombs", "bomb_kind"]
@@ -67,6 +68,10 @@ def hand_seed(match_seed: int, number: int) -> int:
     >>> hand_seed(0, 1), hand_seed(0, 2)
     (16294208416658607535, 7960286522194355700)
     """
+    # Exact ints only: NumPy ints would wrap in their own arithmetic (another deal).
+    check_seed(match_seed, MatchError)
+    if type(number) is not int or number < 1:
+        raise MatchError(f"number must be a hand number, an int >= 1; got {number!r:.80}")
     return splitmix64((match_seed + (number - 1) * GOLDEN_GAMMA) % SEED_LIMIT)[1]
 
 
@@ -99,6 +104,10 @@ def bomb_kind(combo: Combo, rules: Rules = _DEFAULT_RULES) -> Bomb | None:
     >>> bomb_kind(classify("5s 5c 6s 6c 7s 7c 8s 8c 9s 9c"), Rules.southern()) is None
     True
     """
+    if not isinstance(combo, Combo):
+        raise ValueError(f"combo must be a Combo, got {type(combo).__name__}")
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a Rules, got {type(rules).__name__}")
     bomb = _shape(combo)
     return bomb if bomb in _bombs_of(rules) else None
 
@@ -520,6 +529,51 @@ class Match:
     def totals(self) -> tuple[int, ...]:
         """Per seat, R10.2 points plus net R11.5 penalty points."""
         return tuple(p + q for p, q in zip(self.scores, self.penalties))
+
+    # --- copies and equality (as the Guandan Match): a copy plays on independently -----------
+
+    def copy(self) -> Match:
+        """An independent copy: playing on it (or dealing its next hand) leaves this match
+        as it was.
+
+        >>> match = Match(3, seed=2)
+        >>> other = match.copy()
+        >>> _ = other.game.play(other.game.legal_moves()[0])
+        >>> other == match, len(match.game.history)
+        (False, 0)
+        """
+        other = Match.__new__(Match)
+        other._players = self._players
+        other._seed = self._seed
+        other._rules = self._rules
+        other._number = self._number
+        other._done = list(self._done)        # (finishing order, frozen HandScore) pairs
+        other._scored = None
+        other._game = self._game.copy()
+        return other
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Match:
+        return self.copy()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Match):
+            return NotImplemented
+        return (self._players == other._players and self._seed == other._seed
+                and self._rules == other._rules and self._number == other._number
+                and self._done == other._done and self._game == other._game)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __getstate__(self) -> tuple[object, ...]:
+        # The cached score of the current hand is not state: a copy computes its own.
+        return (self._players, self._seed, self._rules, self._number, self._done, self._game)
+
+    def __setstate__(self, state: tuple[object, ...]) -> None:
+        (self._players, self._seed, self._rules, self._number, self._done,
+         self._game) = state  # type: ignore[assignment]
+        self._scored = None
 
     def __repr__(self) -> str:
         return (f"<Match players={self._players} hand={self._number} "

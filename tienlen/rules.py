@@ -211,7 +211,15 @@ class Rules:
 
         >>> Rules().with_(instant_wins={"dragon"}).instant_wins
         frozenset({'dragon'})
+        >>> Rules().with_(dragon=True)
+        Traceback (most recent call last):
+        ...
+        ValueError: Rules has no field 'dragon' (fields: twos_in_sequences, cuts, out_of_turn, instant_wins, penalties)
         """
+        names = [f.name for f in fields(self)]
+        for key in changes:
+            if key not in names:
+                raise ValueError(f"Rules has no field {key!r} (fields: {', '.join(names)})")
         return replace(self, **changes)
 
     # --- the core's view ---------------------------------------------------------------------
@@ -291,7 +299,8 @@ class Rules:
         known = {"name", "twos_in_sequences", "cuts", "out_of_turn", "instant_wins", "penalties"}
         extra = set(data) - known
         if extra:
-            raise ValueError(f"rules: unknown field {sorted(extra)[0]!r}")
+            # Sorted by text: a dict built in Python may mix key types that do not compare.
+            raise ValueError(f"rules: unknown field {sorted(map(repr, extra))[0]}")
         base = cls.from_name(data["name"]) if data.get("name", "custom") != "custom" else cls()
         changes: dict[str, Any] = {}
         for key in ("twos_in_sequences", "cuts", "out_of_turn", "instant_wins"):
@@ -305,7 +314,8 @@ class Rules:
                 names = {f.name for f in fields(Penalties)}
                 bad = set(p) - names
                 if bad:
-                    raise ValueError(f"rules.penalties: unknown field {sorted(bad)[0]!r}")
+                    raise ValueError(
+                        f"rules.penalties: unknown field {sorted(map(repr, bad))[0]}")
                 changes["penalties"] = Penalties(**cast(dict[str, Any], p))
             else:
                 raise ValueError(f"rules.penalties must be an object or null, got {p!r:.80}")

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import math
 import re
 import sys
 from collections.abc import Iterator, Sequence
@@ -47,6 +46,8 @@ _COST = {"random": 1.0, "L1": 1.0, "L2": 1.5, "L3": 150.0}
 _SLOW = 150.0
 # Units per worker at least, so that a short run still spreads and balances.
 _UNITS_PER_WORKER = 4
+# The largest count unit_deals takes (far past any run; floats stay exact below it).
+_MAX_COUNT = 1 << 40
 
 
 class ScaleError(ArenaError):
@@ -55,6 +56,8 @@ class ScaleError(ArenaError):
 
 def parse_scheduler(text: str) -> tuple[str, Any]:
     """``("local", workers)`` for ``local:N``, else ``("address", "proto://host:port")``."""
+    if not isinstance(text, str):
+        raise ScaleError(f"--scheduler: expected tcp://HOST:PORT or local:N; got {text!r:.80}")
     local = re.fullmatch(r"local:(\d+)", text.strip())
     if text.strip().startswith("local") and not local:
         raise ScaleError(f"--scheduler: expected local:N, N worker processes; got {text!r}")
@@ -77,10 +80,15 @@ def unit_deals(lineup: Sequence[BotSpec], *, deals: int, workers: int,
     lineup gets slower), but at least a few units per worker. Any size gives the same
     results; it trades per-task overhead against load balance and what an interruption
     loses."""
+    for name, value in (("deals", deals), ("workers", workers), ("unit_games", unit_games)):
+        if type(value) is not int or not 1 <= value <= _MAX_COUNT:
+            raise ArenaError(f"{name} must be an int in 1..2**40; got {value!r:.80}")
     players = len(lineup)
+    if players == 0:
+        raise ArenaError("the lineup is empty")
     cost = max(_COST.get(spec, _SLOW) if isinstance(spec, str) else _SLOW for spec in lineup)
     by_cost = max(1, int(unit_games / cost) // players)
-    spread = max(1, math.ceil(deals / (_UNITS_PER_WORKER * max(1, workers))))
+    spread = max(1, -(-deals // (_UNITS_PER_WORKER * workers)))   # ceil, exact for any int
     return min(by_cost, spread)
 
 
@@ -269,7 +277,8 @@ def sim_options(*, lineup: Sequence[BotSpec], games: int, players: int, seed: in
         if unit_games is not None:
             options["unit_deals"] = unit_games // players
         else:
-            options["unit_deals"] = unit_deals(lineup, deals=max(deals, 1), workers=workers)
+            options["unit_deals"] = unit_deals(lineup, deals=max(deals, 1),
+                                               workers=max(workers, 1))
         def hint() -> None:
             if store is not None and store.played < games:
                 print(f"\n{store.played} of {games} games are in {out}: run the same command "

@@ -46,9 +46,26 @@ def splitmix64(state: int) -> tuple[int, int]:
 
 def mix(*values: int) -> int:
     """A 64-bit seed from a tuple of ints: each value is added to the running output and
-    one splitmix64 step taken, so every value, and its position, changes the result."""
+    one splitmix64 step taken, so every value, and its position, changes the result.
+    NumPy ints are taken exactly (as Python ints: their own arithmetic would wrap); anything
+    that is not an int is a ValueError.
+
+    >>> mix(1, 2) == mix(1, 2) != mix(2, 1)
+    True
+    >>> mix(1, 2.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: mix takes ints; got 2.0
+    """
     z = 0
     for value in values:
+        if type(value) is not int:
+            if isinstance(value, bool) or not hasattr(value, "__index__"):
+                raise ValueError(f"mix takes ints; got {value!r:.80}")
+            try:
+                value = value.__index__()
+            except TypeError:       # a NumPy array of several elements, say
+                raise ValueError(f"mix takes ints; got {value!r:.80}") from None
         z = splitmix64((z + value) & _MASK64)[1]
     return z
 

@@ -45,13 +45,26 @@ cdef inline object _as_int(object obj):
     return operator.index(obj)
 
 
+cdef str _quote(object obj, Py_ssize_t limit=80):
+    """repr(obj) for an error message, cut to `limit` characters (as the Tiến Lên core's):
+    a huge argument must not make a megabyte message, and a __repr__ that raises must not
+    replace the ValueError being raised."""
+    try:
+        text = repr(obj)
+    except Exception:
+        text = f"<{type(obj).__name__} object>"
+    if len(text) > limit:
+        text = text[:limit - 1] + "\u2026"
+    return text
+
+
 cdef int64_t _int_arg(object obj, str name, int64_t lo, int64_t hi) except? -9:
     try:
         v = _as_int(obj)
     except TypeError:
-        raise ValueError(f"{name} must be an int; got {obj!r}") from None
+        raise ValueError(f"{name} must be an int; got {_quote(obj)}") from None
     if v < lo or v > hi:
-        raise ValueError(f"{name} must be in {lo}..{hi}; got {obj!r}")
+        raise ValueError(f"{name} must be in {lo}..{hi}; got {_quote(obj)}")
     return v
 
 
@@ -60,9 +73,9 @@ cdef uint64_t _mask_arg(object obj, str name) except? 0xFFFFFFFFFFFFFFFF:
     try:
         m = _as_int(obj)
     except (OverflowError, TypeError):
-        raise ValueError(f"{name} must be a card-type mask, an int in [0, 2**54); got {obj!r}") from None
+        raise ValueError(f"{name} must be a card-type mask, an int in [0, 2**54); got {_quote(obj)}") from None
     if m >> 54:
-        raise ValueError(f"{name} has bits above 53 (card types are 0..53); got {obj!r}")
+        raise ValueError(f"{name} has bits above 53 (card types are 0..53); got {_quote(obj)}")
     return m
 
 
@@ -98,9 +111,9 @@ cdef int _level_arg(object level) except -1:
     try:
         v = _as_int(level)
     except (TypeError, OverflowError):
-        raise ValueError(f"level must be an int 2..14 (14 = A); got {level!r}") from None
+        raise ValueError(f"level must be an int 2..14 (14 = A); got {_quote(level)}") from None
     if v < 2 or v > 14:
-        raise ValueError(f"level must be 2..14 (14 = A); got {level!r}")
+        raise ValueError(f"level must be 2..14 (14 = A); got {_quote(level)}")
     return <int>v
 
 
@@ -116,9 +129,9 @@ cdef int _flags_arg(object flags) except -1:
     try:
         f = _as_int(flags)
     except (OverflowError, TypeError):
-        raise ValueError(f"flags must be an int; got {flags!r}") from None
+        raise ValueError(f"flags must be an int; got {_quote(flags)}") from None
     if f < 0 or (f & ~(<int64_t>F_ALL)):
-        raise ValueError(f"unknown rule flags {flags!r} (known bits: NO_STRAIGHT_FLUSH=1, "
+        raise ValueError(f"unknown rule flags {_quote(flags)} (known bits: NO_STRAIGHT_FLUSH=1, "
                          "NO_ACE_TOP=2, BOMB_BY_RANK=4, NO_WILDS=8)")
     return <int>f
 
@@ -135,11 +148,11 @@ cdef uint32_t _code_arg(object code, int level, int flags, str name, bint allow_
     try:
         c = _as_int(code)
     except (OverflowError, TypeError):
-        raise ValueError(f"{name} must be a play code (int); got {code!r}") from None
+        raise ValueError(f"{name} must be a play code (int); got {_quote(code)}") from None
     if c == 0 and allow_zero:
         return 0
     if c <= 0 or c > 0xFFFF or not c_code_valid(<uint32_t>c, level, flags):
-        raise ValueError(f"{name} is not a play at level {level} under flags={flags}: {code!r}")
+        raise ValueError(f"{name} is not a play at level {level} under flags={flags}: {_quote(code)}")
     return <uint32_t>c
 
 
@@ -147,20 +160,25 @@ cdef uint64_t _seed_arg(object seed) except? 0xFFFFFFFFFFFFFFFF:
     try:
         return <uint64_t>_as_int(seed)
     except (OverflowError, TypeError):
-        raise ValueError(f"seed must be an int in [0, 2**64); got {seed!r}") from None
+        raise ValueError(f"seed must be an int in [0, 2**64); got {_quote(seed)}") from None
 
+
+cdef inline int64_t _any_code_arg(object code) except -1:
+    """A code for the field accessors: any uint32 by __index__ (not checked to be a play, so
+    that a caller may take apart a code it built with make_code)."""
+    return _int_arg(code, "code", 0, 0xFFFFFFFF)
 
 def code_kind(code):
     """Kind of a play code (1..10)."""
-    return code >> 12
+    return _any_code_arg(code) >> 12
 
 def code_size(code):
     """Number of cards of a play code."""
-    return (code >> 6) & 63
+    return (_any_code_arg(code) >> 6) & 63
 
 def code_rank(code):
     """Rank field of a play code (2..14 natural, 15 ☆, 16 ★; a window's top rank)."""
-    return code & 63
+    return _any_code_arg(code) & 63
 
 def make_code(kind, size, rank):
     """Pack a play code. Only the field ranges are checked: `is_play_code` says whether it
@@ -180,7 +198,7 @@ def is_play_code(code, level, flags=0):
     try:
         c = _as_int(code)
     except TypeError:
-        raise ValueError(f"code must be an int; got {code!r}") from None
+        raise ValueError(f"code must be an int; got {_quote(code)}") from None
     return 0 < c <= 0xFFFF and c_code_valid(<uint32_t>c, lv, f)
 
 

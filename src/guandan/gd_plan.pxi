@@ -507,7 +507,7 @@ def plan_move(once, twice, level, pile_code=0, flags=0, *, owner_partner=False,
     v.flags = _flags_arg(flags)
     v.pile_code = _code_arg(pile_code, v.level, v.flags, "pile_code", True)
     if not isinstance(owner_partner, (bool, int)):
-        raise ValueError(f"owner_partner must be a bool; got {owner_partner!r}")
+        raise ValueError(f"owner_partner must be a bool; got {_quote(owner_partner)}")
     v.owner_partner = bool(owner_partner) and v.pile_code != 0
     v.owner_left = _int_arg(owner_left, "owner_left", 0, 27)
     v.partner_left = _int_arg(partner_left, "partner_left", 0, 27)
@@ -516,7 +516,7 @@ def plan_move(once, twice, level, pile_code=0, flags=0, *, owner_partner=False,
     except TypeError:
         raise ValueError("opponents_left must be two card counts") from None
     if len(opps) != 2:
-        raise ValueError(f"opponents_left must be two card counts; got {opponents_left!r}")
+        raise ValueError(f"opponents_left must be two card counts; got {_quote(opponents_left)}")
     v.opp_min = 99
     for o in opps:
         x = _int_arg(o, "opponents_left", 0, 27)

@@ -369,7 +369,7 @@ cdef tuple _gs_pair(object hand, str name):
     try:
         once, twice = hand
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a (once, twice) pair of masks; got {hand!r}") from None
+        raise ValueError(f"{name} must be a (once, twice) pair of masks; got {_quote(hand)}") from None
     _hand_arg(once, twice, name, hm)
     return hm[0], hm[1]
 
@@ -389,10 +389,26 @@ cdef class GdState:
     """
     cdef GState s
 
+    def __cinit__(self, *args, **kwargs):
+        # GdState.__new__(GdState) (and unpickling tools that skip __init__) would otherwise
+        # leave an all-zero state: level 0, seat 0 to act with no cards and no finishing
+        # order, which sent the playouts reading order[-1] off the stack. It is a finished
+        # hand instead, on which every method is safe and every play refused.
+        cdef int p
+        self.s.level = 2
+        self.s.team0 = 0b0101
+        self.s.turn = -1
+        self.s.owner = -1
+        for p in range(4):
+            self.s.order[p] = -1
+
     def __init__(self, hands, level=2, leader=0, flags=0, team0=0b0101):
         """Four (once, twice) hands of a fresh hand; `leader` leads; `team0` is the bit set
         of seat 0's team (0b0101: seats 0 and 2, FIXED_1_3)."""
         cdef int p
+        # Built in a local and stored only once valid: calling __init__ again with bad
+        # arguments (on a state in play) must leave that state exactly as it was.
+        cdef GState n
         try:
             hands = tuple(hands)
         except TypeError:
@@ -400,24 +416,25 @@ cdef class GdState:
         if len(hands) != 4:
             raise ValueError(f"a Guandan hand needs 4 hands; got {len(hands)}")
         for p in range(4):
-            self.s.once[p], self.s.twice[p] = _gs_pair(hands[p], f"hands[{p}]")
-            self.s.order[p] = -1
-        self.s.level = _level_arg(level)
-        self.s.flags = _flags_arg(flags)
-        self.s.team0 = _int_arg(team0, "team0", 0, 15)
-        self.s.turn = _int_arg(leader, "leader", 0, 3)
-        self.s.pile_once = 0
-        self.s.pile_twice = 0
-        self.s.pile_code = 0
-        self.s.owner = -1
-        self.s.passes = 0
-        self.s.nfinished = 0
+            n.once[p], n.twice[p] = _gs_pair(hands[p], f"hands[{p}]")
+            n.order[p] = -1
+        n.level = _level_arg(level)
+        n.flags = _flags_arg(flags)
+        n.team0 = _int_arg(team0, "team0", 0, 15)
+        n.turn = _int_arg(leader, "leader", 0, 3)
+        n.pile_once = 0
+        n.pile_twice = 0
+        n.pile_code = 0
+        n.owner = -1
+        n.passes = 0
+        n.nfinished = 0
         for p in range(4):
-            if self.s.once[p] == 0:
+            if n.once[p] == 0:
                 raise ValueError(f"hands[{p}] is empty: every seat starts with cards")
-        err = gs_validate(&self.s)
+        err = gs_validate(&n)
         if err is not None:
             raise ValueError(err)
+        self.s = n
 
     @staticmethod
     def from_fields(hands, level, turn, flags=0, team0=0b0101, pile=(0, 0), pile_code=0,
@@ -565,8 +582,15 @@ cdef class GdState:
         when `once` is 0, trusting legality. It still refuses what would corrupt the state
         (cards not held, a pass on a lead, a move after the end) with ValueError."""
         cdef uint64_t hm[2]
-        cdef int t = self.s.turn
+        cdef int t
+        cdef int64_t c = 0
+        # Every argument is read before the state: their __index__ is Python code that may
+        # move this state on (or re-initialise it at another level), and the checks below
+        # must be of the state gs_play changes.
         _hand_arg(once, twice, "play", hm)
+        if hm[0] != 0:
+            c = _int_arg(code, "code", 1, 0xFFFF)
+        t = self.s.turn
         if t < 0:
             raise ValueError("the hand is over")
         if hm[0] == 0:
@@ -576,7 +600,10 @@ cdef class GdState:
             return
         if (hm[0] & ~self.s.once[t]) or (hm[1] & ~self.s.twice[t]):
             raise ValueError("the player to act does not hold these cards")
-        gs_play(&self.s, hm[0], hm[1], _code_arg(code, self.s.level, self.s.flags, "code", False))
+        if not c_code_valid(<uint32_t>c, self.s.level, self.s.flags):
+            raise ValueError(f"code is not a play at level {self.s.level} under "
+                             f"flags={self.s.flags}: {_quote(code)}")
+        gs_play(&self.s, hm[0], hm[1], <uint32_t>c)
 
     # ------------------------------------------------------------ copying and pickling
 
@@ -643,25 +670,27 @@ cdef class GdState:
             actions.append((act[0], act[1], <uint32_t>act[2]))
         return tuple(c.order[i] for i in range(c.nfinished)), actions
 
-    def playouts(self, seed, int n, policy=GS_RANDOM):
+    def playouts(self, seed, n, policy=GS_RANDOM):
         """Run `n` playouts from here (seeds seed, seed+1, …) without the GIL, checking for
         Ctrl-C between chunks. Returns (firsts, decisions): firsts[p] counts the playouts seat
         p went out first in (its team won the hand), decisions the plays and passes made."""
-        cdef GState c
+        cdef GState c, start
         cdef GRng r
+        cdef uint64_t sd = _seed_arg(seed)
+        cdef int64_t total = _int_arg(n, "n", 0, <int64_t>1 << 40)
         cdef int pol = _gs_policy_arg(policy), failed = 0, i, j, chunk
         cdef int64_t dec = 0, done = 0
         cdef int64_t firsts[4]
-        cdef uint64_t sd = _seed_arg(seed)
-        if n < 0:
-            raise ValueError("n must be >= 0")
+        # Read once, under the GIL: each chunk releases it, and another thread may play on
+        # this state meanwhile; every playout starts from this one snapshot.
+        start = self.s
         for i in range(4):
             firsts[i] = 0
-        while done < n and not failed:
-            chunk = <int>min(256, n - done)
+        while done < total and not failed:
+            chunk = <int>min(256, total - done)
             with nogil:
                 for j in range(chunk):
-                    c = self.s
+                    c = start
                     g_rng_seed(&r, sd + <uint64_t>(done + j))
                     if gs_playout(&c, &r, pol, &dec) < 0:
                         failed = 1
@@ -691,7 +720,7 @@ cdef class GdState:
         cdef uint64_t sd = _seed_arg(seed)
         cdef uint64_t hm[2]
         cdef Py_ssize_t n, i, j, stop
-        cdef GState c
+        cdef GState c, start
         cdef GRng r
         cdef int64_t dec = 0
         cdef uint64_t* acts
@@ -709,18 +738,24 @@ cdef class GdState:
                 try:
                     once, twice, code = items[i]
                 except (TypeError, ValueError):
-                    raise ValueError(f"actions[{i}] must be (once, twice, code); got {items[i]!r}") from None
+                    raise ValueError(f"actions[{i}] must be (once, twice, code); got {_quote(items[i])}") from None
                 _hand_arg(once, twice, f"actions[{i}]", hm)
                 code = _int_arg(code, f"actions[{i}] code", 0, 0xFFFF)
-                if hm[0] == 0:
-                    reason = gs_check_pass(&self.s)
-                else:
-                    reason = gs_check_play(&self.s, hm[0], hm[1], <uint32_t>code)
-                if reason != GS_OK:
-                    raise ValueError(f"actions[{i}] is not legal here: {GS_REASON_NAMES[reason]}")
                 acts[3 * i] = hm[0]
                 acts[3 * i + 1] = hm[1]
                 acts[3 * i + 2] = <uint64_t>code
+            # The state is read once, after every action's Python code (__index__) has run,
+            # and the actions are checked against that snapshot: the loop below releases the
+            # GIL, and another thread may play on this state meanwhile.
+            start = self.s
+            for i in range(n):
+                if acts[3 * i] == 0:
+                    reason = gs_check_pass(&start)
+                else:
+                    reason = gs_check_play(&start, acts[3 * i], acts[3 * i + 1],
+                                           <uint32_t>acts[3 * i + 2])
+                if reason != GS_OK:
+                    raise ValueError(f"actions[{i}] is not legal here: {GS_REASON_NAMES[reason]}")
             i = 0
             while i < n and not failed:
                 stop = min(n, i + 64)
@@ -728,7 +763,7 @@ cdef class GdState:
                 res = []
                 while j < stop:
                     with nogil:
-                        c = self.s
+                        c = start
                         if acts[3 * j]:
                             gs_play(&c, acts[3 * j], acts[3 * j + 1], <uint32_t>acts[3 * j + 2])
                         else:
@@ -750,9 +785,14 @@ cdef class GdState:
 
 
 cdef int _gs_policy_arg(object policy) except -1:
-    if type(policy) is bool or policy not in (GS_RANDOM, GS_GREEDY, GS_PLAN):
-        raise ValueError(f"policy must be RANDOM (0), GREEDY (1) or PLAN (2); got {policy!r}")
-    return policy
+    # By __index__, like every int argument: 1.0, numpy.True_ or 1+0j are not policies.
+    try:
+        v = _as_int(policy)
+    except TypeError:
+        v = None
+    if v is None or v not in (GS_RANDOM, GS_GREEDY, GS_PLAN):
+        raise ValueError(f"policy must be RANDOM (0), GREEDY (1) or PLAN (2); got {_quote(policy)}")
+    return v
 
 
 def _gd_state_from_key(key):

@@ -612,6 +612,8 @@ def load(path: str | os.PathLike[str]) -> DuplicateResult:
     (an interrupted run's file gives the boards it completed; a unit cut short is left
     out). A file that is not one, or whose units do not cover boards ``0..n-1`` once each,
     raises :class:`DuplicateError`."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise DuplicateError(f"path must be a file path; got {path!r:.80}")
     path = Path(path)
     try:
         data = path.read_bytes()

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, TextIO, TypedDict
 
 from .bots import make_bot
 from .cards import Cards
-from .errors import GuandanError
+from .errors import CardError, GuandanError
 from .match import Match, ReplayError
 from .plays import Kind, Play, classify, legal_plays
 
@@ -76,6 +76,10 @@ def run_moves_text(hand_words: Sequence[str], level: int | str, pile: str | None
             raise GuandanError(f"--pile reads several ways ({names}); choose one with "
                                "--pile-kind KIND[:TOP], e.g. straight:J")
         pile_play = readings[0]
+        try:
+            hand + pile_play.cards     # two decks: a card is at most twice in hand and pile
+        except CardError as error:
+            raise GuandanError(f"--pile and the hand hold too many copies: {error}") from None
     plays = legal_plays(hand, level, pile_play)
     lines = [f"hand: {show_cards(hand, ascii_)} ({len(hand)} cards), level {rank_text(plays[0].level) if plays else level}"]
     lines.append(f"pile: {show_play(pile_play, lang, ascii_)}" if pile_play else "pile: empty (leading)")

@@ -19,12 +19,13 @@ tienlen.guandan.game.IllegalActionError: NOT_YOUR_TURN: it is seat 1's turn, not
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal, NamedTuple, Union, cast, overload
 
 from .. import _guandan
-from ..seeds import GOLDEN_GAMMA, SEED_LIMIT, seed_or_fresh, splitmix64
+from ..seeds import GOLDEN_GAMMA, SEED_LIMIT, check_seed, seed_or_fresh, splitmix64
 from .cards import Cards, _wrap
 from .config import RuleConfig
 from .errors import GuandanError
@@ -253,6 +254,11 @@ class GameView:
 
 _FIXED_TEAMS = ((0, 2), (1, 3))
 
+# Held while an action changes a game and records it in its history: two threads acting on
+# one Game would otherwise interleave between the two (a history that no longer replays to
+# the state). One reentrant lock for every game, as tienlen.game does: copies stay cheap.
+_STEPPING = threading.RLock()
+
 
 def _seat(seat: object) -> int:
     if type(seat) is not int or not 0 <= seat <= 3:
@@ -288,8 +294,16 @@ class Game:
             raise GuandanError(f"level must be an int 2..14; got {level!r}")
         teams = _teams_arg(teams)
         if hands is not None:
+            if seed is not None:       # kept as the game's seed (replays write it)
+                check_seed(seed, GuandanError, or_none=True)
+            if isinstance(hands, (str, bytes)):
+                raise GuandanError(f"hands must be four hands; got {hands!r:.80}")
+            try:
+                given = tuple(hands)
+            except TypeError:     # not iterable (an int, a 0-d array)
+                raise GuandanError(f"hands must be four hands; got {hands!r:.80}") from None
             parsed = tuple(h if isinstance(h, Cards) else
-                           (Cards.parse(h) if isinstance(h, str) else Cards(h)) for h in hands)
+                           (Cards.parse(h) if isinstance(h, str) else Cards(h)) for h in given)
             if len(parsed) != 4 or any(len(h) == 0 for h in parsed):
                 raise GuandanError("hands must be four non-empty hands")
             total = parsed[0] + parsed[1] + parsed[2] + parsed[3]   # a third copy raises
@@ -313,8 +327,12 @@ class Game:
         self._anti = False
         self._prev = None
         if previous_order is not None:
-            order = tuple(previous_order)
-            if sorted(order) != [0, 1, 2, 3] or any(type(s) is not int for s in order):
+            try:
+                order = tuple(previous_order)
+            except TypeError:
+                order = ()
+            # Types first: sorting mixed types raises TypeError.
+            if any(type(s) is not int for s in order) or sorted(order) != [0, 1, 2, 3]:
                 raise GuandanError(f"previous_order must list the four seats; got {previous_order!r}")
             self._prev = order
             self._setup_tribute(order)
@@ -400,16 +418,17 @@ class Game:
     def give_tribute(self, card: object, seat: int | None = None) -> Action:
         """Pay tribute (G6.2-G6.5). When the last tribute is given the receivers are fixed:
         the higher card to the first out (equal: by turn order after the first out)."""
-        face = self.verify_give_tribute(card, seat)
-        payer = self._tribute_turn()[1]  # type: ignore[index]
-        self._hands[payer] = self._hands[payer] - _wrap(1 << face, 0)
-        i = next(i for i, t in enumerate(self._tributes) if t.payer == payer)
-        self._tributes[i] = Tribute(payer, None, face, None)
-        action = Action(payer, "give_tribute", _wrap(1 << face, 0), None, None)
-        self._history.append(action)
-        if all(t.card is not None for t in self._tributes):
-            self._deliver_tributes()
-        return action
+        with _STEPPING:
+            face = self.verify_give_tribute(card, seat)
+            payer = self._tribute_turn()[1]  # type: ignore[index]
+            self._hands[payer] = self._hands[payer] - _wrap(1 << face, 0)
+            i = next(i for i, t in enumerate(self._tributes) if t.payer == payer)
+            self._tributes[i] = Tribute(payer, None, face, None)
+            action = Action(payer, "give_tribute", _wrap(1 << face, 0), None, None)
+            self._history.append(action)
+            if all(t.card is not None for t in self._tributes):
+                self._deliver_tributes()
+            return action
 
     def _deliver_tributes(self) -> None:
         first, second = self._prev[0], self._prev[1]  # type: ignore[index]
@@ -453,19 +472,20 @@ class Game:
 
     def return_tribute(self, card: object, seat: int | None = None) -> Action:
         """Return a card to the player who paid this seat (G6.4, G6.8)."""
-        face = self.verify_return_tribute(card, seat)
-        receiver = self._tribute_turn()[1]  # type: ignore[index]
-        i = next(i for i, t in enumerate(self._tributes)
-                 if t.receiver == receiver and t.returned is None)
-        t = self._tributes[i]
-        self._hands[receiver] = self._hands[receiver] - _wrap(1 << face, 0)
-        self._hands[t.payer] = self._hands[t.payer] + _wrap(1 << face, 0)
-        self._tributes[i] = Tribute(t.payer, receiver, t.card, face)
-        action = Action(receiver, "return_tribute", _wrap(1 << face, 0), None, t.payer)
-        self._history.append(action)
-        if self._tribute_turn() is None:
-            self._start_play(self._leader)
-        return action
+        with _STEPPING:
+            face = self.verify_return_tribute(card, seat)
+            receiver = self._tribute_turn()[1]  # type: ignore[index]
+            i = next(i for i, t in enumerate(self._tributes)
+                     if t.receiver == receiver and t.returned is None)
+            t = self._tributes[i]
+            self._hands[receiver] = self._hands[receiver] - _wrap(1 << face, 0)
+            self._hands[t.payer] = self._hands[t.payer] + _wrap(1 << face, 0)
+            self._tributes[i] = Tribute(t.payer, receiver, t.card, face)
+            action = Action(receiver, "return_tribute", _wrap(1 << face, 0), None, t.payer)
+            self._history.append(action)
+            if self._tribute_turn() is None:
+                self._start_play(self._leader)
+            return action
 
     def _tribute_step(self, kind: str, seat: int | None) -> int:
         if self._phase == "over":
@@ -677,17 +697,18 @@ class Game:
     def play(self, cards: object, seat: int | None = None, reading: object = None) -> Action:
         """Play ``cards`` (a :class:`Play`, or cards with an optional ``reading``: a Kind,
         Play or code) for the seat to act. Refused plays raise and change nothing."""
-        turn = self._check_turn(seat)
-        a, b, code = self._resolve(cards, reading)
-        r = self._play_state().try_play(a, b, code)
-        if r:
-            raise _native_error(r)
-        play = cards if isinstance(cards, Play) else _make(_wrap(a, b), code, self._level, self._flags)
-        action = _new_action(Action, (turn, "play", play._cards, play, None))
-        self._history.append(action)
-        if self._play_state().turn < 0:
-            self._phase = "over"
-        return action
+        with _STEPPING:
+            turn = self._check_turn(seat)
+            a, b, code = self._resolve(cards, reading)
+            r = self._play_state().try_play(a, b, code)
+            if r:
+                raise _native_error(r)
+            play = cards if isinstance(cards, Play) else _make(_wrap(a, b), code, self._level, self._flags)
+            action = _new_action(Action, (turn, "play", play._cards, play, None))
+            self._history.append(action)
+            if self._play_state().turn < 0:
+                self._phase = "over"
+            return action
 
     def verify_pass(self, seat: int | None = None) -> None:
         self._check_turn(seat)
@@ -706,30 +727,35 @@ class Game:
 
     def pass_turn(self, seat: int | None = None) -> Action:
         """Pass (G5.4): allowed whenever there is a play on the table to answer."""
-        turn = self._check_turn(seat)
-        r = self._play_state().try_pass()
-        if r:
-            raise _native_error(r)
-        action = _PASSES[turn]
-        self._history.append(action)
-        return action
+        with _STEPPING:
+            turn = self._check_turn(seat)
+            r = self._play_state().try_pass()
+            if r:
+                raise _native_error(r)
+            action = _PASSES[turn]
+            self._history.append(action)
+            return action
 
     def apply_unchecked(self, play: Play | None) -> Action:
         """Fast path for bots and search: a :class:`Play` from :meth:`legal_plays` or None to
         pass, trusted to be legal (the core still refuses what would corrupt the state)."""
-        state = self._play_state()
-        turn = state.turn
-        if play is None:
-            state.apply(0, 0, 0)
-            action = _PASSES[turn]
-        else:
-            c = play._cards
-            state.apply(c._once, c._twice, play._code)
-            action = _new_action(Action, (turn, "play", c, play, None))
-            if state.turn < 0:
-                self._phase = "over"
-        self._history.append(action)
-        return action
+        with _STEPPING:
+            if play is not None and not isinstance(play, Play):
+                raise IllegalActionError("INVALID_CARDS", f"apply_unchecked takes a Play or None; "
+                                         f"got {type(play).__name__}")
+            state = self._play_state()
+            turn = state.turn
+            if play is None:
+                state.apply(0, 0, 0)
+                action = _PASSES[turn]
+            else:
+                c = play._cards
+                state.apply(c._once, c._twice, play._code)
+                action = _new_action(Action, (turn, "play", c, play, None))
+                if state.turn < 0:
+                    self._phase = "over"
+            self._history.append(action)
+            return action
 
     def act(self, kind: str, cards: object = None, seat: int | None = None,
             reading: object = None) -> Action:
@@ -846,7 +872,8 @@ def _teams_arg(teams: object) -> tuple[tuple[int, int], tuple[int, int]]:
         (a, b), (c, d) = cast("Iterable[Iterable[int]]", teams)  # checked below
     except (TypeError, ValueError):
         raise GuandanError(f"teams must be two pairs of seats; got {teams!r}") from None
-    if sorted((a, b, c, d)) != [0, 1, 2, 3]:
+    # Exact ints: sorting mixed types raised TypeError, and 0.0 or True passed as seats.
+    if any(type(s) is not int for s in (a, b, c, d)) or sorted((a, b, c, d)) != [0, 1, 2, 3]:
         raise GuandanError(f"teams must split seats 0..3 in two pairs; got {teams!r}")
     return ((int(a), int(b)), (int(c), int(d)))
 

@@ -51,6 +51,8 @@ def level_gain(partner_place: int, config: RuleConfig) -> int:
     >>> [level_gain(p, RuleConfig()) for p in (2, 3, 4)]
     [3, 2, 1]
     """
+    if type(partner_place) is not int or not 2 <= partner_place <= 4:
+        raise ValueError(f"partner_place must be 2, 3 or 4; got {partner_place!r:.80}")
     return {2: config.double_down_levels, 3: 2, 4: 1}[partner_place]
 
 
@@ -147,6 +149,9 @@ class Match:
         return self._teams
 
     def team_of(self, seat: int) -> int:
+        """0 for the team of ``teams[0]``, 1 for the other; a seat is an int 0..3."""
+        if type(seat) is not int or not 0 <= seat <= 3:
+            raise GuandanError(f"seat must be 0..3; got {seat!r:.80}")
         return 0 if seat in self._teams[0] else 1
 
     @property

@@ -252,11 +252,20 @@ def _level_arg(level: object) -> int:
     """A level 2..14, also written as a rank (``"A"``, ``"10"``, ``"j"``)."""
     if type(level) is int and 2 <= level <= 14:
         return level
-    if isinstance(level, str) and level.strip().lower() in _LEVEL_NAMES:
-        return _LEVEL_NAMES[level.strip().lower()]
+    if isinstance(level, str):
+        text = level.strip().lower()
+        if text in _LEVEL_NAMES:
+            return _LEVEL_NAMES[text]
+        # The number the message below offers: "14" (= A), "11" (= J) ... as well as "A".
+        if text.isascii() and text.isdigit() and 2 <= int(text) <= 14:
+            return int(text)
+        raise PlayError(f"level must be a rank 2..14 (14 = A); got {level!r}")
     if isinstance(level, bool) or not hasattr(level, "__index__"):
         raise PlayError(f"level must be a rank 2..14 (14 = A); got {level!r}")
-    value: int = level.__index__()
+    try:
+        value: int = level.__index__()
+    except TypeError:     # a NumPy array of more than one element, say
+        raise PlayError(f"level must be a rank 2..14 (14 = A); got {level!r:.80}") from None
     if not 2 <= value <= 14:
         raise PlayError(f"level must be a rank 2..14 (14 = A); got {level!r}")
     return value

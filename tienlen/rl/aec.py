@@ -26,9 +26,9 @@ from pettingzoo.utils import wrappers
 from .. import _core
 from ..cards import Cards
 from ..rules import Rules
-from ..seeds import check_players
-from .encoding import (NUM_ACTIONS, action_space, check_action, check_render_mode,
-                       deal_with_a_decision,
+from ..seeds import check_players, check_seed
+from .encoding import (NUM_ACTIONS, EnvStateError, UnknownAgentError, action_space,
+                       check_action, check_render_mode, deal_with_a_decision,
                        observation_space, place_rewards, rules_arg)
 
 __all__ = ["env", "raw_env", "TienlenAECEnv"]
@@ -90,8 +90,14 @@ class TienlenAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a hand: with ``seed`` the deal is ``tienlen.core.deal(seed, players)``;
         without, the next deal of the env's own seeded stream. A deal won at once (R11.3)
-        is skipped (:func:`~tienlen.rl.encoding.deal_with_a_decision`)."""
+        is skipped (:func:`~tienlen.rl.encoding.deal_with_a_decision`). A seed that is
+        not an int in [0, 2**64) is a ValueError and changes nothing."""
+        if self._closed:
+            raise EnvStateError("this env is closed: make a new one")
         if seed is not None:
+            # Checked before the stream is re-seeded: random.seed takes floats and strings,
+            # and the deal would then refuse them with the stream already changed.
+            check_seed(seed, or_none=True)
             self._rng.seed(seed)
             deal_seed = seed
         else:
@@ -108,7 +114,7 @@ class TienlenAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         self.agent_selection = self.possible_agents[self.game.turn]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.agent_name_mapping[agent]
+        seat = self._seat_of(agent)
         g = self.game
         obs: dict[str, np.ndarray] = {"observation": g.observe(seat)}
         if g.turn == seat:
@@ -124,6 +130,10 @@ class TienlenAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
     def step(self, action: int | None) -> None:
         """Act for :attr:`agent_selection`. An action outside its mask raises
         :class:`~tienlen.rl.encoding.IllegalActionError` and changes nothing."""
+        if self._closed:
+            raise EnvStateError("this env is closed: make a new one")
+        if "agent_selection" not in self.__dict__:
+            raise EnvStateError("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -183,5 +193,12 @@ class TienlenAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         return out
 
     def close(self) -> None:
-        """Nothing to free; idempotent."""
+        """End the env: later steps and resets raise EnvStateError. Idempotent."""
         self._closed = True
+
+    def _seat_of(self, agent: object) -> int:
+        try:
+            return self.agent_name_mapping[agent]  # type: ignore[index]
+        except (KeyError, TypeError):   # TypeError: an unhashable name
+            raise UnknownAgentError(f"no agent {agent!r:.80} (agents: "
+                                    f"{', '.join(self.possible_agents)})") from None

@@ -61,6 +61,15 @@ class IllegalActionError(TienlenError):
     """An action outside the action mask; the env is left exactly as it was."""
 
 
+class EnvStateError(TienlenError):
+    """A call out of order: a step before the first reset, or a step or reset after
+    close. The env is left exactly as it was."""
+
+
+class UnknownAgentError(TienlenError, KeyError):
+    """An agent name the AEC env does not have (a KeyError too, as a dict lookup's)."""
+
+
 def rules_arg(rules: Rules | str | None) -> Rules:
     """The ``rules=`` argument every env takes: a :class:`Rules`, a preset's name, or None
     for the contract. Anything else is a ValueError."""
@@ -71,6 +80,19 @@ def rules_arg(rules: Rules | str | None) -> Rules:
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a tienlen.Rules; got {rules!r}")
     return rules
+
+
+def opponents_arg(opponents: object) -> tuple[Any, ...]:
+    """The ``opponents=`` sequence every env takes, as a tuple; a string (one name, not a
+    sequence of them) or anything not iterable is a ValueError."""
+    if isinstance(opponents, (str, bytes)):
+        raise ValueError(f"opponents must be a sequence, one entry per other seat; "
+                         f"got the string {opponents!r:.80}")
+    try:
+        return tuple(opponents)  # type: ignore[arg-type]
+    except TypeError:
+        raise ValueError(f"opponents must be a sequence, one entry per other seat; "
+                         f"got {opponents!r:.80}") from None
 
 
 _MAX_REDEALS = 10_000
@@ -109,7 +131,11 @@ def place_rewards(players: int, rewards: Sequence[float] | None = None) -> tuple
     """
     if rewards is None:
         return tuple(float(players - 1 - k) for k in range(players))
-    values = tuple(float(r) for r in rewards)
+    try:
+        values = tuple(float(r) for r in rewards)
+    except (TypeError, ValueError):     # not iterable, or an entry float() refuses (None)
+        raise ValueError(f"rewards must give {players} numbers, one per place; "
+                         f"got {rewards!r:.80}") from None
     if len(values) != players:
         raise ValueError(f"rewards must give {players} numbers, one per place; got {len(values)}")
     if not all(np.isfinite(values)):

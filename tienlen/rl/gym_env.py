@@ -29,7 +29,9 @@ from ..actions import PASS
 from ..game import Game
 from ..rules import Rules
 from ..seeds import check_seed, mix
-from .encoding import check_render_mode, deal_with_a_decision, rules_arg, NUM_ACTIONS, IllegalActionError, check_action, observation_space, place_rewards
+from .encoding import (check_render_mode, deal_with_a_decision, rules_arg, NUM_ACTIONS,
+                       IllegalActionError, check_action, observation_space, opponents_arg,
+                       place_rewards)
 
 __all__ = ["TienlenEnv", "MaskedDiscrete", "SampledAction", "VectorObservation"]
 
@@ -123,7 +125,7 @@ class TienlenEnv(gymnasium.Env):
         if illegal_action not in ("raise", "terminate"):
             raise ValueError(f"illegal_action must be 'raise' or 'terminate'; got {illegal_action!r}")
         self.illegal_action = illegal_action
-        opponents = tuple(opponents)
+        opponents = opponents_arg(opponents)
         if not 1 <= len(opponents) <= 3:
             raise ValueError(f"opponents must name 1 to 3 bots; got {len(opponents)}")
         for o in opponents:
@@ -161,9 +163,12 @@ class TienlenEnv(gymnasium.Env):
         is skipped for the next one of a stream from the seed
         (:func:`~tienlen.rl.encoding.deal_with_a_decision`): an episode always has a
         decision."""
+        # Checked first: Gymnasium's own check raises its Error (not a ValueError) for a
+        # float or a negative seed.
+        if seed is not None:
+            check_seed(seed, or_none=True)
         super().reset(seed=seed)
         deal_seed = seed if seed is not None else int(self.np_random.integers(1 << 63))
-        check_seed(deal_seed)
         self._epoch = next(_EPOCHS)
         deal_seed = deal_with_a_decision(self.game, deal_seed)
         self._table = Game.from_hands(self.game.hands, rules=self.rules)

@@ -17,7 +17,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
 from .. import _core
-from .encoding import NUM_ACTIONS, observation_box, place_rewards
+from .encoding import NUM_ACTIONS, observation_box, opponents_arg, place_rewards
 from .vector import _policy
 
 __all__ = ["NativeVecEnv"]
@@ -30,7 +30,8 @@ class NativeVecEnv(VecEnv):  # type: ignore[misc, unused-ignore]
 
     def __init__(self, num_envs: int, opponents: Sequence[str] = ("greedy",) * 3, *,
                  rewards: Sequence[float] | None = None, seed: int = 0, threads: int = 1) -> None:
-        players = len(tuple(opponents)) + 1
+        opponents = opponents_arg(opponents)
+        players = len(opponents) + 1
         self.games: _core.VecGames = _core.VecGames(num_envs, players=players,
                                     opponents=tuple(_policy(o) for o in opponents),
                                     rewards=place_rewards(players, rewards), seed=seed)
@@ -47,6 +48,12 @@ class NativeVecEnv(VecEnv):  # type: ignore[misc, unused-ignore]
         return obs
 
     def step_async(self, actions: np.ndarray) -> None:
+        # Ints only, one per env: a cast would take 1.7 as action 1 (TienlenVectorEnv
+        # refuses it the same way). A column (N, 1) is accepted: some policies give one.
+        actions = np.asarray(actions)
+        if actions.dtype.kind not in "iu" or actions.size != self.num_envs:
+            raise ValueError(f"actions must be {self.num_envs} ints; got dtype {actions.dtype} "
+                             f"shape {actions.shape}")
         self._actions = np.ascontiguousarray(actions, dtype=np.int64).reshape(self.num_envs)
 
     def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:

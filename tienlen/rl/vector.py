@@ -30,7 +30,9 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .. import _core
 from ..rules import Rules
-from .encoding import rules_arg, NUM_ACTIONS, IllegalActionError, observation_box, place_rewards
+from ..seeds import check_players, check_seed
+from .encoding import (rules_arg, NUM_ACTIONS, IllegalActionError, observation_box,
+                       opponents_arg, place_rewards)
 
 __all__ = ["TienlenVectorEnv", "VecGames", "POLICIES"]
 
@@ -67,8 +69,13 @@ class TienlenVectorEnv(VectorEnv):
                  players: int | None = None, rules: Rules | str | None = None, learner_seat: int = 0,
                  rewards: Sequence[float] | None = None, legal_masks: bool = False,
                  threads: int = 1, copy: bool = True) -> None:
+        if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)):
+            raise ValueError(f"num_envs must be an int >= 1; got {num_envs!r:.80}")
+        num_envs = int(num_envs)
+        opponents = None if opponents is None else opponents_arg(opponents)
         if players is None:
-            players = 4 if opponents is None else len(tuple(opponents)) + 1
+            players = 4 if opponents is None else len(opponents) + 1
+        check_players(players)
         rules = rules_arg(rules)
         policies = None if opponents is None else tuple(_policy(o) for o in opponents)
         self.games = VecGames(num_envs, players=players, opponents=policies,
@@ -103,10 +110,21 @@ class TienlenVectorEnv(VectorEnv):
         seeds: int | npt.NDArray[np.uint64]
         if seed is None:
             seeds = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
-        elif not isinstance(seed, (int, np.integer)):
-            seeds = np.asarray(seed, dtype=np.uint64)
+        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
+            seeds = check_seed(int(seed))
+        elif isinstance(seed, (str, bytes)):
+            raise ValueError(f"seed must be an int, one int per env, or None; got {seed!r:.80}")
         else:
-            seeds = seed
+            # Each seed checked as an int first: a cast to uint64 would take 1.5 as 1 and
+            # raise TypeError or OverflowError on None or inf.
+            try:
+                values = [check_seed(int(s)) if isinstance(s, (int, np.integer))
+                          and not isinstance(s, (bool, np.bool_)) else check_seed(s)
+                          for s in seed]  # type: ignore[union-attr]
+            except TypeError:
+                raise ValueError(f"seed must be an int, one int per env, or None; "
+                                 f"got {seed!r:.80}") from None
+            seeds = np.array(values, dtype=np.uint64)
         self.games.reset(seeds)
         return self._obs(), self._info()
 
