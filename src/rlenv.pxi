@@ -11,27 +11,35 @@ cdef extern from *:
     """
     #include <stdlib.h>
     #include <string.h>
-    #if defined(__linux__)
+    #if !defined(_WIN32)
     #include <sys/mman.h>
     #endif
-    /* Zeroed memory for the vectorised env's games, 2 MiB aligned and, on Linux, advised
+    /* Zeroed memory for the vectorised env's games. Large blocks are an anonymous mapping
+       (zero pages handed out lazily, so nothing is touched up front) advised, on Linux,
        into transparent huge pages: one env's game spans a 4 KiB page, so stepping N envs
-       otherwise misses the TLB on every env (a page walk each, costlier still in a VM). */
+       otherwise misses the TLB on every env (a page walk each, costlier still in a VM).
+       Free with tl_big_free and the same size. */
+    #define TL_BIG (((size_t)2) << 20)
     static void* tl_big_calloc(size_t n) {
     #if defined(_WIN32)
         return calloc(1, n);
     #else
-        const size_t align = (size_t)2 << 20;
-        size_t rounded;
-        void* p = NULL;
-        if (n < align) return calloc(1, n);
-        rounded = (n + align - 1) & ~(align - 1);
-        if (rounded < n || posix_memalign(&p, align, rounded) != 0) return NULL;
+        void* p;
+        if (n < TL_BIG) return calloc(1, n);
+        p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) return NULL;
     #if defined(MADV_HUGEPAGE)
-        madvise(p, rounded, MADV_HUGEPAGE);
+        madvise(p, n, MADV_HUGEPAGE);
     #endif
-        memset(p, 0, rounded);
         return p;
+    #endif
+    }
+    static void tl_big_free(void* p, size_t n) {
+        if (p == NULL) return;
+    #if defined(_WIN32)
+        free(p);
+    #else
+        if (n < TL_BIG) free(p); else munmap(p, n);
     #endif
     }
     /* Blocks of envs are claimed from one shared counter, so a thread that starts late or
@@ -56,6 +64,7 @@ cdef extern from *:
     }
     """
     void* tl_big_calloc(size_t n) nogil
+    void tl_big_free(void* p, size_t n) nogil
     long long tl_claim(long long* next, long long step) nogil
     void tl_store_ll(long long* p, long long v) nogil
     int tl_load(const int* p) nogil
@@ -567,6 +576,7 @@ cdef struct VecCore:
     # What stepping reads and writes, in plain C so that native worker threads can step
     # envs without the GIL or any Python object (VecGames owns one and the Python side).
     RLG* games
+    size_t games_bytes         # for tl_big_free
     int32_t* limits            # per env: 2 * legal plays + 1 if pass is allowed
     Py_ssize_t num_envs
     int players
@@ -859,6 +869,7 @@ cdef class VecGames:
         if legal_masks:
             self.legal.flags.writeable = False
         self.c.games = <RLG*>tl_big_calloc(n * sizeof(RLG))
+        self.c.games_bytes = n * sizeof(RLG)
         self.c.limits = <int32_t*>calloc(n, sizeof(int32_t))
         if self.c.games == NULL or self.c.limits == NULL:
             self._free()
@@ -889,7 +900,7 @@ cdef class VecGames:
         # Parked workers read this object's memory: send them away before it goes.
         with nogil:
             _vc_stop_workers(&self.c)
-        free(self.c.games)
+        tl_big_free(self.c.games, self.c.games_bytes)
         self.c.games = NULL
         free(self.c.limits)
         self.c.limits = NULL
