@@ -227,9 +227,9 @@ def test_R5_1_pass_when_able_and_stay_locked_out():
     g.play("6s")
     g.play("9s")
     assert g.turn == 2                               # seat 1 is skipped
-    assert 1 in g.locked_out
+    assert 1 in g.locked_seats
     g.pass_turn()
-    assert g.turn == 0 and g.pile is None and not g.locked_out
+    assert g.turn == 0 and g.pile is None and not g.locked_seats
 
 
 def test_R5_2_locked_out_player_may_bomb_a_two():
@@ -287,7 +287,7 @@ def test_R5_4_bombing_unlocks_no_one():
     g.pass_turn()
     g.pass_turn()
     g.play("3s 3c 3d 3h")                            # seat 1, out of turn
-    assert g.locked_out == frozenset({0, 1, 3}) and g.turn == 2
+    assert g.locked_seats == frozenset({0, 1, 3}) and g.turn == 2
     g.play("4s 4c 4d 4h")
     assert g.turn == 2 and g.pile is None            # every other seat skipped
 
@@ -304,7 +304,7 @@ def test_R6_1_pile_clears_for_the_owner_even_after_a_pass():
     g.pass_turn()
     g.play("3s 3c 3d 3h")
     g.pass_turn()                                    # seat 2, in turn
-    assert g.turn == 1 and g.pile is None and not g.locked_out
+    assert g.turn == 1 and g.pile is None and not g.locked_seats
 
 
 def test_R6_2_owner_out_next_seat_leads():
@@ -322,7 +322,7 @@ def test_R6_2_owner_out_next_seat_leads():
     h.play("9s")                                     # seat 0 out, owner of the top
     # Seats 2 and 3 passed (locked out), seat 1 is out: the turn reaches the owner's seat
     # at once, the pile clears, and the next seat after it still holding cards leads.
-    assert h.turn == 2 and h.pile is None and not h.locked_out
+    assert h.turn == 2 and h.pile is None and not h.locked_seats
 
 
 # ================================================================ R7 leading
@@ -749,12 +749,12 @@ def _play_out_checking_turns(g: Game, rules: Rules, rng) -> tuple[int, int]:
             if t == owner:                                            # R6.1, R6.2
                 lead = owner if owner not in out else next(
                     (owner + j) % n for j in range(1, n + 1) if (owner + j) % n not in out)
-                assert g.turn == lead and g.pile is None and not g.locked_out
+                assert g.turn == lead and g.pile is None and not g.locked_seats
                 owner, locked = None, set()
                 return
             if t in out or (t in locked and not wake):                # R8.1, R5.3, R11.2
                 continue
-            assert g.turn == t and g.locked_out == frozenset(locked)
+            assert g.turn == t and g.locked_seats == frozenset(locked)
             woken += t in locked
             return
         raise AssertionError("no one to play")
