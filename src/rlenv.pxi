@@ -641,16 +641,30 @@ cdef int _vc_opponents(VecCore* c, RLG* g, SplitMemo* m) noexcept nogil:
     return 0
 
 cdef void _vc_write(VecCore* c, Py_ssize_t i, RLG* g) noexcept nogil:
+    """Env i's outputs for the seat to act. The mask row (and the legal-mask row) holds
+    exactly [pass, 1 x previous count, 0 ...] from the last write (only this object writes
+    it: the caller's view is read-only), so only the bytes between the previous count and
+    the new one change: most steps touch one cache line of the 487-byte row, not eight."""
+    cdef int prev = c.limits[i] >> 1
+    cdef int now
+    cdef int8_t* mask = c.p_mask + i * RL_ACTIONS
+    cdef uint64_t* legal
     rlg_refresh(g)
-    c.limits[i] = (g.nmoves << 1) | (g.s.turn >= 0 and g.s.pile_code != 0)
+    now = g.nmoves
+    c.limits[i] = (now << 1) | (g.s.turn >= 0 and g.s.pile_code != 0)
     c.p_seat[i] = g.s.turn
-    c.p_nlegal[i] = g.nmoves
+    c.p_nlegal[i] = now
     rl_encode(g, g.s.turn, c.p_obs + i * RL_OBS)
-    rl_mask(g, c.p_mask + i * RL_ACTIONS)
+    mask[0] = c.limits[i] & 1
+    if now > prev:
+        memset(mask + 1 + prev, 1, now - prev)
+    elif now < prev:
+        memset(mask + 1 + now, 0, prev - now)
     if c.p_legal != NULL:
-        memcpy(c.p_legal + i * MAX_MOVES_13, g.moves, g.nmoves * sizeof(uint64_t))
-        memset(c.p_legal + i * MAX_MOVES_13 + g.nmoves, 0,
-               (MAX_MOVES_13 - g.nmoves) * sizeof(uint64_t))
+        legal = c.p_legal + i * MAX_MOVES_13
+        memcpy(legal, g.moves, now * sizeof(uint64_t))
+        if now < prev:
+            memset(legal + now, 0, (prev - now) * sizeof(uint64_t))
 
 cdef int _vc_step_one(VecCore* c, Py_ssize_t i, SplitMemo* m) noexcept nogil:
     cdef RLG* g = &c.games[i]

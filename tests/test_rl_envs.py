@@ -497,6 +497,31 @@ def test_vector_legal_masks_on_request():
     assert VecGames(1).legal is None
 
 
+def test_vector_masks_stay_exact_as_the_counts_grow_and_shrink():
+    # Each step rewrites only the part of a mask row (and legal row) between the previous
+    # count and the new one: over many steps, with leads (long lists) and follows (short),
+    # every row must still equal the state's own legal list, zeros after it.
+    v = VecGames(64, opponents=(2, 1, 0), seed=12, legal_masks=True)
+    rng = np.random.default_rng(3)
+    grew = shrank = 0
+    for _ in range(60):
+        before = v.num_legal.copy()
+        n, p = v.num_legal.astype(np.int64), v.action_mask[:, 0].astype(np.int64)
+        v.step((rng.random(64) * (n + p)).astype(np.int64) + (1 - p), threads=2)
+        grew += int((v.num_legal > before).sum())
+        shrank += int((v.num_legal < before).sum())
+        for i in range(64):
+            st = v.game_state(i)
+            moves = st.legal_moves()
+            want = np.zeros(NUM_ACTIONS, np.int8)
+            want[0] = st.pile_code != 0
+            want[1:1 + len(moves)] = 1
+            assert np.array_equal(v.action_mask[i], want), i
+            assert v.legal[i, :len(moves)].tolist() == moves.tolist()
+            assert not v.legal[i, len(moves):].any()
+    assert grew and shrank
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_vector_ctrl_c_leaves_games_whole(threads):
     # A step over many envs honours Ctrl-C between blocks; the envs no thread reached are
