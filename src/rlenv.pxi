@@ -599,7 +599,13 @@ cdef struct VecCore:
     int64_t* p_episodes
     uint64_t* p_legal
     int64_t* p_act
-    long long claim_next       # the first env no thread has claimed in this step
+    # The batch splits into one range per stepping thread; range k's next unclaimed env is
+    # range_next[k], its end range_end[k]. Thread k claims from its own range first (so an
+    # env is stepped by the same thread step after step, its game staying in that core's
+    # cache), then from the others'.
+    long long range_next[RL_MAX_THREADS]
+    long long range_end[RL_MAX_THREADS]
+    int nranges
     int run_failed             # a move list overflowed during this step
     # Worker slot k (1..T-1): 0 no thread serves it, 1 its thread is parked, 2 it has (or
     # is about to start) a share of the current step. Written with atomics (see tl_park).
@@ -700,18 +706,24 @@ cdef int _vc_step_one(VecCore* c, Py_ssize_t i, SplitMemo* m) noexcept nogil:
     c.p_episodes[i] += 1
     return _vc_new_game(c, i, m)
 
-cdef bint _vc_claim_run(VecCore* c, SplitMemo* m, Py_ssize_t budget) noexcept nogil:
+cdef bint _vc_claim_run(VecCore* c, SplitMemo* m, Py_ssize_t budget, int home) noexcept nogil:
     """Claim blocks of envs and step them until `budget` envs are done or no block is
-    left (then returns False). Every stepping thread runs this on the same counter, so
-    the work splits itself: a thread that starts late or runs slower takes fewer blocks,
-    and a claimed block is always stepped whole."""
-    cdef Py_ssize_t n = c.num_envs, done = 0, j
-    cdef long long lo, hi
+    left anywhere (then returns False): from range `home` first, then from the others.
+    So the work splits itself: a thread that starts late or runs slower takes fewer
+    blocks, and a claimed block is always stepped whole."""
+    cdef Py_ssize_t done = 0, j
+    cdef long long lo, hi, end
+    cdef int r = home, empty = 0
     while done < budget:
-        lo = tl_claim(&c.claim_next, RL_CLAIM)
-        if lo >= n:
-            return False
-        hi = lo + RL_CLAIM if lo + RL_CLAIM < n else n
+        end = c.range_end[r]
+        lo = tl_claim(&c.range_next[r], RL_CLAIM)
+        if lo >= end:
+            empty += 1
+            if empty >= c.nranges:
+                return False
+            r = r + 1 if r + 1 < c.nranges else 0
+            continue
+        hi = lo + RL_CLAIM if lo + RL_CLAIM < end else end
         for j in range(<Py_ssize_t>lo, <Py_ssize_t>hi):
             if _vc_step_one(c, j, m) < 0:
                 tl_store(&c.run_failed, 1)
@@ -726,7 +738,7 @@ cdef void* _vc_worker(void* arg) noexcept nogil:
     cdef VecCore* c = w.c
     cdef int slot = w.slot
     while True:
-        _vc_claim_run(c, &c.memos[slot], c.num_envs)
+        _vc_claim_run(c, &c.memos[slot], c.num_envs, slot)
         # Parked before counted done: once the step sees every worker done, each slot is
         # parked or given up, never still being served.
         tl_store(&c.slot_state[slot], 1)
@@ -1001,35 +1013,43 @@ cdef class VecGames:
         finish the blocks they hold, and the envs no thread reached are flagged as not
         stepped."""
         cdef Py_ssize_t n = self.num_envs, j
-        cdef long long first_unclaimed = n
+        cdef long long first[RL_MAX_THREADS]
         cdef bint more = True
         cdef SplitMemo* m = &self.c.memos[0]
+        cdef int k
         # No worker is claiming now (the last step waited for all of them).
-        tl_store_ll(&self.c.claim_next, 0)
+        self.c.nranges = t
+        for k in range(t):
+            tl_store_ll(&self.c.range_next[k], n * k // t)
+            self.c.range_end[k] = n * (k + 1) // t
         tl_store(&self.c.run_failed, 0)
         try:
             with nogil:
                 if t > 1:
                     _vc_dispatch(&self.c, self.workers, t)
-                more = _vc_claim_run(&self.c, m, RL_BLOCK)
+                more = _vc_claim_run(&self.c, m, RL_BLOCK, 0)
             while more:
                 # api.pxi declares PyErr_CheckSignals noexcept (the nogil loops rely on it):
                 # raise what a handler left pending ourselves.
                 if PyErr_CheckSignals() < 0:
                     _raise_pending()
                 with nogil:
-                    more = _vc_claim_run(&self.c, m, RL_BLOCK)
+                    more = _vc_claim_run(&self.c, m, RL_BLOCK, 0)
         except BaseException:
-            # Interrupted: push the counter past the end so every later claim fails, wait
-            # for the blocks the workers hold, so no thread touches a game after step
-            # returns, and flag the envs nobody reached.
-            first_unclaimed = tl_claim(&self.c.claim_next, n)
+            # Interrupted: stop all claims, wait for the blocks the workers hold, so no
+            # thread touches a game after step returns, and flag the envs nobody reached.
+            for k in range(t):
+                # Push each range's counter past its end (so every later claim fails) and
+                # keep where its unclaimed tail starts.
+                first[k] = tl_claim(&self.c.range_next[k], n)
             with nogil:
                 tl_wait_zero(&self.c.running)
-            for j in range(<Py_ssize_t>first_unclaimed if first_unclaimed < n else n, n):
-                self.c.p_err[j] = RL_ERR_INTERRUPTED
-                self.c.p_term[j] = 0
-                self.c.p_reward[j] = 0
+            for k in range(t):
+                for j in range(<Py_ssize_t>min(first[k], self.c.range_end[k]),
+                               <Py_ssize_t>self.c.range_end[k]):
+                    self.c.p_err[j] = RL_ERR_INTERRUPTED
+                    self.c.p_term[j] = 0
+                    self.c.p_reward[j] = 0
             raise
         with nogil:
             tl_wait_zero(&self.c.running)

@@ -547,15 +547,23 @@ def test_vector_ctrl_c_leaves_games_whole(threads):
         signal.signal(signal.SIGALRM, old)
     if not interrupted:
         pytest.skip("the step finished before the signal arrived")
-    # Blocks are claimed in order, so the envs not reached are a tail (empty when the
-    # signal landed after the last claim: then every env was stepped).
-    flagged = np.flatnonzero(v.error == 2)
-    first = int(flagged[0]) if len(flagged) else len(acts)
-    assert np.array_equal(flagged, np.arange(first, len(acts)))
+    # The batch splits into one equal range per thread and each range is claimed in order,
+    # so the envs not reached are a tail of each range (empty when the signal landed after
+    # the last claim: then every env was stepped).
+    n = len(acts)
+    flagged = v.error == 2
+    stepped_until = []
+    for k in range(threads):
+        lo, hi = n * k // threads, n * (k + 1) // threads
+        part = np.flatnonzero(flagged[lo:hi]) + lo
+        first = int(part[0]) if len(part) else hi
+        assert np.array_equal(part, np.arange(first, hi)), k
+        stepped_until.append((lo, first, hi))
     assert np.array_equal(v.obs[flagged], obs[flagged])
-    assert not v.error[:first].any()
+    assert not (v.error == 1).any()
     for k, st in enumerate(states):
         i = 50 * k
+        first = next(f for lo, f, hi in stepped_until if lo <= i < hi)
         assert (v.game_state(i) == st) == (i >= first), i
     # The games are whole: the next step goes on from where each env stands.
     v.step(np.array([np.flatnonzero(m)[0] for m in v.action_mask], np.int64), threads=threads)
