@@ -42,8 +42,9 @@ cdef extern from *:
         if (n < TL_BIG) free(p); else munmap(p, n);
     #endif
     }
-    /* Blocks of envs are claimed from one shared counter, so a thread that starts late or
-       runs on a slower core simply takes fewer blocks. */
+    /* Blocks of envs are claimed by atomically advancing a range's counter (one range per
+       stepping thread, see _vc_claim_run), so a thread that starts late or runs on a
+       slower core simply takes fewer blocks. */
     static long long tl_claim(long long* next, long long step) {
         return __atomic_fetch_add(next, step, __ATOMIC_RELAXED);
     }
