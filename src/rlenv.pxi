@@ -772,6 +772,44 @@ cdef void _vc_dispatch(VecCore* c, VecWorker* workers, int t) noexcept nogil:
             tl_add(&c.running, -1)
 
 
+cdef void _vc_mark_unstepped(VecCore* c, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    """Envs lo..hi-1 were not reached by an interrupted reset or step: each keeps its game
+    and observation, and says so in its outputs."""
+    cdef Py_ssize_t j
+    for j in range(lo, hi):
+        c.p_err[j] = RL_ERR_INTERRUPTED
+        c.p_term[j] = 0
+        c.p_reward[j] = 0
+
+
+cdef object _vc_check_memory(Py_ssize_t n, int players, bint legal_masks):
+    """Refuse, with the numbers, a batch larger than the memory the system has available
+    now. Its games are only committed as dealing touches them, so without this check a
+    batch too large would be met by the kernel's OOM killer half way through the first
+    reset instead of a MemoryError before anything is allocated."""
+    cdef Py_ssize_t per_env = (sizeof(RLG) + RL_OBS + RL_ACTIONS + sizeof(int32_t) * 2
+                               + 4 + players * 5 + 2 * sizeof(int64_t))
+    if legal_masks:
+        per_env += MAX_MOVES_13 * sizeof(uint64_t)
+    need = n * per_env
+    avail = _available_memory()
+    if avail is not None and need > avail:
+        raise MemoryError(f"{n} envs need about {need / 2**30:.1f} GiB "
+                          f"({per_env} bytes each); {avail / 2**30:.1f} GiB is available")
+
+
+cdef object _available_memory():
+    """MemAvailable from /proc/meminfo in bytes, or None where the system does not say."""
+    try:
+        with open("/proc/meminfo", "rb") as f:
+            for line in f:
+                if line.startswith(b"MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
 cdef void _vc_stop_workers(VecCore* c) noexcept nogil:
     """Send every parked worker away and wait until none is left (none is working: steps
     wait for their workers)."""
@@ -809,13 +847,10 @@ cdef class VecGames:
     >>> v.step(np.minimum(v.num_legal, 1).astype(np.int64))   # first legal play, else pass
     0
     """
+    # The env's shape (num_envs, players, flags, learner_seat, self_play) lives only in
+    # `c`, which the native workers read; the properties below read it from there.
     cdef VecCore c
     cdef VecWorker workers[RL_MAX_THREADS]
-    cdef readonly Py_ssize_t num_envs
-    cdef readonly int players
-    cdef readonly uint64_t flags
-    cdef readonly int learner_seat
-    cdef readonly bint self_play
     cdef readonly bint raise_on_error
     cdef bint busy
     cdef readonly bint closed
@@ -833,37 +868,37 @@ cdef class VecGames:
                  learner_seat=0, rewards=None, seed=0, flags=0, legal_masks=False,
                  on_error="raise"):
         cdef Py_ssize_t n = _int_arg(num_envs, "num_envs", 1, 1 << 24)
-        cdef int p, k
+        cdef int p, k, nplayers, learner = -1
+        cdef uint64_t fl
+        cdef bint self_play
         if self.c.games != NULL:
             raise ValueError("VecGames is already initialised")
-        self.players = _small_int_arg(players, "players", 2, 4)
-        self.flags = _flags_arg(flags)
+        nplayers = _small_int_arg(players, "players", 2, 4)
+        fl = _flags_arg(flags)
         if on_error not in ("raise", "flag"):
             raise ValueError(f"on_error must be 'raise' or 'flag'; got {on_error!r}")
         self.raise_on_error = on_error == "raise"
-        self.self_play = opponents is None
+        self_play = opponents is None
         self.c.need_memo = False
         for p in range(4):
             self.c.policy[p] = -1
-        if self.self_play:
-            self.learner_seat = -1
-        else:
-            self.learner_seat = _small_int_arg(learner_seat, "learner_seat", 0, self.players - 1)
+        if not self_play:
+            learner = _small_int_arg(learner_seat, "learner_seat", 0, nplayers - 1)
             try:
                 opps = tuple(opponents)
             except TypeError:
                 raise ValueError(f"opponents must be None or a sequence of policies; got {opponents!r}") from None
-            if len(opps) != self.players - 1:
-                raise ValueError(f"opponents must name {self.players - 1} policies (one per other seat); got {len(opps)}")
-            for k in range(self.players - 1):
-                p = (self.learner_seat + 1 + k) % self.players
+            if len(opps) != nplayers - 1:
+                raise ValueError(f"opponents must name {nplayers - 1} policies (one per other seat); got {len(opps)}")
+            for k in range(nplayers - 1):
+                p = (learner + 1 + k) % nplayers
                 self.c.policy[p] = _policy_arg(opps[k])
                 if self.c.policy[p] == P_PLAN:
                     self.c.need_memo = True
-        table = _rewards_arg(rewards, self.players)
-        for p in range(self.players):
+        table = _rewards_arg(rewards, nplayers)
+        for p in range(nplayers):
             self.c.rewards_table[p] = table[p]
-        self.num_envs = n
+        _vc_check_memory(n, nplayers, legal_masks)
         self.obs = np.zeros((n, RL_OBS), np.uint8)
         self.action_mask = np.zeros((n, RL_ACTIONS), np.int8)
         self.num_legal = np.zeros(n, np.int32)
@@ -871,8 +906,8 @@ cdef class VecGames:
         self.reward = np.zeros(n, np.float32)
         self.terminated = np.zeros(n, np.bool_)
         self.error = np.zeros(n, np.uint8)
-        self.places = np.full((n, self.players), -1, np.int8)
-        self.final_rewards = np.zeros((n, self.players), np.float32)
+        self.places = np.full((n, nplayers), -1, np.int8)
+        self.final_rewards = np.zeros((n, nplayers), np.float32)
         self.episodes = np.zeros(n, np.int64)
         self.actions = np.zeros(n, np.int64)
         self.legal = np.zeros((n, MAX_MOVES_13), np.uint64) if legal_masks else None
@@ -902,10 +937,10 @@ cdef class VecGames:
             self._free()
             raise MemoryError(f"could not allocate {n} games")
         self.c.num_envs = n
-        self.c.players = self.players
-        self.c.flags = self.flags
-        self.c.learner_seat = self.learner_seat
-        self.c.self_play = self.self_play
+        self.c.players = nplayers
+        self.c.flags = fl
+        self.c.learner_seat = learner
+        self.c.self_play = self_play
         for p in range(RL_MAX_THREADS):
             self.workers[p].c = &self.c
             self.workers[p].slot = p
@@ -918,6 +953,27 @@ cdef class VecGames:
             self._free()
             self.closed = True
             raise
+
+    @property
+    def num_envs(self) -> int:
+        return self.c.num_envs
+
+    @property
+    def players(self) -> int:
+        return self.c.players
+
+    @property
+    def flags(self) -> int:
+        return self.c.flags
+
+    @property
+    def learner_seat(self) -> int:
+        """The learner's seat, -1 in self-play."""
+        return self.c.learner_seat
+
+    @property
+    def self_play(self) -> bool:
+        return self.c.self_play
 
     def __dealloc__(self):
         self._free()
@@ -1001,8 +1057,7 @@ cdef class VecGames:
                     if PyErr_CheckSignals() < 0:
                         _raise_pending()
             finally:
-                for j in range(i, n):
-                    self.c.p_err[j] = RL_ERR_INTERRUPTED
+                _vc_mark_unstepped(&self.c, i, n)
         finally:
             self.busy = False
         if failed:
@@ -1046,11 +1101,8 @@ cdef class VecGames:
             with nogil:
                 tl_wait_zero(&self.c.running)
             for k in range(t):
-                for j in range(<Py_ssize_t>min(first[k], self.c.range_end[k]),
-                               <Py_ssize_t>self.c.range_end[k]):
-                    self.c.p_err[j] = RL_ERR_INTERRUPTED
-                    self.c.p_term[j] = 0
-                    self.c.p_reward[j] = 0
+                _vc_mark_unstepped(&self.c, <Py_ssize_t>min(first[k], self.c.range_end[k]),
+                                   <Py_ssize_t>self.c.range_end[k])
             raise
         with nogil:
             tl_wait_zero(&self.c.running)

@@ -406,6 +406,35 @@ def test_vector_close_is_idempotent():
     env.close()
 
 
+def _mem_available() -> int | None:
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+def test_vector_too_large_a_batch_is_refused_before_anything_is_allocated():
+    # Each env holds a game of a few kB (its 486-move list alone is 3.9 kB): a batch needing
+    # more than the memory available is a MemoryError with the numbers, at once, not the
+    # kernel's OOM killer half way through dealing.
+    avail = _mem_available()
+    if avail is None:
+        pytest.skip("this system does not report MemAvailable")
+    n = avail // 4000 + 1            # at least 4 kB per env: more than is available
+    if n > 1 << 24:
+        pytest.skip("this machine has room for the largest batch VecGames accepts")
+    v = VecGames.__new__(VecGames)
+    with pytest.raises(MemoryError, match=r"envs need about .* GiB .* available"):
+        v.__init__(n, opponents=None)
+    assert v.closed
+    with pytest.raises(ValueError, match="closed"):
+        v.step(np.zeros(n, np.int64))
+
+
 def test_vector_seeds_reproducible_and_threads_agree():
     def run(threads):
         v = VecGames(256, opponents=(0, 2, 1), seed=77)
