@@ -599,6 +599,7 @@ cdef struct VecCore:
     float* p_final
     int64_t* p_episodes
     uint64_t* p_legal
+    uint8_t* p_final_obs       # NULL unless final_obs=True
     int64_t* p_act
     # The batch splits into one range per stepping thread; range k's next unclaimed env is
     # range_next[k], its end range_end[k]. Thread k claims from its own range first (so an
@@ -704,6 +705,10 @@ cdef int _vc_step_one(VecCore* c, Py_ssize_t i, SplitMemo* m) noexcept nogil:
         c.p_final[i * c.players + g.s.order[k]] = c.rewards_table[k]
     c.p_reward[i] = c.p_final[i * c.players + seat]
     c.p_term[i] = 1
+    if c.p_final_obs != NULL:
+        # What the seat that ended its episode sees then (its hand empty, or the hand
+        # over): Gymnasium's same-step autoreset hands it over as info["final_obs"].
+        rl_encode(g, seat, c.p_final_obs + i * RL_OBS)
     c.p_episodes[i] += 1
     return _vc_new_game(c, i, m)
 
@@ -782,7 +787,7 @@ cdef void _vc_mark_unstepped(VecCore* c, Py_ssize_t lo, Py_ssize_t hi) noexcept 
         c.p_reward[j] = 0
 
 
-cdef object _vc_check_memory(Py_ssize_t n, int players, bint legal_masks):
+cdef object _vc_check_memory(Py_ssize_t n, int players, bint legal_masks, bint final_obs):
     """Refuse, with the numbers, a batch larger than the memory the system has available
     now. Its games are only committed as dealing touches them, so without this check a
     batch too large would be met by the kernel's OOM killer half way through the first
@@ -791,6 +796,8 @@ cdef object _vc_check_memory(Py_ssize_t n, int players, bint legal_masks):
                                + 4 + players * 5 + 2 * sizeof(int64_t))
     if legal_masks:
         per_env += MAX_MOVES_13 * sizeof(uint64_t)
+    if final_obs:
+        per_env += RL_OBS
     need = n * per_env
     avail = _available_memory()
     if avail is not None and need > avail:
@@ -839,7 +846,9 @@ cdef class VecGames:
     int32 (N,), `seat` int8 (N,) the seat each observation is for, `reward` float32 (N,),
     `terminated` bool (N,), `error` uint8 (N,), `places` int8 (N, players) (a finished
     game's place per seat, 0 = first, -1 unknown), `final_rewards` float32 (N, players),
-    `episodes` int64 (N,), and, with `legal_masks=True`, `legal` uint64 (N, 486).
+    `episodes` int64 (N,), with `legal_masks=True`, `legal` uint64 (N, 486), and with
+    `final_obs=True`, `final_obs` uint8 (N, OBS): where `terminated` is set, the observation
+    the finished episode ended on (`obs` already holds the next deal's).
 
     >>> v = VecGames(3, opponents=(GREEDY, GREEDY, GREEDY), seed=5)
     >>> v.obs.shape, v.action_mask.shape, bool((v.seat == 0).all())
@@ -855,7 +864,7 @@ cdef class VecGames:
     cdef bint busy
     cdef readonly bint closed
     cdef readonly object obs, action_mask, num_legal, seat, reward, terminated, error
-    cdef readonly object places, final_rewards, episodes, legal, actions
+    cdef readonly object places, final_rewards, episodes, legal, actions, final_obs
 
     def __cinit__(self):
         cdef int t
@@ -866,7 +875,7 @@ cdef class VecGames:
 
     def __init__(self, num_envs, players=4, opponents=(P_RANDOM, P_RANDOM, P_RANDOM),
                  learner_seat=0, rewards=None, seed=0, flags=0, legal_masks=False,
-                 on_error="raise"):
+                 on_error="raise", final_obs=False):
         cdef Py_ssize_t n = _int_arg(num_envs, "num_envs", 1, 1 << 24)
         cdef int p, k, nplayers, learner = -1
         cdef uint64_t fl
@@ -898,7 +907,9 @@ cdef class VecGames:
         table = _rewards_arg(rewards, nplayers)
         for p in range(nplayers):
             self.c.rewards_table[p] = table[p]
-        _vc_check_memory(n, nplayers, legal_masks)
+        legal_masks = bool(legal_masks)
+        final_obs = bool(final_obs)
+        _vc_check_memory(n, nplayers, legal_masks, final_obs)
         self.obs = np.zeros((n, RL_OBS), np.uint8)
         self.action_mask = np.zeros((n, RL_ACTIONS), np.int8)
         self.num_legal = np.zeros(n, np.int32)
@@ -911,6 +922,7 @@ cdef class VecGames:
         self.episodes = np.zeros(n, np.int64)
         self.actions = np.zeros(n, np.int64)
         self.legal = np.zeros((n, MAX_MOVES_13), np.uint64) if legal_masks else None
+        self.final_obs = np.zeros((n, RL_OBS), np.uint8) if final_obs else None
         self.c.p_obs = <uint8_t*>cnp.PyArray_DATA(self.obs)
         self.c.p_mask = <int8_t*>cnp.PyArray_DATA(self.action_mask)
         self.c.p_nlegal = <int32_t*>cnp.PyArray_DATA(self.num_legal)
@@ -923,6 +935,7 @@ cdef class VecGames:
         self.c.p_episodes = <int64_t*>cnp.PyArray_DATA(self.episodes)
         self.c.p_act = <int64_t*>cnp.PyArray_DATA(self.actions)
         self.c.p_legal = <uint64_t*>cnp.PyArray_DATA(self.legal) if legal_masks else NULL
+        self.c.p_final_obs = <uint8_t*>cnp.PyArray_DATA(self.final_obs) if final_obs else NULL
         # The arrays are views the caller reads; only this object writes them.
         for arr in (self.obs, self.action_mask, self.num_legal, self.seat, self.reward,
                     self.terminated, self.error, self.places, self.final_rewards,
@@ -930,6 +943,8 @@ cdef class VecGames:
             arr.flags.writeable = False
         if legal_masks:
             self.legal.flags.writeable = False
+        if final_obs:
+            self.final_obs.flags.writeable = False
         self.c.games = <RLG*>tl_big_calloc(n * sizeof(RLG))
         self.c.games_bytes = n * sizeof(RLG)
         self.c.limits = <int32_t*>calloc(n, sizeof(int32_t))

@@ -525,6 +525,74 @@ def test_vector_first_deal_is_the_seeds_deal():
         assert v.game_state(i).hands == _core.deal(s)
 
 
+def test_vector_final_obs_is_what_the_finished_episode_ended_on():
+    # Self-play, mirrored move by move on RLGame (env i's first deal is deal(seeds[i])):
+    # when env i's game ends, final_obs[i] is the view of the seat that made the last move,
+    # after it, while obs[i] already shows the next deal.
+    seeds = np.arange(100, 112, dtype=np.uint64)
+    v = VecGames(12, opponents=None, seed=seeds, final_obs=True)
+    mirrors = [_core.RLGame(4) for _ in seeds]
+    for g, s in zip(mirrors, seeds.tolist()):
+        g.reset(s)
+    rng = np.random.default_rng(5)
+    open_ = set(range(12))
+    for _ in range(400):
+        legal = v.num_legal.astype(np.int64)
+        can_pass = v.action_mask[:, 0].astype(np.int64)
+        acts = (rng.random(12) * (legal + can_pass)).astype(np.int64) + (1 - can_pass)
+        before = v.final_obs.copy()
+        v.step(acts)
+        for i in sorted(open_):
+            seat = mirrors[i].turn
+            mirrors[i].step(int(acts[i]))
+            if v.terminated[i]:
+                assert mirrors[i].is_over
+                assert np.array_equal(v.final_obs[i], mirrors[i].observe(seat)), i
+                assert not np.array_equal(v.obs[i], v.final_obs[i])
+                open_.discard(i)
+            else:
+                assert not mirrors[i].is_over
+                assert np.array_equal(v.obs[i], mirrors[i].observe(mirrors[i].turn)), i
+                # a row is only written when its episode ends
+                assert np.array_equal(v.final_obs[i], before[i]), i
+        if not open_:
+            break
+    assert not open_
+    assert VecGames(2, opponents=None).final_obs is None
+
+
+def test_gymnasium_vector_env_final_obs_follows_same_step_autoreset():
+    env = TienlenVectorEnv(16, opponents=("greedy",) * 3)
+    obs, info = env.reset(seed=4)
+    assert "final_obs" not in info
+    rng = np.random.default_rng(2)
+    seen = 0
+    for _ in range(60):
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]])
+        obs, reward, terminated, truncated, info = env.step(acts)
+        if not terminated.any():
+            assert "final_obs" not in info
+            continue
+        assert np.array_equal(info["_final_obs"], terminated)
+        assert np.array_equal(info["_final_info"], terminated)
+        for i in range(16):
+            if terminated[i]:
+                seen += 1
+                final = info["final_obs"][i]
+                assert env.single_observation_space.contains(final)
+                assert not final["action_mask"].any()
+                # the learner's episode ends when its hand is empty or the hand is over
+                hand = final["observation"][:52]
+                places = info["final_info"]["places"][i]
+                assert hand.sum() == 0 or (places >= 0).sum() >= 3
+                assert places[0] >= 0 and info["final_info"]["final_rewards"][i][0] == reward[i]
+            else:
+                assert info["final_obs"][i] is None
+                assert not info["final_info"]["places"][i].any()
+    assert seen > 0
+    env.close()
+
+
 def test_vector_legal_masks_on_request():
     v = VecGames(8, opponents=(0, 0, 0), seed=2, legal_masks=True)
     for i in range(8):
@@ -717,6 +785,11 @@ def test_native_vec_env_for_sb3():
         for i in np.flatnonzero(done):
             finished += 1
             assert reward[i] == 4 - infos[i]["place"]      # R10.2 points
+            # the observation the episode ended on, not the next deal's first one: the
+            # learner's hand is empty, or the hand is over with the learner last
+            term = infos[i]["terminal_observation"]
+            assert term.shape == (OBS_SIZE,) and not np.array_equal(term, obs[i])
+            assert term[:52].sum() == 0 or infos[i]["place"] == 4
         assert not reward[~done].any()
     assert finished > 10
     env.close()
