@@ -183,6 +183,11 @@ cdef enum:
     RL_ERR_ILLEGAL = 1
     RL_ERR_INTERRUPTED = 2
 
+class ActionOutsideMaskError(ValueError):
+    """An action outside the action mask (RLGame.step, VecGames.step in "raise" mode);
+    nothing was changed. The message names the action and the legal count."""
+
+
 RL_OBS_SIZE = RL_OBS
 RL_NUM_ACTIONS = RL_ACTIONS
 RL_HISTORY = RL_HIST
@@ -509,7 +514,7 @@ cdef class RLGame:
         except (TypeError, OverflowError):
             raise ValueError(f"an action must be an int in 0..{RL_ACTIONS - 1}; got {action!r}") from None
         if not (-1 < a < RL_ACTIONS and rl_legal(&self.g, a)):
-            raise ValueError(f"action {action!r} is not in the action mask: {_rl_legal_text(&self.g)}")
+            raise ActionOutsideMaskError(f"action {action!r} is not in the action mask: {_rl_legal_text(&self.g)}")
         return a
 
     def step(self, action):
@@ -1148,7 +1153,7 @@ cdef class VecGames:
                 bad = 0
                 while rl_legal(&self.c.games[bad], self.c.p_act[bad]):
                     bad += 1
-                raise ValueError(
+                raise ActionOutsideMaskError(
                     f"action {self.c.p_act[bad]} of env {bad} is not in its action mask: "
                     f"{_rl_legal_text(&self.c.games[bad])}"
                     + (f" ({nbad} envs had illegal actions)" if nbad > 1 else "")

@@ -348,9 +348,17 @@ def test_vector_illegal_actions_raise_or_flag():
     v = VecGames(4, opponents=(1, 1, 1), seed=np.arange(4, dtype=np.uint64))
     obs = v.obs.copy()
     bad = np.full(4, 487, np.int64)
-    with pytest.raises(ValueError, match=r"action 487 of env 0 .*legal plays.*nothing was stepped"):
+    with pytest.raises(_core.ActionOutsideMaskError,
+                       match=r"action 487 of env 0 .*legal plays.*nothing was stepped"):
         v.step(bad)
     assert np.array_equal(v.obs, obs) and not v.episodes.any()
+    # a wrong array is a different mistake, and a plain ValueError
+    with pytest.raises(ValueError) as wrong:
+        v.step(np.zeros(3, np.int64))
+    assert not isinstance(wrong.value, _core.ActionOutsideMaskError)
+    g = _core.RLGame(4)
+    with pytest.raises(_core.ActionOutsideMaskError, match="not in the action mask"):
+        g.step(0)                       # pass on the first lead
     v.close()
     f = VecGames(4, opponents=(1, 1, 1), seed=np.arange(4, dtype=np.uint64), on_error="flag")
     obs, states = f.obs.copy(), [f.game_state(i) for i in range(4)]

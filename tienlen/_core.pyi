@@ -337,6 +337,8 @@ class RLGame:
     def __deepcopy__(self, memo: object) -> RLGame: ...
     def __reduce__(self) -> NoReturn: ...  # raises TypeError: native state cannot be pickled
 
+class ActionOutsideMaskError(ValueError): ...
+
 @disjoint_base
 class VecGames:
     def __init__(

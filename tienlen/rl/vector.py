@@ -139,10 +139,8 @@ class TienlenVectorEnv(VectorEnv):
                              f"shape {actions.shape}")
         try:
             self.games.step(np.ascontiguousarray(actions, dtype=np.int64), self.threads)
-        except ValueError as error:
-            if "not in its action mask" in str(error):
-                raise IllegalActionError(str(error)) from None
-            raise
+        except _core.ActionOutsideMaskError as error:
+            raise IllegalActionError(str(error)) from None
         g = self.games
         reward = g.reward.copy() if self.copy else g.reward
         terminated = g.terminated.copy() if self.copy else g.terminated
