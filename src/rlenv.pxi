@@ -130,6 +130,12 @@ cdef extern from *:
         return !__atomic_compare_exchange_n(slot, &parked, 0, 0, __ATOMIC_SEQ_CST,
                                             __ATOMIC_SEQ_CST);
     }
+    static long long tl_now_ns(void) {
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+    }
+    static long long tl_load_ll(const long long* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
     /* The calling thread waits for the workers of a step: each ends within one block.
        It spins for 50 us (the usual case: a block ends sooner), then sleeps in short naps,
        so that on a busy machine it does not take the core a preempted worker needs. */
@@ -153,6 +159,8 @@ cdef extern from *:
     """
     int tl_park(int* slot, const int* stop, long long spin_ns) nogil
     void tl_wait_zero(const int* count) nogil
+    long long tl_now_ns() nogil
+    long long tl_load_ll(const long long* p) nogil
     int tl_thread_start(void* (*fn)(void*) noexcept nogil, void* arg) nogil
     int sched_yield() nogil
 
@@ -178,7 +186,7 @@ cdef enum:
     RL_OBS = 468
     RL_BLOCK = 1024            # envs stepped between Ctrl-C checks
     RL_CLAIM = 64              # envs per block a stepping thread claims at a time
-    RL_SPIN_US = 1000          # how long a worker stays parked after a step (microseconds)
+    RL_SPIN_US = 1000          # how long a worker may stay parked after a step (microseconds)
     RL_MAX_THREADS = 64
     RL_ERR_ILLEGAL = 1
     RL_ERR_INTERRUPTED = 2
@@ -619,6 +627,12 @@ cdef struct VecCore:
     int slot_state[RL_MAX_THREADS]
     int running                # workers that have not finished the current step
     int stop_workers           # raised to send parked workers away
+    # How long this step's workers stay parked after it: RL_SPIN_US while steps come back
+    # to back, 0 once the caller spends longer than that between steps (a network's
+    # forward pass, say): spinning through such a gap would only take a core from the
+    # caller's own threads. last_end_ns: when the previous step's workers were all done.
+    long long spin_ns
+    long long last_end_ns
     long pid                   # the process that started the workers (fork check)
 
 
@@ -744,7 +758,7 @@ cdef bint _vc_claim_run(VecCore* c, SplitMemo* m, Py_ssize_t budget, int home) n
 
 cdef void* _vc_worker(void* arg) noexcept nogil:
     """A native worker thread: step its share of each step (see _vc_claim_run), then stay
-    parked for the next one (tl_park) until RL_SPIN_US pass without one."""
+    parked for the next one (tl_park) for up to c.spin_ns."""
     cdef VecWorker* w = <VecWorker*>arg
     cdef VecCore* c = w.c
     cdef int slot = w.slot
@@ -755,7 +769,7 @@ cdef void* _vc_worker(void* arg) noexcept nogil:
         tl_store(&c.slot_state[slot], 1)
         tl_add(&c.running, -1)
         # After giving the slot up this thread touches nothing of `c` again.
-        if not tl_park(&c.slot_state[slot], &c.stop_workers, <long long>RL_SPIN_US * 1000):
+        if not tl_park(&c.slot_state[slot], &c.stop_workers, tl_load_ll(&c.spin_ns)):
             return NULL
 
 
@@ -766,6 +780,11 @@ cdef void _vc_dispatch(VecCore* c, VecWorker* workers, int t) noexcept nogil:
     here, so no Ctrl-C can land half way through."""
     cdef int k
     cdef long pid = getpid()
+    cdef long long limit = <long long>RL_SPIN_US * 1000
+    cdef long long gap = tl_now_ns() - c.last_end_ns
+    # The caller's last gap between steps predicts its next: park this step's workers only
+    # if it was short enough for parking to pay (the workers read this once they finish).
+    tl_store_ll(&c.spin_ns, limit if c.last_end_ns == 0 or gap <= limit else 0)
     if c.pid != pid:
         # A forked child inherits the slots' states, not the threads.
         for k in range(RL_MAX_THREADS):
@@ -1126,6 +1145,7 @@ cdef class VecGames:
             raise
         with nogil:
             tl_wait_zero(&self.c.running)
+            self.c.last_end_ns = tl_now_ns()
         if tl_load(&self.c.run_failed):
             raise MemoryError("a move list could not be allocated")
         return 0

@@ -481,6 +481,24 @@ def test_vector_threads_split_blocks_yet_agree_with_one_thread():
             assert all(np.array_equal(x, y) for x, y in zip(a, b)), t
 
 
+def test_vector_workers_do_not_spin_through_a_callers_long_gaps():
+    # A worker stays parked (spinning) after a step only while steps come back to back; a
+    # caller that spends longer between steps (a network's forward pass) must not find a
+    # core burnt for it meanwhile. Process CPU time counts every thread's.
+    import time
+
+    v = VecGames(2048, opponents=(0, 0, 0), seed=1)
+    used = []
+    for _ in range(6):
+        v.step(np.argmax(v.action_mask, axis=1).astype(np.int64), threads=2)
+        c0 = time.process_time()
+        time.sleep(0.01)
+        used.append(time.process_time() - c0)
+    # the first step had no gap before it and may park its worker; the rest follow 10 ms gaps
+    assert sorted(used[1:])[2] < 0.0005, used
+    v.close()
+
+
 def test_vector_flag_mode_flags_exactly_the_actions_outside_the_mask():
     # The pre-check counts illegal actions from compact per-env limits; it must agree with
     # the masks the env published, action by action, including pass on a lead.
