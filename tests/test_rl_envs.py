@@ -348,9 +348,17 @@ def test_vector_illegal_actions_raise_or_flag():
     v = VecGames(4, opponents=(1, 1, 1), seed=np.arange(4, dtype=np.uint64))
     obs = v.obs.copy()
     bad = np.full(4, 487, np.int64)
-    with pytest.raises(ValueError, match=r"action 487 of env 0 .*legal plays.*nothing was stepped"):
+    with pytest.raises(_core.ActionOutsideMaskError,
+                       match=r"action 487 of env 0 .*legal plays.*nothing was stepped"):
         v.step(bad)
     assert np.array_equal(v.obs, obs) and not v.episodes.any()
+    # a wrong array is a different mistake, and a plain ValueError
+    with pytest.raises(ValueError) as wrong:
+        v.step(np.zeros(3, np.int64))
+    assert not isinstance(wrong.value, _core.ActionOutsideMaskError)
+    g = _core.RLGame(4)
+    with pytest.raises(_core.ActionOutsideMaskError, match="not in the action mask"):
+        g.step(0)                       # pass on the first lead
     v.close()
     f = VecGames(4, opponents=(1, 1, 1), seed=np.arange(4, dtype=np.uint64), on_error="flag")
     obs, states = f.obs.copy(), [f.game_state(i) for i in range(4)]
@@ -406,6 +414,35 @@ def test_vector_close_is_idempotent():
     env.close()
 
 
+def _mem_available() -> int | None:
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+def test_vector_too_large_a_batch_is_refused_before_anything_is_allocated():
+    # Each env holds a game of a few kB (its 486-move list alone is 3.9 kB): a batch needing
+    # more than the memory available is a MemoryError with the numbers, at once, not the
+    # kernel's OOM killer half way through dealing.
+    avail = _mem_available()
+    if avail is None:
+        pytest.skip("this system does not report MemAvailable")
+    n = avail // 4000 + 1            # at least 4 kB per env: more than is available
+    if n > 1 << 24:
+        pytest.skip("this machine has room for the largest batch VecGames accepts")
+    v = VecGames.__new__(VecGames)
+    with pytest.raises(MemoryError, match=r"envs need about .* GiB .* available"):
+        v.__init__(n, opponents=None)
+    assert v.closed
+    with pytest.raises(ValueError, match="closed"):
+        v.step(np.zeros(n, np.int64))
+
+
 def test_vector_seeds_reproducible_and_threads_agree():
     def run(threads):
         v = VecGames(256, opponents=(0, 2, 1), seed=77)
@@ -444,13 +481,39 @@ def test_vector_threads_split_blocks_yet_agree_with_one_thread():
             assert all(np.array_equal(x, y) for x, y in zip(a, b)), t
 
 
+def test_vector_workers_do_not_spin_through_a_callers_long_gaps():
+    # A worker stays parked (spinning) after a step only while steps come back to back; a
+    # caller that spends longer between steps (a network's forward pass) must not find a
+    # core burnt for it meanwhile. Process CPU time counts every thread's.
+    import time
+
+    v = VecGames(2048, opponents=(0, 0, 0), seed=1)
+    used = []
+    for _ in range(6):
+        v.step(np.argmax(v.action_mask, axis=1).astype(np.int64), threads=2)
+        c0 = time.process_time()
+        time.sleep(0.01)
+        used.append(time.process_time() - c0)
+    # the first step had no gap before it and may park its worker; the rest follow 10 ms gaps
+    assert sorted(used[1:])[2] < 0.0005, used
+    v.close()
+
+
 def test_vector_flag_mode_flags_exactly_the_actions_outside_the_mask():
     # The pre-check counts illegal actions from compact per-env limits; it must agree with
     # the masks the env published, action by action, including pass on a lead.
     f = VecGames(600, opponents=(0, 0, 0), seed=3, on_error="flag")
     rng = np.random.default_rng(1)
-    for _ in range(8):
+    edges = np.array([np.iinfo(np.int64).min, np.iinfo(np.int64).max, -1, 0, 1, 486, 487,
+                      2**32, 2**32 + 1, -(2**32)], np.int64)
+    for k in range(8):
         acts = rng.integers(-2, 60, 600).astype(np.int64)
+        # the bounds of each env's own list, and values that wrap or truncate if the
+        # check ever narrowed or subtracted in signed arithmetic
+        acts[:100] = f.num_legal[:100]
+        acts[100:200] = f.num_legal[100:200] + 1
+        acts[200:300] = edges[np.arange(100) % len(edges)]
+        acts = np.roll(acts, 37 * k)
         mask = f.action_mask.copy()
         inside = np.array([0 <= a < 487 and mask[i, a] == 1 for i, a in enumerate(acts)])
         assert f.step(acts, threads=2) == int((~inside).sum())
@@ -486,6 +549,74 @@ def test_vector_first_deal_is_the_seeds_deal():
     v = VecGames(3, opponents=None, seed=seeds)
     for i, s in enumerate(seeds.tolist()):
         assert v.game_state(i).hands == _core.deal(s)
+
+
+def test_vector_final_obs_is_what_the_finished_episode_ended_on():
+    # Self-play, mirrored move by move on RLGame (env i's first deal is deal(seeds[i])):
+    # when env i's game ends, final_obs[i] is the view of the seat that made the last move,
+    # after it, while obs[i] already shows the next deal.
+    seeds = np.arange(100, 112, dtype=np.uint64)
+    v = VecGames(12, opponents=None, seed=seeds, final_obs=True)
+    mirrors = [_core.RLGame(4) for _ in seeds]
+    for g, s in zip(mirrors, seeds.tolist()):
+        g.reset(s)
+    rng = np.random.default_rng(5)
+    open_ = set(range(12))
+    for _ in range(400):
+        legal = v.num_legal.astype(np.int64)
+        can_pass = v.action_mask[:, 0].astype(np.int64)
+        acts = (rng.random(12) * (legal + can_pass)).astype(np.int64) + (1 - can_pass)
+        before = v.final_obs.copy()
+        v.step(acts)
+        for i in sorted(open_):
+            seat = mirrors[i].turn
+            mirrors[i].step(int(acts[i]))
+            if v.terminated[i]:
+                assert mirrors[i].is_over
+                assert np.array_equal(v.final_obs[i], mirrors[i].observe(seat)), i
+                assert not np.array_equal(v.obs[i], v.final_obs[i])
+                open_.discard(i)
+            else:
+                assert not mirrors[i].is_over
+                assert np.array_equal(v.obs[i], mirrors[i].observe(mirrors[i].turn)), i
+                # a row is only written when its episode ends
+                assert np.array_equal(v.final_obs[i], before[i]), i
+        if not open_:
+            break
+    assert not open_
+    assert VecGames(2, opponents=None).final_obs is None
+
+
+def test_gymnasium_vector_env_final_obs_follows_same_step_autoreset():
+    env = TienlenVectorEnv(16, opponents=("greedy",) * 3)
+    obs, info = env.reset(seed=4)
+    assert "final_obs" not in info
+    rng = np.random.default_rng(2)
+    seen = 0
+    for _ in range(60):
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]])
+        obs, reward, terminated, truncated, info = env.step(acts)
+        if not terminated.any():
+            assert "final_obs" not in info
+            continue
+        assert np.array_equal(info["_final_obs"], terminated)
+        assert np.array_equal(info["_final_info"], terminated)
+        for i in range(16):
+            if terminated[i]:
+                seen += 1
+                final = info["final_obs"][i]
+                assert env.single_observation_space.contains(final)
+                assert not final["action_mask"].any()
+                # the learner's episode ends when its hand is empty or the hand is over
+                hand = final["observation"][:52]
+                places = info["final_info"]["places"][i]
+                assert hand.sum() == 0 or (places >= 0).sum() >= 3
+                assert places[0] >= 0 and info["final_info"]["final_rewards"][i][0] == reward[i]
+            else:
+                assert info["final_obs"][i] is None
+                assert not info["final_info"]["places"][i].any()
+    assert seen > 0
+    env.close()
 
 
 def test_vector_legal_masks_on_request():
@@ -680,6 +811,11 @@ def test_native_vec_env_for_sb3():
         for i in np.flatnonzero(done):
             finished += 1
             assert reward[i] == 4 - infos[i]["place"]      # R10.2 points
+            # the observation the episode ended on, not the next deal's first one: the
+            # learner's hand is empty, or the hand is over with the learner last
+            term = infos[i]["terminal_observation"]
+            assert term.shape == (OBS_SIZE,) and not np.array_equal(term, obs[i])
+            assert term[:52].sum() == 0 or infos[i]["place"] == 4
         assert not reward[~done].any()
     assert finished > 10
     env.close()

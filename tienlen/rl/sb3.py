@@ -34,7 +34,8 @@ class NativeVecEnv(VecEnv):  # type: ignore[misc, unused-ignore]
         players = len(opponents) + 1
         self.games: _core.VecGames = _core.VecGames(num_envs, players=players,
                                     opponents=tuple(_policy(o) for o in opponents),
-                                    rewards=place_rewards(players, rewards), seed=seed)
+                                    rewards=place_rewards(players, rewards), seed=seed,
+                                    final_obs=True)
         self.threads = threads
         self._base_seed = seed
         self._actions = np.zeros(num_envs, np.int64)
@@ -61,10 +62,12 @@ class NativeVecEnv(VecEnv):  # type: ignore[misc, unused-ignore]
         g.step(self._actions, self.threads)
         obs, reward, done = g.obs.copy(), g.reward.copy(), g.terminated.copy()
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        assert g.final_obs is not None  # built with final_obs=True
         for i in np.flatnonzero(done):
-            # The finished game's last observation is not kept (a terminal state has no
-            # value to bootstrap); SB3 reads terminal_observation only for truncations.
-            infos[i] = {"place": int(g.places[i, 0]) + 1, "terminal_observation": obs[i]}
+            # SB3's convention: the observation the episode ended on (obs[i] is already the
+            # next deal's).
+            infos[i] = {"place": int(g.places[i, 0]) + 1,
+                        "terminal_observation": g.final_obs[i].copy()}
         return obs, reward, done, infos
 
     def action_masks(self) -> np.ndarray:

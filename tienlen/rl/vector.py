@@ -58,6 +58,8 @@ class TienlenVectorEnv(VectorEnv):
 
     Observations: ``{"observation": uint8 (N, 468), "action_mask": int8 (N, 487)}`` and, with
     ``legal_masks=True``, ``"legal_moves"``: uint64 (N, 486) card masks of actions 1..486.
+    Where an episode ended, ``info["final_obs"]`` and ``info["final_info"]`` hold what it
+    ended on, as Gymnasium's ``SyncVectorEnv`` gives them in same-step autoreset.
     The returned arrays are copies unless ``copy=False`` (then they are read-only views the
     next step overwrites). Actions outside a mask raise :class:`IllegalActionError` before
     any env is stepped. ``threads`` > 1 steps slices of the batch on worker threads.
@@ -81,7 +83,8 @@ class TienlenVectorEnv(VectorEnv):
         self.games = VecGames(num_envs, players=players, opponents=policies,
                               learner_seat=learner_seat,
                               rewards=place_rewards(players, rewards), seed=0,
-                              flags=rules.flags, legal_masks=legal_masks, on_error="raise")
+                              flags=rules.flags, legal_masks=legal_masks, on_error="raise",
+                              final_obs=True)
         self.num_envs = num_envs
         self.threads = threads
         self.copy = copy
@@ -136,14 +139,15 @@ class TienlenVectorEnv(VectorEnv):
                              f"shape {actions.shape}")
         try:
             self.games.step(np.ascontiguousarray(actions, dtype=np.int64), self.threads)
-        except ValueError as error:
-            if "not in its action mask" in str(error):
-                raise IllegalActionError(str(error)) from None
-            raise
+        except _core.ActionOutsideMaskError as error:
+            raise IllegalActionError(str(error)) from None
         g = self.games
         reward = g.reward.copy() if self.copy else g.reward
         terminated = g.terminated.copy() if self.copy else g.terminated
-        return self._obs(), reward, terminated, np.zeros(self.num_envs, np.bool_), self._info()
+        info = self._info()
+        if g.terminated.any():
+            self._add_final(info)
+        return self._obs(), reward, terminated, np.zeros(self.num_envs, np.bool_), info
 
     def action_masks(self) -> np.ndarray:
         """The current masks as bool (N, 487)."""
@@ -158,6 +162,31 @@ class TienlenVectorEnv(VectorEnv):
             assert g.legal is not None  # VecGames keeps them when built with legal_masks
             obs["legal_moves"] = pick(g.legal)
         return obs
+
+    def _add_final(self, info: dict[str, Any]) -> None:
+        """Gymnasium's same-step autoreset convention: where an episode ended,
+        ``info["final_obs"][i]`` is the observation it ended on (a dict like any
+        observation, its mask all zeros: no action is left) and ``info["final_info"]`` that
+        env's info then, each with its ``_`` mask, as ``SyncVectorEnv`` builds them."""
+        g = self.games
+        assert g.final_obs is not None  # built with final_obs=True
+        done = g.terminated.copy()
+        rows = np.flatnonzero(done)
+        ended = g.final_obs[rows]
+        no_mask = np.zeros(NUM_ACTIONS, np.int8)
+        final_obs = np.full(self.num_envs, None, dtype=object)
+        for k, i in enumerate(rows):
+            obs = {"observation": ended[k], "action_mask": no_mask.copy()}
+            if self.legal_masks:
+                obs["legal_moves"] = np.zeros(NUM_ACTIONS - 1, np.uint64)
+            final_obs[i] = obs
+        info["final_obs"], info["_final_obs"] = final_obs, done
+        final_info: dict[str, Any] = {}
+        for key, value in self._info().items():
+            final_info[key] = np.where(done.reshape((-1,) + (1,) * (value.ndim - 1)), value, 0
+                                       ).astype(value.dtype)
+            final_info[f"_{key}"] = done.copy()
+        info["final_info"], info["_final_info"] = final_info, done.copy()
 
     def _info(self) -> dict[str, Any]:
         g = self.games
