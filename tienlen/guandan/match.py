@@ -5,6 +5,10 @@ replays.
 starts the next with tribute judged on the new deal (G6). Every action goes through the
 current :class:`~tienlen.guandan.game.Game` and is checked there.
 
+A match under rules that let it go on for ever (``failed_attempts_limit=0``, say) still
+ends: after ``max_hands`` hands it stops with no winner (:attr:`Match.capped`). The cap is
+an engine safeguard, not a rule of the game.
+
 >>> match = Match(seed=5)
 >>> match.levels, match.hand_number, match.game.phase, match.game.turn == match.first_leader
 ((2, 2), 0, 'play', True)
@@ -24,16 +28,18 @@ from ..seeds import seed_or_fresh
 from .cards import Cards
 from .config import RuleConfig, TeamFormation
 from .errors import GuandanError
-from .game import Action, Game, IllegalActionError, _draw_seat, _mix, random_teams
+from .game import _STEPPING, Action, Game, IllegalActionError, _draw_seat, _mix, random_teams
 from .plays import Play
 
 __all__ = ["HandResult", "Match", "settle", "ReplayError", "SCHEMA", "VERSION", "MAX_REPLAY_BYTES",
-           "level_gain"]
+           "DEFAULT_MAX_HANDS", "level_gain"]
 
 SCHEMA: Final = "tienlen.guandan.match"
 VERSION: Final = 1
 #: Replays larger than this are refused before parsing (a long match is well under 1 MB).
 MAX_REPLAY_BYTES: Final = 8 << 20
+#: Hands after which a match without a winner stops (an engine safeguard, not a rule).
+DEFAULT_MAX_HANDS: Final = 10_000
 _ACE: Final = 14
 
 
@@ -104,15 +110,40 @@ class HandResult:
     match_won: bool
 
 
+def _check_max_hands(max_hands: object) -> int:
+    if type(max_hands) is not int or max_hands < 1:
+        raise GuandanError(f"max_hands must be a positive int; got {max_hands!r:.80}")
+    return max_hands
+
+
 class Match:
-    """Hands of Guandan until a team wins at A."""
+    """Hands of Guandan until a team wins at A (G7.3), or until ``max_hands`` hands have
+    been played: then the match is over with no winner (:attr:`capped`), and every later
+    action is refused (``GAME_OVER``), changing nothing.
+
+    >>> match = Match(seed=5, max_hands=1)
+    >>> from tienlen.guandan.bots import make_bot
+    >>> bot = make_bot("L1", seed=1)
+    >>> while not match.is_over:
+    ...     _ = match.act(*bot.decide(match.game.view(match.turn)), seat=match.turn)
+    >>> match.is_over, match.capped, match.winner, len(match.results), match.turn
+    (True, True, None, 1, None)
+    >>> match.pass_turn()
+    Traceback (most recent call last):
+    ...
+    tienlen.guandan.game.IllegalActionError: GAME_OVER: the match stopped after max_hands=1 hands with no winner
+
+    Actions on a match are serialised (the lock :class:`~tienlen.guandan.game.Game` holds),
+    so threads sharing one match keep its history in the order it was played.
+    """
 
     __slots__ = ("_seed", "_config", "_teams", "_levels", "_failed", "_declarer", "_game",
                  "_results", "_winner", "_actions", "_first_leader", "_max_hands")
 
     def __init__(self, seed: int | None = None, config: RuleConfig = RuleConfig(), *,
-                 max_hands: int = 10_000) -> None:
+                 max_hands: int = DEFAULT_MAX_HANDS) -> None:
         seed = seed_or_fresh(seed, GuandanError)
+        max_hands = _check_max_hands(max_hands)
         if not isinstance(config, RuleConfig):
             raise GuandanError(f"config must be a RuleConfig; got {type(config).__name__}")
         self._seed = seed
@@ -179,8 +210,14 @@ class Match:
         return self._game
 
     @property
+    def max_hands(self) -> int:
+        """The hands after which a match without a winner stops (an engine safeguard)."""
+        return self._max_hands
+
+    @property
     def hand_number(self) -> int:
-        return len(self._results) - (1 if self._winner is not None else 0)
+        """The current hand's index (0-based); once the match is over, the last hand's."""
+        return len(self._results) - (1 if self.is_over else 0)
 
     @property
     def results(self) -> tuple[HandResult, ...]:
@@ -188,16 +225,22 @@ class Match:
 
     @property
     def winner(self) -> int | None:
-        """The team index that won the match, or None."""
+        """The team index that won the match, or None (in play, or :attr:`capped`)."""
         return self._winner
 
     @property
+    def capped(self) -> bool:
+        """Whether the match stopped at :attr:`max_hands` without a winner."""
+        return self._winner is None and len(self._results) >= self._max_hands
+
+    @property
     def is_over(self) -> bool:
-        return self._winner is not None
+        """Whether the match has ended: a team won it, or it was :attr:`capped`."""
+        return self._winner is not None or self.capped
 
     @property
     def turn(self) -> int | None:
-        return None if self._winner is not None else self._game.turn
+        return None if self.is_over else self._game.turn
 
     @property
     def history(self) -> tuple[tuple[int, Action], ...]:
@@ -209,6 +252,10 @@ class Match:
     def _live(self) -> Game:
         if self._winner is not None:
             raise IllegalActionError("GAME_OVER", "the match is over")
+        if self.capped:
+            raise IllegalActionError(
+                "GAME_OVER", f"the match stopped after max_hands={self._max_hands} hands "
+                "with no winner")
         return self._game
 
     def _after(self, action: Action) -> Action:
@@ -221,45 +268,51 @@ class Match:
         self._live().verify_play(cards, seat, reading)
 
     def can_play(self, cards: object, seat: int | None = None, reading: object = None) -> bool:
-        return self._winner is None and self._game.can_play(cards, seat, reading)
+        return not self.is_over and self._game.can_play(cards, seat, reading)
 
     def play(self, cards: object, seat: int | None = None, reading: object = None) -> Action:
-        return self._after(self._live().play(cards, seat, reading))
+        with _STEPPING:
+            return self._after(self._live().play(cards, seat, reading))
 
     def verify_pass(self, seat: int | None = None) -> None:
         self._live().verify_pass(seat)
 
     def can_pass(self, seat: int | None = None) -> bool:
-        return self._winner is None and self._game.can_pass(seat)
+        return not self.is_over and self._game.can_pass(seat)
 
     def pass_turn(self, seat: int | None = None) -> Action:
-        return self._after(self._live().pass_turn(seat))
+        with _STEPPING:
+            return self._after(self._live().pass_turn(seat))
 
     def verify_give_tribute(self, card: object, seat: int | None = None) -> None:
         self._live().verify_give_tribute(card, seat)
 
     def can_give_tribute(self, card: object, seat: int | None = None) -> bool:
-        return self._winner is None and self._game.can_give_tribute(card, seat)
+        return not self.is_over and self._game.can_give_tribute(card, seat)
 
     def give_tribute(self, card: object, seat: int | None = None) -> Action:
-        return self._after(self._live().give_tribute(card, seat))
+        with _STEPPING:
+            return self._after(self._live().give_tribute(card, seat))
 
     def verify_return_tribute(self, card: object, seat: int | None = None) -> None:
         self._live().verify_return_tribute(card, seat)
 
     def can_return_tribute(self, card: object, seat: int | None = None) -> bool:
-        return self._winner is None and self._game.can_return_tribute(card, seat)
+        return not self.is_over and self._game.can_return_tribute(card, seat)
 
     def return_tribute(self, card: object, seat: int | None = None) -> Action:
-        return self._after(self._live().return_tribute(card, seat))
+        with _STEPPING:
+            return self._after(self._live().return_tribute(card, seat))
 
     def apply_unchecked(self, play: Play | None) -> Action:
         """The trusting path for a play or pass of the play phase (bots, simulation)."""
-        return self._after(self._live().apply_unchecked(play))
+        with _STEPPING:
+            return self._after(self._live().apply_unchecked(play))
 
     def act(self, kind: str, cards: object = None, seat: int | None = None,
             reading: object = None) -> Action:
-        return self._after(self._live().act(kind, cards, seat, reading))
+        with _STEPPING:
+            return self._after(self._live().act(kind, cards, seat, reading))
 
     # ------------------------------------------------------------ levels (G7)
 
@@ -277,7 +330,7 @@ class Match:
             self._winner = win
             return
         if len(self._results) >= self._max_hands:
-            raise GuandanError(f"the match passed max_hands={self._max_hands}")
+            return      # capped: the last hand stays the current game, and the match is over
         self._declarer = win
         self._game = Game(self.hand_seed(len(self._results)), level=self._levels[win],
                           config=self._config, teams=self._teams, previous_order=places)
@@ -285,15 +338,16 @@ class Match:
     # ------------------------------------------------------------ copies, equality, replays
 
     def copy(self) -> Match:
-        m = Match.__new__(Match)
-        for name in Match.__slots__:
-            setattr(m, name, getattr(self, name))
-        m._levels = list(self._levels)
-        m._failed = list(self._failed)
-        m._results = list(self._results)
-        m._actions = list(self._actions)
-        m._game = self._game.copy()
-        return m
+        with _STEPPING:     # not half-way through another thread's action
+            m = Match.__new__(Match)
+            for name in Match.__slots__:
+                setattr(m, name, getattr(self, name))
+            m._levels = list(self._levels)
+            m._failed = list(self._failed)
+            m._results = list(self._results)
+            m._actions = list(self._actions)
+            m._game = self._game.copy()
+            return m
 
     __copy__ = copy
 
@@ -304,7 +358,7 @@ class Match:
         if not isinstance(other, Match):
             return NotImplemented
         return (self._seed == other._seed and self._config == other._config
-                and self._actions == other._actions and self._results == other._results
+                and self._max_hands == other._max_hands and self._actions == other._actions and self._results == other._results
                 and self._game == other._game)
 
     __hash__ = None  # type: ignore[assignment]
@@ -313,7 +367,13 @@ class Match:
         return (Match.from_json, (self.to_json(),))
 
     def to_json(self, *, indent: int | None = None) -> str:
-        """The match as versioned JSON: the seed, the rules and every action."""
+        """The match as versioned JSON: the seed, the rules and every action; and
+        ``max_hands`` when it is not :data:`DEFAULT_MAX_HANDS` (so that a file of a match
+        with the default cap reads as it always did)."""
+        with _STEPPING:     # not half-way through another thread's action
+            return self._to_json(indent)
+
+    def _to_json(self, indent: int | None) -> str:
         actions = []
         for hand, a in self._actions:
             item: dict[str, Any] = {"hand": hand, "seat": a.seat, "action": a.action}
@@ -326,6 +386,8 @@ class Match:
         data = {"schema": SCHEMA, "version": VERSION, "seed": self._seed,
                 "config": self._config.to_dict(), "actions": actions,
                 "levels": list(self.levels), "winner": self._winner}
+        if self._max_hands != DEFAULT_MAX_HANDS:
+            data["max_hands"] = self._max_hands
         return json.dumps(data, indent=indent, ensure_ascii=False)
 
     @classmethod
@@ -350,7 +412,7 @@ class Match:
         if not isinstance(data, dict):
             raise ReplayError("a replay is a JSON object")
         known = {"schema", "version", "seed", "config", "actions", "levels", "winner"}
-        for name in sorted(set(data) - known):
+        for name in sorted(set(data) - known - {"max_hands"}):   # max_hands is optional
             raise ReplayError("unknown field", name)
         for name in sorted(known - set(data)):
             raise ReplayError("missing field", name)
@@ -368,7 +430,11 @@ class Match:
         actions = data["actions"]
         if not isinstance(actions, list):
             raise ReplayError("must be a list", "actions")
-        match = cls(seed, config)
+        try:
+            max_hands = _check_max_hands(data.get("max_hands", DEFAULT_MAX_HANDS))
+        except GuandanError as e:
+            raise ReplayError(str(e), "max_hands") from None
+        match = cls(seed, config, max_hands=max_hands)
         for i, item in enumerate(actions):
             where = f"actions[{i}]"
             if not isinstance(item, dict):
