@@ -851,3 +851,190 @@ def test_guandan_core_error_messages_quote_arguments_safely() -> None:
     with pytest.raises(ValueError) as caught:
         _guandan.wild_card(list(range(10 ** 5)))
     assert len(str(caught.value)) < 200
+
+
+# ------------------------------------------------------------ the Gymnasium env's opponents
+
+class _Scripted:
+    """Bots for the Gymnasium env that fail on their ``fail_at``-th decision: raising, or
+    answering with something that is not a move, or with an illegal move."""
+
+    @staticmethod
+    def make(how: str, fail_at: int):  # type: ignore[no-untyped-def]
+        from tienlen.bots import PASS, Bot
+
+        class Failing(Bot):
+            name = f"failing-{how}"
+
+            def __init__(self) -> None:
+                super().__init__(seed=1)
+                self.calls = 0
+
+            def choose(self, view):  # type: ignore[no-untyped-def]
+                self.calls += 1
+                moves = view.legal_moves()
+                if self.calls < fail_at:
+                    return moves[0] if moves else PASS
+                if how == "raise":
+                    raise RuntimeError("the bot broke")
+                if how == "text":
+                    return str(moves[0]) if moves else "pass"
+                # An illegal move: a card the bot does not hold.
+                return view.played if len(view.played) else view.unseen[:1]
+
+        return Failing()
+
+
+@pytest.mark.parametrize("how", ["raise", "text", "illegal"])
+@pytest.mark.parametrize("fail_at", [1, 3])
+def test_gym_env_ends_the_episode_when_an_opponent_fails(how: str, fail_at: int) -> None:
+    """TienlenEnv.step applied the learner's action, then an opponent bot raised (or made
+    an illegal move) and the step raised with an opponent still to act: the next step
+    then acted for that opponent's seat. A bot's non-move answer (text, None) was taken as
+    a pass. Now the episode ends: an OpponentError (a ValueError) naming the seat, and
+    every later step asks for reset()."""
+    import gymnasium
+
+    from tienlen.rl import OpponentError
+
+    env = rl.TienlenEnv(opponents=[_Scripted.make(how, fail_at) for _ in range(3)],
+                        legal_actions=False)
+    failed = None
+    obs = None
+    try:
+        obs, _ = env.reset(seed=5)
+        for _ in range(60):
+            obs, _, terminated, _, _ = env.step(int(obs["action_mask"].argmax()))
+            if terminated:
+                break
+    except OpponentError as error:
+        failed = error
+    assert failed is not None and isinstance(failed, ValueError)
+    assert "opponent at seat" in str(failed) and "failing-" in str(failed)
+    assert env.game.turn != 0 or env.game.is_over      # an opponent was to act
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        env.step(0)
+    assert env._current_mask() is None
+    # A reset with bots that play on is a fresh episode.
+    env.opponent_specs = ("random",) * 3
+    obs, _ = env.reset(seed=5)
+    assert env.game.turn == 0 and obs["action_mask"].any()
+
+
+@pytest.mark.parametrize("value", ["False", "no", 0, 1, None, 1.0, [True]])
+def test_env_flags_are_bools(value: object) -> None:
+    """legal_actions="False" (or 0, None) was taken by its truth value: the string "False"
+    gave the legal-action arrays; the vector env took legal_masks and copy the same way."""
+    with pytest.raises(ValueError, match="legal_actions"):
+        rl.TienlenEnv(opponents=("random",) * 3, legal_actions=value)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="legal_actions"):
+        rl.raw_env(4, legal_actions=value)  # type: ignore[arg-type]
+    for name in ("legal_masks", "copy"):
+        with pytest.raises(ValueError, match=name):
+            rl.TienlenVectorEnv(2, **{name: value})
+    assert rl.raw_env(4, legal_actions=np.bool_(False)).legal_actions is False
+
+
+# ------------------------------------------------------------------ replays and match files
+
+@pytest.mark.parametrize("indent", [-1, 33, 10 ** 9, 1.5, True, "  ", np.int64(2)])
+def test_json_writers_refuse_an_indent_that_is_not_a_small_int(indent: object) -> None:
+    """game_to_json / Game.to_json / guandan Match.to_json passed indent to json.dumps:
+    1.5 was a TypeError, 10**9 an OverflowError or memory exhausted line by line, True an
+    indent of one and -1 accepted as 0."""
+    from tienlen import Game
+    from tienlen.guandan import GuandanError, Match as GdMatch
+    from tienlen.replay import game_to_json
+
+    game = Game(3, seed=1)
+    with pytest.raises(ValueError, match="indent"):
+        game_to_json(game, indent=indent)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="indent"):
+        game.to_json(indent=indent)  # type: ignore[arg-type]
+    with pytest.raises(GuandanError, match="indent"):
+        GdMatch(seed=1).to_json(indent=indent)  # type: ignore[arg-type]
+    assert game_to_json(game, indent=2).count("\n  \"") == 9    # one line per field
+
+
+@pytest.mark.parametrize("game", [None, 5, "game", object()])
+def test_game_to_json_refuses_what_is_not_a_game(game: object) -> None:
+    """game_to_json(None) raised AttributeError ('NoneType' object has no attribute
+    'history')."""
+    from tienlen.replay import game_to_json
+
+    with pytest.raises(ValueError, match="Game"):
+        game_to_json(game)  # type: ignore[arg-type]
+
+
+@FUZZ
+@given(text=st.one_of(st.text(max_size=40), _JSONISH.map(lambda v: __import__("json").dumps(v)),
+                      st.sampled_from(['{"schema": "tienlen.game", "version": 1}', "[]",
+                                       "null", '{"names": 5}'])))
+def test_replay_labels_of_any_text_is_labels_or_a_replay_error(text: str) -> None:
+    """replay_labels read the JSON without checking it: a list or null raised
+    AttributeError ('list' object has no attribute 'get'), a missing field KeyError."""
+    from tienlen.replay import ReplayError, replay_labels
+
+    try:
+        replay_labels(text)
+    except ReplayError:
+        pass
+
+
+_LABEL_NAME = st.one_of(st.sampled_from(["You", "Minh", "", "x" * 41, "tab\there", "Ngọc"]),
+                        st.text(max_size=6), st.integers(), st.none())
+
+
+@FUZZ
+@given(names=st.one_of(st.none(), st.lists(_LABEL_NAME, max_size=4), st.text(max_size=3)),
+       match_seed=st.one_of(st.none(), st.sampled_from([4, 5]), st.integers(-2, 1 << 65),
+                            st.booleans()),
+       hand=st.one_of(st.none(), st.sampled_from([1, 2]), st.integers(-2, 3)))
+def test_labels_written_are_labels_read_back(names: object, match_seed: object,
+                                             hand: object) -> None:
+    """game_to_json_with_labels wrote any labels: an empty or 41-character name, three
+    names for two seats, a hand whose deal was not the game's, all of which replay_labels
+    then refused (so the saved replay had no title); a match seed without its hand
+    number was dropped silently. The writer now applies the reader's check."""
+    from tienlen.match import Match
+    from tienlen.replay import (ReplayError, ReplayLabels, game_from_json,
+                                game_to_json_with_labels, replay_labels)
+
+    game = Match(2, seed=4).game            # hand 1 of match seed 4
+    labels = ReplayLabels(names if not isinstance(names, list) else tuple(names),  # type: ignore[arg-type]
+                          match_seed, hand)  # type: ignore[arg-type]
+    try:
+        text = game_to_json_with_labels(game, labels)
+    except ReplayError:
+        return
+    assert game_from_json(text) == game
+    assert replay_labels(text) == labels
+
+
+def test_labels_that_were_written_silently_are_refused() -> None:
+    from tienlen.match import Match
+    from tienlen.replay import ReplayError, ReplayLabels, game_to_json_with_labels
+
+    game = Match(2, seed=4).game
+    for labels, field in ((ReplayLabels(("You", "")), "names"),
+                          (ReplayLabels(("You", "Minh", "Lan")), "names"),
+                          (ReplayLabels(match_seed=4), "match"),
+                          (ReplayLabels(hand=1), "match"),
+                          (ReplayLabels(match_seed=4, hand=2), "match")):
+        with pytest.raises(ReplayError) as caught:
+            game_to_json_with_labels(game, labels)
+        assert caught.value.field is not None and caught.value.field.startswith(field)
+    with pytest.raises(ValueError, match="ReplayLabels"):
+        game_to_json_with_labels(game, {"names": ["a", "b"]})  # type: ignore[arg-type]
+
+
+def test_guandan_match_hand_seed_refuses_what_is_not_an_index() -> None:
+    """Match.hand_seed(None) raised TypeError, np.int64(1) OverflowError, and -1 or True
+    answered a seed: no hand has those indices."""
+    from tienlen.guandan import GuandanError, Match
+
+    match = Match(seed=1)
+    assert match.hand_seed(0) == match.game.seed
+    for bad in (-1, True, None, 1.5, "0", np.int64(1)):
+        with pytest.raises(GuandanError, match="index"):
+            match.hand_seed(bad)  # type: ignore[arg-type]

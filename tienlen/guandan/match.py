@@ -165,6 +165,8 @@ class Match:
 
     def hand_seed(self, index: int) -> int:
         """The deal seed of hand ``index`` (0-based), drawn from the match seed."""
+        if type(index) is not int or index < 0:
+            raise GuandanError(f"index must be a hand index, an int >= 0; got {index!r:.80}")
         return _mix(self._seed, 1000 + index)
 
     @property
@@ -370,6 +372,9 @@ class Match:
         """The match as versioned JSON: the seed, the rules and every action; and
         ``max_hands`` when it is not :data:`DEFAULT_MAX_HANDS` (so that a file of a match
         with the default cap reads as it always did)."""
+        from ..replay import check_indent     # the JSON writers' one check
+
+        check_indent(indent, GuandanError)
         with _STEPPING:     # not half-way through another thread's action
             return self._to_json(indent)
 

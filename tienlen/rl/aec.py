@@ -28,7 +28,7 @@ from ..cards import Cards
 from ..rules import Rules
 from ..seeds import check_players, check_seed
 from .encoding import (NUM_ACTIONS, EnvStateError, UnknownAgentError, action_space,
-                       check_action, check_render_mode, deal_with_a_decision,
+                       check_action, check_render_mode, deal_with_a_decision, flag_arg,
                        observation_space, place_rewards, rules_arg)
 
 __all__ = ["env", "raw_env", "TienlenAECEnv"]
@@ -69,10 +69,10 @@ class TienlenAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         self.rules = rules
         self.render_mode = render_mode
         self.place_rewards = place_rewards(players, rewards)
-        self.legal_actions = legal_actions
+        self.legal_actions = flag_arg(legal_actions, "legal_actions")
         self.possible_agents = [f"player_{p}" for p in range(players)]
         self.agent_name_mapping = {a: p for p, a in enumerate(self.possible_agents)}
-        self._obs_space = observation_space(legal_actions)
+        self._obs_space = observation_space(self.legal_actions)
         self._act_space = action_space()
         self.observation_spaces = {a: self._obs_space for a in self.possible_agents}
         self.action_spaces = {a: self._act_space for a in self.possible_agents}

@@ -70,6 +70,29 @@ class UnknownAgentError(TienlenError, KeyError):
     """An agent name the AEC env does not have (a KeyError too, as a dict lookup's)."""
 
 
+class OpponentError(TienlenError):
+    """An opponent bot of the Gymnasium env raised, or answered with something that is not
+    a legal move (the original error is its ``__cause__``). The hand cannot go on: the
+    episode is over, and the next call must be ``reset()``."""
+
+
+def flag_arg(value: object, name: str) -> bool:
+    """A yes/no option of an env (``legal_actions=``, ``copy=``): a bool (NumPy's too).
+    Anything else, such as the string ``"False"``, which would count as true, is a
+    ValueError.
+
+    >>> flag_arg(False, "legal_actions")
+    False
+    >>> flag_arg("no", "legal_actions")
+    Traceback (most recent call last):
+    ...
+    ValueError: legal_actions must be True or False; got 'no'
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False; got {value!r:.80}")
+    return bool(value)
+
+
 def rules_arg(rules: Rules | str | None) -> Rules:
     """The ``rules=`` argument every env takes: a :class:`Rules`, a preset's name, or None
     for the contract. Anything else is a ValueError."""
