@@ -1038,3 +1038,61 @@ def test_guandan_match_hand_seed_refuses_what_is_not_an_index() -> None:
     for bad in (-1, True, None, 1.5, "0", np.int64(1)):
         with pytest.raises(GuandanError, match="index"):
             match.hand_seed(bad)  # type: ignore[arg-type]
+
+
+def test_guandan_apply_unchecked_outside_the_play_phase_is_refused() -> None:
+    """guandan Game.apply_unchecked during tribute failed an assert (AssertionError, not a
+    ValueError; under python -O an AttributeError); a Match's too. After the hand it
+    raised the core's bare ValueError. Both are now G8 refusals that change nothing."""
+    from tienlen.guandan import Game, IllegalActionError, Match
+
+    game = Game(seed=11, level=5, previous_order=(0, 1, 3, 2))    # seat 3 owes tribute
+    assert game.phase == "tribute"
+    play = Game(seed=1).legal_plays()[0]
+    before = game.copy()
+    for move in (None, play):
+        with pytest.raises(IllegalActionError) as caught:
+            game.apply_unchecked(move)
+        assert (caught.value.reason, caught.value.detail) == ("STATE_CONFLICT",
+                                                              "TRIBUTE_PENDING")
+    assert game == before
+    # The same through a match whose second hand starts with tribute (seed 6 does).
+    match = Match(seed=6)
+    while match.hand_number == 0:
+        g = match.game
+        match.apply_unchecked(g.legal_plays()[0] if not g.can_pass() else None)
+    assert match.game.phase == "tribute"
+    text = match.to_json()
+    with pytest.raises(IllegalActionError, match="tribute"):
+        match.apply_unchecked(None)
+    assert match.to_json() == text
+    # After the hand: seats 0 and 2 (a team) go out one after the other (G5.7).
+    over = Game(hands=["3s", "4s", "5s", "6s"], leader=0)
+    for cards in ("3s", "4s", "5s"):
+        over.play(cards)
+    assert over.is_over
+    done = over.copy()
+    with pytest.raises(IllegalActionError) as caught:
+        over.apply_unchecked(None)
+    assert caught.value.reason == "GAME_OVER" and over == done
+
+
+def test_policy_bot_refuses_a_policy_that_is_not_one() -> None:
+    """PolicyBot(policy=5) was accepted and failed at its first decision with TypeError;
+    a policy answering 1.0 or None raised IndexError or TypeError from inside choose,
+    and True was taken as action 1."""
+    from tienlen import Game
+    from tienlen.bots import BotError
+    from tienlen.rl.policy_bot import PolicyBot
+
+    for bad in (5, 1.5, object()):
+        with pytest.raises(BotError, match="policy"):
+            PolicyBot(policy=bad)  # type: ignore[arg-type]
+    with pytest.raises(BotError, match="deterministic"):
+        PolicyBot(policy=lambda obs, mask: 0, deterministic="yes")  # type: ignore[arg-type]
+    view = Game(4, seed=3).view(Game(4, seed=3).turn)  # type: ignore[arg-type]
+    for answer in (1.0, None, True, "1"):
+        with pytest.raises(BotError, match="not an action number"):
+            PolicyBot(policy=lambda obs, mask, a=answer: a).choose(view)
+    first = PolicyBot(policy=lambda obs, mask: np.int64(1)).choose(view)
+    assert first == view.legal_moves()[0]

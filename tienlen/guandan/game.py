@@ -743,8 +743,9 @@ class Game:
             if play is not None and not isinstance(play, Play):
                 raise IllegalActionError("INVALID_CARDS", f"apply_unchecked takes a Play or None; "
                                          f"got {type(play).__name__}")
+            # The phase is checked even here: during tribute there is no play state yet.
+            turn = self._check_turn(None)
             state = self._play_state()
-            turn = state.turn
             if play is None:
                 state.apply(0, 0, 0)
                 action = _PASSES[turn]

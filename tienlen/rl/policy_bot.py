@@ -9,6 +9,7 @@ exactly the one the Gymnasium env gave the policy in training.
 
 from __future__ import annotations
 
+import operator
 import os
 from typing import Any, Callable
 
@@ -95,7 +96,9 @@ class PolicyBot(Bot):
         super().__init__(seed)
         if policy is None:
             raise BotError("PolicyBot needs a policy: a MaskablePPO zip path or a callable")
-        self.deterministic = deterministic
+        if not isinstance(deterministic, (bool, np.bool_)):
+            raise BotError(f"deterministic must be True or False; got {deterministic!r:.80}")
+        self.deterministic = bool(deterministic)
         if isinstance(policy, (str, os.PathLike)):
             path = os.fspath(policy)
             if not os.path.exists(path) and os.path.exists(path + ".zip"):
@@ -104,9 +107,13 @@ class PolicyBot(Bot):
                 raise BotError(f"no policy file {path!r}")
             self.path: str | None = path
             self._act = self._model_act(load_policy(path))
-        else:
+        elif callable(policy):
             self.path = None
             self._act = policy
+        else:
+            # Refused here: a policy of 5 used to fail only at the first decision.
+            raise BotError(f"policy must be a MaskablePPO zip path or a callable "
+                           f"(obs, mask) -> action; got {policy!r:.80}")
 
     def _model_act(self, model: Any) -> Callable[[np.ndarray, np.ndarray], int]:
         def act(obs: np.ndarray, mask: np.ndarray) -> int:
@@ -122,7 +129,15 @@ class PolicyBot(Bot):
     def choose(self, view: View) -> Move:
         self._check_turn(view)
         obs, mask, moves = observation_from_view(view)
-        action = self._act(obs, mask)
+        answer = self._act(obs, mask)
+        try:
+            # An int or a NumPy int; 1.0, None or True is not an action number (a float
+            # index, a TypeError in the comparison, or the action 1).
+            if isinstance(answer, (bool, np.bool_)):
+                raise TypeError
+            action = operator.index(answer)
+        except TypeError:
+            raise BotError(f"the policy answered {answer!r:.80}, not an action number") from None
         if not (0 <= action < len(mask)) or not mask[action]:
             raise BotError(f"the policy chose action {action}, outside the mask "
                            f"({len(moves)} legal plays, pass {'allowed' if mask[0] else 'not allowed'})")
