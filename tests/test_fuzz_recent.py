@@ -1096,3 +1096,15 @@ def test_policy_bot_refuses_a_policy_that_is_not_one() -> None:
             PolicyBot(policy=lambda obs, mask, a=answer: a).choose(view)
     first = PolicyBot(policy=lambda obs, mask: np.int64(1)).choose(view)
     assert first == view.legal_moves()[0]
+
+
+@pytest.mark.parametrize("leader", [0, 3, "x", -1])
+def test_guandan_game_refuses_a_leader_beside_previous_order(leader: object) -> None:
+    """Game(previous_order=..., leader=...) ignored the leader without looking at it (even
+    "x"): the lead of a later hand follows tribute (G6.7), so the two cannot both be
+    given."""
+    from tienlen.guandan import Game, GuandanError
+
+    with pytest.raises(GuandanError, match="leader or previous_order"):
+        Game(seed=11, level=5, previous_order=(0, 1, 3, 2), leader=leader)  # type: ignore[arg-type]
+    assert Game(seed=11, level=5, previous_order=(0, 1, 3, 2)).phase == "tribute"

@@ -293,6 +293,11 @@ class Game:
         if type(level) is not int or not 2 <= level <= 14:
             raise GuandanError(f"level must be an int 2..14; got {level!r}")
         teams = _teams_arg(teams)
+        if previous_order is not None and leader is not None:
+            # The lead of a later hand follows tribute (G6.7): a leader given as well was
+            # ignored, unchecked.
+            raise GuandanError("give leader or previous_order, not both: after a previous "
+                               f"hand the lead follows tribute (G6.7); got leader={leader!r:.40}")
         if hands is not None:
             if seed is not None:       # kept as the game's seed (replays write it)
                 check_seed(seed, GuandanError, or_none=True)
