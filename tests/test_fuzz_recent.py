@@ -1108,3 +1108,17 @@ def test_guandan_game_refuses_a_leader_beside_previous_order(leader: object) -> 
     with pytest.raises(GuandanError, match="leader or previous_order"):
         Game(seed=11, level=5, previous_order=(0, 1, 3, 2), leader=leader)  # type: ignore[arg-type]
     assert Game(seed=11, level=5, previous_order=(0, 1, 3, 2)).phase == "tribute"
+
+
+def test_raw_aec_env_before_reset_says_so() -> None:
+    """The raw AEC env's last() before the first reset raised AttributeError (no
+    agent_selection), and observe() answered for a hand never dealt; both now raise the
+    EnvStateError step() raises, and work after reset."""
+    aec = rl.raw_env(3)
+    for call in (aec.last, lambda: aec.observe("player_0")):
+        with pytest.raises(ValueError, match="reset"):
+            call()
+    aec.reset(seed=4)
+    obs, reward, terminated, truncated, info = aec.last()
+    assert obs["action_mask"].any() and not terminated
+    assert (aec.observe(aec.agent_selection)["action_mask"] == obs["action_mask"]).all()
