@@ -961,7 +961,7 @@ cdef class VecGames:
         """Deal every game afresh. `seed` is an int (env i then uses the stream
         (seed, i), as random_playouts does) or a uint64 array of one seed per env (env i's
         first deal is then exactly `deal(seeds[i], players)`)."""
-        cdef Py_ssize_t i, j, end, n = self.c.num_envs
+        cdef Py_ssize_t i, j, end, n = self.num_envs
         cdef uint64_t s0
         cdef const uint64_t[::1] seeds
         cdef int failed = 0
@@ -1013,7 +1013,7 @@ cdef class VecGames:
         blocks (here, on the calling thread): then no block is claimed any more, the workers
         finish the blocks they hold, and the envs no thread reached are flagged as not
         stepped."""
-        cdef Py_ssize_t n = self.c.num_envs, j
+        cdef Py_ssize_t n = self.num_envs, j
         cdef long long first[RL_MAX_THREADS]
         cdef bint more = True
         cdef SplitMemo* m = &self.c.memos[0]
@@ -1065,7 +1065,7 @@ cdef class VecGames:
         envs whose action was outside their mask: with on_error="raise" (default) that
         raises ValueError before any env is stepped; with "flag" those envs are left exactly
         as they were and flagged in `error`. `threads` > 1 steps slices on worker threads."""
-        cdef Py_ssize_t n = self.c.num_envs, bad, nbad = 0
+        cdef Py_ssize_t n = self.num_envs, bad, nbad = 0
         cdef int t = _small_int_arg(threads, "threads", 1, RL_MAX_THREADS)
         self._check_open()
         # Claim the games before any Python-level call: _check_open and this assignment run
@@ -1098,22 +1098,15 @@ cdef class VecGames:
         """Copy the caller's actions into our buffer (the loop never reads the caller's
         array again, even if another thread writes it) and count the illegal ones, by the
         compact per-env limits (one int32 each, not a page of game per env)."""
-        cdef Py_ssize_t i, nbad = 0, n = self.c.num_envs
-        cdef const int64_t* a_in = &src[0]
-        cdef int64_t* a_out = self.c.p_act
-        cdef const int32_t* limits = self.c.limits
+        cdef Py_ssize_t i, nbad = 0, n = self.num_envs
         cdef int64_t a
         cdef int32_t lim
         with nogil:
-            # One pass, without branches: the learner's actions are as random as its policy,
-            # so a branch on "is this a pass" mispredicted often (this loop took 5 ns an env).
-            # a is legal when it is 0 and pass is allowed, or 1 <= a <= count, i.e.
-            # a - 1 < count as unsigned (a = 0 wraps to the largest value).
+            memcpy(self.c.p_act, &src[0], n * sizeof(int64_t))
             for i in range(n):
-                a = a_in[i]
-                lim = limits[i]
-                a_out[i] = a
-                nbad += not (((a == 0) & (lim & 1)) | ((<uint64_t>a - 1) < <uint64_t>(lim >> 1)))
+                a = self.c.p_act[i]
+                lim = self.c.limits[i]
+                nbad += not ((a == 0 and (lim & 1)) or (a >= 1 and a <= (lim >> 1)))
         return nbad
 
     cdef Py_ssize_t _env_arg(self, object env) except -1:
@@ -1122,8 +1115,8 @@ cdef class VecGames:
         before it has run (the bound would be stale, the games freed)."""
         cdef int64_t i = _int_arg(env, "env", 0, (<int64_t>1) << 62)
         self._check_open()
-        if i >= self.c.num_envs:
-            raise ValueError(f"env must be in 0..{self.c.num_envs - 1}; got {_quote(env)}")
+        if i >= self.num_envs:
+            raise ValueError(f"env must be in 0..{self.num_envs - 1}; got {_quote(env)}")
         return <Py_ssize_t>i
 
     def game_state(self, env):
