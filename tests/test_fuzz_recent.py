@@ -1122,3 +1122,25 @@ def test_raw_aec_env_before_reset_says_so() -> None:
     obs, reward, terminated, truncated, info = aec.last()
     assert obs["action_mask"].any() and not terminated
     assert (aec.observe(aec.agent_selection)["action_mask"] == obs["action_mask"]).all()
+
+
+def test_read_replay_file_takes_only_a_path(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """read_replay_file(fd) was open(fd): given an int it read that file descriptor (0:
+    the process's stdin) as a replay and then closed it on leaving; None and 1.5 were
+    TypeErrors."""
+    from tienlen.replay import ReplayError, read_replay_file
+
+    read, write = os.pipe()
+    os.write(write, b'{"schema": "tienlen.game"}')
+    os.close(write)
+    try:
+        for path in (read, True, None, 1.5):
+            with pytest.raises(ReplayError, match="path"):
+                read_replay_file(path)  # type: ignore[arg-type]
+        os.fstat(read)                     # still open: nobody closed it
+        assert os.read(read, 100) == b'{"schema": "tienlen.game"}'    # nor read from it
+    finally:
+        os.close(read)
+    saved = tmp_path / "hand.json"
+    saved.write_text('{"schema": "tienlen.game"}', encoding="utf-8")
+    assert read_replay_file(saved) == read_replay_file(str(saved)) == saved.read_bytes()

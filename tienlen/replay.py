@@ -106,6 +106,10 @@ def read_replay_file(path: str | os.PathLike[str]) -> bytes:
     ...
     tienlen.replay.ReplayError: the file is larger than 1048576 bytes: not a replay (a whole hand takes a few KB)
     """
+    # open() takes an int as a file descriptor: read_replay_file(0) would read stdin and
+    # then close it. Only a path is a replay file.
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise ReplayError(f"a replay file is given by its path; got {_quote(path)}")
     with open(path, "rb") as file:
         data = file.read(MAX_REPLAY_BYTES + 1)
     if len(data) > MAX_REPLAY_BYTES:
