@@ -1144,3 +1144,82 @@ def test_read_replay_file_takes_only_a_path(tmp_path) -> None:  # type: ignore[n
     saved = tmp_path / "hand.json"
     saved.write_text('{"schema": "tienlen.game"}', encoding="utf-8")
     assert read_replay_file(saved) == read_replay_file(str(saved)) == saved.read_bytes()
+
+
+@pytest.mark.parametrize("game_kind", ["tienlen", "guandan"])
+def test_copies_views_and_files_taken_while_another_thread_acts_are_whole(
+        game_kind: str) -> None:
+    """Game.copy() copied the core state and then shared the history list, and view()
+    read one after the other, outside the lock the actions hold: an action in between
+    gave a copy (or a view) whose history was one action short of its state (about one
+    copy in ten under sys.setswitchinterval(1e-6)). They now read under that lock."""
+    import random as _random
+
+    if game_kind == "tienlen":
+        from tienlen import PASS, Game
+
+        def new(seed: int):  # type: ignore[no-untyped-def]
+            return Game(4, seed=seed)
+
+        def act(game, rng) -> None:  # type: ignore[no-untyped-def]
+            moves = list(game.legal_moves())
+            game.apply_unchecked(rng.choice(moves) if moves and (
+                not game.can_pass() or rng.random() < 0.7) else PASS)
+
+        def whole(game, seed: int) -> bool:  # type: ignore[no-untyped-def]
+            twin = Game(4, seed=seed)
+            for action in game.history:
+                twin.apply_unchecked(PASS if action.cards is None else action.cards)
+            return twin.snapshot()[4] == game.snapshot()[4]
+
+        def whole_view(view) -> bool:  # type: ignore[no-untyped-def]
+            return len(view.played) == sum(len(a.cards) for a in view.history
+                                           if a.cards is not None)
+    else:
+        from tienlen.guandan import Game as GdGame
+
+        def new(seed: int):  # type: ignore[no-untyped-def]
+            return GdGame(seed=seed, level=2)
+
+        def act(game, rng) -> None:  # type: ignore[no-untyped-def]
+            plays = game.legal_plays()
+            if game.can_pass() and (not len(plays) or rng.random() < 0.3):
+                game.pass_turn()
+            else:
+                game.apply_unchecked(plays[rng.randrange(len(plays))])
+
+        def whole(game, seed: int) -> bool:  # type: ignore[no-untyped-def]
+            # Every card is in a hand or in a play of the history (no tribute at a
+            # match's first hand).
+            played = sum(len(a.cards) for a in game.history if a.cards is not None)
+            return sum(len(game.hand(s)) for s in range(4)) + played == 108
+
+        def whole_view(view) -> bool:  # type: ignore[no-untyped-def]
+            seen = sum(len(a.cards) for a in view.history if a.cards is not None)
+            return sum(view.hand_sizes) + seen == 108
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    broken = []
+    try:
+        for seed in range(40 if SOAK else 12):
+            game = new(seed)
+            done = threading.Event()
+
+            def actor() -> None:
+                rng = _random.Random(seed)
+                while not game.is_over:
+                    act(game, rng)
+                done.set()
+
+            thread = threading.Thread(target=actor)
+            thread.start()
+            while not done.is_set():
+                if not whole(game.copy(), seed):
+                    broken.append(("copy", seed))
+                if not whole_view(game.view(0)):
+                    broken.append(("view", seed))
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert broken == []

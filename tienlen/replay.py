@@ -42,7 +42,7 @@ from typing import Any, Final
 from . import _core
 from .cards import Cards
 from .errors import CardParseError, TienlenError
-from .game import Game
+from .game import _STEPPING, Game
 from .reasons import IllegalMoveError
 from .rules import Rules
 from .seeds import SEED_LIMIT
@@ -142,8 +142,10 @@ def game_to_json(game: Game, *, indent: int | None = None) -> str:
     if not isinstance(game, Game):
         raise ValueError(f"game_to_json takes a tienlen Game; got {type(game).__name__}")
     check_indent(indent)
+    with _STEPPING:   # the actions and the finishing order of one moment, not mid-action
+        history, finished = game.history, game.finished
     actions: list[dict[str, Any]] = []
-    for action in game.history:
+    for action in history:
         if action.cards is None:
             actions.append({"seat": action.seat, "action": "pass"})
         else:
@@ -158,7 +160,7 @@ def game_to_json(game: Game, *, indent: int | None = None) -> str:
         "hands": [hand.ascii() for hand in game.initial_hands],
         "leader": game.leader,
         "actions": actions,
-        "finished": list(game.finished),
+        "finished": list(finished),
     }
     return json.dumps(record, indent=indent, ensure_ascii=False)
 

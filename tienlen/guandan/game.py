@@ -781,6 +781,10 @@ class Game:
     def view(self, seat: int) -> GameView:
         """What ``seat`` may know, and nothing else."""
         seat = _seat(seat)
+        with _STEPPING:   # the state and its history as of one moment, not mid-action
+            return self._view(seat)
+
+    def _view(self, seat: int) -> GameView:
         mine = []
         for a in self._history:
             if a.action in ("give_tribute", "return_tribute") and seat != a.seat and seat != a.to:
@@ -807,12 +811,13 @@ class Game:
 
     def copy(self) -> Game:
         g = Game.__new__(Game)
-        for name in Game.__slots__:
-            setattr(g, name, getattr(self, name))
-        g._hands = list(self._hands)
-        g._history = list(self._history)
-        g._tributes = list(self._tributes)
-        g._state = None if self._state is None else self._state.copy()
+        with _STEPPING:   # not half-way through another thread's action
+            for name in Game.__slots__:
+                setattr(g, name, getattr(self, name))
+            g._hands = list(self._hands)
+            g._history = list(self._history)
+            g._tributes = list(self._tributes)
+            g._state = None if self._state is None else self._state.copy()
         return g
 
     __copy__ = copy
@@ -821,6 +826,10 @@ class Game:
         return self.copy()
 
     def _key(self) -> tuple[object, ...]:
+        with _STEPPING:
+            return self._key_now()
+
+    def _key_now(self) -> tuple[object, ...]:
         return (self._seed, self._level, self._config, self._teams, self._phase,
                 tuple(self._hands), None if self._state is None else self._state.key(),
                 tuple(self._history), tuple(self._tributes), self._prev, self._anti,
@@ -836,6 +845,10 @@ class Game:
     def __reduce__(self) -> tuple[Callable[..., Game], tuple[object, ...]]:
         # Pickle as the deal and the actions: unpickling replays them through the checked
         # path, so a tampered pickle cannot build an unreachable game.
+        with _STEPPING:
+            return self._reduce_now()
+
+    def _reduce_now(self) -> tuple[Callable[..., Game], tuple[object, ...]]:
         return (_game_from_actions, (self._seed, self._level, self._config.to_dict(),
                                      self._teams, self._prev, self._leader if self._prev is None else None,
                                      tuple(h.masks for h in self._initial),
