@@ -367,6 +367,15 @@ def test_place_rewards_that_are_not_numbers_are_a_value_error(rewards: object) -
         rl.place_rewards(4, rewards)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("players", [5, 1, 0, -2, True, "4", 4.0])
+def test_place_rewards_takes_a_player_count(players: object) -> None:
+    """place_rewards(5) answered five rewards, 0 or True an empty or one-place table, "4"
+    a TypeError: a player count is 2, 3 or 4."""
+    with pytest.raises(ValueError, match="players"):
+        rl.place_rewards(players)  # type: ignore[arg-type]
+    assert rl.place_rewards(3) == (2.0, 1.0, 0.0)
+
+
 @pytest.mark.parametrize("opponents", [5, None, 1.5, object(), "L1L1"])
 def test_env_opponents_that_are_not_a_sequence(opponents: object) -> None:
     """tuple(opponents) leaked TypeError (TienlenEnv, TienlenVectorEnv); a string was split

@@ -21,7 +21,7 @@ import numpy as np
 from .. import _core
 from ..errors import TienlenError
 from ..rules import Rules
-from ..seeds import splitmix64
+from ..seeds import check_players, splitmix64
 
 if TYPE_CHECKING:
     import gymnasium
@@ -152,6 +152,7 @@ def place_rewards(players: int, rewards: Sequence[float] | None = None) -> tuple
     ...
     ValueError: rewards must give 4 numbers, one per place; got 2
     """
+    check_players(players)        # 5 (or True, or 0) gave rewards for a game that is not one
     if rewards is None:
         return tuple(float(players - 1 - k) for k in range(players))
     try:
