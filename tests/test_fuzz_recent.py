@@ -1232,3 +1232,22 @@ def test_copies_views_and_files_taken_while_another_thread_acts_are_whole(
     finally:
         sys.setswitchinterval(interval)
     assert broken == []
+
+
+def test_guandan_settle_refuses_what_no_hand_ends_with() -> None:
+    """settle() took three places, repeated seats, a level of 15, a negative failed count
+    and a declarer of True as given (levels no match reaches), and a declarer of 5 or a
+    config of None raised IndexError / AttributeError."""
+    from tienlen.guandan import GuandanError, RuleConfig
+    from tienlen.guandan.match import settle
+
+    good = dict(levels=(2, 2), failed=(0, 0), declarer=None, places=(0, 1, 2, 3),
+                teams=((0, 2), (1, 3)), config=RuleConfig())
+    # Seat 0 first out, partner 2 third: team 0 gains 2 (G7.1).
+    assert settle(**good) == ((4, 2), (0, 0), False, 2)  # type: ignore[arg-type]
+    for name, bad in (("places", (0, 1, 2)), ("places", (0, 0, 1, 2)), ("places", "0123"),
+                      ("levels", (15, 2)), ("levels", ("x", 2)), ("levels", (2,)),
+                      ("failed", (-1, 0)), ("failed", None), ("declarer", 5),
+                      ("declarer", True), ("config", None), ("teams", ((0, 0), (1, 3)))):
+        with pytest.raises(GuandanError, match=name):
+            settle(**{**good, name: bad})  # type: ignore[arg-type]

@@ -28,7 +28,8 @@ from ..seeds import seed_or_fresh
 from .cards import Cards
 from .config import RuleConfig, TeamFormation
 from .errors import GuandanError
-from .game import _STEPPING, Action, Game, IllegalActionError, _draw_seat, _mix, random_teams
+from .game import (_STEPPING, Action, Game, IllegalActionError, _draw_seat, _mix, _teams_arg,
+                   random_teams)
 from .plays import Play
 
 __all__ = ["HandResult", "Match", "settle", "ReplayError", "SCHEMA", "VERSION", "MAX_REPLAY_BYTES",
@@ -75,7 +76,12 @@ def settle(levels: tuple[int, int] | list[int], failed: tuple[int, int] | list[i
     ((2, 12), (0, 0), False, 3)
     >>> settle((14, 9), (2, 0), 0, (0, 1, 2, 3), ((0, 2), (1, 3)), RuleConfig())[2]
     True
+    >>> settle((15, 9), (0, 0), None, (0, 1, 2, 3), ((0, 2), (1, 3)), RuleConfig())
+    Traceback (most recent call last):
+    ...
+    tienlen.guandan.errors.GuandanError: levels must be two ints 2..14; got (15, 9)
     """
+    teams = _check_settle(levels, failed, declarer, places, teams, config)
     lv, fa = list(levels), list(failed)
     first = places[0]
     win = 0 if first in teams[0] else 1
@@ -93,6 +99,33 @@ def settle(levels: tuple[int, int] | list[int], failed: tuple[int, int] | list[i
         lv[declarer] = 2
         fa[declarer] = 0
     return (lv[0], lv[1]), (fa[0], fa[1]), False, gain
+
+
+def _pair(value: object, low: int, high: int | None = None) -> bool:
+    """Whether ``value`` is a tuple or list of two exact ints in low..high (no top: None)."""
+    return (isinstance(value, (tuple, list)) and len(value) == 2
+            and all(type(v) is int and low <= v and (high is None or v <= high)
+                    for v in value))
+
+
+def _check_settle(levels: object, failed: object, declarer: object, places: object,
+                  teams: object, config: object) -> tuple[tuple[int, int], tuple[int, int]]:
+    """settle's arguments, each checked (GuandanError naming the first bad one): three
+    places, a level of 15 or a declarer of 5 used to give levels no match can reach, or an
+    IndexError."""
+    if not _pair(levels, 2, _ACE):
+        raise GuandanError(f"levels must be two ints 2..14; got {levels!r:.80}")
+    if not _pair(failed, 0):
+        raise GuandanError(f"failed must be two counts (ints >= 0); got {failed!r:.80}")
+    if declarer is not None and (type(declarer) is not int or declarer not in (0, 1)):
+        raise GuandanError(f"declarer must be None, 0 or 1 (a team); got {declarer!r:.80}")
+    if (not isinstance(places, (tuple, list)) or any(type(s) is not int for s in places)
+            or sorted(places) != [0, 1, 2, 3]):
+        raise GuandanError(f"places must list the four seats, first out first; "
+                           f"got {places!r:.80}")
+    if not isinstance(config, RuleConfig):
+        raise GuandanError(f"config must be a RuleConfig; got {type(config).__name__}")
+    return _teams_arg(teams)
 
 
 @dataclass(frozen=True, slots=True)
