@@ -1251,3 +1251,27 @@ def test_guandan_settle_refuses_what_no_hand_ends_with() -> None:
                       ("declarer", True), ("config", None), ("teams", ((0, 0), (1, 3)))):
         with pytest.raises(GuandanError, match=name):
             settle(**{**good, name: bad})  # type: ignore[arg-type]
+
+
+def test_guandan_rule_helpers_refuse_bad_arguments() -> None:
+    """tribute_candidates / return_candidates took card text or None as the hand
+    (AttributeError) and a level of 1 as given; level_gain(2, None) and the exchange
+    helpers with config None raised AttributeError; random_teams(None) a TypeError, and
+    random_teams(-1) drew teams from a seed that is not one."""
+    from tienlen.guandan import Cards, GuandanError, RuleConfig
+    from tienlen.guandan.game import random_teams, return_candidates, tribute_candidates
+    from tienlen.guandan.match import level_gain
+
+    hand, config = Cards.parse("3s 4s BJ"), RuleConfig()
+    assert tribute_candidates(hand, 2, config) == (53,)        # the big joker (★, id 53)
+    assert return_candidates(hand, 2, config) == (4, 8)        # 3♠ and 4♠ (G6.4)
+    for args in (("3s", 2, config), (None, 2, config), (hand, 1, config), (hand, 15, config),
+                 (hand, True, config), (hand, 2, None)):
+        for helper in (tribute_candidates, return_candidates):
+            with pytest.raises(GuandanError):
+                helper(*args)  # type: ignore[arg-type]
+    with pytest.raises(GuandanError, match="config"):
+        level_gain(2, None)  # type: ignore[arg-type]
+    for seed in (None, -1, 1.5, 2 ** 64, True):
+        with pytest.raises(GuandanError, match="seed"):
+            random_teams(seed)  # type: ignore[arg-type]

@@ -189,9 +189,21 @@ def _wild(level: int, config: RuleConfig) -> int:
     return -1 if config.wild_count == 0 else (level - 2) * 4 + 1
 
 
+def _check_exchange(hand: object, level: object, config: object) -> None:
+    """The arguments of tribute_candidates / return_candidates: text or None for the hand
+    raised AttributeError, a level of 1 or 15 answered for a game that cannot be."""
+    if not isinstance(hand, Cards):
+        raise GuandanError(f"hand must be guandan Cards; got {type(hand).__name__}")
+    if type(level) is not int or not 2 <= level <= 14:
+        raise GuandanError(f"level must be an int 2..14; got {level!r:.80}")
+    if not isinstance(config, RuleConfig):
+        raise GuandanError(f"config must be a RuleConfig; got {type(config).__name__}")
+
+
 def tribute_candidates(hand: Cards, level: int, config: RuleConfig) -> tuple[int, ...]:
     """The card faces a payer may give (G6.3): every face of the highest single-card value
     among the cards allowed (wilds only with ``can_tribute_wild``)."""
+    _check_exchange(hand, level, config)
     wild = _wild(level, config)
     allowed = [c for c in set(hand.ids) if config.can_tribute_wild or c != wild]
     if not allowed:
@@ -203,6 +215,7 @@ def tribute_candidates(hand: Cards, level: int, config: RuleConfig) -> tuple[int
 def return_candidates(hand: Cards, level: int, config: RuleConfig) -> tuple[int, ...]:
     """The faces a receiver may return (G6.4): naturals of rank 2 .. tribute_return_max_rank
     other than the level rank; holding none, any face of the lowest value."""
+    _check_exchange(hand, level, config)
     faces = sorted(set(hand.ids))
     ok = tuple(c for c in faces
                if c < 52 and c // 4 + 2 <= config.tribute_return_max_rank and c // 4 + 2 != level)
@@ -936,6 +949,7 @@ def _rank_name(rank: int) -> str:
 
 def random_teams(seed: int) -> tuple[tuple[int, int], tuple[int, int]]:
     """Partnerships drawn from a match seed (G4.9, RANDOM): seat 0's partner uniformly."""
+    check_seed(seed, GuandanError)      # None or 1.5 was a TypeError, -1 a draw
     mate = 1 + _mix(seed, 7) % 3
     rest = tuple(s for s in (1, 2, 3) if s != mate)
     return ((0, mate), rest)  # type: ignore[return-value]

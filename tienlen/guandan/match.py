@@ -60,6 +60,8 @@ def level_gain(partner_place: int, config: RuleConfig) -> int:
     """
     if type(partner_place) is not int or not 2 <= partner_place <= 4:
         raise ValueError(f"partner_place must be 2, 3 or 4; got {partner_place!r:.80}")
+    if not isinstance(config, RuleConfig):
+        raise GuandanError(f"config must be a RuleConfig; got {type(config).__name__}")
     return {2: config.double_down_levels, 3: 2, 4: 1}[partner_place]
 
 
