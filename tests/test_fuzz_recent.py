@@ -1275,3 +1275,24 @@ def test_guandan_rule_helpers_refuse_bad_arguments() -> None:
     for seed in (None, -1, 1.5, 2 ** 64, True):
         with pytest.raises(GuandanError, match="seed"):
             random_teams(seed)  # type: ignore[arg-type]
+
+
+def test_observation_from_view_needs_the_view_of_the_seat_to_act() -> None:
+    """observation_from_view of a hand won at once (R11.3: over, no history) failed an
+    assert; of another seat's view it raised a BotError about card counts that did not
+    fit, which was not the reason; of None, AttributeError."""
+    from tienlen import Game
+    from tienlen.bots import BotError
+    from tienlen.rl.policy_bot import observation_from_view
+    from tienlen.rules import Rules
+
+    won = Game(4, seed=112, rules=Rules.southern())     # seat 3 holds six pairs
+    assert won.is_over and not won.history
+    game = Game(4, seed=3)
+    other = (game.turn + 1) % 4  # type: ignore[operator]
+    for view, words in ((won.view(0), "turn is over"), (game.view(other), "seat to act"),
+                        (None, "View")):
+        with pytest.raises(BotError, match=words):
+            observation_from_view(view)  # type: ignore[arg-type]
+    obs, mask, moves = observation_from_view(game.view(game.turn))  # type: ignore[arg-type]
+    assert int(mask[1:].sum()) == len(game.legal_moves()) == len(moves[moves != 0])

@@ -64,7 +64,22 @@ def _game_from_view(view: View) -> _core.RLGame:
 
 def observation_from_view(view: View) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(observation, action_mask, legal_moves)`` for the view's seat, as the envs encode
-    them (the seat must be to act)."""
+    them (the seat must be to act: any other view is a BotError).
+
+    >>> from tienlen.game import Game
+    >>> game = Game(4, seed=3)
+    >>> obs, mask, moves = observation_from_view(game.view(game.turn))
+    >>> int(mask[1:].sum()) == len(game.legal_moves()), bool(mask[0]) == game.can_pass()
+    (True, True)
+    """
+    # Checked first: the replay below assumes a hand in play at this seat's turn (a
+    # finished hand failed an assert; another seat's view, a misleading card-count error).
+    if not isinstance(view, View):
+        raise BotError(f"expected a tienlen View; got {type(view).__name__}")
+    if view.turn != view.seat:
+        turn = "over" if view.turn is None else f"seat {view.turn}'s"
+        raise BotError(f"the view must be of the seat to act: this is seat {view.seat}'s, "
+                       f"and the turn is {turn}")
     game = _game_from_view(view)
     if game.turn != view.seat:
         raise BotError(f"the replayed game has seat {game.turn} to act, the view says {view.turn}")
