@@ -68,3 +68,41 @@ def test_copy_and_pickle_of_a_match_still_work_and_are_independent() -> None:
         twin.next_hand()
         assert twin.hand_number == 3 and match.hand_number == 2
         assert not match.game.is_over and len(match.results) == 1
+
+
+class _PausingList(list):  # type: ignore[type-arg]
+    """A match's list of completed hands that, on each append, lets another thread read
+    the match before the dealing thread goes on (and waits a little for it)."""
+
+    def __init__(self, items: list[object], read) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(items)
+        self.read = read
+        self.readers: list[threading.Thread] = []
+
+    def append(self, item: object) -> None:
+        super().append(item)
+        reader = threading.Thread(target=self.read)
+        self.readers.append(reader)
+        reader.start()
+        reader.join(0.2)       # with the lock held by the dealer, the reader waits its turn
+
+
+def test_a_reader_never_sees_a_hand_half_dealt() -> None:
+    """results / hand_scores read the completed hands and then the current game: a read
+    between next_hand's two updates counted the hand just finished twice (once done, once
+    current), and totals could add scores and penalties of different moments. Reads now
+    take the lock next_hand deals under, so they see the match before or after a deal."""
+    match = Match(3, seed=8)
+    finish_hand(match)
+    seen: list[tuple[int, int, int]] = []
+
+    def read() -> None:
+        seen.append((len(match.results), len(match.hand_scores), sum(match.totals)))
+
+    done = _PausingList(match._done, read)
+    match._done = done  # type: ignore[assignment]
+    match.next_hand()
+    for reader in done.readers:
+        reader.join()
+    # One completed hand, worth 2 + 1 + 0 points to three players (R10.2).
+    assert seen == [(1, 1, 3)]

@@ -488,20 +488,22 @@ class Match:
     @property
     def results(self) -> list[tuple[int, ...]]:
         """The finishing order of every completed hand, oldest first (a new list)."""
-        results = [finished for finished, _ in self._done]
-        if self._game.is_over:
-            results.append(self._game.finished)
-        return results
+        with _STEPPING:   # the completed hands and the current one of one moment
+            results = [finished for finished, _ in self._done]
+            if self._game.is_over:
+                results.append(self._game.finished)
+            return results
 
     @property
     def hand_scores(self) -> list[HandScore]:
         """The score of every completed hand, oldest first, the current one included once
         it is over (a new list)."""
-        scores = [score for _, score in self._done]
-        current = self._current_score()
-        if current is not None:
-            scores.append(current)
-        return scores
+        with _STEPPING:   # not between next_hand's updates (the hand counted twice)
+            scores = [score for _, score in self._done]
+            current = self._current_score()
+            if current is not None:
+                scores.append(current)
+            return scores
 
     @property
     def place_counts(self) -> tuple[tuple[int, ...], ...]:
@@ -535,7 +537,8 @@ class Match:
     @property
     def totals(self) -> tuple[int, ...]:
         """Per seat, R10.2 points plus net R11.5 penalty points."""
-        return tuple(p + q for p, q in zip(self.scores, self.penalties))
+        with _STEPPING:   # both sums over the same hands
+            return tuple(p + q for p, q in zip(self.scores, self.penalties))
 
     # --- copies and equality (as the Guandan Match): a copy plays on independently -----------
 
