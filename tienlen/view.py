@@ -87,11 +87,13 @@ class View:
             warnings.warn("View(locked_out=...) is deprecated: use View(locked_seats=...) "
                           "(the same set)", DeprecationWarning, stacklevel=2)
             locked_seats = locked_out
-        missing = [name for name, value in (("locked_seats", locked_seats),
-                                            ("finished", finished),
-                                            ("must_include", must_include),
-                                            ("history", history)) if value is _REQUIRED]
-        if missing:     # as Python says it for any call that leaves out an argument
+        if (locked_seats is _REQUIRED or finished is _REQUIRED or must_include is _REQUIRED
+                or history is _REQUIRED):   # (one test on the path every view takes)
+            missing = [name for name, value in (("locked_seats", locked_seats),
+                                                ("finished", finished),
+                                                ("must_include", must_include),
+                                                ("history", history)) if value is _REQUIRED]
+            # As Python says it for any call that leaves out an argument.
             raise TypeError(f"View() missing required argument(s): {', '.join(missing)}")
         # Frozen: the fields are set once, here, as the generated __init__ would.
         put = object.__setattr__
