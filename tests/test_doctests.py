@@ -22,12 +22,10 @@ import tienlen
 MODULES = sorted({"tienlen", "reference", "reference_game", "reference_solver", "reference_playout",
                   *(m.name for m in pkgutil.walk_packages(tienlen.__path__, prefix="tienlen."))})
 # Modules whose docstrings hold no examples (a re-export, an entry point, a package marker,
-# the terminal screens that need a terminal to show anything, a bot that needs a trained
-# model file).
+# the terminal screens that need a terminal to show anything).
 WITHOUT_EXAMPLES = {"tienlen.core", "tienlen.guandan.core", "tienlen.__main__", "tienlen.tui", "tienlen.tui.render",
                     "tienlen.tui.terminal", "tienlen.tui.replay_view",
-                    "tienlen.tui.rules_view", "tienlen.tui.sim_view", "tienlen.rl.policy_bot",
-                    "tienlen.guandan.core"}
+                    "tienlen.tui.rules_view", "tienlen.tui.sim_view", "tienlen.guandan.core"}
 
 
 def _key(test: doctest.DocTest) -> tuple[tuple[str, str], ...]:

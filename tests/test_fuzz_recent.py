@@ -367,6 +367,15 @@ def test_place_rewards_that_are_not_numbers_are_a_value_error(rewards: object) -
         rl.place_rewards(4, rewards)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("players", [5, 1, 0, -2, True, "4", 4.0])
+def test_place_rewards_takes_a_player_count(players: object) -> None:
+    """place_rewards(5) answered five rewards, 0 or True an empty or one-place table, "4"
+    a TypeError: a player count is 2, 3 or 4."""
+    with pytest.raises(ValueError, match="players"):
+        rl.place_rewards(players)  # type: ignore[arg-type]
+    assert rl.place_rewards(3) == (2.0, 1.0, 0.0)
+
+
 @pytest.mark.parametrize("opponents", [5, None, 1.5, object(), "L1L1"])
 def test_env_opponents_that_are_not_a_sequence(opponents: object) -> None:
     """tuple(opponents) leaked TypeError (TienlenEnv, TienlenVectorEnv); a string was split
@@ -851,3 +860,439 @@ def test_guandan_core_error_messages_quote_arguments_safely() -> None:
     with pytest.raises(ValueError) as caught:
         _guandan.wild_card(list(range(10 ** 5)))
     assert len(str(caught.value)) < 200
+
+
+# ------------------------------------------------------------ the Gymnasium env's opponents
+
+class _Scripted:
+    """Bots for the Gymnasium env that fail on their ``fail_at``-th decision: raising, or
+    answering with something that is not a move, or with an illegal move."""
+
+    @staticmethod
+    def make(how: str, fail_at: int):  # type: ignore[no-untyped-def]
+        from tienlen.bots import PASS, Bot
+
+        class Failing(Bot):
+            name = f"failing-{how}"
+
+            def __init__(self) -> None:
+                super().__init__(seed=1)
+                self.calls = 0
+
+            def choose(self, view):  # type: ignore[no-untyped-def]
+                self.calls += 1
+                moves = view.legal_moves()
+                if self.calls < fail_at:
+                    return moves[0] if moves else PASS
+                if how == "raise":
+                    raise RuntimeError("the bot broke")
+                if how == "text":
+                    return str(moves[0]) if moves else "pass"
+                # An illegal move: a card the bot does not hold.
+                return view.played if len(view.played) else view.unseen[:1]
+
+        return Failing()
+
+
+@pytest.mark.parametrize("how", ["raise", "text", "illegal"])
+@pytest.mark.parametrize("fail_at", [1, 3])
+def test_gym_env_ends_the_episode_when_an_opponent_fails(how: str, fail_at: int) -> None:
+    """TienlenEnv.step applied the learner's action, then an opponent bot raised (or made
+    an illegal move) and the step raised with an opponent still to act: the next step
+    then acted for that opponent's seat. A bot's non-move answer (text, None) was taken as
+    a pass. Now the episode ends: an OpponentError (a ValueError) naming the seat, and
+    every later step asks for reset()."""
+    import gymnasium
+
+    from tienlen.rl import OpponentError
+
+    env = rl.TienlenEnv(opponents=[_Scripted.make(how, fail_at) for _ in range(3)],
+                        legal_actions=False)
+    failed = None
+    obs = None
+    try:
+        obs, _ = env.reset(seed=5)
+        for _ in range(60):
+            obs, _, terminated, _, _ = env.step(int(obs["action_mask"].argmax()))
+            if terminated:
+                break
+    except OpponentError as error:
+        failed = error
+    assert failed is not None and isinstance(failed, ValueError)
+    assert "opponent at seat" in str(failed) and "failing-" in str(failed)
+    assert env.game.turn != 0 or env.game.is_over      # an opponent was to act
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        env.step(0)
+    assert env._current_mask() is None
+    # A reset with bots that play on is a fresh episode.
+    env.opponent_specs = ("random",) * 3
+    obs, _ = env.reset(seed=5)
+    assert env.game.turn == 0 and obs["action_mask"].any()
+
+
+@pytest.mark.parametrize("value", ["False", "no", 0, 1, None, 1.0, [True]])
+def test_env_flags_are_bools(value: object) -> None:
+    """legal_actions="False" (or 0, None) was taken by its truth value: the string "False"
+    gave the legal-action arrays; the vector env took legal_masks and copy the same way."""
+    with pytest.raises(ValueError, match="legal_actions"):
+        rl.TienlenEnv(opponents=("random",) * 3, legal_actions=value)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="legal_actions"):
+        rl.raw_env(4, legal_actions=value)  # type: ignore[arg-type]
+    for name in ("legal_masks", "copy"):
+        with pytest.raises(ValueError, match=name):
+            rl.TienlenVectorEnv(2, **{name: value})
+    assert rl.raw_env(4, legal_actions=np.bool_(False)).legal_actions is False
+
+
+# ------------------------------------------------------------------ replays and match files
+
+@pytest.mark.parametrize("indent", [-1, 33, 10 ** 9, 1.5, True, "  ", np.int64(2)])
+def test_json_writers_refuse_an_indent_that_is_not_a_small_int(indent: object) -> None:
+    """game_to_json / Game.to_json / guandan Match.to_json passed indent to json.dumps:
+    1.5 was a TypeError, 10**9 an OverflowError or memory exhausted line by line, True an
+    indent of one and -1 accepted as 0."""
+    from tienlen import Game
+    from tienlen.guandan import GuandanError, Match as GdMatch
+    from tienlen.replay import game_to_json
+
+    game = Game(3, seed=1)
+    with pytest.raises(ValueError, match="indent"):
+        game_to_json(game, indent=indent)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="indent"):
+        game.to_json(indent=indent)  # type: ignore[arg-type]
+    with pytest.raises(GuandanError, match="indent"):
+        GdMatch(seed=1).to_json(indent=indent)  # type: ignore[arg-type]
+    assert game_to_json(game, indent=2).count("\n  \"") == 9    # one line per field
+
+
+@pytest.mark.parametrize("game", [None, 5, "game", object()])
+def test_game_to_json_refuses_what_is_not_a_game(game: object) -> None:
+    """game_to_json(None) raised AttributeError ('NoneType' object has no attribute
+    'history')."""
+    from tienlen.replay import game_to_json
+
+    with pytest.raises(ValueError, match="Game"):
+        game_to_json(game)  # type: ignore[arg-type]
+
+
+@FUZZ
+@given(text=st.one_of(st.text(max_size=40), _JSONISH.map(lambda v: __import__("json").dumps(v)),
+                      st.sampled_from(['{"schema": "tienlen.game", "version": 1}', "[]",
+                                       "null", '{"names": 5}'])))
+def test_replay_labels_of_any_text_is_labels_or_a_replay_error(text: str) -> None:
+    """replay_labels read the JSON without checking it: a list or null raised
+    AttributeError ('list' object has no attribute 'get'), a missing field KeyError."""
+    from tienlen.replay import ReplayError, replay_labels
+
+    try:
+        replay_labels(text)
+    except ReplayError:
+        pass
+
+
+_LABEL_NAME = st.one_of(st.sampled_from(["You", "Minh", "", "x" * 41, "tab\there", "Ngọc"]),
+                        st.text(max_size=6), st.integers(), st.none())
+
+
+@FUZZ
+@given(names=st.one_of(st.none(), st.lists(_LABEL_NAME, max_size=4), st.text(max_size=3)),
+       match_seed=st.one_of(st.none(), st.sampled_from([4, 5]), st.integers(-2, 1 << 65),
+                            st.booleans()),
+       hand=st.one_of(st.none(), st.sampled_from([1, 2]), st.integers(-2, 3)))
+def test_labels_written_are_labels_read_back(names: object, match_seed: object,
+                                             hand: object) -> None:
+    """game_to_json_with_labels wrote any labels: an empty or 41-character name, three
+    names for two seats, a hand whose deal was not the game's, all of which replay_labels
+    then refused (so the saved replay had no title); a match seed without its hand
+    number was dropped silently. The writer now applies the reader's check."""
+    from tienlen.match import Match
+    from tienlen.replay import (ReplayError, ReplayLabels, game_from_json,
+                                game_to_json_with_labels, replay_labels)
+
+    game = Match(2, seed=4).game            # hand 1 of match seed 4
+    labels = ReplayLabels(names if not isinstance(names, list) else tuple(names),  # type: ignore[arg-type]
+                          match_seed, hand)  # type: ignore[arg-type]
+    try:
+        text = game_to_json_with_labels(game, labels)
+    except ReplayError:
+        return
+    assert game_from_json(text) == game
+    assert replay_labels(text) == labels
+
+
+def test_labels_that_were_written_silently_are_refused() -> None:
+    from tienlen.match import Match
+    from tienlen.replay import ReplayError, ReplayLabels, game_to_json_with_labels
+
+    game = Match(2, seed=4).game
+    for labels, field in ((ReplayLabels(("You", "")), "names"),
+                          (ReplayLabels(("You", "Minh", "Lan")), "names"),
+                          (ReplayLabels(match_seed=4), "match"),
+                          (ReplayLabels(hand=1), "match"),
+                          (ReplayLabels(match_seed=4, hand=2), "match")):
+        with pytest.raises(ReplayError) as caught:
+            game_to_json_with_labels(game, labels)
+        assert caught.value.field is not None and caught.value.field.startswith(field)
+    with pytest.raises(ValueError, match="ReplayLabels"):
+        game_to_json_with_labels(game, {"names": ["a", "b"]})  # type: ignore[arg-type]
+
+
+def test_guandan_match_hand_seed_refuses_what_is_not_an_index() -> None:
+    """Match.hand_seed(None) raised TypeError, np.int64(1) OverflowError, and -1 or True
+    answered a seed: no hand has those indices."""
+    from tienlen.guandan import GuandanError, Match
+
+    match = Match(seed=1)
+    assert match.hand_seed(0) == match.game.seed
+    for bad in (-1, True, None, 1.5, "0", np.int64(1)):
+        with pytest.raises(GuandanError, match="index"):
+            match.hand_seed(bad)  # type: ignore[arg-type]
+
+
+def test_guandan_apply_unchecked_outside_the_play_phase_is_refused() -> None:
+    """guandan Game.apply_unchecked during tribute failed an assert (AssertionError, not a
+    ValueError; under python -O an AttributeError); a Match's too. After the hand it
+    raised the core's bare ValueError. Both are now G8 refusals that change nothing."""
+    from tienlen.guandan import Game, IllegalActionError, Match
+
+    game = Game(seed=11, level=5, previous_order=(0, 1, 3, 2))    # seat 3 owes tribute
+    assert game.phase == "tribute"
+    play = Game(seed=1).legal_plays()[0]
+    before = game.copy()
+    for move in (None, play):
+        with pytest.raises(IllegalActionError) as caught:
+            game.apply_unchecked(move)
+        assert (caught.value.reason, caught.value.detail) == ("STATE_CONFLICT",
+                                                              "TRIBUTE_PENDING")
+    assert game == before
+    # The same through a match whose second hand starts with tribute (seed 6 does).
+    match = Match(seed=6)
+    while match.hand_number == 0:
+        g = match.game
+        match.apply_unchecked(g.legal_plays()[0] if not g.can_pass() else None)
+    assert match.game.phase == "tribute"
+    text = match.to_json()
+    with pytest.raises(IllegalActionError, match="tribute"):
+        match.apply_unchecked(None)
+    assert match.to_json() == text
+    # After the hand: seats 0 and 2 (a team) go out one after the other (G5.7).
+    over = Game(hands=["3s", "4s", "5s", "6s"], leader=0)
+    for cards in ("3s", "4s", "5s"):
+        over.play(cards)
+    assert over.is_over
+    done = over.copy()
+    with pytest.raises(IllegalActionError) as caught:
+        over.apply_unchecked(None)
+    assert caught.value.reason == "GAME_OVER" and over == done
+
+
+def test_policy_bot_refuses_a_policy_that_is_not_one() -> None:
+    """PolicyBot(policy=5) was accepted and failed at its first decision with TypeError;
+    a policy answering 1.0 or None raised IndexError or TypeError from inside choose,
+    and True was taken as action 1."""
+    from tienlen import Game
+    from tienlen.bots import BotError
+    from tienlen.rl.policy_bot import PolicyBot
+
+    for bad in (5, 1.5, object()):
+        with pytest.raises(BotError, match="policy"):
+            PolicyBot(policy=bad)  # type: ignore[arg-type]
+    with pytest.raises(BotError, match="deterministic"):
+        PolicyBot(policy=lambda obs, mask: 0, deterministic="yes")  # type: ignore[arg-type]
+    view = Game(4, seed=3).view(Game(4, seed=3).turn)  # type: ignore[arg-type]
+    for answer in (1.0, None, True, "1"):
+        with pytest.raises(BotError, match="not an action number"):
+            PolicyBot(policy=lambda obs, mask, a=answer: a).choose(view)
+    first = PolicyBot(policy=lambda obs, mask: np.int64(1)).choose(view)
+    assert first == view.legal_moves()[0]
+
+
+@pytest.mark.parametrize("leader", [0, 3, "x", -1])
+def test_guandan_game_refuses_a_leader_beside_previous_order(leader: object) -> None:
+    """Game(previous_order=..., leader=...) ignored the leader without looking at it (even
+    "x"): the lead of a later hand follows tribute (G6.7), so the two cannot both be
+    given."""
+    from tienlen.guandan import Game, GuandanError
+
+    with pytest.raises(GuandanError, match="leader or previous_order"):
+        Game(seed=11, level=5, previous_order=(0, 1, 3, 2), leader=leader)  # type: ignore[arg-type]
+    assert Game(seed=11, level=5, previous_order=(0, 1, 3, 2)).phase == "tribute"
+
+
+def test_raw_aec_env_before_reset_says_so() -> None:
+    """The raw AEC env's last() before the first reset raised AttributeError (no
+    agent_selection), and observe() answered for a hand never dealt; both now raise the
+    EnvStateError step() raises, and work after reset."""
+    aec = rl.raw_env(3)
+    for call in (aec.last, lambda: aec.observe("player_0")):
+        with pytest.raises(ValueError, match="reset"):
+            call()
+    aec.reset(seed=4)
+    obs, reward, terminated, truncated, info = aec.last()
+    assert obs["action_mask"].any() and not terminated
+    assert (aec.observe(aec.agent_selection)["action_mask"] == obs["action_mask"]).all()
+
+
+def test_read_replay_file_takes_only_a_path(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """read_replay_file(fd) was open(fd): given an int it read that file descriptor (0:
+    the process's stdin) as a replay and then closed it on leaving; None and 1.5 were
+    TypeErrors."""
+    from tienlen.replay import ReplayError, read_replay_file
+
+    read, write = os.pipe()
+    os.write(write, b'{"schema": "tienlen.game"}')
+    os.close(write)
+    try:
+        for path in (read, True, None, 1.5):
+            with pytest.raises(ReplayError, match="path"):
+                read_replay_file(path)  # type: ignore[arg-type]
+        os.fstat(read)                     # still open: nobody closed it
+        assert os.read(read, 100) == b'{"schema": "tienlen.game"}'    # nor read from it
+    finally:
+        os.close(read)
+    saved = tmp_path / "hand.json"
+    saved.write_text('{"schema": "tienlen.game"}', encoding="utf-8")
+    assert read_replay_file(saved) == read_replay_file(str(saved)) == saved.read_bytes()
+
+
+@pytest.mark.parametrize("game_kind", ["tienlen", "guandan"])
+def test_copies_views_and_files_taken_while_another_thread_acts_are_whole(
+        game_kind: str) -> None:
+    """Game.copy() copied the core state and then shared the history list, and view()
+    read one after the other, outside the lock the actions hold: an action in between
+    gave a copy (or a view) whose history was one action short of its state (about one
+    copy in ten under sys.setswitchinterval(1e-6)). They now read under that lock."""
+    import random as _random
+
+    if game_kind == "tienlen":
+        from tienlen import PASS, Game
+
+        def new(seed: int):  # type: ignore[no-untyped-def]
+            return Game(4, seed=seed)
+
+        def act(game, rng) -> None:  # type: ignore[no-untyped-def]
+            moves = list(game.legal_moves())
+            game.apply_unchecked(rng.choice(moves) if moves and (
+                not game.can_pass() or rng.random() < 0.7) else PASS)
+
+        def whole(game, seed: int) -> bool:  # type: ignore[no-untyped-def]
+            twin = Game(4, seed=seed)
+            for action in game.history:
+                twin.apply_unchecked(PASS if action.cards is None else action.cards)
+            return twin.snapshot()[4] == game.snapshot()[4]
+
+        def whole_view(view) -> bool:  # type: ignore[no-untyped-def]
+            return len(view.played) == sum(len(a.cards) for a in view.history
+                                           if a.cards is not None)
+    else:
+        from tienlen.guandan import Game as GdGame
+
+        def new(seed: int):  # type: ignore[no-untyped-def]
+            return GdGame(seed=seed, level=2)
+
+        def act(game, rng) -> None:  # type: ignore[no-untyped-def]
+            plays = game.legal_plays()
+            if game.can_pass() and (not len(plays) or rng.random() < 0.3):
+                game.pass_turn()
+            else:
+                game.apply_unchecked(plays[rng.randrange(len(plays))])
+
+        def whole(game, seed: int) -> bool:  # type: ignore[no-untyped-def]
+            # Every card is in a hand or in a play of the history (no tribute at a
+            # match's first hand).
+            played = sum(len(a.cards) for a in game.history if a.cards is not None)
+            return sum(len(game.hand(s)) for s in range(4)) + played == 108
+
+        def whole_view(view) -> bool:  # type: ignore[no-untyped-def]
+            seen = sum(len(a.cards) for a in view.history if a.cards is not None)
+            return sum(view.hand_sizes) + seen == 108
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    broken = []
+    try:
+        for seed in range(40 if SOAK else 12):
+            game = new(seed)
+            done = threading.Event()
+
+            def actor() -> None:
+                rng = _random.Random(seed)
+                while not game.is_over:
+                    act(game, rng)
+                done.set()
+
+            thread = threading.Thread(target=actor)
+            thread.start()
+            while not done.is_set():
+                if not whole(game.copy(), seed):
+                    broken.append(("copy", seed))
+                if not whole_view(game.view(0)):
+                    broken.append(("view", seed))
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert broken == []
+
+
+def test_guandan_settle_refuses_what_no_hand_ends_with() -> None:
+    """settle() took three places, repeated seats, a level of 15, a negative failed count
+    and a declarer of True as given (levels no match reaches), and a declarer of 5 or a
+    config of None raised IndexError / AttributeError."""
+    from tienlen.guandan import GuandanError, RuleConfig
+    from tienlen.guandan.match import settle
+
+    good = dict(levels=(2, 2), failed=(0, 0), declarer=None, places=(0, 1, 2, 3),
+                teams=((0, 2), (1, 3)), config=RuleConfig())
+    # Seat 0 first out, partner 2 third: team 0 gains 2 (G7.1).
+    assert settle(**good) == ((4, 2), (0, 0), False, 2)  # type: ignore[arg-type]
+    for name, bad in (("places", (0, 1, 2)), ("places", (0, 0, 1, 2)), ("places", "0123"),
+                      ("levels", (15, 2)), ("levels", ("x", 2)), ("levels", (2,)),
+                      ("failed", (-1, 0)), ("failed", None), ("declarer", 5),
+                      ("declarer", True), ("config", None), ("teams", ((0, 0), (1, 3)))):
+        with pytest.raises(GuandanError, match=name):
+            settle(**{**good, name: bad})  # type: ignore[arg-type]
+
+
+def test_guandan_rule_helpers_refuse_bad_arguments() -> None:
+    """tribute_candidates / return_candidates took card text or None as the hand
+    (AttributeError) and a level of 1 as given; level_gain(2, None) and the exchange
+    helpers with config None raised AttributeError; random_teams(None) a TypeError, and
+    random_teams(-1) drew teams from a seed that is not one."""
+    from tienlen.guandan import Cards, GuandanError, RuleConfig
+    from tienlen.guandan.game import random_teams, return_candidates, tribute_candidates
+    from tienlen.guandan.match import level_gain
+
+    hand, config = Cards.parse("3s 4s BJ"), RuleConfig()
+    assert tribute_candidates(hand, 2, config) == (53,)        # the big joker (★, id 53)
+    assert return_candidates(hand, 2, config) == (4, 8)        # 3♠ and 4♠ (G6.4)
+    for args in (("3s", 2, config), (None, 2, config), (hand, 1, config), (hand, 15, config),
+                 (hand, True, config), (hand, 2, None)):
+        for helper in (tribute_candidates, return_candidates):
+            with pytest.raises(GuandanError):
+                helper(*args)  # type: ignore[arg-type]
+    with pytest.raises(GuandanError, match="config"):
+        level_gain(2, None)  # type: ignore[arg-type]
+    for seed in (None, -1, 1.5, 2 ** 64, True):
+        with pytest.raises(GuandanError, match="seed"):
+            random_teams(seed)  # type: ignore[arg-type]
+
+
+def test_observation_from_view_needs_the_view_of_the_seat_to_act() -> None:
+    """observation_from_view of a hand won at once (R11.3: over, no history) failed an
+    assert; of another seat's view it raised a BotError about card counts that did not
+    fit, which was not the reason; of None, AttributeError."""
+    from tienlen import Game
+    from tienlen.bots import BotError
+    from tienlen.rl.policy_bot import observation_from_view
+    from tienlen.rules import Rules
+
+    won = Game(4, seed=112, rules=Rules.southern())     # seat 3 holds six pairs
+    assert won.is_over and not won.history
+    game = Game(4, seed=3)
+    other = (game.turn + 1) % 4  # type: ignore[operator]
+    for view, words in ((won.view(0), "turn is over"), (game.view(other), "seat to act"),
+                        (None, "View")):
+        with pytest.raises(BotError, match=words):
+            observation_from_view(view)  # type: ignore[arg-type]
+    obs, mask, moves = observation_from_view(game.view(game.turn))  # type: ignore[arg-type]
+    assert int(mask[1:].sum()) == len(game.legal_moves()) == len(moves[moves != 0])

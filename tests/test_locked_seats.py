@@ -42,6 +42,52 @@ def test_locked_out_set_is_a_deprecated_alias(which: str) -> None:
     assert alias == obj.locked_seats == frozenset({1})
 
 
+def _view_fields(view: object) -> dict[str, object]:
+    from dataclasses import fields
+
+    return {f.name: getattr(view, f.name) for f in fields(view)}  # type: ignore[arg-type]
+
+
+def test_view_constructor_takes_the_old_keyword_as_a_deprecated_alias() -> None:
+    from tienlen.view import View
+
+    view = _game_with_a_pass().view(2)
+    given = _view_fields(view)
+    seats = given.pop("locked_seats")
+    with pytest.warns(DeprecationWarning, match="locked_seats"):
+        old = View(**given, locked_out=seats)  # type: ignore[arg-type]
+    assert old == view and old.locked_seats == frozenset({1})
+    assert old.legal_moves() == view.legal_moves()
+    # The new keyword and positional calls, in the field order, never warn.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        assert View(**given, locked_seats=seats) == view  # type: ignore[arg-type]
+        assert View(*_view_fields(view).values()) == view  # type: ignore[arg-type]
+
+
+def test_view_constructor_refuses_both_names_and_a_missing_field() -> None:
+    from tienlen.errors import TienlenError
+    from tienlen.view import View
+
+    view = _game_with_a_pass().view(2)
+    given = _view_fields(view)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)   # refused before any warning
+        with pytest.raises(TienlenError, match="locked_seats.*locked_out") as caught:
+            View(**given, locked_out=frozenset({2}))  # type: ignore[arg-type]
+    assert isinstance(caught.value, ValueError)
+    positional = list(given.values())
+    with pytest.raises(TienlenError, match="both"):
+        View(*positional, locked_out=frozenset())  # type: ignore[arg-type]
+    # Leaving a field out is still the TypeError any call missing an argument raises.
+    del given["locked_seats"]
+    with pytest.raises(TypeError, match="locked_seats"):
+        View(**given)  # type: ignore[arg-type]
+    del given["history"]
+    with pytest.raises(TypeError, match="history"):
+        View(**given, locked_seats=frozenset())  # type: ignore[arg-type]
+
+
 def test_playing_and_viewing_never_reads_the_alias() -> None:
     # Bots, hints, the board and search all read locked_seats: a full hand, every view
     # drawn and hinted, raises no DeprecationWarning.

@@ -602,8 +602,12 @@ class Game:
         >>> view.hand, view.card_counts, view.is_my_turn
         (Cards.parse('5s 9h'), (2, 2), False)
         """
-        state = self._state
         seat = self._seat_arg(seat)
+        with _STEPPING:   # the state and its history as of one moment, not mid-action
+            return self._view(seat)
+
+    def _view(self, seat: int) -> View:
+        state = self._state
         hands = state.hands
         turn, owner, card = state.turn, state.pile_owner, state.must_include
         return View(
@@ -635,15 +639,22 @@ class Game:
         (0, 1, True)
         """
         twin = object.__new__(type(self))
-        twin._state = self._state.copy()
+        # Under the actions' lock: another thread's action between copying the state and
+        # sharing the history would give a copy whose history is not its state's. (acquire
+        # and release, not `with`: a third cheaper, and copies are what search makes.)
+        _STEPPING.acquire()
+        try:
+            twin._state = self._state.copy()
+            twin._hist = self._hist
+            twin._hist_tuple = self._hist_tuple
+            twin._shared = self._shared = True
+        finally:
+            _STEPPING.release()
         twin._rules = self._rules
         twin._seed = self._seed
         twin._leader = self._leader
         twin._initial = self._initial
-        twin._hist = self._hist
-        twin._hist_tuple = self._hist_tuple
         twin._legal = None
-        twin._shared = self._shared = True
         return twin
 
     __copy__ = copy
@@ -654,8 +665,9 @@ class Game:
     def snapshot(self) -> tuple[object, ...]:
         """Every field of the game as a hashable tuple: equal snapshots mean equal games
         (same setup, same state, same history)."""
-        return (self._rules, self._seed, self._leader, self._initial, self._state.key(),
-                self.history)
+        with _STEPPING:   # state and history of one moment
+            return (self._rules, self._seed, self._leader, self._initial, self._state.key(),
+                    self.history)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):

@@ -38,7 +38,7 @@ from typing import Final, Literal
 from .cards import Cards
 from .combos import Combo, Kind
 from .errors import TienlenError
-from .game import Game
+from .game import _STEPPING, Game
 from .reasons import Wording
 from .rules import Bomb, Penalties, Rules
 from .seeds import (GOLDEN_GAMMA, SEED_LIMIT, check_players, check_seed, seed_or_fresh,
@@ -405,6 +405,10 @@ class Match:
     Traceback (most recent call last):
     ...
     tienlen.match.MatchError: hand 1 is not over yet: finish it before dealing the next
+
+    Dealing takes the lock a :class:`~tienlen.game.Game` acts under, so threads sharing a
+    match deal each hand once: of two threads calling :meth:`next_hand` on a finished hand,
+    one deals and the other is refused.
     """
 
     __slots__ = ("_players", "_seed", "_rules", "_game", "_number", "_done", "_scored")
@@ -457,17 +461,20 @@ class Match:
     def next_hand(self) -> None:
         """Deal the next hand, led by the winner of the one just finished (R7.3, R10.1).
         Raises :class:`MatchError` (a ``ValueError``) while the current hand is in play."""
-        if not self._game.is_over:
-            raise MatchError(
-                f"hand {self._number} is not over yet: finish it before dealing the next")
-        finished = self._game.finished
-        score = self._current_score()
-        assert score is not None
-        game = Game(self._players, seed=hand_seed(self._seed, self._number + 1),
-                    rules=self._rules, leader=finished[0])
-        self._done.append((finished, score))
-        self._number += 1
-        self._game = game
+        # One check-then-deal at a time: two threads could otherwise both see the hand over
+        # and deal twice (a hand recorded twice and a number skipped).
+        with _STEPPING:
+            if not self._game.is_over:
+                raise MatchError(
+                    f"hand {self._number} is not over yet: finish it before dealing the next")
+            finished = self._game.finished
+            score = self._current_score()
+            assert score is not None
+            game = Game(self._players, seed=hand_seed(self._seed, self._number + 1),
+                        rules=self._rules, leader=finished[0])
+            self._done.append((finished, score))
+            self._number += 1
+            self._game = game
 
     def _current_score(self) -> HandScore | None:
         """The current hand's score once it is over (computed once per hand)."""
@@ -481,20 +488,22 @@ class Match:
     @property
     def results(self) -> list[tuple[int, ...]]:
         """The finishing order of every completed hand, oldest first (a new list)."""
-        results = [finished for finished, _ in self._done]
-        if self._game.is_over:
-            results.append(self._game.finished)
-        return results
+        with _STEPPING:   # the completed hands and the current one of one moment
+            results = [finished for finished, _ in self._done]
+            if self._game.is_over:
+                results.append(self._game.finished)
+            return results
 
     @property
     def hand_scores(self) -> list[HandScore]:
         """The score of every completed hand, oldest first, the current one included once
         it is over (a new list)."""
-        scores = [score for _, score in self._done]
-        current = self._current_score()
-        if current is not None:
-            scores.append(current)
-        return scores
+        with _STEPPING:   # not between next_hand's updates (the hand counted twice)
+            scores = [score for _, score in self._done]
+            current = self._current_score()
+            if current is not None:
+                scores.append(current)
+            return scores
 
     @property
     def place_counts(self) -> tuple[tuple[int, ...], ...]:
@@ -528,7 +537,8 @@ class Match:
     @property
     def totals(self) -> tuple[int, ...]:
         """Per seat, R10.2 points plus net R11.5 penalty points."""
-        return tuple(p + q for p, q in zip(self.scores, self.penalties))
+        with _STEPPING:   # both sums over the same hands
+            return tuple(p + q for p, q in zip(self.scores, self.penalties))
 
     # --- copies and equality (as the Guandan Match): a copy plays on independently -----------
 
@@ -543,13 +553,14 @@ class Match:
         (False, 0)
         """
         other = Match.__new__(Match)
-        other._players = self._players
-        other._seed = self._seed
-        other._rules = self._rules
-        other._number = self._number
-        other._done = list(self._done)        # (finishing order, frozen HandScore) pairs
-        other._scored = None
-        other._game = self._game.copy()
+        with _STEPPING:     # not half-way through another thread's deal or action
+            other._players = self._players
+            other._seed = self._seed
+            other._rules = self._rules
+            other._number = self._number
+            other._done = list(self._done)    # (finishing order, frozen HandScore) pairs
+            other._scored = None
+            other._game = self._game.copy()
         return other
 
     __copy__ = copy
@@ -567,8 +578,11 @@ class Match:
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __getstate__(self) -> tuple[object, ...]:
-        # The cached score of the current hand is not state: a copy computes its own.
-        return (self._players, self._seed, self._rules, self._number, self._done, self._game)
+        # The cached score of the current hand is not state: a copy computes its own. The
+        # lock is module-wide, never an attribute, so nothing unpicklable is held.
+        with _STEPPING:
+            return (self._players, self._seed, self._rules, self._number, list(self._done),
+                    self._game.copy())
 
     def __setstate__(self, state: tuple[object, ...]) -> None:
         (self._players, self._seed, self._rules, self._number, self._done,

@@ -42,13 +42,13 @@ from typing import Any, Final
 from . import _core
 from .cards import Cards
 from .errors import CardParseError, TienlenError
-from .game import Game
+from .game import _STEPPING, Game
 from .reasons import IllegalMoveError
 from .rules import Rules
 from .seeds import SEED_LIMIT
 
-__all__ = ["ReplayError", "SCHEMA", "VERSION", "MAX_REPLAY_BYTES", "game_to_json",
-           "game_from_json", "read_replay_file"]
+__all__ = ["ReplayError", "SCHEMA", "VERSION", "MAX_REPLAY_BYTES", "MAX_INDENT", "game_to_json",
+           "game_from_json", "read_replay_file", "check_indent"]
 
 #: The schema name every replay carries.
 SCHEMA: Final = "tienlen.game"
@@ -69,11 +69,14 @@ _LABEL_FIELDS: Final = ("names", "match")
 # Replays written before rulesets were data lack "rules": they were played under the contract.
 _OPTIONAL_FIELDS: Final = ("rules",)
 _NAME_LIMIT: Final = 40
+#: The widest ``indent=`` the JSON writers take (replays and Guandan match files).
+MAX_INDENT: Final = 32
 
 
 class ReplayError(TienlenError):
-    """A replay that cannot be read. ``field`` names the first bad field or action, such as
-    ``"version"`` or ``"actions[12]"`` (``None`` when the text is not a JSON object at all).
+    """A replay that cannot be read (or labels that could not be read back, refused when
+    writing). ``field`` names the first bad field or action, such as ``"version"`` or
+    ``"actions[12]"`` (``None`` when the text is not a JSON object at all).
     """
 
     def __init__(self, message: str, field: str | None = None) -> None:
@@ -103,6 +106,10 @@ def read_replay_file(path: str | os.PathLike[str]) -> bytes:
     ...
     tienlen.replay.ReplayError: the file is larger than 1048576 bytes: not a replay (a whole hand takes a few KB)
     """
+    # open() takes an int as a file descriptor: read_replay_file(0) would read stdin and
+    # then close it. Only a path is a replay file.
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise ReplayError(f"a replay file is given by its path; got {_quote(path)}")
     with open(path, "rb") as file:
         data = file.read(MAX_REPLAY_BYTES + 1)
     if len(data) > MAX_REPLAY_BYTES:
@@ -111,10 +118,34 @@ def read_replay_file(path: str | os.PathLike[str]) -> bytes:
     return data
 
 
+def check_indent(indent: object, error: type[ValueError] = ValueError) -> int | None:
+    """``indent`` if it is None (one line) or an int of spaces in 0..:data:`MAX_INDENT`;
+    otherwise raise ``error``. The JSON writers' one check: ``json.dumps`` raises
+    TypeError for a float, takes a bool as a number, and builds lines as wide as a huge
+    indent asks, until memory runs out.
+
+    >>> check_indent(2), check_indent(None)
+    (2, None)
+    >>> check_indent(10**9)
+    Traceback (most recent call last):
+    ...
+    ValueError: indent must be None or an int in 0..32; got 1000000000
+    """
+    if indent is not None and (type(indent) is not int or not 0 <= indent <= MAX_INDENT):
+        raise error(f"indent must be None or an int in 0..{MAX_INDENT}; got {_quote(indent)}")
+    return indent
+
+
 def game_to_json(game: Game, *, indent: int | None = None) -> str:
-    """The replay of ``game`` as JSON text (cards in ASCII, such as ``"10h"``)."""
+    """The replay of ``game`` as JSON text (cards in ASCII, such as ``"10h"``).
+    ``indent``: see :func:`check_indent`."""
+    if not isinstance(game, Game):
+        raise ValueError(f"game_to_json takes a tienlen Game; got {type(game).__name__}")
+    check_indent(indent)
+    with _STEPPING:   # the actions and the finishing order of one moment, not mid-action
+        history, finished = game.history, game.finished
     actions: list[dict[str, Any]] = []
-    for action in game.history:
+    for action in history:
         if action.cards is None:
             actions.append({"seat": action.seat, "action": "pass"})
         else:
@@ -129,7 +160,7 @@ def game_to_json(game: Game, *, indent: int | None = None) -> str:
         "hands": [hand.ascii() for hand in game.initial_hands],
         "leader": game.leader,
         "actions": actions,
-        "finished": list(game.finished),
+        "finished": list(finished),
     }
     return json.dumps(record, indent=indent, ensure_ascii=False)
 
@@ -348,17 +379,39 @@ class ReplayLabels:
 def game_to_json_with_labels(game: Game, labels: ReplayLabels, *,
                              indent: int | None = None) -> str:
     """:func:`game_to_json` plus the ``labels`` that are set (a reader that does not
-    know them gets the same game)."""
-    record = json.loads(game_to_json(game))
-    if labels.names is not None:
-        record["names"] = list(labels.names)
-    if labels.match_seed is not None and labels.hand is not None:
-        record["match"] = {"seed": labels.match_seed, "hand": labels.hand}
+    know them gets the same game). Labels that :func:`replay_labels` would refuse (a name
+    that is empty, too long or not printable, a name per seat missing, a match seed
+    without its hand number, or a hand whose deal is not this game's) raise
+    :class:`ReplayError` naming them, and nothing is written.
+
+    >>> from tienlen.match import Match
+    >>> game_to_json_with_labels(Match(2, seed=4).game, ReplayLabels(("You", "")))
+    Traceback (most recent call last):
+    ...
+    tienlen.replay.ReplayError: names[1]: a name is 1 to 40 printable characters
+    """
+    if not isinstance(labels, ReplayLabels):
+        raise ValueError(f"labels must be ReplayLabels; got {type(labels).__name__}")
+    text = game_to_json(game)
+    names = labels.names
+    if names is not None and not isinstance(names, (tuple, list)):
+        raise ReplayError(f"expected a name per seat, got {_quote(names)}", "names")
+    if (labels.match_seed is None) != (labels.hand is None):
+        raise ReplayError("give the match seed and the hand number together", "match")
+    match = (None if labels.match_seed is None
+             else {"seed": labels.match_seed, "hand": labels.hand})
+    _check_labels(None if names is None else list(names), match, game.players, game.seed)
+    record = json.loads(text)
+    if names is not None:
+        record["names"] = list(names)
+    if match is not None:
+        record["match"] = match
     return json.dumps(record, indent=indent, ensure_ascii=False)
 
 
 def replay_labels(text: str | bytes) -> ReplayLabels:
-    """The labels of a replay that :func:`game_from_json` accepted (call that first).
+    """The labels of a replay that :func:`game_from_json` accepted (call that first:
+    this reads only what the labels need, and raises :class:`ReplayError` for the rest).
 
     >>> from tienlen.match import Match
     >>> match = Match(2, seed=4)
@@ -368,28 +421,34 @@ def replay_labels(text: str | bytes) -> ReplayLabels:
     >>> replay_labels(game_to_json(match.game))
     ReplayLabels(names=None, match_seed=None, hand=None)
     """
+    record = _load_record(text)
+    players = _int(record["players"], "players", 2, 4)
+    return _check_labels(record.get("names"), record.get("match"), players, record["seed"])
+
+
+def _check_labels(names: object, match: object, players: int, seed: object) -> ReplayLabels:
+    """The labels of a replay of ``players`` seats dealt from ``seed``, as JSON values
+    (``names`` a list, ``match`` an object), each checked: the one check, for the reader
+    and the writer. The first bad one raises :class:`ReplayError` naming it."""
     from .match import hand_seed
 
-    record = json.loads(text)
-    names = record.get("names")
     if names is not None:
         names = _list(names, "names")
-        if len(names) != record["players"]:
-            raise ReplayError(f"expected {record['players']} names, got {len(names)}", "names")
+        if len(names) != players:
+            raise ReplayError(f"expected {players} names, got {len(names)}", "names")
         for seat, name in enumerate(names):
             if not 1 <= len(_str(name, f"names[{seat}]")) <= _NAME_LIMIT or \
                     not name.isprintable():
                 raise ReplayError(f"a name is 1 to {_NAME_LIMIT} printable characters",
                                   f"names[{seat}]")
         names = tuple(names)
-    match = record.get("match")
     match_seed = hand = None
     if match is not None:
         if type(match) is not dict or set(match) != {"seed", "hand"}:
             raise ReplayError('expected {"seed": S, "hand": n}', "match")
         match_seed = _int(match["seed"], "match.seed", 0, SEED_LIMIT - 1)
         hand = _int(match["hand"], "match.hand", 1, (1 << 63) - 1)
-        if record["seed"] != hand_seed(match_seed, hand):
+        if seed != hand_seed(match_seed, hand):
             raise ReplayError(f"hand {hand} of match seed {match_seed} is not the deal of "
-                              f"seed {record['seed']}", "match")
+                              f"seed {_quote(seed)}", "match")
     return ReplayLabels(names, match_seed, hand)

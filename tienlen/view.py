@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from typing import Any, Final
 
 from . import _core
 from .actions import Action
 from .cards import Card, Cards
 from .combos import Combo
+from .errors import TienlenError
 from .rules import Rules
 
 __all__ = ["View"]
@@ -32,13 +34,28 @@ __all__ = ["View"]
 _DECK = (1 << 52) - 1
 
 
-@dataclass(frozen=True, slots=True)
+class _Required:
+    """The default of a View field that must be given (it stands in only so that the
+    deprecated ``locked_out=`` keyword can replace ``locked_seats``)."""
+
+    def __repr__(self) -> str:
+        return "<required>"
+
+
+_REQUIRED: Final[Any] = _Required()
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class View:
     """One seat's view of a hand. Every field is public information or the seat's own.
 
     ``locked_seats`` holds the seats that passed on this pile (R5.1), each locked out of it
     until the pile clears. ``unseen`` is every card the seat has not seen: in other hands
     or, with fewer than four players, set aside (R1.2).
+
+    Every field is required, by position or keyword, in the order below. The keyword
+    ``locked_out=`` (the field's old name) is still accepted for ``locked_seats``, with a
+    :class:`DeprecationWarning`; giving both is a :class:`~tienlen.errors.TienlenError`.
     """
 
     seat: int
@@ -54,6 +71,45 @@ class View:
     finished: tuple[int, ...]
     must_include: Card | None
     history: tuple[Action, ...]
+
+    def __init__(self, seat: int, players: int, rules: Rules, hand: Cards,
+                 card_counts: tuple[int, ...], played: Cards, pile: Combo | None,
+                 pile_owner: int | None, turn: int | None,
+                 locked_seats: frozenset[int] = _REQUIRED,
+                 finished: tuple[int, ...] = _REQUIRED,
+                 must_include: Card | None = _REQUIRED,
+                 history: tuple[Action, ...] = _REQUIRED, *,
+                 locked_out: frozenset[int] = _REQUIRED) -> None:
+        if locked_out is not _REQUIRED:
+            if locked_seats is not _REQUIRED:
+                raise TienlenError("View got both locked_seats and its deprecated alias "
+                                   "locked_out: give locked_seats only")
+            warnings.warn("View(locked_out=...) is deprecated: use View(locked_seats=...) "
+                          "(the same set)", DeprecationWarning, stacklevel=2)
+            locked_seats = locked_out
+        if (locked_seats is _REQUIRED or finished is _REQUIRED or must_include is _REQUIRED
+                or history is _REQUIRED):   # (one test on the path every view takes)
+            missing = [name for name, value in (("locked_seats", locked_seats),
+                                                ("finished", finished),
+                                                ("must_include", must_include),
+                                                ("history", history)) if value is _REQUIRED]
+            # As Python says it for any call that leaves out an argument.
+            raise TypeError(f"View() missing required argument(s): {', '.join(missing)}")
+        # Frozen: the fields are set once, here, as the generated __init__ would.
+        put = object.__setattr__
+        put(self, "seat", seat)
+        put(self, "players", players)
+        put(self, "rules", rules)
+        put(self, "hand", hand)
+        put(self, "card_counts", card_counts)
+        put(self, "played", played)
+        put(self, "pile", pile)
+        put(self, "pile_owner", pile_owner)
+        put(self, "turn", turn)
+        put(self, "locked_seats", locked_seats)
+        put(self, "finished", finished)
+        put(self, "must_include", must_include)
+        put(self, "history", history)
 
     @property
     def locked_out(self) -> frozenset[int]:

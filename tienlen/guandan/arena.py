@@ -209,17 +209,18 @@ class _Boards(Work[DuplicateUnit, "DuplicateResult"]):
 
     def _play_game(self, unit: DuplicateUnit, board: int, seating: int,
                    pace: Pace | None) -> None:
-        match = Match(board_seed(self.seed, board), self.config)
+        # The match itself stops at the cap (no winner), so the loop only asks is_over.
+        cap = 1 if self.mode == "hand" else self.hand_cap
+        match = Match(board_seed(self.seed, board), self.config, max_hands=cap)
         seats = team_seats(match, seating)
         team_at = [0 if s in seats[0] else 1 for s in range(4)]
         bots = [_build(self.teams[team_at[s]], bot_seed(self.seed, board, s)) for s in range(4)]
-        cap = 1 if self.mode == "hand" else self.hand_cap
         i = board - unit.start
         unit.a_seats[i, seating] = seats[0]
         clock, cpu = time.perf_counter, time.process_time
         decisions, seconds = unit.decisions[i, seating], unit.seconds[i, seating]
         where = f"board {board}, seating {seating}"
-        while not match.is_over and len(match.results) < cap:
+        while not match.is_over:
             seat = match.turn
             assert seat is not None   # someone acts until the match is over
             team = team_at[seat]
@@ -241,7 +242,7 @@ class _Boards(Work[DuplicateUnit, "DuplicateResult"]):
                                      f"{cards}: {error}") from error
             if pace is not None and pace.due(t1):
                 pace.poll(t1)
-        results = match.results[:cap]
+        results = match.results
         unit.hands[i, seating] = len(results)
         for hand in results:
             first = hand.places[0]

@@ -189,9 +189,21 @@ def _wild(level: int, config: RuleConfig) -> int:
     return -1 if config.wild_count == 0 else (level - 2) * 4 + 1
 
 
+def _check_exchange(hand: object, level: object, config: object) -> None:
+    """The arguments of tribute_candidates / return_candidates: text or None for the hand
+    raised AttributeError, a level of 1 or 15 answered for a game that cannot be."""
+    if not isinstance(hand, Cards):
+        raise GuandanError(f"hand must be guandan Cards; got {type(hand).__name__}")
+    if type(level) is not int or not 2 <= level <= 14:
+        raise GuandanError(f"level must be an int 2..14; got {level!r:.80}")
+    if not isinstance(config, RuleConfig):
+        raise GuandanError(f"config must be a RuleConfig; got {type(config).__name__}")
+
+
 def tribute_candidates(hand: Cards, level: int, config: RuleConfig) -> tuple[int, ...]:
     """The card faces a payer may give (G6.3): every face of the highest single-card value
     among the cards allowed (wilds only with ``can_tribute_wild``)."""
+    _check_exchange(hand, level, config)
     wild = _wild(level, config)
     allowed = [c for c in set(hand.ids) if config.can_tribute_wild or c != wild]
     if not allowed:
@@ -203,6 +215,7 @@ def tribute_candidates(hand: Cards, level: int, config: RuleConfig) -> tuple[int
 def return_candidates(hand: Cards, level: int, config: RuleConfig) -> tuple[int, ...]:
     """The faces a receiver may return (G6.4): naturals of rank 2 .. tribute_return_max_rank
     other than the level rank; holding none, any face of the lowest value."""
+    _check_exchange(hand, level, config)
     faces = sorted(set(hand.ids))
     ok = tuple(c for c in faces
                if c < 52 and c // 4 + 2 <= config.tribute_return_max_rank and c // 4 + 2 != level)
@@ -293,6 +306,11 @@ class Game:
         if type(level) is not int or not 2 <= level <= 14:
             raise GuandanError(f"level must be an int 2..14; got {level!r}")
         teams = _teams_arg(teams)
+        if previous_order is not None and leader is not None:
+            # The lead of a later hand follows tribute (G6.7): a leader given as well was
+            # ignored, unchecked.
+            raise GuandanError("give leader or previous_order, not both: after a previous "
+                               f"hand the lead follows tribute (G6.7); got leader={leader!r:.40}")
         if hands is not None:
             if seed is not None:       # kept as the game's seed (replays write it)
                 check_seed(seed, GuandanError, or_none=True)
@@ -743,8 +761,9 @@ class Game:
             if play is not None and not isinstance(play, Play):
                 raise IllegalActionError("INVALID_CARDS", f"apply_unchecked takes a Play or None; "
                                          f"got {type(play).__name__}")
+            # The phase is checked even here: during tribute there is no play state yet.
+            turn = self._check_turn(None)
             state = self._play_state()
-            turn = state.turn
             if play is None:
                 state.apply(0, 0, 0)
                 action = _PASSES[turn]
@@ -775,6 +794,10 @@ class Game:
     def view(self, seat: int) -> GameView:
         """What ``seat`` may know, and nothing else."""
         seat = _seat(seat)
+        with _STEPPING:   # the state and its history as of one moment, not mid-action
+            return self._view(seat)
+
+    def _view(self, seat: int) -> GameView:
         mine = []
         for a in self._history:
             if a.action in ("give_tribute", "return_tribute") and seat != a.seat and seat != a.to:
@@ -801,12 +824,13 @@ class Game:
 
     def copy(self) -> Game:
         g = Game.__new__(Game)
-        for name in Game.__slots__:
-            setattr(g, name, getattr(self, name))
-        g._hands = list(self._hands)
-        g._history = list(self._history)
-        g._tributes = list(self._tributes)
-        g._state = None if self._state is None else self._state.copy()
+        with _STEPPING:   # not half-way through another thread's action
+            for name in Game.__slots__:
+                setattr(g, name, getattr(self, name))
+            g._hands = list(self._hands)
+            g._history = list(self._history)
+            g._tributes = list(self._tributes)
+            g._state = None if self._state is None else self._state.copy()
         return g
 
     __copy__ = copy
@@ -815,6 +839,10 @@ class Game:
         return self.copy()
 
     def _key(self) -> tuple[object, ...]:
+        with _STEPPING:
+            return self._key_now()
+
+    def _key_now(self) -> tuple[object, ...]:
         return (self._seed, self._level, self._config, self._teams, self._phase,
                 tuple(self._hands), None if self._state is None else self._state.key(),
                 tuple(self._history), tuple(self._tributes), self._prev, self._anti,
@@ -830,6 +858,10 @@ class Game:
     def __reduce__(self) -> tuple[Callable[..., Game], tuple[object, ...]]:
         # Pickle as the deal and the actions: unpickling replays them through the checked
         # path, so a tampered pickle cannot build an unreachable game.
+        with _STEPPING:
+            return self._reduce_now()
+
+    def _reduce_now(self) -> tuple[Callable[..., Game], tuple[object, ...]]:
         return (_game_from_actions, (self._seed, self._level, self._config.to_dict(),
                                      self._teams, self._prev, self._leader if self._prev is None else None,
                                      tuple(h.masks for h in self._initial),
@@ -917,6 +949,7 @@ def _rank_name(rank: int) -> str:
 
 def random_teams(seed: int) -> tuple[tuple[int, int], tuple[int, int]]:
     """Partnerships drawn from a match seed (G4.9, RANDOM): seat 0's partner uniformly."""
+    check_seed(seed, GuandanError)      # None or 1.5 was a TypeError, -1 a draw
     mate = 1 + _mix(seed, 7) % 3
     rest = tuple(s for s in (1, 2, 3) if s != mate)
     return ((0, mate), rest)  # type: ignore[return-value]

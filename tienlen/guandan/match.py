@@ -5,6 +5,10 @@ replays.
 starts the next with tribute judged on the new deal (G6). Every action goes through the
 current :class:`~tienlen.guandan.game.Game` and is checked there.
 
+A match under rules that let it go on for ever (``failed_attempts_limit=0``, say) still
+ends: after ``max_hands`` hands it stops with no winner (:attr:`Match.capped`). The cap is
+an engine safeguard, not a rule of the game.
+
 >>> match = Match(seed=5)
 >>> match.levels, match.hand_number, match.game.phase, match.game.turn == match.first_leader
 ((2, 2), 0, 'play', True)
@@ -24,16 +28,19 @@ from ..seeds import seed_or_fresh
 from .cards import Cards
 from .config import RuleConfig, TeamFormation
 from .errors import GuandanError
-from .game import Action, Game, IllegalActionError, _draw_seat, _mix, random_teams
+from .game import (_STEPPING, Action, Game, IllegalActionError, _draw_seat, _mix, _teams_arg,
+                   random_teams)
 from .plays import Play
 
 __all__ = ["HandResult", "Match", "settle", "ReplayError", "SCHEMA", "VERSION", "MAX_REPLAY_BYTES",
-           "level_gain"]
+           "DEFAULT_MAX_HANDS", "level_gain"]
 
 SCHEMA: Final = "tienlen.guandan.match"
 VERSION: Final = 1
 #: Replays larger than this are refused before parsing (a long match is well under 1 MB).
 MAX_REPLAY_BYTES: Final = 8 << 20
+#: Hands after which a match without a winner stops (an engine safeguard, not a rule).
+DEFAULT_MAX_HANDS: Final = 10_000
 _ACE: Final = 14
 
 
@@ -53,6 +60,8 @@ def level_gain(partner_place: int, config: RuleConfig) -> int:
     """
     if type(partner_place) is not int or not 2 <= partner_place <= 4:
         raise ValueError(f"partner_place must be 2, 3 or 4; got {partner_place!r:.80}")
+    if not isinstance(config, RuleConfig):
+        raise GuandanError(f"config must be a RuleConfig; got {type(config).__name__}")
     return {2: config.double_down_levels, 3: 2, 4: 1}[partner_place]
 
 
@@ -69,7 +78,12 @@ def settle(levels: tuple[int, int] | list[int], failed: tuple[int, int] | list[i
     ((2, 12), (0, 0), False, 3)
     >>> settle((14, 9), (2, 0), 0, (0, 1, 2, 3), ((0, 2), (1, 3)), RuleConfig())[2]
     True
+    >>> settle((15, 9), (0, 0), None, (0, 1, 2, 3), ((0, 2), (1, 3)), RuleConfig())
+    Traceback (most recent call last):
+    ...
+    tienlen.guandan.errors.GuandanError: levels must be two ints 2..14; got (15, 9)
     """
+    teams = _check_settle(levels, failed, declarer, places, teams, config)
     lv, fa = list(levels), list(failed)
     first = places[0]
     win = 0 if first in teams[0] else 1
@@ -89,6 +103,33 @@ def settle(levels: tuple[int, int] | list[int], failed: tuple[int, int] | list[i
     return (lv[0], lv[1]), (fa[0], fa[1]), False, gain
 
 
+def _pair(value: object, low: int, high: int | None = None) -> bool:
+    """Whether ``value`` is a tuple or list of two exact ints in low..high (no top: None)."""
+    return (isinstance(value, (tuple, list)) and len(value) == 2
+            and all(type(v) is int and low <= v and (high is None or v <= high)
+                    for v in value))
+
+
+def _check_settle(levels: object, failed: object, declarer: object, places: object,
+                  teams: object, config: object) -> tuple[tuple[int, int], tuple[int, int]]:
+    """settle's arguments, each checked (GuandanError naming the first bad one): three
+    places, a level of 15 or a declarer of 5 used to give levels no match can reach, or an
+    IndexError."""
+    if not _pair(levels, 2, _ACE):
+        raise GuandanError(f"levels must be two ints 2..14; got {levels!r:.80}")
+    if not _pair(failed, 0):
+        raise GuandanError(f"failed must be two counts (ints >= 0); got {failed!r:.80}")
+    if declarer is not None and (type(declarer) is not int or declarer not in (0, 1)):
+        raise GuandanError(f"declarer must be None, 0 or 1 (a team); got {declarer!r:.80}")
+    if (not isinstance(places, (tuple, list)) or any(type(s) is not int for s in places)
+            or sorted(places) != [0, 1, 2, 3]):
+        raise GuandanError(f"places must list the four seats, first out first; "
+                           f"got {places!r:.80}")
+    if not isinstance(config, RuleConfig):
+        raise GuandanError(f"config must be a RuleConfig; got {type(config).__name__}")
+    return _teams_arg(teams)
+
+
 @dataclass(frozen=True, slots=True)
 class HandResult:
     """How one hand ended and what it did to the match (G7)."""
@@ -104,15 +145,40 @@ class HandResult:
     match_won: bool
 
 
+def _check_max_hands(max_hands: object) -> int:
+    if type(max_hands) is not int or max_hands < 1:
+        raise GuandanError(f"max_hands must be a positive int; got {max_hands!r:.80}")
+    return max_hands
+
+
 class Match:
-    """Hands of Guandan until a team wins at A."""
+    """Hands of Guandan until a team wins at A (G7.3), or until ``max_hands`` hands have
+    been played: then the match is over with no winner (:attr:`capped`), and every later
+    action is refused (``GAME_OVER``), changing nothing.
+
+    >>> match = Match(seed=5, max_hands=1)
+    >>> from tienlen.guandan.bots import make_bot
+    >>> bot = make_bot("L1", seed=1)
+    >>> while not match.is_over:
+    ...     _ = match.act(*bot.decide(match.game.view(match.turn)), seat=match.turn)
+    >>> match.is_over, match.capped, match.winner, len(match.results), match.turn
+    (True, True, None, 1, None)
+    >>> match.pass_turn()
+    Traceback (most recent call last):
+    ...
+    tienlen.guandan.game.IllegalActionError: GAME_OVER: the match stopped after max_hands=1 hands with no winner
+
+    Actions on a match are serialised (the lock :class:`~tienlen.guandan.game.Game` holds),
+    so threads sharing one match keep its history in the order it was played.
+    """
 
     __slots__ = ("_seed", "_config", "_teams", "_levels", "_failed", "_declarer", "_game",
                  "_results", "_winner", "_actions", "_first_leader", "_max_hands")
 
     def __init__(self, seed: int | None = None, config: RuleConfig = RuleConfig(), *,
-                 max_hands: int = 10_000) -> None:
+                 max_hands: int = DEFAULT_MAX_HANDS) -> None:
         seed = seed_or_fresh(seed, GuandanError)
+        max_hands = _check_max_hands(max_hands)
         if not isinstance(config, RuleConfig):
             raise GuandanError(f"config must be a RuleConfig; got {type(config).__name__}")
         self._seed = seed
@@ -134,6 +200,8 @@ class Match:
 
     def hand_seed(self, index: int) -> int:
         """The deal seed of hand ``index`` (0-based), drawn from the match seed."""
+        if type(index) is not int or index < 0:
+            raise GuandanError(f"index must be a hand index, an int >= 0; got {index!r:.80}")
         return _mix(self._seed, 1000 + index)
 
     @property
@@ -179,8 +247,14 @@ class Match:
         return self._game
 
     @property
+    def max_hands(self) -> int:
+        """The hands after which a match without a winner stops (an engine safeguard)."""
+        return self._max_hands
+
+    @property
     def hand_number(self) -> int:
-        return len(self._results) - (1 if self._winner is not None else 0)
+        """The current hand's index (0-based); once the match is over, the last hand's."""
+        return len(self._results) - (1 if self.is_over else 0)
 
     @property
     def results(self) -> tuple[HandResult, ...]:
@@ -188,16 +262,22 @@ class Match:
 
     @property
     def winner(self) -> int | None:
-        """The team index that won the match, or None."""
+        """The team index that won the match, or None (in play, or :attr:`capped`)."""
         return self._winner
 
     @property
+    def capped(self) -> bool:
+        """Whether the match stopped at :attr:`max_hands` without a winner."""
+        return self._winner is None and len(self._results) >= self._max_hands
+
+    @property
     def is_over(self) -> bool:
-        return self._winner is not None
+        """Whether the match has ended: a team won it, or it was :attr:`capped`."""
+        return self._winner is not None or self.capped
 
     @property
     def turn(self) -> int | None:
-        return None if self._winner is not None else self._game.turn
+        return None if self.is_over else self._game.turn
 
     @property
     def history(self) -> tuple[tuple[int, Action], ...]:
@@ -209,6 +289,10 @@ class Match:
     def _live(self) -> Game:
         if self._winner is not None:
             raise IllegalActionError("GAME_OVER", "the match is over")
+        if self.capped:
+            raise IllegalActionError(
+                "GAME_OVER", f"the match stopped after max_hands={self._max_hands} hands "
+                "with no winner")
         return self._game
 
     def _after(self, action: Action) -> Action:
@@ -221,45 +305,51 @@ class Match:
         self._live().verify_play(cards, seat, reading)
 
     def can_play(self, cards: object, seat: int | None = None, reading: object = None) -> bool:
-        return self._winner is None and self._game.can_play(cards, seat, reading)
+        return not self.is_over and self._game.can_play(cards, seat, reading)
 
     def play(self, cards: object, seat: int | None = None, reading: object = None) -> Action:
-        return self._after(self._live().play(cards, seat, reading))
+        with _STEPPING:
+            return self._after(self._live().play(cards, seat, reading))
 
     def verify_pass(self, seat: int | None = None) -> None:
         self._live().verify_pass(seat)
 
     def can_pass(self, seat: int | None = None) -> bool:
-        return self._winner is None and self._game.can_pass(seat)
+        return not self.is_over and self._game.can_pass(seat)
 
     def pass_turn(self, seat: int | None = None) -> Action:
-        return self._after(self._live().pass_turn(seat))
+        with _STEPPING:
+            return self._after(self._live().pass_turn(seat))
 
     def verify_give_tribute(self, card: object, seat: int | None = None) -> None:
         self._live().verify_give_tribute(card, seat)
 
     def can_give_tribute(self, card: object, seat: int | None = None) -> bool:
-        return self._winner is None and self._game.can_give_tribute(card, seat)
+        return not self.is_over and self._game.can_give_tribute(card, seat)
 
     def give_tribute(self, card: object, seat: int | None = None) -> Action:
-        return self._after(self._live().give_tribute(card, seat))
+        with _STEPPING:
+            return self._after(self._live().give_tribute(card, seat))
 
     def verify_return_tribute(self, card: object, seat: int | None = None) -> None:
         self._live().verify_return_tribute(card, seat)
 
     def can_return_tribute(self, card: object, seat: int | None = None) -> bool:
-        return self._winner is None and self._game.can_return_tribute(card, seat)
+        return not self.is_over and self._game.can_return_tribute(card, seat)
 
     def return_tribute(self, card: object, seat: int | None = None) -> Action:
-        return self._after(self._live().return_tribute(card, seat))
+        with _STEPPING:
+            return self._after(self._live().return_tribute(card, seat))
 
     def apply_unchecked(self, play: Play | None) -> Action:
         """The trusting path for a play or pass of the play phase (bots, simulation)."""
-        return self._after(self._live().apply_unchecked(play))
+        with _STEPPING:
+            return self._after(self._live().apply_unchecked(play))
 
     def act(self, kind: str, cards: object = None, seat: int | None = None,
             reading: object = None) -> Action:
-        return self._after(self._live().act(kind, cards, seat, reading))
+        with _STEPPING:
+            return self._after(self._live().act(kind, cards, seat, reading))
 
     # ------------------------------------------------------------ levels (G7)
 
@@ -277,7 +367,7 @@ class Match:
             self._winner = win
             return
         if len(self._results) >= self._max_hands:
-            raise GuandanError(f"the match passed max_hands={self._max_hands}")
+            return      # capped: the last hand stays the current game, and the match is over
         self._declarer = win
         self._game = Game(self.hand_seed(len(self._results)), level=self._levels[win],
                           config=self._config, teams=self._teams, previous_order=places)
@@ -285,15 +375,16 @@ class Match:
     # ------------------------------------------------------------ copies, equality, replays
 
     def copy(self) -> Match:
-        m = Match.__new__(Match)
-        for name in Match.__slots__:
-            setattr(m, name, getattr(self, name))
-        m._levels = list(self._levels)
-        m._failed = list(self._failed)
-        m._results = list(self._results)
-        m._actions = list(self._actions)
-        m._game = self._game.copy()
-        return m
+        with _STEPPING:     # not half-way through another thread's action
+            m = Match.__new__(Match)
+            for name in Match.__slots__:
+                setattr(m, name, getattr(self, name))
+            m._levels = list(self._levels)
+            m._failed = list(self._failed)
+            m._results = list(self._results)
+            m._actions = list(self._actions)
+            m._game = self._game.copy()
+            return m
 
     __copy__ = copy
 
@@ -304,7 +395,7 @@ class Match:
         if not isinstance(other, Match):
             return NotImplemented
         return (self._seed == other._seed and self._config == other._config
-                and self._actions == other._actions and self._results == other._results
+                and self._max_hands == other._max_hands and self._actions == other._actions and self._results == other._results
                 and self._game == other._game)
 
     __hash__ = None  # type: ignore[assignment]
@@ -313,7 +404,16 @@ class Match:
         return (Match.from_json, (self.to_json(),))
 
     def to_json(self, *, indent: int | None = None) -> str:
-        """The match as versioned JSON: the seed, the rules and every action."""
+        """The match as versioned JSON: the seed, the rules and every action; and
+        ``max_hands`` when it is not :data:`DEFAULT_MAX_HANDS` (so that a file of a match
+        with the default cap reads as it always did)."""
+        from ..replay import check_indent     # the JSON writers' one check
+
+        check_indent(indent, GuandanError)
+        with _STEPPING:     # not half-way through another thread's action
+            return self._to_json(indent)
+
+    def _to_json(self, indent: int | None) -> str:
         actions = []
         for hand, a in self._actions:
             item: dict[str, Any] = {"hand": hand, "seat": a.seat, "action": a.action}
@@ -326,6 +426,8 @@ class Match:
         data = {"schema": SCHEMA, "version": VERSION, "seed": self._seed,
                 "config": self._config.to_dict(), "actions": actions,
                 "levels": list(self.levels), "winner": self._winner}
+        if self._max_hands != DEFAULT_MAX_HANDS:
+            data["max_hands"] = self._max_hands
         return json.dumps(data, indent=indent, ensure_ascii=False)
 
     @classmethod
@@ -350,7 +452,7 @@ class Match:
         if not isinstance(data, dict):
             raise ReplayError("a replay is a JSON object")
         known = {"schema", "version", "seed", "config", "actions", "levels", "winner"}
-        for name in sorted(set(data) - known):
+        for name in sorted(set(data) - known - {"max_hands"}):   # max_hands is optional
             raise ReplayError("unknown field", name)
         for name in sorted(known - set(data)):
             raise ReplayError("missing field", name)
@@ -368,7 +470,11 @@ class Match:
         actions = data["actions"]
         if not isinstance(actions, list):
             raise ReplayError("must be a list", "actions")
-        match = cls(seed, config)
+        try:
+            max_hands = _check_max_hands(data.get("max_hands", DEFAULT_MAX_HANDS))
+        except GuandanError as e:
+            raise ReplayError(str(e), "max_hands") from None
+        match = cls(seed, config, max_hands=max_hands)
         for i, item in enumerate(actions):
             where = f"actions[{i}]"
             if not isinstance(item, dict):

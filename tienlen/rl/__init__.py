@@ -28,11 +28,11 @@ from __future__ import annotations
 from typing import Any
 
 from .encoding import (FIELDS, HISTORY, MAX_LEGAL, NUM_ACTIONS, OBS_SIZE, IllegalActionError,
-                       place_rewards)
+                       OpponentError, place_rewards)
 
 __all__ = ["env", "raw_env", "TienlenAECEnv", "TienlenEnv", "VectorObservation", "TienlenVectorEnv", "VecGames",
            "PolicyBot", "NativeVecEnv", "OBS_SIZE", "NUM_ACTIONS", "MAX_LEGAL", "HISTORY", "FIELDS",
-           "IllegalActionError", "place_rewards"]
+           "IllegalActionError", "OpponentError", "place_rewards"]
 
 _LAZY = {
     "env": "aec", "raw_env": "aec", "TienlenAECEnv": "aec",

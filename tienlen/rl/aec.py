@@ -28,7 +28,7 @@ from ..cards import Cards
 from ..rules import Rules
 from ..seeds import check_players, check_seed
 from .encoding import (NUM_ACTIONS, EnvStateError, UnknownAgentError, action_space,
-                       check_action, check_render_mode, deal_with_a_decision,
+                       check_action, check_render_mode, deal_with_a_decision, flag_arg,
                        observation_space, place_rewards, rules_arg)
 
 __all__ = ["env", "raw_env", "TienlenAECEnv"]
@@ -69,10 +69,10 @@ class TienlenAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         self.rules = rules
         self.render_mode = render_mode
         self.place_rewards = place_rewards(players, rewards)
-        self.legal_actions = legal_actions
+        self.legal_actions = flag_arg(legal_actions, "legal_actions")
         self.possible_agents = [f"player_{p}" for p in range(players)]
         self.agent_name_mapping = {a: p for p, a in enumerate(self.possible_agents)}
-        self._obs_space = observation_space(legal_actions)
+        self._obs_space = observation_space(self.legal_actions)
         self._act_space = action_space()
         self.observation_spaces = {a: self._obs_space for a in self.possible_agents}
         self.action_spaces = {a: self._act_space for a in self.possible_agents}
@@ -114,6 +114,7 @@ class TienlenAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         self.agent_selection = self.possible_agents[self.game.turn]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        self._check_reset("observe")
         seat = self._seat_of(agent)
         g = self.game
         obs: dict[str, np.ndarray] = {"observation": g.observe(seat)}
@@ -132,8 +133,7 @@ class TienlenAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         :class:`~tienlen.rl.encoding.IllegalActionError` and changes nothing."""
         if self._closed:
             raise EnvStateError("this env is closed: make a new one")
-        if "agent_selection" not in self.__dict__:
-            raise EnvStateError("call reset() before step()")
+        self._check_reset("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -154,6 +154,16 @@ class TienlenAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
             self.agent_selection = self.agents[0]
         else:
             self.agent_selection = self.possible_agents[self.game.turn]
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last()``: before the first reset an :class:`EnvStateError`, as
+        for :meth:`step` and :meth:`observe` (it was an AttributeError)."""
+        self._check_reset("last")
+        return super().last(observe)  # type: ignore[no-any-return]
+
+    def _check_reset(self, what: str) -> None:
+        if "agent_selection" not in self.__dict__:
+            raise EnvStateError(f"call reset() before {what}()")
 
     def render(self) -> str | None:
         """A text picture of the table, returned (``render_mode="ansi"``) or printed

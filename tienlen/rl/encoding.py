@@ -21,7 +21,7 @@ import numpy as np
 from .. import _core
 from ..errors import TienlenError
 from ..rules import Rules
-from ..seeds import splitmix64
+from ..seeds import check_players, splitmix64
 
 if TYPE_CHECKING:
     import gymnasium
@@ -68,6 +68,29 @@ class EnvStateError(TienlenError):
 
 class UnknownAgentError(TienlenError, KeyError):
     """An agent name the AEC env does not have (a KeyError too, as a dict lookup's)."""
+
+
+class OpponentError(TienlenError):
+    """An opponent bot of the Gymnasium env raised, or answered with something that is not
+    a legal move (the original error is its ``__cause__``). The hand cannot go on: the
+    episode is over, and the next call must be ``reset()``."""
+
+
+def flag_arg(value: object, name: str) -> bool:
+    """A yes/no option of an env (``legal_actions=``, ``copy=``): a bool (NumPy's too).
+    Anything else, such as the string ``"False"``, which would count as true, is a
+    ValueError.
+
+    >>> flag_arg(False, "legal_actions")
+    False
+    >>> flag_arg("no", "legal_actions")
+    Traceback (most recent call last):
+    ...
+    ValueError: legal_actions must be True or False; got 'no'
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False; got {value!r:.80}")
+    return bool(value)
 
 
 def rules_arg(rules: Rules | str | None) -> Rules:
@@ -129,6 +152,7 @@ def place_rewards(players: int, rewards: Sequence[float] | None = None) -> tuple
     ...
     ValueError: rewards must give 4 numbers, one per place; got 2
     """
+    check_players(players)        # 5 (or True, or 0) gave rewards for a game that is not one
     if rewards is None:
         return tuple(float(players - 1 - k) for k in range(players))
     try:

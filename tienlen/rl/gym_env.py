@@ -25,11 +25,12 @@ from gymnasium import spaces
 from .. import _core
 from ..bots import Bot, make_bot
 from ..cards import Cards
-from ..actions import PASS
+from ..actions import PASS, _PassType
 from ..game import Game
 from ..rules import Rules
 from ..seeds import check_seed, mix
-from .encoding import (check_render_mode, deal_with_a_decision, rules_arg, NUM_ACTIONS,
+from .encoding import (OpponentError, check_render_mode, deal_with_a_decision, flag_arg,
+                       rules_arg, NUM_ACTIONS,
                        IllegalActionError, check_action, observation_space, opponents_arg,
                        place_rewards)
 
@@ -143,8 +144,8 @@ class TienlenEnv(gymnasium.Env):
         self.learner_seat = learner_seat
         self.opponent_specs = opponents
         self.place_rewards = place_rewards(self.players, rewards)
-        self.legal_actions = legal_actions
-        self.observation_space = observation_space(legal_actions)
+        self.legal_actions = flag_arg(legal_actions, "legal_actions")
+        self.observation_space = observation_space(self.legal_actions)
         self._epoch = next(_EPOCHS)       # renewed by every reset and step (SampledAction)
         self.action_space = MaskedDiscrete(NUM_ACTIONS, self._current_mask,
                                            epoch_source=lambda: self._epoch)
@@ -246,14 +247,34 @@ class TienlenEnv(gymnasium.Env):
         return self.game.is_over or self.game.hands[self.learner_seat] == 0
 
     def _play_opponents(self) -> None:
+        """Let the bots act until it is the learner's turn or the hand is over. A bot that
+        fails (raises, or answers with what is not a legal move) ends the episode: the
+        learner's action already stood, and stepping on would have the learner act for
+        the bot's seat, so nothing goes on until :meth:`reset`."""
         game, table = self.game, self._table
         assert table is not None
-        while not game.is_over and game.turn != self.learner_seat:
-            seat = game.turn
-            move = self._bots[seat].choose(table.view(seat))
-            mask = move.mask if isinstance(move, Cards) else 0
-            game.play_mask(mask)          # checked: a bot's illegal move raises here
-            table.apply_unchecked(move)
+        try:
+            while not game.is_over and game.turn != self.learner_seat:
+                seat = game.turn
+                bot = self._bots[seat]
+                who = f"the opponent at seat {seat} ({bot.name})"
+                try:
+                    move = bot.choose(table.view(seat))
+                except Exception as error:
+                    raise OpponentError(f"{who} raised {type(error).__name__}: "
+                                        f"{error}") from error
+                if not isinstance(move, (Cards, _PassType)):
+                    # Any other answer (text, None, a mask) used to be taken as a pass.
+                    raise OpponentError(f"{who} answered {move!r:.80}: a move is Cards "
+                                        "or PASS")
+                try:
+                    game.play_mask(move.mask if isinstance(move, Cards) else 0)   # checked
+                except ValueError as error:
+                    raise OpponentError(f"{who} made an illegal move {move}: {error}") from error
+                table.apply_unchecked(move)
+        except BaseException:
+            self._table = None    # Ctrl-C inside a bot too: this hand is over
+            raise
 
     def _observation(self) -> dict[str, np.ndarray]:
         g = self.game

@@ -9,6 +9,7 @@ exactly the one the Gymnasium env gave the policy in training.
 
 from __future__ import annotations
 
+import operator
 import os
 from typing import Any, Callable
 
@@ -63,7 +64,22 @@ def _game_from_view(view: View) -> _core.RLGame:
 
 def observation_from_view(view: View) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(observation, action_mask, legal_moves)`` for the view's seat, as the envs encode
-    them (the seat must be to act)."""
+    them (the seat must be to act: any other view is a BotError).
+
+    >>> from tienlen.game import Game
+    >>> game = Game(4, seed=3)
+    >>> obs, mask, moves = observation_from_view(game.view(game.turn))
+    >>> int(mask[1:].sum()) == len(game.legal_moves()), bool(mask[0]) == game.can_pass()
+    (True, True)
+    """
+    # Checked first: the replay below assumes a hand in play at this seat's turn (a
+    # finished hand failed an assert; another seat's view, a misleading card-count error).
+    if not isinstance(view, View):
+        raise BotError(f"expected a tienlen View; got {type(view).__name__}")
+    if view.turn != view.seat:
+        turn = "over" if view.turn is None else f"seat {view.turn}'s"
+        raise BotError(f"the view must be of the seat to act: this is seat {view.seat}'s, "
+                       f"and the turn is {turn}")
     game = _game_from_view(view)
     if game.turn != view.seat:
         raise BotError(f"the replayed game has seat {game.turn} to act, the view says {view.turn}")
@@ -95,7 +111,9 @@ class PolicyBot(Bot):
         super().__init__(seed)
         if policy is None:
             raise BotError("PolicyBot needs a policy: a MaskablePPO zip path or a callable")
-        self.deterministic = deterministic
+        if not isinstance(deterministic, (bool, np.bool_)):
+            raise BotError(f"deterministic must be True or False; got {deterministic!r:.80}")
+        self.deterministic = bool(deterministic)
         if isinstance(policy, (str, os.PathLike)):
             path = os.fspath(policy)
             if not os.path.exists(path) and os.path.exists(path + ".zip"):
@@ -104,9 +122,13 @@ class PolicyBot(Bot):
                 raise BotError(f"no policy file {path!r}")
             self.path: str | None = path
             self._act = self._model_act(load_policy(path))
-        else:
+        elif callable(policy):
             self.path = None
             self._act = policy
+        else:
+            # Refused here: a policy of 5 used to fail only at the first decision.
+            raise BotError(f"policy must be a MaskablePPO zip path or a callable "
+                           f"(obs, mask) -> action; got {policy!r:.80}")
 
     def _model_act(self, model: Any) -> Callable[[np.ndarray, np.ndarray], int]:
         def act(obs: np.ndarray, mask: np.ndarray) -> int:
@@ -122,7 +144,15 @@ class PolicyBot(Bot):
     def choose(self, view: View) -> Move:
         self._check_turn(view)
         obs, mask, moves = observation_from_view(view)
-        action = self._act(obs, mask)
+        answer = self._act(obs, mask)
+        try:
+            # An int or a NumPy int; 1.0, None or True is not an action number (a float
+            # index, a TypeError in the comparison, or the action 1).
+            if isinstance(answer, (bool, np.bool_)):
+                raise TypeError
+            action = operator.index(answer)
+        except TypeError:
+            raise BotError(f"the policy answered {answer!r:.80}, not an action number") from None
         if not (0 <= action < len(mask)) or not mask[action]:
             raise BotError(f"the policy chose action {action}, outside the mask "
                            f"({len(moves)} legal plays, pass {'allowed' if mask[0] else 'not allowed'})")

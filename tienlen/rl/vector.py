@@ -31,7 +31,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from .. import _core
 from ..rules import Rules
 from ..seeds import check_players, check_seed
-from .encoding import (rules_arg, NUM_ACTIONS, IllegalActionError, observation_box,
+from .encoding import (flag_arg, rules_arg, NUM_ACTIONS, IllegalActionError, observation_box,
                        opponents_arg, place_rewards)
 
 __all__ = ["TienlenVectorEnv", "VecGames", "POLICIES"]
@@ -74,6 +74,8 @@ class TienlenVectorEnv(VectorEnv):
         if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)):
             raise ValueError(f"num_envs must be an int >= 1; got {num_envs!r:.80}")
         num_envs = int(num_envs)
+        legal_masks = flag_arg(legal_masks, "legal_masks")
+        copy = flag_arg(copy, "copy")
         opponents = None if opponents is None else opponents_arg(opponents)
         if players is None:
             players = 4 if opponents is None else len(opponents) + 1

@@ -36,7 +36,7 @@ from ..guandan.config import RuleConfig
 from ..guandan.game import (Action, Game, GameView, IllegalActionError, return_candidates,
                             tribute_candidates)
 from ..guandan.hints import TipButton, hint, tip_plays
-from ..guandan.match import Match
+from ..guandan.match import DEFAULT_MAX_HANDS, Match
 from ..guandan.plays import Play
 from .guandan_board import (MatchInfo, SeatLabel, board, card_text, hand_end, play_text,
                             seat_labels, sorted_hand, transcript)
@@ -77,6 +77,8 @@ class GuandanOptions:
     fast: bool = False
     iterations: int | None = None
     config: RuleConfig = RuleConfig()
+    #: Hands after which the match stops with no winner (an engine safeguard, not a rule).
+    max_hands: int = DEFAULT_MAX_HANDS
 
 
 class _Quit(Exception):
@@ -140,7 +142,7 @@ class GuandanSession:
         self.lang = options.lang
         self.words: Words = WORDS[options.lang]
         self.you = options.seat
-        self.match = Match(options.seed, options.config)
+        self.match = Match(options.seed, options.config, max_hands=options.max_hands)
         self.bots: dict[int, Bot] = {}
         others = [s for s in range(4) if s != self.you]
         for seat, level in zip(others, options.levels):
@@ -255,6 +257,9 @@ class GuandanSession:
                 if not self._play_hand():
                     break
                 self._finish_hand()
+                if self.match.capped:
+                    self.term.print(Text(words.match_capped.format(n=len(self.match.results)),
+                                         style="bold yellow"))
                 if self.match.is_over:
                     break
                 if not self._next_hand():
@@ -638,7 +643,8 @@ class GuandanReplay(GuandanSession):
     def __init__(self, recorded: Match, terminal: Terminal, *, lang: str, style: Style,
                  step: bool = False, fast: bool = False) -> None:
         options = GuandanOptions(seat=0, levels=("L1",) * 3, seed=recorded.seed, lang=lang,
-                                 style=style, fast=fast, config=recorded.config)
+                                 style=style, fast=fast, config=recorded.config,
+                                 max_hands=recorded.max_hands)
         super().__init__(options, terminal)
         self.bots.clear()
         self.seats = seat_labels(0, self.match.teams, self.words, {}, neutral=True)

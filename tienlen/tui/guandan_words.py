@@ -127,6 +127,7 @@ class Words:
     failed_a: str
     reset_a: str
     won_match: str
+    match_capped: str
     match_after: str
     next_hand: str
     quit_confirm: str
@@ -187,7 +188,9 @@ EN = Words(
     pass_a="过A: {team} passed A!",
     failed_a="过A failed: {team} at A, attempt {n} of {limit}.",
     reset_a="{team} failed A {limit} times: back to level 2.",
-    won_match="{team} win the match!", match_after="Score after hand {n}: {score}",
+    won_match="{team} win the match!",
+    match_capped="The match stopped after {n} hands with no winner (the engine's hand cap).",
+    match_after="Score after hand {n}: {score}",
     next_hand="Enter: next hand, q: stop ",
     quit_confirm="The match is not over. Quit anyway?",
     eof="End of input: leaving the game.", thanks="Thanks for playing.",
@@ -245,7 +248,8 @@ ZH = Words(
     level_up="升{n}级", level_reset="退回2",
     pass_a="过A：{team}打过了A！", failed_a="{team}打A失败（第{n}次，共{limit}次）。",
     reset_a="{team}打A失败{limit}次：退回2。",
-    won_match="{team}赢得比赛！", match_after="第{n}局后比分：{score}",
+    won_match="{team}赢得比赛！", match_capped="已打满{n}局（引擎的局数上限），比赛结束，无胜者。",
+    match_after="第{n}局后比分：{score}",
     next_hand="回车：下一局，q：结束 ", quit_confirm="比赛还没结束。确定退出？",
     eof="输入结束：离开游戏。", thanks="谢谢参与。",
     saved="录像已保存到 {path}（tienlen replay {path}）",
