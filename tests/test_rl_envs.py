@@ -401,6 +401,18 @@ def test_vector_refuses_bad_arrays():
         g.observe(4)
 
 
+def test_vector_env_checks_threads_when_made():
+    # refused at construction, with the core's own limit in the message, not at the first step
+    for bad in (0, -1, 65, 2.0, True, "2", None):
+        with pytest.raises(ValueError, match="threads must be an int from 1 to 64"):
+            TienlenVectorEnv(2, threads=bad)
+    env = TienlenVectorEnv(2, threads=np.int64(2))
+    env.reset(seed=1)
+    env.step(env.games.action_mask.argmax(axis=1))
+    assert env.threads == 2 and type(env.threads) is int
+    env.close()
+
+
 def test_vector_close_is_idempotent():
     v = VecGames(2, opponents=None)
     v.close()

@@ -51,6 +51,7 @@ PLAN: Final = 2
 
 # The RL environments (src/rlenv.pxi, layout in docs/rl.md).
 RL_OBS_SIZE: Final = 468
+VEC_MAX_THREADS: Final = 64
 RL_NUM_ACTIONS: Final = 487
 RL_HISTORY: Final = 4
 

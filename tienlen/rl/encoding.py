@@ -76,6 +76,24 @@ class OpponentError(TienlenError):
     episode is over, and the next call must be ``reset()``."""
 
 
+def threads_arg(value: object) -> int:
+    """A vectorised env's ``threads=``: an int from 1 to the core's limit, checked when the
+    env is made rather than at its first step.
+
+    >>> threads_arg(2)
+    2
+    >>> threads_arg(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: threads must be an int from 1 to 64; got 0
+    """
+    top = _core.VEC_MAX_THREADS
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
+            or not 1 <= int(value) <= top:
+        raise ValueError(f"threads must be an int from 1 to {top}; got {value!r:.80}")
+    return int(value)
+
+
 def flag_arg(value: object, name: str) -> bool:
     """A yes/no option of an env (``legal_actions=``, ``copy=``): a bool (NumPy's too).
     Anything else, such as the string ``"False"``, which would count as true, is a

@@ -17,7 +17,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
 from .. import _core
-from .encoding import NUM_ACTIONS, observation_box, opponents_arg, place_rewards
+from .encoding import NUM_ACTIONS, observation_box, opponents_arg, place_rewards, threads_arg
 from .vector import _policy
 
 __all__ = ["NativeVecEnv"]
@@ -36,7 +36,7 @@ class NativeVecEnv(VecEnv):  # type: ignore[misc, unused-ignore]
                                     opponents=tuple(_policy(o) for o in opponents),
                                     rewards=place_rewards(players, rewards), seed=seed,
                                     final_obs=True)
-        self.threads = threads
+        self.threads = threads_arg(threads)
         self._base_seed = seed
         self._actions = np.zeros(num_envs, np.int64)
         super().__init__(num_envs, observation_box(), spaces.Discrete(NUM_ACTIONS))

@@ -32,7 +32,7 @@ from .. import _core
 from ..rules import Rules
 from ..seeds import check_players, check_seed
 from .encoding import (flag_arg, rules_arg, NUM_ACTIONS, IllegalActionError, observation_box,
-                       opponents_arg, place_rewards)
+                       opponents_arg, place_rewards, threads_arg)
 
 __all__ = ["TienlenVectorEnv", "VecGames", "POLICIES"]
 
@@ -88,7 +88,7 @@ class TienlenVectorEnv(VectorEnv):
                               flags=rules.flags, legal_masks=legal_masks, on_error="raise",
                               final_obs=True)
         self.num_envs = num_envs
-        self.threads = threads
+        self.threads = threads_arg(threads)
         self.copy = copy
         self.legal_masks = legal_masks
         single: dict[str, spaces.Box] = {"observation": observation_box(),
