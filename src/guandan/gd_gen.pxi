@@ -319,30 +319,48 @@ cdef void _init_small_sets() noexcept:
 _init_small_sets()
 
 
+cdef inline uint32_t window_tops(uint32_t ranks, int w) noexcept nogil:
+    """Bit t (5..14) set when the 5-rank window with top t (A low in A2345) misses at most
+    `w` of the ranks in `ranks` (bit r for rank r, 2..14): every top at once, by adding the
+    five shifted copies of the rank bits position by position (a bit-sliced counter)."""
+    cdef uint32_t a = ranks | ((ranks >> 13) & 2)     # A also as rank 1
+    cdef uint32_t b = a >> 1, c = a >> 2, d = a >> 3, e = a >> 4
+    cdef uint32_t s1 = a ^ b ^ c, c1 = (a & b) | (c & (a ^ b))
+    cdef uint32_t s2 = s1 ^ d ^ e, c2 = (s1 & d) | (e & (s1 ^ d))
+    # At bit i (the window's low rank i): count = s2 + 2 * (c1 + c2), at most 5.
+    cdef uint32_t ok
+    if w == 0:
+        ok = c1 & c2 & s2                   # 5
+    elif w == 1:
+        ok = c1 & c2                        # 4 or more
+    else:
+        ok = (c1 & c2) | ((c1 ^ c2) & s2)   # 3 or more
+    return (ok << 4) & 0x7FE0               # low rank i -> top i + 4; tops 5..14
+
+
 cdef void gen_straight_flushes(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
-    cdef int top, top5, s, i, k, S, present, missing
+    cdef int top, s, i, k, S, present, missing
     cdef int rs[5]
     cdef uint64_t a
     cdef uint64_t bits[5]
-    cdef uint32_t code
-    cdef int suits = 0
-    top5 = 13 if h.flags & F_NO_ACE_TOP else 14
-    # Only suits with 5 - w different ranks can make a straight flush at all (most suits
-    # of a small hand cannot): skip the others before looking at windows.
+    cdef uint32_t code, every = 0
+    cdef uint32_t tops[4]
+    # The windows each suit can fill with its natural cards and the wilds held: most suits
+    # of most hands fill none, and those are skipped without looking at any window.
     for s in range(4):
-        if GD_POPCOUNT(h.suit_ranks[s]) + h.w >= 5:
-            suits |= 1 << s
-    if suits == 0:
-        return
-    for top in range(5, top5 + 1):
-        if GD_POPCOUNT(WIN5[top] & ~h.ranks) > h.w:
-            continue
+        tops[s] = window_tops(h.suit_ranks[s], h.w)
+        every |= tops[s]
+    if h.flags & F_NO_ACE_TOP:
+        every &= ~(<uint32_t>1 << 14)
+    while every:
+        top = GD_CTZ(every)
+        every &= every - 1
         code = mkcode(K_STRAIGHT_FLUSH, 5, top)
         if not want(code, pile, h):
             continue
         window_ranks(top, 5, rs)
         for s in range(4):
-            if not (suits >> s) & 1 or GD_POPCOUNT(WIN5[top] & ~h.suit_ranks[s]) > h.w:
+            if not (tops[s] >> top) & 1:
                 continue
             present = 0
             for i in range(5):
@@ -350,8 +368,6 @@ cdef void gen_straight_flushes(const GHand* h, uint32_t pile, Out* o) noexcept n
                 if h.once & bits[i]:
                     present |= 1 << i
             missing = 31 & ~present
-            if GD_POPCOUNT(missing) > h.w:
-                continue
             # Every S that covers the missing positions, with at most w wilds (SMALL_SETS is
             # ordered by size). The natural cards all being suit s makes s a function of N:
             # no play is listed twice.
