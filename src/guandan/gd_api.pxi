@@ -311,38 +311,49 @@ cdef enum:
     # a 27-card hand fit, so they need one generation pass, not a count and then a listing.
     STACK_PLAYS = 1024
     # A lead from more cards than this often has more plays than the stack buffer holds, and
-    # a listing that overflows it would be thrown away: such leads list into a heap buffer
-    # of HEAP_PLAYS (80 kB) instead, which holds all but ~0.03% of 27-card leads (the most
-    # seen in 20,000 dealt hands at random levels: 4,324; median 476).
+    # a listing that overflows it would be thrown away: such leads list into LEAD_MASKS /
+    # LEAD_CODES instead, which hold all but ~0.03% of 27-card leads (the most seen in 20,000
+    # dealt hands at random levels: 4,324; median 476).
     STACK_LEAD_CARDS = 18
-    HEAP_PLAYS = 4096
+    LEAD_PLAYS = 4096
+
+
+# The lead buffer (80 kB, made once: a malloc of this size per call cost 3% of a lead). Only
+# _plays_arrays uses it, from listing to copy with the GIL held throughout and without
+# calling into Python in between, so no other call can use it meanwhile (the batch API,
+# which releases the GIL, lists into its own arrays).
+cdef uint64_t LEAD_MASKS[2 * LEAD_PLAYS]
+cdef uint32_t LEAD_CODES[LEAD_PLAYS]
 
 
 cdef cnp.dtype _U64 = np.dtype(np.uint64)
 cdef cnp.dtype _U32 = np.dtype(np.uint32)
 
 
-cdef tuple _new_arrays(int64_t n):
-    """Uninitialised `(masks (n, 2) uint64, codes (n,) uint32)`, from dtypes made once (what
-    PyArray_SimpleNew would look up on every call)."""
+cdef cnp.ndarray _new_array(cnp.dtype dt, int nd, int64_t n):
+    """An uninitialised (n,) or (n, 2) array of `dt`, from a dtype made once (what
+    PyArray_SimpleNew would look up on every call). Runs no Python code."""
     cdef cnp.npy_intp dims[2]
     dims[0] = n
     dims[1] = 2
-    # PyArray_NewFromDescr steals a reference to the dtype: give it one.
-    Py_INCREF(_U64)
-    masks = PyArray_NewFromDescr(cnp.ndarray, <PyObject*>_U64, 2, dims, NULL, NULL, 0, NULL)
-    Py_INCREF(_U32)
-    codes = PyArray_NewFromDescr(cnp.ndarray, <PyObject*>_U32, 1, dims, NULL, NULL, 0, NULL)
-    return masks, codes
+    Py_INCREF(dt)       # PyArray_NewFromDescr steals a reference to the dtype: give it one
+    return PyArray_NewFromDescr(cnp.ndarray, <PyObject*>dt, nd, dims, NULL, NULL, 0, NULL)
+
+
+cdef tuple _new_arrays(int64_t n):
+    """Uninitialised `(masks (n, 2) uint64, codes (n,) uint32)`."""
+    return _new_array(_U64, 2, n), _new_array(_U32, 1, n)
 
 
 cdef tuple _copied_arrays(const Out* o):
-    """The plays listed in o's buffer, copied into arrays of the exact size."""
-    cdef tuple res = _new_arrays(o.n)
-    if o.n:
-        memcpy(cnp.PyArray_DATA(<cnp.ndarray>res[0]), o.masks, o.n * 2 * sizeof(uint64_t))
-        memcpy(cnp.PyArray_DATA(<cnp.ndarray>res[1]), o.codes, o.n * sizeof(uint32_t))
-    return res
+    """The plays listed in o's buffer, copied into arrays of the exact size. Each copy is
+    made as soon as its array exists, before anything that can run Python code (the tuple:
+    a collection, a finalizer): the lead buffer is shared by every call."""
+    cdef cnp.ndarray masks = _new_array(_U64, 2, o.n)
+    memcpy(cnp.PyArray_DATA(masks), o.masks, o.n * 2 * sizeof(uint64_t))
+    cdef cnp.ndarray codes = _new_array(_U32, 1, o.n)
+    memcpy(cnp.PyArray_DATA(codes), o.codes, o.n * sizeof(uint32_t))
+    return masks, codes
 
 
 cdef tuple _plays_arrays(uint64_t once, uint64_t twice, int lv, uint32_t p, int f):
@@ -351,7 +362,6 @@ cdef tuple _plays_arrays(uint64_t once, uint64_t twice, int lv, uint32_t p, int 
     cdef tuple res
     cdef uint64_t sbuf[2 * STACK_PLAYS]
     cdef uint32_t scodes[STACK_PLAYS]
-    cdef uint64_t* heap
     ghand_init(&hand, once, twice, lv, f)
     o.n = 0
     o.overflow = 0
@@ -364,19 +374,13 @@ cdef tuple _plays_arrays(uint64_t once, uint64_t twice, int lv, uint32_t p, int 
         if not o.overflow:
             return _copied_arrays(&o)
     else:
-        # One pass into a heap buffer (masks, then codes behind them).
-        heap = <uint64_t*>malloc(HEAP_PLAYS * (2 * sizeof(uint64_t) + sizeof(uint32_t)))
-        if heap == NULL:
-            raise MemoryError()
-        try:
-            o.masks = heap
-            o.codes = <uint32_t*>(heap + 2 * HEAP_PLAYS)
-            o.cap = HEAP_PLAYS
-            gen_plays(&hand, p, &o)
-            if not o.overflow:
-                return _copied_arrays(&o)
-        finally:
-            free(heap)
+        # One pass into the lead buffer.
+        o.masks = LEAD_MASKS
+        o.codes = LEAD_CODES
+        o.cap = LEAD_PLAYS
+        gen_plays(&hand, p, &o)
+        if not o.overflow:
+            return _copied_arrays(&o)
     # More plays than the buffer holds: count (closed form, a fraction of the listing's
     # cost), then list straight into arrays of the exact size.
     o.masks = NULL
