@@ -348,7 +348,9 @@ cdef void gen_straight_flushes(const GHand* h, uint32_t pile, Out* o) noexcept n
     # The windows each suit can fill with its natural cards and the wilds held: most suits
     # of most hands fill none, and those are skipped without looking at any window.
     for s in range(4):
-        tops[s] = window_tops(h.suit_ranks[s], h.w)
+        tops[s] = 0
+        if GD_POPCOUNT(h.suit_ranks[s]) + h.w >= 5:       # (most suits of a small hand)
+            tops[s] = window_tops(h.suit_ranks[s], h.w)
         every |= tops[s]
     if h.flags & F_NO_ACE_TOP:
         every &= ~(<uint32_t>1 << 14)
