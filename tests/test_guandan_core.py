@@ -206,6 +206,22 @@ def test_full_deck_is_counted_and_listed_alike() -> None:
         assert len({(a, b, c) for (a, b), c in zip(masks.tolist(), codes.tolist())}) == n
 
 
+def test_lead_results_are_private_copies() -> None:
+    # Big leads are listed into one buffer shared by every call and copied out: a result
+    # must be its own array, unchanged by later calls, whatever their sizes.
+    (o1, t1), (o2, t2), (o3, t3), _ = core.deal(11)
+    m1, c1 = core.legal_plays(o1, t1, 5)
+    kept = (m1.copy(), c1.copy())
+    core.legal_plays(o2, t2, 9)
+    core.legal_plays(FULL, FULL, 2)                   # overflows the buffer: counted path
+    core.legal_plays(o3 & 0xFFFF, t3 & 0xFFFF, 5)     # a small lead: the stack buffer
+    assert np.array_equal(m1, kept[0]) and np.array_equal(c1, kept[1])
+    for a in (m1, c1):
+        assert a.flags.owndata and a.flags.writeable and a.flags.c_contiguous
+    assert not np.shares_memory(m1, c1)
+    assert m1.shape == (len(c1), 2) and len(c1) == core.count_legal_plays(o1, t1, 5) > 100
+
+
 def test_wild_only_plays_are_level_cards() -> None:
     w = 1 << oid(10, 1)
     assert listed(w, w, 10) == [(w, 0, core.make_code(core.SINGLE, 1, 10)),

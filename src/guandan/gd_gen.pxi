@@ -319,30 +319,50 @@ cdef void _init_small_sets() noexcept:
 _init_small_sets()
 
 
+cdef inline uint32_t window_tops(uint32_t ranks, int w) noexcept nogil:
+    """Bit t (5..14) set when the 5-rank window with top t (A low in A2345) misses at most
+    `w` of the ranks in `ranks` (bit r for rank r, 2..14): every top at once, by adding the
+    five shifted copies of the rank bits position by position (a bit-sliced counter)."""
+    cdef uint32_t a = ranks | ((ranks >> 13) & 2)     # A also as rank 1
+    cdef uint32_t b = a >> 1, c = a >> 2, d = a >> 3, e = a >> 4
+    cdef uint32_t s1 = a ^ b ^ c, c1 = (a & b) | (c & (a ^ b))
+    cdef uint32_t s2 = s1 ^ d ^ e, c2 = (s1 & d) | (e & (s1 ^ d))
+    # At bit i (the window's low rank i): count = s2 + 2 * (c1 + c2), at most 5.
+    cdef uint32_t ok
+    if w == 0:
+        ok = c1 & c2 & s2                   # 5
+    elif w == 1:
+        ok = c1 & c2                        # 4 or more
+    else:
+        ok = (c1 & c2) | ((c1 ^ c2) & s2)   # 3 or more
+    return (ok << 4) & 0x7FE0               # low rank i -> top i + 4; tops 5..14
+
+
 cdef void gen_straight_flushes(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
-    cdef int top, top5, s, i, k, S, present, missing
+    cdef int top, s, i, k, S, present, missing
     cdef int rs[5]
     cdef uint64_t a
     cdef uint64_t bits[5]
-    cdef uint32_t code
-    cdef int suits = 0
-    top5 = 13 if h.flags & F_NO_ACE_TOP else 14
-    # Only suits with 5 - w different ranks can make a straight flush at all (most suits
-    # of a small hand cannot): skip the others before looking at windows.
+    cdef uint32_t code, every = 0
+    cdef uint32_t tops[4]
+    # The windows each suit can fill with its natural cards and the wilds held: most suits
+    # of most hands fill none, and those are skipped without looking at any window.
     for s in range(4):
-        if GD_POPCOUNT(h.suit_ranks[s]) + h.w >= 5:
-            suits |= 1 << s
-    if suits == 0:
-        return
-    for top in range(5, top5 + 1):
-        if GD_POPCOUNT(WIN5[top] & ~h.ranks) > h.w:
-            continue
+        tops[s] = 0
+        if GD_POPCOUNT(h.suit_ranks[s]) + h.w >= 5:       # (most suits of a small hand)
+            tops[s] = window_tops(h.suit_ranks[s], h.w)
+        every |= tops[s]
+    if h.flags & F_NO_ACE_TOP:
+        every &= ~(<uint32_t>1 << 14)
+    while every:
+        top = GD_CTZ(every)
+        every &= every - 1
         code = mkcode(K_STRAIGHT_FLUSH, 5, top)
         if not want(code, pile, h):
             continue
         window_ranks(top, 5, rs)
         for s in range(4):
-            if not (suits >> s) & 1 or GD_POPCOUNT(WIN5[top] & ~h.suit_ranks[s]) > h.w:
+            if not (tops[s] >> top) & 1:
                 continue
             present = 0
             for i in range(5):
@@ -350,8 +370,6 @@ cdef void gen_straight_flushes(const GHand* h, uint32_t pile, Out* o) noexcept n
                 if h.once & bits[i]:
                     present |= 1 << i
             missing = 31 & ~present
-            if GD_POPCOUNT(missing) > h.w:
-                continue
             # Every S that covers the missing positions, with at most w wilds (SMALL_SETS is
             # ordered by size). The natural cards all being suit s makes s a function of N:
             # no play is listed twice.
@@ -367,39 +385,37 @@ cdef void gen_straight_flushes(const GHand* h, uint32_t pile, Out* o) noexcept n
                 put(o, a, wild_twice(h, k), code)
 
 
-cdef struct Choices:
-    # For every natural rank: its natural sub-multisets of per, per - 1, ... cards (down to
-    # per - wilds held), as once/twice bits already shifted into place, with the deficit (the
-    # cards wilds must supply). A rank's choices are sorted by deficit, so a loop can stop at
-    # the first that needs more wilds than are left. Built once per call and shared by every
-    # window the rank is in (up to five).
-    uint64_t a[400]
-    uint64_t b[400]
-    uint8_t deficit[400]
-    int start[15]
-    int end[15]
+# A window rank's choices: for every rank pattern p and cards per rank `per` (1..3), its
+# natural sub-multisets of per, per - 1, ... cards, each with its deficit (the cards wilds
+# must supply), sorted by deficit: CH_Q[i] (a pattern) and CH_D[i] for i in
+# [CH_OFF[p][per][0], CH_OFF[p][per][w + 1]) are those with at most w deficits. Sorted by
+# deficit, so a loop can stop at the first that needs more wilds than are left. A table
+# made once (it depends only on the pattern), sliced per rank: nothing is built per call.
+cdef enum:
+    CH_ENTRIES = 256 * 50       # at most 5 + 15 + 30 choices per pattern (see WIN_PREFIX)
+cdef uint8_t CH_Q[CH_ENTRIES]
+cdef uint8_t CH_D[CH_ENTRIES]
+cdef uint16_t CH_OFF[256][4][4]
 
+cdef void _init_choices() noexcept:
+    cdef int p, per, k, size, i, n = 0
+    for p in range(256):
+        for per in range(4):
+            for k in range(4):
+                CH_OFF[p][per][k] = n
+            if per == 0:
+                continue
+            for k in range(3):
+                CH_OFF[p][per][k] = n
+                size = per - k
+                if size >= 0:
+                    for i in range(SUB_OFF[p][size], SUB_OFF[p][size + 1]):
+                        CH_Q[n] = SUBS[i]
+                        CH_D[n] = k
+                        n += 1
+            CH_OFF[p][per][3] = n
 
-cdef void _build_choices(const GHand* h, int per, Choices* ch) noexcept nogil:
-    cdef int r, size, i, n = 0, sh, lo
-    cdef uint8_t p, q
-    lo = per - h.w if per - h.w > 0 else 0
-    for r in range(2, 15):
-        ch.start[r] = n
-        p = h.pat[r]
-        sh = rank_shift(r)
-        size = per
-        while size >= lo:
-            for i in range(SUB_OFF[p][size], SUB_OFF[p][size + 1]):
-                q = SUBS[i]
-                ch.a[n] = (<uint64_t>(q & 15)) << sh
-                ch.b[n] = (<uint64_t>(q >> 4)) << sh
-                ch.deficit[n] = per - size
-                n += 1
-            size -= 1
-        ch.end[r] = n
-    ch.start[1] = ch.start[14]
-    ch.end[1] = ch.end[14]
+_init_choices()
 
 
 cdef inline void _rank_polys(const GHand* h, int per, int64_t* poly) noexcept nogil:
@@ -436,40 +452,110 @@ cdef inline int64_t _window_count(const GHand* h, int top, int width, const int6
     return total
 
 
-cdef void _window_rec(Out* o, const GHand* h, const Choices* ch, const int* rs, int d,
-                      int width, int k, uint64_t a, uint64_t b, uint32_t code) noexcept nogil:
-    cdef int i, kk, r = rs[d], e = ch.end[r]
-    cdef int64_t j
-    cdef uint64_t* m
-    cdef uint32_t* cs
-    if d == width - 1:
-        # The last position: a straight run of writes (room was checked by the caller).
-        j = o.n
-        m = o.masks
-        cs = o.codes
-        for i in range(ch.start[r], e):
-            kk = k + ch.deficit[i]
+cdef enum:
+    # Bounds of _window_list's buffers. A rank offers at most 5 choices in a straight (one
+    # of 4 faces, or none), 15 in three pairs (10 pairs, 4 singles, none) and 30 in a plate
+    # (16 triples, 10 pairs, 4 singles), so the prefixes (straights: 3 ranks, 125; three
+    # pairs: 2 ranks, 225; plates: 1 rank, 30) fit WIN_PREFIX and the suffixes (straights:
+    # 2 ranks, 25; the others: 1 rank) fit WIN_SUFFIX, at every step of their building.
+    WIN_PREFIX = 225
+    WIN_SUFFIX = 32
+
+
+cdef void _window_list(Out* o, const GHand* h, const int* rs, int width, int per,
+                       uint32_t code) noexcept nogil:
+    """Every play of one window, into o (room was checked by the caller): the product of its
+    ranks' choices, in lexicographic order of the choice indices, keeping the products with
+    at most h.w deficits in all. Split in two: the products of the first ranks (the prefix,
+    each with its deficit so far) and of the last one or two (the suffix), listed once per
+    deficit the prefix may have used, with the wild cards that total needs already in its
+    masks; every play is then one prefix entry ORed with one suffix entry, in a loop with no
+    test in it."""
+    cdef uint64_t pa[2][WIN_PREFIX]
+    cdef uint64_t pb[2][WIN_PREFIX]
+    cdef uint8_t pk[2][WIN_PREFIX]
+    cdef uint64_t sa[3][WIN_SUFFIX]
+    cdef uint64_t sb[3][WIN_SUFFIX]
+    cdef int sn[3]
+    cdef int cur = 0, n = 1, nn, d, e, i, i2, k, kk, tail, hi, lo, hi2, lo2, sh, sh2
+    cdef uint8_t q, q2
+    cdef uint64_t a, b, ra, rb
+    cdef int64_t j = o.n
+    cdef uint64_t* m = o.masks
+    cdef uint32_t* cs = o.codes
+    cdef const uint64_t* xa
+    cdef const uint64_t* xb
+    tail = 2 if per == 1 else 1
+    # The prefix, breadth first: rank by rank, each entry extended by every choice of the
+    # next rank its deficit allows (choices are sorted by deficit: stop at the first too many).
+    pa[0][0] = 0
+    pb[0][0] = 0
+    pk[0][0] = 0
+    for d in range(width - tail):
+        lo = CH_OFF[h.pat[rs[d]]][per][0]
+        hi = CH_OFF[h.pat[rs[d]]][per][h.w + 1]
+        sh = rank_shift(rs[d])
+        nn = 0
+        for e in range(n):
+            for i in range(lo, hi):
+                kk = pk[cur][e] + CH_D[i]
+                if kk > h.w:
+                    break
+                q = CH_Q[i]
+                pa[1 - cur][nn] = pa[cur][e] | ((<uint64_t>(q & 15)) << sh)
+                pb[1 - cur][nn] = pb[cur][e] | ((<uint64_t>(q >> 4)) << sh)
+                pk[1 - cur][nn] = kk
+                nn += 1
+        cur = 1 - cur
+        n = nn
+    # The suffix, once for each deficit k the prefix may have used: its products with at most
+    # h.w - k deficits of their own, with the wilds the total needs.
+    lo = CH_OFF[h.pat[rs[width - tail]]][per][0]
+    hi = CH_OFF[h.pat[rs[width - tail]]][per][h.w + 1]
+    sh = rank_shift(rs[width - tail])
+    lo2 = CH_OFF[h.pat[rs[width - 1]]][per][0]
+    hi2 = CH_OFF[h.pat[rs[width - 1]]][per][h.w + 1]
+    sh2 = rank_shift(rs[width - 1])
+    for k in range(h.w + 1):
+        sn[k] = 0
+        for i in range(lo, hi):
+            kk = k + CH_D[i]
             if kk > h.w:
                 break
-            m[2 * j] = a | ch.a[i] | (h.wbit if kk >= 1 else 0)
-            m[2 * j + 1] = b | ch.b[i] | (h.wbit if kk >= 2 else 0)
+            q = CH_Q[i]
+            ra = (<uint64_t>(q & 15)) << sh
+            rb = (<uint64_t>(q >> 4)) << sh
+            if tail == 1:
+                sa[k][sn[k]] = ra | (h.wbit if kk >= 1 else 0)
+                sb[k][sn[k]] = rb | (h.wbit if kk >= 2 else 0)
+                sn[k] += 1
+                continue
+            for i2 in range(lo2, hi2):
+                if kk + CH_D[i2] > h.w:
+                    break
+                q2 = CH_Q[i2]
+                sa[k][sn[k]] = ra | ((<uint64_t>(q2 & 15)) << sh2) | (h.wbit if kk + CH_D[i2] >= 1 else 0)
+                sb[k][sn[k]] = rb | ((<uint64_t>(q2 >> 4)) << sh2) | (h.wbit if kk + CH_D[i2] >= 2 else 0)
+                sn[k] += 1
+    for e in range(n):
+        k = pk[cur][e]
+        a = pa[cur][e]
+        b = pb[cur][e]
+        xa = sa[k]
+        xb = sb[k]
+        hi = sn[k]
+        for i in range(hi):
+            m[2 * j] = a | xa[i]
+            m[2 * j + 1] = b | xb[i]
             cs[j] = code
             j += 1
-        o.n = j
-        return
-    for i in range(ch.start[r], e):
-        kk = k + ch.deficit[i]
-        if kk > h.w:
-            break
-        _window_rec(o, h, ch, rs, d + 1, width, kk, a | ch.a[i], b | ch.b[i], code)
+    o.n = j
 
 
 cdef void gen_windows(const GHand* h, uint32_t pile, Out* o, int kind, int width, int per) noexcept nogil:
     """Straights (width 5, one card per rank), three pairs (3, 2) and plates (2, 3): every
     rank position takes `per` cards, natural ones of its rank or wilds. The wilds of a play
     are a function of its natural cards, so each (N, k) comes up once."""
-    cdef Choices ch
-    cdef bint built = False
     cdef int top, lo, hi, i, r, short
     cdef int rs[5]
     cdef int64_t total
@@ -497,11 +583,8 @@ cdef void gen_windows(const GHand* h, uint32_t pile, Out* o, int kind, int width
         if o.n + total > o.cap:
             o.overflow = 1
             return
-        if not built:
-            _build_choices(h, per, &ch)
-            built = True
         window_ranks(top, width, rs)
-        _window_rec(o, h, &ch, rs, 0, width, 0, 0, 0, code)
+        _window_list(o, h, rs, width, per, code)
 
 
 cdef int64_t gen_plays(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
