@@ -8,6 +8,9 @@ import operator
 
 import numpy as np
 cimport numpy as cnp
+from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.object cimport PyObject
+from cpython.ref cimport Py_INCREF
 
 cnp.import_array()
 
@@ -109,6 +112,18 @@ cdef inline object _as_int(object obj):
 
 
 cdef uint64_t _mask_arg(object obj, str name) except? 0xFFFFFFFFFFFFFFFF:
+    # The hot path, an exact int inside the deck, converted without raising (so without
+    # the cost of entering a try block); everything else takes the checked path below.
+    cdef int overflow = 0
+    cdef long long v
+    if type(obj) is int:
+        v = PyLong_AsLongLongAndOverflow(obj, &overflow)
+        if overflow == 0 and v >= 0 and (v >> 52) == 0:
+            return <uint64_t>v
+    return _mask_arg_checked(obj, name)
+
+
+cdef uint64_t _mask_arg_checked(object obj, str name) except? 0xFFFFFFFFFFFFFFFF:
     cdef uint64_t m
     try:
         m = _as_int(obj)
@@ -225,7 +240,27 @@ def classify(mask, flags=0):
     >>> classify(0b1 | 1 << 8)                            # 3♠ 5♠ is nothing
     0
     """
-    return c_classify(_mask_arg(mask, "mask"), _flags_arg(flags))
+    return _code_obj(c_classify(_mask_arg(mask, "mask"), _flags_arg(flags)))
+
+
+# The int object of each combo code classify has returned (codes are below 2**15: kind <= 6
+# at bit 12), kept so that a per-call classify returns a shared int instead of allocating
+# one per call, as CPython does for ints up to 256. Filled on first use, under the GIL.
+cdef PyObject* _CODE_OBJS[1 << 15]
+
+
+cdef inline object _code_obj(uint32_t code):
+    cdef PyObject* cached
+    cdef object obj
+    if code >= (1 << 15):
+        return code
+    cached = _CODE_OBJS[code]
+    if cached != NULL:
+        return <object>cached
+    obj = code
+    Py_INCREF(obj)              # the table's own reference, never released
+    _CODE_OBJS[code] = <PyObject*>obj
+    return obj
 
 
 def beats(code, pile_code, flags=0):
