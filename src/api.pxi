@@ -8,6 +8,10 @@ import operator
 
 import numpy as np
 cimport numpy as cnp
+from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.object cimport PyObject
+from cpython.ref cimport Py_INCREF
 
 cnp.import_array()
 
@@ -109,6 +113,18 @@ cdef inline object _as_int(object obj):
 
 
 cdef uint64_t _mask_arg(object obj, str name) except? 0xFFFFFFFFFFFFFFFF:
+    # The hot path, an exact int inside the deck, converted without raising (so without
+    # the cost of entering a try block); everything else takes the checked path below.
+    cdef int overflow = 0
+    cdef long long v
+    if type(obj) is int:
+        v = PyLong_AsLongLongAndOverflow(obj, &overflow)
+        if overflow == 0 and v >= 0 and (v >> 52) == 0:
+            return <uint64_t>v
+    return _mask_arg_checked(obj, name)
+
+
+cdef uint64_t _mask_arg_checked(object obj, str name) except? 0xFFFFFFFFFFFFFFFF:
     cdef uint64_t m
     try:
         m = _as_int(obj)
@@ -225,7 +241,27 @@ def classify(mask, flags=0):
     >>> classify(0b1 | 1 << 8)                            # 3♠ 5♠ is nothing
     0
     """
-    return c_classify(_mask_arg(mask, "mask"), _flags_arg(flags))
+    return _code_obj(c_classify(_mask_arg(mask, "mask"), _flags_arg(flags)))
+
+
+# The int object of each combo code classify has returned (codes are below 2**15: kind <= 6
+# at bit 12), kept so that a per-call classify returns a shared int instead of allocating
+# one per call, as CPython does for ints up to 256. Filled on first use, under the GIL.
+cdef PyObject* _CODE_OBJS[1 << 15]
+
+
+cdef inline object _code_obj(uint32_t code):
+    cdef PyObject* cached
+    cdef object obj
+    if code >= (1 << 15):
+        return code
+    cached = _CODE_OBJS[code]
+    if cached != NULL:
+        return <object>cached
+    obj = code
+    Py_INCREF(obj)              # the table's own reference, never released
+    _CODE_OBJS[code] = <PyObject*>obj
+    return obj
 
 
 def beats(code, pile_code, flags=0):
@@ -551,6 +587,36 @@ cdef class GameState:
             raise MemoryError()
         try:
             return [moves[i] for i in range(n)]
+        finally:
+            if moves != buf:
+                free(moves)
+
+    def legal_moves_through(self, MaskTable table not None):
+        """legal_moves_list() with every mask mapped through `table` (a MaskTable): the
+        Python layer passes its table of shared move objects, so listing N moves is N
+        probes in C, with no Python int or Python call per move on a hit."""
+        cdef uint64_t buf[STACK_MOVES]
+        cdef uint64_t* moves
+        cdef int64_t n, i
+        cdef list out
+        if self.s.turn < 0:
+            return []
+        if TL_POPCOUNT(self.s.hands[self.s.turn]) > 13:
+            n = st_moves(&self.s, NULL)
+            if n > MAX_MOVES_C:
+                raise ValueError(f"{n} legal moves exceed MAX_MOVES={MAX_MOVES_C}")
+        # Listed before any lookup: a miss runs the table's factory, Python code that could
+        # act on this state; the list is of the state as it was when called.
+        n = st_moves_buffered(&self.s, buf, STACK_MOVES, &moves)
+        if n < 0:
+            raise MemoryError()
+        try:
+            out = PyList_New(n)
+            for i in range(n):
+                value = table.get(moves[i])
+                Py_INCREF(value)            # PyList_SET_ITEM steals a reference
+                PyList_SET_ITEM(out, i, value)
+            return out
         finally:
             if moves != buf:
                 free(moves)

@@ -33,7 +33,8 @@ def _is_alias(node: ast.AnnAssign) -> bool:
 
 
 def stub_names(body: list[ast.stmt]) -> dict[str, ast.stmt]:
-    """Names a stub body defines (type aliases, which exist only for the checker, left out)."""
+    """Names a stub body defines (type aliases and type variables, which exist only for the
+    checker, left out)."""
     names: dict[str, ast.stmt] = {}
     for node in body:
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
@@ -42,6 +43,8 @@ def stub_names(body: list[ast.stmt]) -> dict[str, ast.stmt]:
             if not _is_alias(node):
                 names[node.target.id] = node
         elif isinstance(node, ast.Assign):
+            if isinstance(node.value, ast.Call) and getattr(node.value.func, "id", "") == "TypeVar":
+                continue                   # a type variable, like an alias: the checker's only
             for target in node.targets:
                 assert isinstance(target, ast.Name)
                 names[target.id] = node

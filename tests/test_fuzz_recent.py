@@ -1296,3 +1296,28 @@ def test_observation_from_view_needs_the_view_of_the_seat_to_act() -> None:
             observation_from_view(view)  # type: ignore[arg-type]
     obs, mask, moves = observation_from_view(game.view(game.turn))  # type: ignore[arg-type]
     assert int(mask[1:].sum()) == len(game.legal_moves()) == len(moves[moves != 0])
+
+
+def test_classify_shares_one_int_per_code_without_leaking_or_freeing_it():
+    # classify hands out one cached int per combo code instead of a new one per call: the
+    # cache's own reference must be taken exactly once (a missing one frees an object still
+    # in the table, a crash later; an extra one per call leaks), and the values are plain
+    # ints equal to the code a fresh computation gives.
+    import gc
+    import sys
+
+    from tienlen import core
+
+    triple = 0b1110 << 8                          # 5♣ 5♦ 5♥
+    first = core.classify(triple)
+    assert type(first) is int and first == core.make_code(core.TRIPLE, 3, 11)
+    assert core.classify(triple) is first
+    base = sys.getrefcount(first)
+    for _ in range(10_000):
+        core.classify(triple)
+    assert sys.getrefcount(first) == base
+    del first
+    gc.collect()
+    for _ in range(1000):                         # the table's object is still alive
+        assert core.classify(triple) == core.make_code(core.TRIPLE, 3, 11)
+    assert core.classify(0) == 0 and core.classify(0b1 | 1 << 8) == 0

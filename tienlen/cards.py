@@ -18,6 +18,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Iterator
 
+from . import _core
 from .errors import CardParseError
 from .spelling import Spelling
 
@@ -336,26 +337,15 @@ def _wrap(mask: int) -> Cards:
 # How many move objects the table below keeps before it starts again (a few MB at most).
 _INTERN_LIMIT = 1 << 15
 
-
-class _Interned(dict[int, Cards]):
-    """One shared :class:`Cards` per mask, for the masks the core lists as moves.
-
-    ``Cards`` are immutable, so a move listed again (the same single, pair or run comes up
-    in position after position) can reuse the object built the first time: a hit is a
-    dict lookup, where building an object was most of the cost of listing moves in Python.
-    Cleared when full, so it stays bounded."""
-
-    __slots__ = ()
-
-    def __missing__(self, mask: int) -> Cards:
-        if len(self) >= _INTERN_LIMIT:
-            self.clear()
-        cards = self[mask] = _wrap(mask)
-        return cards
-
-
+#: One shared :class:`Cards` per mask, for the masks the core lists as moves. ``Cards`` are
+#: immutable, so a move listed again (the same single, pair or run comes up in position
+#: after position) reuses the object built the first time. The table is the core's
+#: MaskTable: ``GameState.legal_moves_through`` probes it in C with each mask, where
+#: building an object, or even a Python int to look one up, was most of the cost of listing
+#: moves in Python. Bounded: it starts again when full.
+_INTERNED = _core.MaskTable(_wrap, _INTERN_LIMIT)
 #: ``_interned(mask)``: the shared :class:`Cards` for a valid mask (no checks: hot path).
-_interned = _Interned().__getitem__
+_interned = _INTERNED.__getitem__
 
 
 #: Same as :meth:`Cards.parse`.

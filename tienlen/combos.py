@@ -21,7 +21,7 @@ from enum import IntEnum
 from typing import final
 
 from . import _core
-from .cards import Card, Cards, _CARDS, _interned, _wrap
+from .cards import _CARDS, _INTERNED, Card, Cards, _wrap
 from .errors import ComboError
 from .rules import Rules
 
@@ -203,6 +203,25 @@ def _combo_from_code(code: int, cards: Cards) -> Combo:
 
 _new_combo = object.__new__
 
+# One shared Combo per (code, mask) that the core has reported for a play. A game records
+# a Combo with every play, and the same single, pair or run is played in game after game:
+# a hit is one dict lookup, where building the object cost three times as much. Combo is
+# immutable, so sharing is safe; cleared when full, so it stays bounded.
+_PLAYED_LIMIT = 1 << 15
+_PLAYED: dict[int, Combo] = {}
+_played_get = _PLAYED.get
+
+
+def _played_combo(code: int, cards: Cards) -> Combo:
+    """The Combo of a play the core accepted with ``code`` (no checks: hot path)."""
+    key = code << 52 | cards._mask
+    combo = _played_get(key)
+    if combo is None:
+        if len(_PLAYED) >= _PLAYED_LIMIT:
+            _PLAYED.clear()
+        combo = _PLAYED[key] = _combo_from_code(code, cards)
+    return combo
+
 
 def _as_cards(cards: Cards | str) -> Cards:
     if type(cards) is Cards:
@@ -307,7 +326,7 @@ def legal_moves(
     [Cards.parse('3s 3c 3d 3h')]
     """
     masks = _core.legal_moves(*_move_args(hand, pile, rules, locked_out, must_include))
-    return list(map(_interned, masks.tolist()))
+    return _INTERNED.map_array(masks)
 
 
 def count_legal_moves(
