@@ -90,3 +90,36 @@ def test_cards_given_as_text_choose_a_reading():
     assert g2.play(Cards.parse("7s 7d 7c 2h 2h"), reading=Kind.BOMB).play.is_bomb
     with pytest.raises(IllegalActionError):
         Game(hands=hands, leader=0).play("7s 7d 7c 2h 2h", reading=Kind.STRAIGHT)
+
+
+def test_legal_plays_indexing_is_a_sequence_of_the_core_listing():
+    # Indexing one play reads the core's arrays directly (a lead lists hundreds); every way
+    # of reading the sequence must agree with the core's (masks, codes), in its order.
+    import numpy as np
+
+    g = Game(seed=11)
+    for _ in range(30):
+        if g.is_over:
+            break
+        plays = g.legal_plays()
+        masks, codes = g.state.legal_plays()
+        n = len(plays)
+        assert n == len(codes)
+        whole = list(plays)
+        assert [(p.cards._once, p.cards._twice, p._code) for p in whole] == \
+            [(int(a), int(b), int(c)) for (a, b), c in zip(masks, codes)]
+        for i in {0, n // 2, n - 1, -1, -n} if n else set():
+            assert plays[i] == whole[i]
+        if n:
+            assert plays[np.int64(0)] == whole[0]
+        if n > 1:
+            assert plays[True] == whole[1]          # a bool indexes like 1, as in a list
+            assert plays[1:3] == whole[1:3] and plays[::-1] == whole[::-1]
+        for bad in (n, -n - 1, 2**70):
+            with pytest.raises(IndexError):
+                plays[bad]
+        with pytest.raises(TypeError):
+            plays["0"]  # type: ignore[index]
+        with pytest.raises(TypeError):
+            plays[1.0]  # type: ignore[index]
+        g.pass_turn() if g.can_pass() else g.play(plays[n // 2])

@@ -19,10 +19,14 @@ tienlen.guandan.game.IllegalActionError: NOT_YOUR_TURN: it is seat 1's turn, not
 
 from __future__ import annotations
 
+import operator
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal, NamedTuple, Union, cast, overload
+
+import numpy as np
+import numpy.typing as npt
 
 from .. import _guandan
 from ..seeds import GOLDEN_GAMMA, SEED_LIMIT, check_seed, seed_or_fresh, splitmix64
@@ -84,22 +88,29 @@ class LegalPlays(Sequence[Play]):
     (3, ['single 3', 'single 3', 'pair of 3'], Cards.parse('3s 3d'))
     """
 
-    __slots__ = ("_state", "_level", "_flags", "_items", "_n")
+    __slots__ = ("_state", "_level", "_flags", "_arrays", "_items", "_n")
 
     def __init__(self, state: _guandan.GdState | None, level: int, flags: int) -> None:
         self._state = None if state is None else state.copy()
         self._level = level
         self._flags = flags
+        self._arrays: tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint32]] | None = None
         self._items: list[tuple[tuple[int, int], int]] | None = None
         self._n = -1
 
+    def _listed(self) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint32]]:
+        """The core's (masks, codes) arrays, listed once."""
+        if self._arrays is None:
+            if self._state is None:
+                self._arrays = (np.zeros((0, 2), np.uint64), np.zeros(0, np.uint32))
+            else:
+                self._arrays = self._state.legal_plays()
+        return self._arrays
+
     def _listing(self) -> list[tuple[tuple[int, int], int]]:
         if self._items is None:
-            if self._state is None:
-                self._items = []
-            else:
-                masks, codes = self._state.legal_plays()
-                self._items = list(zip(masks.tolist(), codes.tolist()))
+            masks, codes = self._listed()
+            self._items = list(zip(masks.tolist(), codes.tolist()))
         return self._items
 
     def __len__(self) -> int:
@@ -113,12 +124,15 @@ class LegalPlays(Sequence[Play]):
     def __getitem__(self, index: slice) -> list[Play]: ...
 
     def __getitem__(self, index: int | slice) -> Play | list[Play]:
-        items = self._listing()
         lv, fl = self._level, self._flags
         if isinstance(index, slice):
-            return [_make(_wrap(a, b), c, lv, fl) for (a, b), c in items[index]]
-        (a, b), c = items[index]
-        return _make(_wrap(a, b), c, lv, fl)
+            return [_make(_wrap(a, b), c, lv, fl) for (a, b), c in self._listing()[index]]
+        # One play, read from the arrays: a lead can list hundreds of plays, and turning
+        # them all into Python tuples to pick one cost far more than listing them.
+        i = operator.index(index)
+        masks, codes = self._listed()
+        a, b = masks[i].tolist()
+        return _make(_wrap(a, b), int(codes[i]), lv, fl)
 
     def __iter__(self) -> Iterator[Play]:
         lv, fl = self._level, self._flags
@@ -715,7 +729,9 @@ class Game:
     def play(self, cards: object, seat: int | None = None, reading: object = None) -> Action:
         """Play ``cards`` (a :class:`Play`, or cards with an optional ``reading``: a Kind,
         Play or code) for the seat to act. Refused plays raise and change nothing."""
-        with _STEPPING:
+        # acquire/release, not `with`: half the cost, on the path every action takes
+        _STEPPING.acquire()
+        try:
             turn = self._check_turn(seat)
             a, b, code = self._resolve(cards, reading)
             r = self._play_state().try_play(a, b, code)
@@ -727,6 +743,8 @@ class Game:
             if self._play_state().turn < 0:
                 self._phase = "over"
             return action
+        finally:
+            _STEPPING.release()
 
     def verify_pass(self, seat: int | None = None) -> None:
         self._check_turn(seat)
@@ -745,7 +763,8 @@ class Game:
 
     def pass_turn(self, seat: int | None = None) -> Action:
         """Pass (G5.4): allowed whenever there is a play on the table to answer."""
-        with _STEPPING:
+        _STEPPING.acquire()
+        try:
             turn = self._check_turn(seat)
             r = self._play_state().try_pass()
             if r:
@@ -753,6 +772,8 @@ class Game:
             action = _PASSES[turn]
             self._history.append(action)
             return action
+        finally:
+            _STEPPING.release()
 
     def apply_unchecked(self, play: Play | None) -> Action:
         """Fast path for bots and search: a :class:`Play` from :meth:`legal_plays` or None to
