@@ -121,7 +121,11 @@ def classify_many(masks, flags=0, out=None):
     cdef cnp.ndarray a = <cnp.ndarray>masks
     cdef Py_ssize_t n = cnp.PyArray_DIM(a, 0), i, step
     cdef const uint64_t* m = <const uint64_t*>cnp.PyArray_DATA(a)
-    _check_masks(m, n, "masks")
+    # Into the caller's `out`, the masks are checked first (a refused call writes nothing
+    # there); into a new array, the classify pass itself collects the OR of every mask and a
+    # bad one is found after it: each mask is read once, and the array is thrown away.
+    if out is not None:
+        _check_masks(m, n, "masks")
     res = _out_arg(out, np.uint32, (n,), (masks,))
     cdef uint32_t* o = <uint32_t*>cnp.PyArray_DATA(<cnp.ndarray>res)
     cdef uint64_t seen = 0
@@ -138,6 +142,8 @@ def classify_many(masks, flags=0, out=None):
     if stopped:
         _raise_pending()
     if seen >> 52:
+        if out is None:
+            _check_masks(m, n, "masks")    # names the first bad mask, if it is still there
         raise ValueError("masks changed while classify_many read them: a mask now has bits "
                          "above 51 (another thread wrote the array)")
     return res

@@ -261,3 +261,17 @@ def test_a_rejected_batch_leaves_out_untouched() -> None:
     with pytest.raises(ValueError):
         core.classify_many(np.array([1, 3, 1 << 55], dtype=np.uint64), out=out)
     assert out.tolist() == [99, 99, 99]
+
+
+def test_classify_many_refuses_a_mask_above_the_deck_with_or_without_out(classify_path: str) -> None:
+    # Into a new array the classify pass itself finds the bad mask (each mask read once);
+    # into the caller's out, the masks are checked first so that out is left untouched.
+    for at in (0, 3, 4, 9):                          # inside and outside the 4-wide steps
+        masks = np.arange(1, 11, dtype=np.uint64)
+        masks[at] = np.uint64(1 << 52) | np.uint64(at)
+        with pytest.raises(ValueError, match=rf"masks\[{at}\] has bits above 51"):
+            core.classify_many(masks)
+        out = np.full(10, 7, np.uint32)
+        with pytest.raises(ValueError, match=rf"masks\[{at}\] has bits above 51"):
+            core.classify_many(masks, out=out)
+        assert (out == 7).all()
