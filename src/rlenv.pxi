@@ -100,8 +100,16 @@ cdef extern from *:
         pthread_sigmask(SIG_BLOCK, &all, &old);
         r = pthread_create(&th, &at, fn, arg);
         pthread_sigmask(SIG_SETMASK, &old, NULL);
+
         pthread_attr_destroy(&at);
         return r;
+    #endif
+    }
+    /* Names the calling thread, so that top or a debugger can tell the env's workers apart
+       (each worker names itself: naming a detached thread from outside races its exit). */
+    static void tl_name_self(void) {
+    #if defined(__linux__) && defined(__GLIBC__)
+        pthread_setname_np(pthread_self(), "tienlen-vec");
     #endif
     }
     /* A worker that finished its share of a step stays parked for up to spin_ns, watching its
@@ -158,6 +166,7 @@ cdef extern from *:
     }
     """
     int tl_park(int* slot, const int* stop, long long spin_ns) nogil
+    void tl_name_self() nogil
     void tl_wait_zero(const int* count) nogil
     long long tl_now_ns() nogil
     long long tl_load_ll(const long long* p) nogil
@@ -763,6 +772,7 @@ cdef void* _vc_worker(void* arg) noexcept nogil:
     cdef VecWorker* w = <VecWorker*>arg
     cdef VecCore* c = w.c
     cdef int slot = w.slot
+    tl_name_self()
     while True:
         _vc_claim_run(c, &c.memos[slot], c.num_envs, slot)
         # Parked before counted done: once the step sees every worker done, each slot is
@@ -1014,6 +1024,12 @@ cdef class VecGames:
     @property
     def self_play(self) -> bool:
         return self.c.self_play
+
+    @property
+    def _park_ns(self) -> int:
+        """How long the last threaded step's workers may stay parked after it (ns): the
+        parking rule's decision, for tests."""
+        return self.c.spin_ns
 
     def __dealloc__(self):
         self._free()

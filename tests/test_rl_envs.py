@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import random
 import signal
+import sys
 
 import numpy as np
 import pytest
@@ -493,21 +494,24 @@ def test_vector_threads_split_blocks_yet_agree_with_one_thread():
             assert all(np.array_equal(x, y) for x, y in zip(a, b)), t
 
 
-def test_vector_workers_do_not_spin_through_a_callers_long_gaps():
-    # A worker stays parked (spinning) after a step only while steps come back to back; a
-    # caller that spends longer between steps (a network's forward pass) must not find a
-    # core burnt for it meanwhile. Process CPU time counts every thread's.
+def test_vector_workers_park_only_between_back_to_back_steps():
+    # A worker stays parked (spinning, up to 1 ms) after a step only while steps come back
+    # to back; after a caller's longer pause (a network's forward pass) the next step's
+    # workers leave as soon as their share is done instead of taking a core meanwhile.
+    # The rule's decision is read back (timing the workers' CPU from here would also count
+    # other libraries' threads, such as a BLAS pool spinning after its own work).
     import time
 
-    v = VecGames(2048, opponents=(0, 0, 0), seed=1)
-    used = []
-    for _ in range(6):
-        v.step(np.argmax(v.action_mask, axis=1).astype(np.int64), threads=2)
-        c0 = time.process_time()
-        time.sleep(0.01)
-        used.append(time.process_time() - c0)
-    # the first step had no gap before it and may park its worker; the rest follow 10 ms gaps
-    assert sorted(used[1:])[2] < 0.0005, used
+    v = VecGames(64, opponents=None, seed=1)
+    limit = 1_000_000                      # RL_SPIN_US, in ns
+    v.step(v.action_mask.argmax(axis=1).astype(np.int64), threads=2)
+    assert v._park_ns == limit             # the first step: no gap known yet
+    for _ in range(3):
+        time.sleep(0.02)                   # a long pause before this step
+        v.step(v.action_mask.argmax(axis=1).astype(np.int64), threads=2)
+        assert v._park_ns == 0
+        v.step(v.action_mask.argmax(axis=1).astype(np.int64), threads=2)
+        assert v._park_ns == limit         # back to back
     v.close()
 
 
