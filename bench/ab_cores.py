@@ -32,10 +32,10 @@ import workloads  # noqa: E402
 from tienlen import _core as new_core  # noqa: E402
 
 
-def load_base(path: Path, package: str = "tienlen_base") -> ModuleType:
-    """The other build, imported under another package name (its init symbol is the same
-    PyInit__core, which the last name component selects)."""
-    spec = importlib.util.spec_from_file_location(f"{package}._core", path)
+def load_base(path: Path, package: str = "tienlen_base", module: str = "_core") -> ModuleType:
+    """The other build of core `module`, imported under another package name (its init
+    symbol is the same PyInit_<module>, which the last name component selects)."""
+    spec = importlib.util.spec_from_file_location(f"{package}.{module}", path)
     if spec is None or spec.loader is None:
         raise SystemExit(f"cannot load {path}")
     module = importlib.util.module_from_spec(spec)
@@ -155,14 +155,22 @@ def main() -> None:
     args = ap.parse_args()
     base = load_base(args.base)
     new = new_core if args.new is None else load_base(args.new, "tienlen_new")
-    wanted = [w for w in args.only.split(",") if w]
-    print(f"| row | base ns/item | new ns/item | new/base (IQR) |")
+    print_table(rows(args.seed), base, new, args.rounds, args.only, "ns/item", ",.0f")
+
+
+def print_table(table: dict[str, Row], base: ModuleType, new: ModuleType, rounds: int,
+                only: str, unit: str, fmt: str) -> None:
+    """Time each row of `table` on both builds, interleaved, and print a markdown table of
+    the medians and new/base (the rows whose names contain one of `only`'s comma-separated
+    substrings, or all)."""
+    wanted = [w for w in only.split(",") if w]
+    print(f"| row | base {unit} | new {unit} | new/base (IQR) |")
     print("|---|---:|---:|---|")
-    for name, row in rows(args.seed).items():
+    for name, row in table.items():
         if wanted and not any(w in name for w in wanted):
             continue
-        samples = compare.interleave({"base": row(base), "new": row(new)}, args.rounds)
-        print(f"| {name} | {compare.med(samples['base']):,.0f} | {compare.med(samples['new']):,.0f}"
+        samples = compare.interleave({"base": row(base), "new": row(new)}, rounds)
+        print(f"| {name} | {compare.med(samples['base']):{fmt}} | {compare.med(samples['new']):{fmt}}"
               f" | {compare.ratio(samples['new'], samples['base']):.3f} "
               f"({compare.iqr(samples['new'], samples['base'])}) |", flush=True)
 

@@ -16,7 +16,6 @@ checked to give identical listings on every input first: a faster wrong answer i
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -28,19 +27,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import compare  # noqa: E402  (timing helpers: interleave, med, ratio, iqr)
+from ab_cores import load_base, print_table  # noqa: E402
 import guandan_workloads as gw  # noqa: E402
 from tienlen import _guandan as new_core  # noqa: E402
-
-
-def load_build(path: Path, package: str) -> ModuleType:
-    """Another build of ``_guandan``, imported under another package name (its init symbol
-    is the same PyInit__guandan, which the last name component selects)."""
-    spec = importlib.util.spec_from_file_location(f"{package}._guandan", path)
-    if spec is None or spec.loader is None:
-        raise SystemExit(f"cannot load {path}")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 Row = Callable[[ModuleType], Callable[[], int]]
@@ -121,22 +110,13 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--only", default="", help="comma-separated substrings of row names")
     args = ap.parse_args()
-    base = load_build(args.base, "tienlen_base")
-    new = new_core if args.new is None else load_build(args.new, "tienlen_new")
+    base = load_base(args.base, "tienlen_base", "_guandan")
+    new = new_core if args.new is None else load_base(args.new, "tienlen_new", "_guandan")
     table, agree = rows(args.hands, args.seed)
     agree(base, new)
-    wanted = [w for w in args.only.split(",") if w]
     print(f"{args.rounds} interleaved rounds, thread CPU time; base {args.base}, "
           f"new {args.new or 'installed tienlen._guandan'}")
-    print("| row | base | new | new/base (IQR) |")
-    print("|---|---:|---:|---|")
-    for name, row in table.items():
-        if wanted and not any(w in name for w in wanted):
-            continue
-        samples = compare.interleave({"base": row(base), "new": row(new)}, args.rounds)
-        print(f"| {name} | {compare.med(samples['base']):,.1f} | {compare.med(samples['new']):,.1f}"
-              f" | {compare.ratio(samples['new'], samples['base']):.3f} "
-              f"({compare.iqr(samples['new'], samples['base'])}) |", flush=True)
+    print_table(table, base, new, args.rounds, args.only, "ns", ",.1f")
 
 
 if __name__ == "__main__":

@@ -184,7 +184,8 @@ class TienlenVectorEnv(VectorEnv):
             final_obs[i] = obs
         info["final_obs"], info["_final_obs"] = final_obs, done
         final_info: dict[str, Any] = {}
-        for key, value in self._info().items():
+        # the step's own info (its arrays are already copies), read before the final keys go in
+        for key, value in list(info.items()):
             final_info[key] = np.where(done.reshape((-1,) + (1,) * (value.ndim - 1)), value, 0
                                        ).astype(value.dtype)
             final_info[f"_{key}"] = done.copy()
