@@ -314,7 +314,8 @@ class Game:
 
     ``previous_order`` (the last hand's places, first out first, all four seats) makes this a
     later hand of a match: tribute is judged on the new deal (G6) and decides the leader.
-    Without it the leader is ``leader``, or a seat drawn from ``seed`` (G5.2).
+    Without it the leader is ``leader``, or a seat drawn from ``seed`` (G5.2). Given
+    ``hands`` in which a payer holds only wilds it may not give are refused (G6.10).
 
     >>> g = Game(seed=11, level=5, previous_order=(0, 1, 3, 2))   # partner 4th: seat 3 pays
     >>> g.phase, g.turn, [t.payer for t in g.tributes] if g.phase == "tribute" else g.anti_tribute
@@ -415,6 +416,14 @@ class Game:
             self._leader = first
             self._start_play(first)
             return
+        for p in payers:
+            if not tribute_candidates(self._hands[p], self._level, self._config):
+                # G6.10: only given hands can do this (a dealt hand has 27 cards, two wilds
+                # in all); accepted, the hand waited for ever on a tribute none could give.
+                raise GuandanError(
+                    f"seat {p} must pay tribute (G6.2) but holds only wild cards "
+                    f"({self._hands[p]}), which may not be given (G6.3: can_tribute_wild is "
+                    "off): no deal can make this hand (G6.10)")
         # Payers act going round from the seat after the first out.
         payers.sort(key=lambda s: (s - first) % 4)
         self._tributes = [Tribute(p, None, None, None) for p in payers]
