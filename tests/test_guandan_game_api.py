@@ -168,3 +168,22 @@ def test_can_answers_false_for_a_well_formed_seat_that_may_not_act():
     match = Match(seed=5)
     seat = match.turn
     assert not match.can_pass(seat) and not match.can_pass((seat + 1) % 4)
+
+
+def test_hands_that_are_not_the_seeds_deal_are_refused():
+    """Issue 24, item 13: Game(seed=, hands=) did not check the hands against the seed: the
+    game kept a seed whose deal it was not (and a Match replay or a view reports it). The
+    hands must now be the seed's deal, or come without a seed."""
+    from tienlen.guandan import deal
+
+    dealt = deal(7)
+    same = Game(seed=7, hands=dealt, leader=1)
+    assert same == Game(seed=7, leader=1) and same.seed == 7
+    moved = Cards([next(c for c in dealt[0].ids if dealt[3].count(c) == 0)])
+    one_card_moved = [dealt[0] - moved, dealt[1], dealt[2], dealt[3] + moved]
+    for hands in (deal(8), dealt[1:] + dealt[:1], ["3s", "4s", "5s", "6s"], one_card_moved):
+        with pytest.raises(GuandanError, match="not the deal of seed 7"):
+            Game(seed=7, hands=hands)
+    assert Game(hands=deal(8), leader=0).seed is None      # hands alone: a position, no seed
+    g = Game(seed=7, level=4, previous_order=(0, 1, 2, 3))  # copies and pickles pass both
+    assert pickle.loads(pickle.dumps(g)) == g

@@ -316,6 +316,7 @@ class Game:
     later hand of a match: tribute is judged on the new deal (G6) and decides the leader.
     Without it the leader is ``leader``, or a seat drawn from ``seed`` (G5.2). Given
     ``hands`` in which a payer holds only wilds it may not give are refused (G6.10).
+    ``hands`` with a ``seed`` must be that seed's deal (a copy or pickle passes both).
 
     >>> g = Game(seed=11, level=5, previous_order=(0, 1, 3, 2))   # partner 4th: seat 3 pays
     >>> g.phase, g.turn, [t.payer for t in g.tributes] if g.phase == "tribute" else g.anti_tribute
@@ -357,6 +358,12 @@ class Game:
                 raise GuandanError("hands must be four non-empty hands")
             total = parsed[0] + parsed[1] + parsed[2] + parsed[3]   # a third copy raises
             del total
+            if seed is not None and parsed != tuple(_wrap(o, t) for o, t in _guandan.deal(seed)):
+                # A seed names its deal (G5.1): kept beside other hands it was a label that
+                # lied, and a replay or a copy of the game dealt from it was another game.
+                raise GuandanError(f"hands are not the deal of seed {seed} (G5.1): give the "
+                                   "seed alone to deal it, or the hands alone for a position "
+                                   "of your own")
             self._seed = seed
         else:
             seed = seed_or_fresh(seed, GuandanError)
