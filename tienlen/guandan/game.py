@@ -214,12 +214,20 @@ def _check_exchange(hand: object, level: object, config: object) -> None:
         raise GuandanError(f"config must be a RuleConfig; got {type(config).__name__}")
 
 
+def _payable(hand: Cards, level: int, config: RuleConfig) -> int:
+    """The faces of ``hand`` a payer may give at all, as a mask of original ids: every face
+    held, the wild only with ``can_tribute_wild`` (G6.3). Zero: none (G6.10)."""
+    faces = hand._once | hand._twice
+    wild = _wild(level, config)
+    return faces if wild < 0 or config.can_tribute_wild else faces & ~(1 << wild)
+
+
 def tribute_candidates(hand: Cards, level: int, config: RuleConfig) -> tuple[int, ...]:
     """The card faces a payer may give (G6.3): every face of the highest single-card value
     among the cards allowed (wilds only with ``can_tribute_wild``)."""
     _check_exchange(hand, level, config)
-    wild = _wild(level, config)
-    allowed = [c for c in set(hand.ids) if config.can_tribute_wild or c != wild]
+    mask = _payable(hand, level, config)
+    allowed = [c for c in range(54) if mask >> c & 1]
     if not allowed:
         return ()
     top = max(single_value(c, level) for c in allowed)
@@ -424,7 +432,7 @@ class Game:
             self._start_play(first)
             return
         for p in payers:
-            if not tribute_candidates(self._hands[p], self._level, self._config):
+            if not _payable(self._hands[p], self._level, self._config):
                 # G6.10: only given hands can do this (a dealt hand has 27 cards, two wilds
                 # in all); accepted, the hand waited for ever on a tribute none could give.
                 raise GuandanError(
@@ -673,8 +681,11 @@ class Game:
 
     @property
     def pile(self) -> Play | None:
-        with _STEPPING:      # the pile's cards and its reading of one moment
+        _STEPPING.acquire()
+        try:      # the pile's cards and its reading of one moment (two reads of the state)
             return self._pile_now()
+        finally:
+            _STEPPING.release()
 
     def _pile_now(self) -> Play | None:
         s = self._state
@@ -691,8 +702,8 @@ class Game:
     @property
     def finished(self) -> tuple[int, ...]:
         """Seats in the order they went out."""
-        with _STEPPING:
-            return () if self._state is None else self._state.finished
+        s = self._state      # one read of the native state, none before it (see _STEPPING)
+        return () if s is None else s.finished
 
     @property
     def places(self) -> tuple[int, ...] | None:
@@ -936,13 +947,14 @@ class Game:
             mine.append(a)
         tributes = tuple(t if seat in (t.payer, t.receiver) else
                          Tribute(t.payer, t.receiver, None, None) for t in self._tributes)
-        is_turn = self.turn == seat
+        is_turn = self._turn_now() == seat
         step = self._tribute_turn() if self._phase == "tribute" else None
-        return GameView(
-            seat=seat, phase=self._phase, hand=self.hand(seat),
-            hand_sizes=tuple(len(self.hand(s)) for s in range(4)), turn=self.turn,
-            level=self._level, teams=self._teams, pile=self.pile, pile_owner=self.pile_owner,
-            finished=self.finished, history=tuple(mine), tributes=tributes,
+        return GameView(   # under the lock already: the _now reads, not the locking ones
+            seat=seat, phase=self._phase, hand=self._hand_now(seat),
+            hand_sizes=tuple(len(self._hand_now(s)) for s in range(4)), turn=self._turn_now(),
+            level=self._level, teams=self._teams, pile=self._pile_now(),
+            pile_owner=self.pile_owner, finished=self.finished, history=tuple(mine),
+            tributes=tributes,
             config=self._config,
             legal_plays=self.legal_plays() if is_turn else (),
             can_pass=is_turn and self._phase == "play" and self._play_state().can_pass(),

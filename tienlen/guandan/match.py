@@ -287,8 +287,8 @@ class Match:
     def is_over(self) -> bool:
         """Whether the match has ended: a team won it, or it was :attr:`capped`."""
         _STEPPING.acquire()
-        try:
-            return self._over_now()
+        try:      # (_over_now, inlined: loops read it at every action)
+            return self._winner is not None or len(self._results) >= self._max_hands
         finally:
             _STEPPING.release()
 
@@ -300,7 +300,9 @@ class Match:
         """The seat to act, None once the match is over."""
         _STEPPING.acquire()
         try:      # the match's end and its current game of one moment
-            return None if self._over_now() else self._game._turn_now()
+            if self._winner is not None or len(self._results) >= self._max_hands:
+                return None
+            return self._game.turn
         finally:
             _STEPPING.release()
 
