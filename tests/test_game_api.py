@@ -590,3 +590,18 @@ def test_every_refusal_leaves_the_game_exactly_as_it_was(reason, make, action) -
     assert game.snapshot() == before and game._state.key() == state_key
     # And the game still plays on as if nothing happened.
     assert game == make()
+
+
+@pytest.mark.parametrize("seat", [3, -1, "0", 1.0, True, object()])
+def test_can_with_a_malformed_seat_raises_a_tienlen_error(seat) -> None:
+    """Issue 24, item 13: both games raise for a malformed seat in can_* (guandan answered
+    False); Tiến Lên's error was a bare ValueError, now a TienlenError, game unchanged."""
+    from tienlen.errors import TienlenError
+
+    game = Game.from_hands(["3s 4s", "5s", "6s"])
+    before = game.snapshot()
+    for call in (lambda: game.can_play("3s", seat), lambda: game.can_pass(seat),
+                 lambda: game.verify_play("3s", seat), lambda: game.play("3s", seat)):
+        with pytest.raises(TienlenError, match="seat must be 0..2"):
+            call()
+    assert game.snapshot() == before

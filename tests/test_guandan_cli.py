@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pexpect
+import pytest
 
 from tienlen.cli import main
 from tienlen.guandan import Cards, Match
@@ -56,3 +57,59 @@ def test_cards_in_the_view_are_the_players_own():
     assert view.hand == m.game.hand(0) and len(view.hand) == 27
     assert isinstance(view.hand, Cards)
     assert view.hand_sizes == (27, 27, 27, 27)
+
+
+def test_guandan_replay_reads_at_most_the_replay_limit(tmp_path: Path) -> None:
+    """Issue 24, item 13: ``replay`` of a Guandan match read the whole file (path.read_bytes)
+    with no size limit, so a file or pipe that never ends filled memory. It now reads through
+    Tiến Lên's reader at the Guandan format's limit: a stream far longer than that is refused
+    ("larger than") after limit + 1 bytes, and the writer sees the pipe closed."""
+    import argparse
+    import threading
+
+    from tienlen.guandan import GuandanError
+    from tienlen.guandan import cli as guandan_cli
+    from tienlen.guandan.match import MAX_REPLAY_BYTES
+
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("needs a named pipe")
+    fifo = tmp_path / "endless.json"
+    os.mkfifo(fifo)
+    head = b'{"schema": "tienlen.guandan.match", "version": 1, "actions": [' + b" " * 4096
+    total = 8 * MAX_REPLAY_BYTES
+    written = [0]
+
+    def writer() -> None:
+        chunk = b" " * (1 << 16)
+        try:
+            with open(fifo, "wb") as out:
+                out.write(head)
+                written[0] = len(head)
+                while written[0] < total:
+                    out.write(chunk)
+                    written[0] += len(chunk)
+        except BrokenPipeError:      # the reader stopped reading and closed: what we want
+            pass
+
+    thread = threading.Thread(target=writer, daemon=True)
+    thread.start()
+    with pytest.raises(GuandanError, match=f"larger than {MAX_REPLAY_BYTES} bytes"):
+        guandan_cli.run_replay(argparse.Namespace(file=fifo))
+    thread.join(60)
+    assert not thread.is_alive()
+    assert written[0] <= MAX_REPLAY_BYTES + (1 << 20)   # the limit, plus the pipe's buffers
+
+
+def test_guandan_replay_of_a_file_within_the_limit_still_loads(tmp_path: Path) -> None:
+    from tienlen import replay
+    from tienlen.guandan.match import MAX_REPLAY_BYTES
+
+    match = Match(seed=5)
+    match.play(match.game.legal_plays()[0])
+    text = match.to_json()
+    path = tmp_path / "m.json"
+    path.write_text(text + " " * (MAX_REPLAY_BYTES - len(text.encode())))
+    assert Match.from_json(replay.read_replay_file(path, limit=MAX_REPLAY_BYTES)) == match
+    path.write_text(text + " " * (MAX_REPLAY_BYTES + 1 - len(text.encode())))
+    with pytest.raises(replay.ReplayError, match="larger than"):
+        replay.read_replay_file(path, limit=MAX_REPLAY_BYTES)

@@ -123,3 +123,67 @@ def test_legal_plays_indexing_is_a_sequence_of_the_core_listing():
         with pytest.raises(TypeError):
             plays[1.0]  # type: ignore[index]
         g.pass_turn() if g.can_pass() else g.play(plays[n // 2])
+
+
+BAD_SEATS = (4, -1, "0", 1.0, True, object())
+
+
+@pytest.mark.parametrize("seat", BAD_SEATS)
+def test_can_with_a_malformed_seat_raises_as_tienlen_does(seat):
+    """Issue 24, item 13: guandan's can_* answered False for a malformed seat, where Tiến
+    Lên's raise: a malformed argument is the caller's error, not a refused action. Both games
+    now raise (here IllegalActionError BAD_SEAT, what the actions raise), in every phase,
+    and the game is unchanged; a seat equal to the turn but not an int (True, 1.0) was even
+    accepted by play when seat 1 was to act."""
+    tribute = Game(hands=["3s 4s", "5s 6s", "7s 8s", "9s Ks"], level=3, previous_order=(0, 1, 2, 3))
+    play = Game(hands=["3s 4s", "5s 6s", "7s 8s", "9s Ks"], leader=1)
+    over = Game(hands=["3s", "4s", "5s", "6s"], leader=0)
+    over.play("3s"), over.pass_turn(), over.play("5s")
+    assert over.is_over
+    for game in (tribute, play, over):
+        before = game.__reduce__()
+        calls = [lambda: game.can_play("5s", seat), lambda: game.can_pass(seat),
+                 lambda: game.can_give_tribute("Ks", seat),
+                 lambda: game.can_return_tribute("3s", seat),
+                 lambda: game.verify_play("5s", seat), lambda: game.play("5s", seat),
+                 lambda: game.verify_pass(seat), lambda: game.pass_turn(seat),
+                 lambda: game.give_tribute("Ks", seat)]
+        for call in calls:
+            with pytest.raises(IllegalActionError, match="seat must be 0..3") as info:
+                call()
+            assert info.value.detail == "BAD_SEAT"
+        assert game.__reduce__() == before
+    match = Match(seed=5, max_hands=1)
+    for call in (lambda: match.can_play("3s", seat), lambda: match.can_pass(seat),
+                 lambda: match.can_give_tribute("3s", seat),
+                 lambda: match.can_return_tribute("3s", seat)):
+        with pytest.raises(IllegalActionError, match="seat must be 0..3"):
+            call()
+
+
+def test_can_answers_false_for_a_well_formed_seat_that_may_not_act():
+    game = Game(hands=["3s 4s", "5s 6s", "7s 8s", "9s Ks"], leader=1)
+    assert game.can_play("5s", 1) and not game.can_play("3s", 0) and not game.can_pass(1)
+    assert not game.can_give_tribute("5s", 1) and not game.can_return_tribute("5s", 1)
+    match = Match(seed=5)
+    seat = match.turn
+    assert not match.can_pass(seat) and not match.can_pass((seat + 1) % 4)
+
+
+def test_hands_that_are_not_the_seeds_deal_are_refused():
+    """Issue 24, item 13: Game(seed=, hands=) did not check the hands against the seed: the
+    game kept a seed whose deal it was not (and a Match replay or a view reports it). The
+    hands must now be the seed's deal, or come without a seed."""
+    from tienlen.guandan import deal
+
+    dealt = deal(7)
+    same = Game(seed=7, hands=dealt, leader=1)
+    assert same == Game(seed=7, leader=1) and same.seed == 7
+    moved = Cards([next(c for c in dealt[0].ids if dealt[3].count(c) == 0)])
+    one_card_moved = [dealt[0] - moved, dealt[1], dealt[2], dealt[3] + moved]
+    for hands in (deal(8), dealt[1:] + dealt[:1], ["3s", "4s", "5s", "6s"], one_card_moved):
+        with pytest.raises(GuandanError, match="not the deal of seed 7"):
+            Game(seed=7, hands=hands)
+    assert Game(hands=deal(8), leader=0).seed is None      # hands alone: a position, no seed
+    g = Game(seed=7, level=4, previous_order=(0, 1, 2, 3))  # copies and pickles pass both
+    assert pickle.loads(pickle.dumps(g)) == g

@@ -7,7 +7,8 @@ import pickle
 
 import pytest
 
-from tienlen.guandan import Cards, Game, IllegalActionError, Match, RuleConfig, deal
+from tienlen.guandan import Cards, Game, GuandanError, IllegalActionError, Match, RuleConfig, deal
+from tienlen.guandan.game import tribute_candidates
 from tienlen.guandan.match import settle
 
 TEAMS = ((0, 2), (1, 3))
@@ -290,6 +291,42 @@ def test_G6_9_tribute_actions_are_recorded_and_checked():
     hidden = g.view(1).history
     assert hidden[0].cards is None and hidden[1].cards is None
     assert g.view(3).history[0].cards == Cards.parse("Ks")
+
+
+@pytest.mark.parametrize("places, wilds_at", [((0, 1, 2, 3), 3), ((0, 2, 1, 3), 1),
+                                              ((0, 2, 1, 3), 3), ((1, 0, 3, 2), 2)])
+def test_G6_10_a_payer_holding_only_wilds_is_refused_when_the_hand_is_made(places, wilds_at):
+    """Issue 24, item 12: such a deal was accepted and could never move on: every tribute
+    was refused ("highest card ()") and the L1-L3 bots raised "min() arg is an empty
+    sequence". Now refused at construction, naming the seat and the clause."""
+    hs = ["3s 4s", "5s 6s", "7s 8s", "9s Ks"]
+    hs[wilds_at] = "2h 2h" if wilds_at != 2 else "2h"
+    with pytest.raises(GuandanError, match=rf"seat {wilds_at} must pay tribute .*G6.10"):
+        Game(hands=hs, level=2, previous_order=places)
+    # The same hand when wilds may be paid, or when 2h is no wild: a tribute to give.
+    for config in (RuleConfig(can_tribute_wild=True), RuleConfig(wild_count=0)):
+        g = Game(hands=hs, level=2, previous_order=places, config=config)
+        assert g.phase == "tribute"
+        seat = next(t.payer for t in g.tributes if t.payer == wilds_at)
+        while g.turn != seat:
+            g.give_tribute(tribute_candidates(g.hand(g.turn), 2, config)[0], g.turn)
+        assert g.can_give_tribute("2h", seat)
+    # At another level 2h is a natural card, the highest this seat holds.
+    assert Game(hands=hs, level=3, previous_order=places).phase == "tribute"
+
+
+def test_G6_10_anti_tribute_is_judged_before_a_payer_without_a_card():
+    g = Game(hands=["3s", "BJ BJ", "5s", "2h"], level=2, previous_order=(0, 2, 1, 3))
+    assert g.anti_tribute and g.phase == "play" and g.turn == 0
+
+
+def test_G6_10_no_dealt_hand_leaves_a_payer_without_a_card():
+    """The reason refusing is safe: dealt hands (every match's) always hold a card to give."""
+    for seed in range(60):
+        for level in (2, 8, 14):
+            for hand in deal(seed):
+                assert len(hand) == 27
+                assert tribute_candidates(hand, level, RuleConfig())
 
 
 # ---------------------------------------------------------------- G7 levels

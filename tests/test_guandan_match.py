@@ -188,3 +188,117 @@ def test_threads_acting_on_one_match_keep_its_history_in_order() -> None:
     finally:
         sys.setswitchinterval(interval)
     assert broken == []
+
+
+def _act_fast(match: Match) -> bool:
+    """One action of the match: the first tribute or return candidate, else the last legal
+    play (or a pass): hands end quickly, so the match spends much of its time in tribute.
+    Whether the action was a tribute or a return."""
+    from tienlen.guandan.game import return_candidates, tribute_candidates
+
+    game = match.game
+    if game.phase == "tribute":
+        seat = match.turn
+        assert seat is not None
+        hand = game.hand(seat)
+        if any(t.card is None for t in game.tributes):
+            match.give_tribute(tribute_candidates(hand, game.level, game.config)[0], seat)
+        else:
+            match.return_tribute(return_candidates(hand, game.level, game.config)[0], seat)
+        return True
+    plays = game.legal_plays()
+    if len(plays):
+        match.play(plays[-1])      # the last listed: a big combination, the hand goes faster
+    else:
+        match.pass_turn()
+    return False
+
+
+def _check_reads(match: Match) -> None:
+    """Every public read of a match and its game, each value one a consistent state has."""
+    seats = (None, 0, 1, 2, 3)
+    assert match.turn in seats
+    levels, failed = match.levels, match.failed_attempts
+    assert len(levels) == 2 and all(type(v) is int and 2 <= v <= 14 for v in levels), levels
+    assert len(failed) == 2 and all(type(v) is int and 0 <= v < 3 for v in failed), failed
+    assert match.hand_number >= 0 and isinstance(match.is_over, bool)
+    assert match.capped is False and match.winner in (None, 0, 1)
+    assert isinstance(match.results, tuple) and isinstance(match.history, tuple)
+    assert isinstance(match.can_pass(), bool)
+    game = match.game
+    assert game.turn in seats and game.phase in ("tribute", "play", "over")
+    assert isinstance(game.can_pass(), bool) and len(game.legal_plays()) >= 0
+    assert game.leader in seats and game.pile_owner in seats
+    hands = game.hands
+    assert len(hands) == 4 and sum(len(h) for h in hands) <= 108
+    for t in game.tributes:
+        assert t.returned is None or (t.card is not None and t.receiver is not None), t
+    places, pile, state = game.places, game.pile, game.state     # each read once
+    assert places is None or sorted(places) == [0, 1, 2, 3]
+    assert game.winning_team in (None, (0, 2), (1, 3))
+    assert len(game.finished) <= 4 and isinstance(game.history, tuple)
+    assert pile is None or len(pile.cards) > 0
+    assert state is None or state.turn in (-1, 0, 1, 2, 3)
+    try:
+        game.verify_pass()
+    except IllegalActionError:
+        pass
+    view = game.view(0)                     # one moment: its fields agree with each other
+    if view.phase == "over":
+        assert view.turn is None
+    else:
+        assert view.turn in (0, 1, 2, 3)
+        if view.phase == "play":
+            assert view.hand_sizes[view.turn] > 0
+    assert len(view.hand) == view.hand_sizes[0]
+
+
+def test_reads_while_another_thread_acts_during_tribute_see_a_consistent_match() -> None:
+    """Issue 24, item 11: Match.turn, Game.turn and Game.can_pass() read while another thread
+    acted during tribute raised AssertionError ("the play phase has not begun", or bare) and
+    TypeError ('NoneType' object is not subscriptable): an action changes the tribute list,
+    the phase, the native state and the hands one after another, and a read between two of
+    them saw a game no action leaves. Every public read now takes the actions' lock."""
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    errors: list[str] = []
+    reads, exchanges = [0], [0]
+    done = threading.Event()
+    current = [Match(seed=0)]
+
+    def reader() -> None:
+        while not done.is_set():
+            try:
+                _check_reads(current[0])
+                reads[0] += 1
+            except Exception as error:    # noqa: BLE001 (any exception is the defect)
+                errors.append(f"{type(error).__name__}: {error}")
+                if len(errors) > 50:
+                    return
+
+    def actor() -> None:
+        try:
+            seed = 0
+            while not done.is_set():
+                match = current[0]
+                if match.is_over:
+                    seed += 1
+                    current[0] = Match(seed=seed)
+                    continue
+                exchanges[0] += _act_fast(match)
+        except Exception as error:        # noqa: BLE001
+            errors.append(f"actor: {type(error).__name__}: {error}")
+
+    threads = [threading.Thread(target=actor)] + [threading.Thread(target=reader)
+                                                  for _ in range(3)]
+    try:
+        for thread in threads:
+            thread.start()
+        done.wait(2.0)
+    finally:
+        done.set()
+        for thread in threads:
+            thread.join()
+        sys.setswitchinterval(interval)
+    assert errors == []
+    assert reads[0] > 100 and exchanges[0] > 20   # many reads, during many tributes

@@ -272,6 +272,47 @@ def test_stale_sample_is_redrawn_but_a_stale_int_is_refused():
     assert found
 
 
+class _LyingShape(np.ndarray):
+    @property  # type: ignore[override]
+    def shape(self):
+        return (NUM_ACTIONS,)
+
+
+@pytest.mark.parametrize("bad", [
+    dict(mask=[1] * NUM_ACTIONS), dict(mask=np.ones(NUM_ACTIONS, bool)),
+    dict(mask=np.ones(NUM_ACTIONS + 1, np.int8)), dict(mask=np.full(NUM_ACTIONS, 2, np.int8)),
+    dict(mask=np.ones((1, NUM_ACTIONS), np.int8)),
+    dict(mask=np.ones(1, np.int8).view(_LyingShape)),
+    dict(probability=np.full(NUM_ACTIONS, 0.5)), dict(probability=np.ones(NUM_ACTIONS, np.float32)),
+    dict(probability=np.full(NUM_ACTIONS, np.nan)),
+    dict(mask=np.ones(NUM_ACTIONS, np.int8), probability=np.full(NUM_ACTIONS, 1 / NUM_ACTIONS)),
+])
+def test_sample_with_a_bad_mask_raises_a_sample_mask_error_not_a_bare_assertion(bad):
+    """Issue 24, item 13: TienlenEnv.action_space.sample(bad_mask) raised Gymnasium's bare
+    AssertionError (or a plain ValueError for mask and probability together). Now a
+    SampleMaskError (a ValueError) with the reason, and no draw is taken from the space."""
+    from tienlen.rl.encoding import SampleMaskError
+
+    env = TienlenEnv(opponents=("L1",))
+    env.action_space.seed(3)
+    with pytest.raises(SampleMaskError) as info:
+        env.action_space.sample(**bad)
+    assert isinstance(info.value, ValueError) and str(info.value)
+    twin = TienlenEnv(opponents=("L1",))
+    twin.action_space.seed(3)
+    assert env.action_space.sample() == twin.action_space.sample()    # nothing was drawn
+
+
+def test_sample_with_a_good_mask_draws_among_its_ones():
+    space = TienlenEnv(opponents=("L1",)).action_space
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    mask[[0, 7, 40]] = 1
+    assert {int(space.sample(mask=mask)) for _ in range(60)} == {0, 7, 40}
+    p = np.zeros(NUM_ACTIONS)
+    p[5] = 1.0
+    assert int(space.sample(probability=p)) == 5
+
+
 # ---------------------------------------------------------------- rewards (R10.2)
 
 def test_R10_2_rewards_are_place_points():

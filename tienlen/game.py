@@ -41,6 +41,7 @@ from .actions import (
     _PASSES,
 )
 from .cards import _INTERNED, Card, Cards, _interned
+from .errors import TienlenError
 from .combos import Combo, _played_combo, classify
 from .reasons import (
     IllegalMoveError,
@@ -464,11 +465,17 @@ class Game:
         self._verified_play(cards, seat)
 
     def can_play(self, cards: CardsLike, seat: int | None = None) -> bool:
-        """Whether :meth:`play` would succeed; unparsable text still raises.
+        """Whether :meth:`play` would succeed. Malformed arguments are the caller's error,
+        not a refused play, and raise: unparsable text, and a ``seat`` that is not an int
+        0..players-1 (:class:`~tienlen.errors.TienlenError`), as guandan's ``can_play`` does.
 
         >>> game = Game.from_hands(["3s 4s", "5s"])
         >>> game.can_play("3s"), game.can_play("4s"), game.can_play("3s", seat=1)
         (True, False, False)
+        >>> game.can_play("3s", seat=2)
+        Traceback (most recent call last):
+        ...
+        tienlen.errors.TienlenError: seat must be 0..1; got 2
         """
         # Same checks as verify_play, without building the words of a refusal.
         parsed = _as_cards(cards)
@@ -492,7 +499,8 @@ class Game:
             raise IllegalMoveError(reason, pass_message(reason), seat=self._acting(seat))
 
     def can_pass(self, seat: int | None = None) -> bool:
-        """Whether :meth:`pass_turn` would succeed (R5.1, R7.1).
+        """Whether :meth:`pass_turn` would succeed (R5.1, R7.1); a malformed ``seat`` raises,
+        as in :meth:`can_play`.
 
         >>> game = Game.from_hands(["3s 4s", "5s 9h"])
         >>> game.can_pass(); _ = game.play("3s"); game.can_pass(), game.can_pass(seat=0)
@@ -728,7 +736,8 @@ class Game:
 
     def _seat_arg(self, seat: object) -> int:
         if type(seat) is not int or not 0 <= seat < self._state.players:
-            raise ValueError(f"seat must be 0..{self._state.players - 1}; got {seat!r}")
+            # The caller's error, not a refused move: raised by can_* too (as guandan's).
+            raise TienlenError(f"seat must be 0..{self._state.players - 1}; got {seat!r:.80}")
         return seat
 
     def _acting(self, seat: int | None) -> int | None:

@@ -96,9 +96,10 @@ def _clip(message: str, limit: int = 200) -> str:
     return message if len(message) <= limit else message[:limit - 1] + "\u2026"
 
 
-def read_replay_file(path: str | os.PathLike[str]) -> bytes:
-    """The bytes of the replay file ``path``, reading at most :data:`MAX_REPLAY_BYTES` + 1
-    so that a huge file or a device that never ends (``/dev/zero``) is refused with
+def read_replay_file(path: str | os.PathLike[str], *, limit: int = MAX_REPLAY_BYTES) -> bytes:
+    """The bytes of the replay file ``path``, reading at most ``limit`` + 1 (by default
+    :data:`MAX_REPLAY_BYTES`; a Guandan match replay passes its own format's limit) so that a
+    huge file or a device that never ends (``/dev/zero``) is refused with
     :class:`ReplayError` rather than read into memory. ``OSError`` passes through.
 
     >>> read_replay_file("/dev/zero")
@@ -110,11 +111,13 @@ def read_replay_file(path: str | os.PathLike[str]) -> bytes:
     # then close it. Only a path is a replay file.
     if not isinstance(path, (str, bytes, os.PathLike)):
         raise ReplayError(f"a replay file is given by its path; got {_quote(path)}")
+    if type(limit) is not int or limit < 0:
+        raise TienlenError(f"limit must be an int >= 0; got {_quote(limit)}")
     with open(path, "rb") as file:
-        data = file.read(MAX_REPLAY_BYTES + 1)
-    if len(data) > MAX_REPLAY_BYTES:
-        raise ReplayError(f"the file is larger than {MAX_REPLAY_BYTES} bytes: not a replay "
-                          "(a whole hand takes a few KB)")
+        data = file.read(limit + 1)
+    if len(data) > limit:
+        note = " (a whole hand takes a few KB)" if limit == MAX_REPLAY_BYTES else ""
+        raise ReplayError(f"the file is larger than {limit} bytes: not a replay{note}")
     return data
 
 

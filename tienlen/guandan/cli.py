@@ -160,11 +160,18 @@ def run_replay(args: argparse.Namespace) -> int:
     from ..tui.render import Style
     from ..tui.terminal import Terminal
 
+    from .. import replay as tienlen_replay
+    from .match import MAX_REPLAY_BYTES
+
     path: Path = args.file
     try:
-        data = path.read_bytes()
+        # Tiến Lên's reader, at this format's limit: at most that much is read, so a huge
+        # file or /dev/zero is refused instead of filling memory.
+        data = tienlen_replay.read_replay_file(path, limit=MAX_REPLAY_BYTES)
     except OSError as error:
         raise GuandanError(f"cannot read {path}: {error.strerror or error}") from None
+    except tienlen_replay.ReplayError as error:
+        raise GuandanError(f"{path}: {error}") from None
     try:
         match = Match.from_json(data)
     except ReplayError as e:

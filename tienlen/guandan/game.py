@@ -214,12 +214,20 @@ def _check_exchange(hand: object, level: object, config: object) -> None:
         raise GuandanError(f"config must be a RuleConfig; got {type(config).__name__}")
 
 
+def _payable(hand: Cards, level: int, config: RuleConfig) -> int:
+    """The faces of ``hand`` a payer may give at all, as a mask of original ids: every face
+    held, the wild only with ``can_tribute_wild`` (G6.3). Zero: none (G6.10)."""
+    faces = hand._once | hand._twice
+    wild = _wild(level, config)
+    return faces if wild < 0 or config.can_tribute_wild else faces & ~(1 << wild)
+
+
 def tribute_candidates(hand: Cards, level: int, config: RuleConfig) -> tuple[int, ...]:
     """The card faces a payer may give (G6.3): every face of the highest single-card value
     among the cards allowed (wilds only with ``can_tribute_wild``)."""
     _check_exchange(hand, level, config)
-    wild = _wild(level, config)
-    allowed = [c for c in set(hand.ids) if config.can_tribute_wild or c != wild]
+    mask = _payable(hand, level, config)
+    allowed = [c for c in range(54) if mask >> c & 1]
     if not allowed:
         return ()
     top = max(single_value(c, level) for c in allowed)
@@ -284,13 +292,30 @@ _FIXED_TEAMS = ((0, 2), (1, 3))
 # Held while an action changes a game and records it in its history: two threads acting on
 # one Game would otherwise interleave between the two (a history that no longer replays to
 # the state). One reentrant lock for every game, as tienlen.game does: copies stay cheap.
+# Every public read of fields an action changes takes it too: an action changes several
+# fields one after another (the tribute list, the phase, the native state, the hands), and
+# a read between two of them saw a game no action leaves (a tribute phase with every card
+# returned, a play phase without its state). Needing no lock: what no action changes (seed,
+# level, config, teams, the dealt hands), one field alone (phase, leader), and the reads a
+# loop makes at every decision of the play phase (turn, hand, legal_plays, can_pass,
+# finished) once the native state exists: it is set once, never unset, and each of these
+# is one call on it, which every play or pass changes in one native call under the GIL --
+# as tienlen.game's reads of its one native state. (Locked, the reads and bot loops of
+# bench/ab_guandan_game.py measured 3-6% slower.)
 _STEPPING = threading.RLock()
 
 
 def _seat(seat: object) -> int:
     if type(seat) is not int or not 0 <= seat <= 3:
-        raise IllegalActionError("STATE_CONFLICT", f"seat must be 0..3; got {seat!r}", "BAD_SEAT")
+        raise IllegalActionError("STATE_CONFLICT", f"seat must be 0..3; got {seat!r:.80}",
+                                 "BAD_SEAT")
     return seat
+
+
+def _seat_given(seat: object) -> None:
+    """A seat argument that may be None (the seat to act); anything else must be a seat."""
+    if seat is not None:
+        _seat(seat)
 
 
 class Game:
@@ -298,7 +323,9 @@ class Game:
 
     ``previous_order`` (the last hand's places, first out first, all four seats) makes this a
     later hand of a match: tribute is judged on the new deal (G6) and decides the leader.
-    Without it the leader is ``leader``, or a seat drawn from ``seed`` (G5.2).
+    Without it the leader is ``leader``, or a seat drawn from ``seed`` (G5.2). Given
+    ``hands`` in which a payer holds only wilds it may not give are refused (G6.10).
+    ``hands`` with a ``seed`` must be that seed's deal (a copy or pickle passes both).
 
     >>> g = Game(seed=11, level=5, previous_order=(0, 1, 3, 2))   # partner 4th: seat 3 pays
     >>> g.phase, g.turn, [t.payer for t in g.tributes] if g.phase == "tribute" else g.anti_tribute
@@ -340,6 +367,12 @@ class Game:
                 raise GuandanError("hands must be four non-empty hands")
             total = parsed[0] + parsed[1] + parsed[2] + parsed[3]   # a third copy raises
             del total
+            if seed is not None and parsed != tuple(_wrap(o, t) for o, t in _guandan.deal(seed)):
+                # A seed names its deal (G5.1): kept beside other hands it was a label that
+                # lied, and a replay or a copy of the game dealt from it was another game.
+                raise GuandanError(f"hands are not the deal of seed {seed} (G5.1): give the "
+                                   "seed alone to deal it, or the hands alone for a position "
+                                   "of your own")
             self._seed = seed
         else:
             seed = seed_or_fresh(seed, GuandanError)
@@ -399,6 +432,14 @@ class Game:
             self._leader = first
             self._start_play(first)
             return
+        for p in payers:
+            if not _payable(self._hands[p], self._level, self._config):
+                # G6.10: only given hands can do this (a dealt hand has 27 cards, two wilds
+                # in all); accepted, the hand waited for ever on a tribute none could give.
+                raise GuandanError(
+                    f"seat {p} must pay tribute (G6.2) but holds only wild cards "
+                    f"({self._hands[p]}), which may not be given (G6.3: can_tribute_wild is "
+                    "off): no deal can make this hand (G6.10)")
         # Payers act going round from the seat after the first out.
         payers.sort(key=lambda s: (s - first) % 4)
         self._tributes = [Tribute(p, None, None, None) for p in payers]
@@ -412,7 +453,8 @@ class Game:
 
     @property
     def tributes(self) -> tuple[Tribute, ...]:
-        return tuple(self._tributes)
+        with _STEPPING:      # not between _deliver_tributes' rewrite and its hands
+            return tuple(self._tributes)
 
     def _tribute_turn(self) -> tuple[str, int] | None:
         for t in self._tributes:
@@ -428,9 +470,10 @@ class Game:
         """Check a tribute (G6.2, G6.3); returns the card's original id. Raises
         :class:`IllegalActionError` (INVALID_TRIBUTE, CARD_NOT_FOUND, NOT_YOUR_TURN,
         STATE_CONFLICT, GAME_OVER)."""
-        step = self._tribute_step("give", seat)
-        face = _one_card(card)
-        hand = self._hands[step]
+        with _STEPPING:      # the step and the hand of one moment
+            step = self._tribute_step("give", seat)
+            face = _one_card(card)
+            hand = self._hands[step]
         if hand.count(face) == 0:
             raise IllegalActionError("CARD_NOT_FOUND", f"seat {step} does not hold {_name(face)}")
         allowed = tribute_candidates(hand, self._level, self._config)
@@ -441,6 +484,9 @@ class Game:
         return face
 
     def can_give_tribute(self, card: object, seat: int | None = None) -> bool:
+        """Whether :meth:`give_tribute` would succeed; a malformed ``seat`` raises, as in
+        :meth:`can_play`."""
+        _seat_given(seat)
         try:
             self.verify_give_tribute(card, seat)
         except IllegalActionError:
@@ -481,9 +527,10 @@ class Game:
 
     def verify_return_tribute(self, card: object, seat: int | None = None) -> int:
         """Check a return card (G6.4); returns its original id."""
-        step = self._tribute_step("return", seat)
-        face = _one_card(card)
-        hand = self._hands[step]
+        with _STEPPING:      # the step and the hand of one moment
+            step = self._tribute_step("return", seat)
+            face = _one_card(card)
+            hand = self._hands[step]
         if hand.count(face) == 0:
             raise IllegalActionError("CARD_NOT_FOUND", f"seat {step} does not hold {_name(face)}")
         allowed = return_candidates(hand, self._level, self._config)
@@ -496,6 +543,9 @@ class Game:
         return face
 
     def can_return_tribute(self, card: object, seat: int | None = None) -> bool:
+        """Whether :meth:`return_tribute` would succeed; a malformed ``seat`` raises, as in
+        :meth:`can_play`."""
+        _seat_given(seat)
         try:
             self.verify_return_tribute(card, seat)
         except IllegalActionError:
@@ -520,6 +570,7 @@ class Game:
             return action
 
     def _tribute_step(self, kind: str, seat: int | None) -> int:
+        _seat_given(seat)
         if self._phase == "over":
             raise IllegalActionError("GAME_OVER", "the hand is over")
         if self._phase != "tribute":
@@ -530,7 +581,7 @@ class Game:
         if step[0] != kind:
             what = "tribute is still being given" if step[0] == "give" else "tribute has been given; returns are due"
             raise IllegalActionError("STATE_CONFLICT", what, "WRONG_TRIBUTE_STEP")
-        if seat is not None and _seat(seat) != step[1]:
+        if seat is not None and seat != step[1]:
             raise IllegalActionError("NOT_YOUR_TURN", f"it is seat {step[1]}'s turn, not seat {seat}'s")
         return step[1]
 
@@ -576,7 +627,8 @@ class Game:
     @property
     def state(self) -> _guandan.GdState | None:
         """A copy of the native play-phase state (None before play)."""
-        return None if self._state is None else self._state.copy()
+        with _STEPPING:
+            return None if self._state is None else self._state.copy()
 
     def _play_state(self) -> _guandan.GdState:
         """The native state, for code that runs only once the play phase has begun."""
@@ -586,6 +638,17 @@ class Game:
     @property
     def turn(self) -> int | None:
         """The seat to act (a payer or receiver during tribute), None once over."""
+        s = self._state
+        if s is not None:    # the play phase: one read of the native state (see _STEPPING)
+            t = s.turn
+            return None if t < 0 else t
+        _STEPPING.acquire()
+        try:
+            return self._turn_now()
+        finally:
+            _STEPPING.release()
+
+    def _turn_now(self) -> int | None:
         if self._phase == "tribute":
             return self._tribute_turn()[1]  # type: ignore[index]
         if self._phase == "play":
@@ -598,16 +661,34 @@ class Game:
 
     def hand(self, seat: int) -> Cards:
         seat = _seat(seat)
+        s = self._state
+        if s is not None:    # one read of the native state (see _STEPPING)
+            return _wrap(*s.hand(seat))
+        _STEPPING.acquire()
+        try:
+            return self._hand_now(seat)
+        finally:
+            _STEPPING.release()
+
+    def _hand_now(self, seat: int) -> Cards:
         if self._state is None:
             return self._hands[seat]
         return _wrap(*self._state.hand(seat))
 
     @property
     def hands(self) -> tuple[Cards, ...]:
-        return tuple(self.hand(s) for s in range(4))
+        with _STEPPING:
+            return tuple(self._hand_now(s) for s in range(4))
 
     @property
     def pile(self) -> Play | None:
+        _STEPPING.acquire()
+        try:      # the pile's cards and its reading of one moment (two reads of the state)
+            return self._pile_now()
+        finally:
+            _STEPPING.release()
+
+    def _pile_now(self) -> Play | None:
         s = self._state
         if s is None or s.pile_code == 0:
             return None
@@ -615,21 +696,24 @@ class Game:
 
     @property
     def pile_owner(self) -> int | None:
-        s = self._state
-        return None if s is None or s.pile_owner < 0 else s.pile_owner
+        with _STEPPING:
+            s = self._state
+            return None if s is None or s.pile_owner < 0 else s.pile_owner
 
     @property
     def finished(self) -> tuple[int, ...]:
         """Seats in the order they went out."""
-        return () if self._state is None else self._state.finished
+        s = self._state      # one read of the native state, none before it (see _STEPPING)
+        return () if s is None else s.finished
 
     @property
     def places(self) -> tuple[int, ...] | None:
         """All four seats by place once the hand is over (G5.8): those out in order, then
         those still holding cards, in seat order after the last out."""
-        if self._phase != "over":
-            return None
-        out = self._play_state().finished
+        with _STEPPING:
+            if self._phase != "over":
+                return None
+            out = self._play_state().finished
         last = out[-1]
         rest = sorted((s for s in range(4) if s not in out), key=lambda s: (s - last) % 4)
         return tuple(out) + tuple(rest)
@@ -637,19 +721,25 @@ class Game:
     @property
     def winning_team(self) -> tuple[int, int] | None:
         """The team of the first player out, once the hand is over."""
-        return None if self._phase != "over" else self._team_of(self._play_state().finished[0])
+        with _STEPPING:
+            return None if self._phase != "over" else self._team_of(self._play_state().finished[0])
 
     @property
     def history(self) -> tuple[Action, ...]:
-        return tuple(self._history)
+        with _STEPPING:
+            return tuple(self._history)
 
     def legal_plays(self) -> LegalPlays:
         """Every legal play of the seat to act, in the core's order (by kind, then size and
         rank of the reading); empty outside the play phase. A lazy sequence: ``len()`` is the
         core's closed-form count and indexing wraps only the play asked for."""
-        return LegalPlays(self._state if self._phase == "play" else None, self._level, self._flags)
+        # Once the play phase has begun its native state answers alone (with no play once
+        # the hand is over), copied in one call; before, there is none (see _STEPPING).
+        return LegalPlays(self._state, self._level, self._flags)
 
     def _check_turn(self, seat: int | None) -> int:
+        if seat is not None:     # first: True or 1.0 passed as the seat to act
+            _seat(seat)
         if self._phase == "over":
             raise IllegalActionError("GAME_OVER", "the hand is over")
         if self._phase != "play":
@@ -658,7 +748,7 @@ class Game:
         state = self._play_state()
         turn = state.turn
         if seat is not None and seat != turn:
-            s = _seat(seat)
+            s = seat
             if not state.hand(s)[0]:
                 raise IllegalActionError("HAND_EMPTY", f"seat {s} has no cards left")
             raise IllegalActionError("NOT_YOUR_TURN", f"it is seat {turn}'s turn, not seat {s}'s")
@@ -713,13 +803,30 @@ class Game:
 
     def verify_play(self, cards: object, seat: int | None = None, reading: object = None) -> None:
         """Raise :class:`IllegalActionError` if the play is refused; return None if legal."""
-        self._check_turn(seat)
-        a, b, code = self._resolve(cards, reading)
-        r = self._play_state().check_play(a, b, code)
+        _STEPPING.acquire()
+        try:      # the turn, the hand and the pile of one moment
+            self._check_turn(seat)
+            a, b, code = self._resolve(cards, reading)
+            r = self._play_state().check_play(a, b, code)
+        finally:
+            _STEPPING.release()
         if r:
             raise _native_error(r)
 
     def can_play(self, cards: object, seat: int | None = None, reading: object = None) -> bool:
+        """Whether :meth:`play` would succeed. A malformed ``seat`` (not an int 0..3) is
+        the caller's error, not a refused play: it raises :class:`IllegalActionError`
+        (``BAD_SEAT``) as every action does, and as Tiến Lên's ``can_play`` raises.
+
+        >>> game = Game(hands=["3s", "4s", "5s", "6s"], leader=0)
+        >>> game.can_play("3s"), game.can_play("3s", seat=1), game.can_play("4s")
+        (True, False, False)
+        >>> game.can_play("3s", seat=4)
+        Traceback (most recent call last):
+        ...
+        tienlen.guandan.game.IllegalActionError: STATE_CONFLICT: seat must be 0..3; got 4
+        """
+        _seat_given(seat)
         try:
             self.verify_play(cards, seat, reading)
         except IllegalActionError:
@@ -747,14 +854,24 @@ class Game:
             _STEPPING.release()
 
     def verify_pass(self, seat: int | None = None) -> None:
-        self._check_turn(seat)
-        r = self._play_state().check_pass()
+        _STEPPING.acquire()
+        try:
+            self._check_turn(seat)
+            r = self._play_state().check_pass()
+        finally:
+            _STEPPING.release()
         if r:
             raise _native_error(r)
 
     def can_pass(self, seat: int | None = None) -> bool:
-        if seat is None and self._phase == "play":
-            return self._play_state().can_pass()  # the common case, without raising
+        """Whether :meth:`pass_turn` would succeed; a malformed ``seat`` raises, as in
+        :meth:`can_play`."""
+        if seat is None:
+            s = self._state
+            if s is not None:    # the common case, one native read (see _STEPPING)
+                return s.can_pass()
+        else:
+            _seat(seat)
         try:
             self.verify_pass(seat)
         except IllegalActionError:
@@ -831,13 +948,14 @@ class Game:
             mine.append(a)
         tributes = tuple(t if seat in (t.payer, t.receiver) else
                          Tribute(t.payer, t.receiver, None, None) for t in self._tributes)
-        is_turn = self.turn == seat
+        is_turn = self._turn_now() == seat
         step = self._tribute_turn() if self._phase == "tribute" else None
-        return GameView(
-            seat=seat, phase=self._phase, hand=self.hand(seat),
-            hand_sizes=tuple(len(self.hand(s)) for s in range(4)), turn=self.turn,
-            level=self._level, teams=self._teams, pile=self.pile, pile_owner=self.pile_owner,
-            finished=self.finished, history=tuple(mine), tributes=tributes,
+        return GameView(   # under the lock already: the _now reads, not the locking ones
+            seat=seat, phase=self._phase, hand=self._hand_now(seat),
+            hand_sizes=tuple(len(self._hand_now(s)) for s in range(4)), turn=self._turn_now(),
+            level=self._level, teams=self._teams, pile=self._pile_now(),
+            pile_owner=self.pile_owner, finished=self.finished, history=tuple(mine),
+            tributes=tributes,
             config=self._config,
             legal_plays=self.legal_plays() if is_turn else (),
             can_pass=is_turn and self._phase == "play" and self._play_state().can_pass(),

@@ -28,8 +28,8 @@ from ..seeds import seed_or_fresh
 from .cards import Cards
 from .config import RuleConfig, TeamFormation
 from .errors import GuandanError
-from .game import (_STEPPING, Action, Game, IllegalActionError, _draw_seat, _mix, _teams_arg,
-                   random_teams)
+from .game import (_STEPPING, Action, Game, IllegalActionError, _draw_seat, _mix, _seat_given,
+                   _teams_arg, random_teams)
 from .plays import Play
 
 __all__ = ["HandResult", "Match", "settle", "ReplayError", "SCHEMA", "VERSION", "MAX_REPLAY_BYTES",
@@ -169,7 +169,10 @@ class Match:
     tienlen.guandan.game.IllegalActionError: GAME_OVER: the match stopped after max_hands=1 hands with no winner
 
     Actions on a match are serialised (the lock :class:`~tienlen.guandan.game.Game` holds),
-    so threads sharing one match keep its history in the order it was played.
+    so threads sharing one match keep its history in the order it was played; every read of
+    what an action changes (the turn, levels, results, ``is_over``) takes the same lock, so
+    a thread reading while another acts sees the match before or after an action, never
+    half-way through one.
     """
 
     __slots__ = ("_seed", "_config", "_teams", "_levels", "_failed", "_declarer", "_game",
@@ -225,11 +228,15 @@ class Match:
     @property
     def levels(self) -> tuple[int, int]:
         """Each team's level (teams[0], teams[1])."""
-        return (self._levels[0], self._levels[1])
+        with _STEPPING:      # both from the same list, not one from before a hand's end
+            lv = self._levels
+            return (lv[0], lv[1])
 
     @property
     def failed_attempts(self) -> tuple[int, int]:
-        return (self._failed[0], self._failed[1])
+        with _STEPPING:
+            fa = self._failed
+            return (fa[0], fa[1])
 
     @property
     def declarer(self) -> int | None:
@@ -254,11 +261,13 @@ class Match:
     @property
     def hand_number(self) -> int:
         """The current hand's index (0-based); once the match is over, the last hand's."""
-        return len(self._results) - (1 if self.is_over else 0)
+        with _STEPPING:      # not between a hand's result and the winner it makes
+            return len(self._results) - (1 if self._over_now() else 0)
 
     @property
     def results(self) -> tuple[HandResult, ...]:
-        return tuple(self._results)
+        with _STEPPING:
+            return tuple(self._results)
 
     @property
     def winner(self) -> int | None:
@@ -268,28 +277,47 @@ class Match:
     @property
     def capped(self) -> bool:
         """Whether the match stopped at :attr:`max_hands` without a winner."""
+        with _STEPPING:      # a winning last hand's result comes a moment before its winner
+            return self._capped_now()
+
+    def _capped_now(self) -> bool:
         return self._winner is None and len(self._results) >= self._max_hands
 
     @property
     def is_over(self) -> bool:
         """Whether the match has ended: a team won it, or it was :attr:`capped`."""
-        return self._winner is not None or self.capped
+        _STEPPING.acquire()
+        try:      # (_over_now, inlined: loops read it at every action)
+            return self._winner is not None or len(self._results) >= self._max_hands
+        finally:
+            _STEPPING.release()
+
+    def _over_now(self) -> bool:
+        return self._winner is not None or self._capped_now()
 
     @property
     def turn(self) -> int | None:
-        return None if self.is_over else self._game.turn
+        """The seat to act, None once the match is over."""
+        _STEPPING.acquire()
+        try:      # the match's end and its current game of one moment
+            if self._winner is not None or len(self._results) >= self._max_hands:
+                return None
+            return self._game.turn
+        finally:
+            _STEPPING.release()
 
     @property
     def history(self) -> tuple[tuple[int, Action], ...]:
         """(hand index, action) for every action of the match."""
-        return tuple(self._actions)
+        with _STEPPING:
+            return tuple(self._actions)
 
     # ------------------------------------------------------------ actions
 
     def _live(self) -> Game:
         if self._winner is not None:
             raise IllegalActionError("GAME_OVER", "the match is over")
-        if self.capped:
+        if self._capped_now():
             raise IllegalActionError(
                 "GAME_OVER", f"the match stopped after max_hands={self._max_hands} hands "
                 "with no winner")
@@ -302,40 +330,60 @@ class Match:
         return action
 
     def verify_play(self, cards: object, seat: int | None = None, reading: object = None) -> None:
-        self._live().verify_play(cards, seat, reading)
+        with _STEPPING:      # the match's current game, not the one a finished hand replaces
+            self._live().verify_play(cards, seat, reading)
 
     def can_play(self, cards: object, seat: int | None = None, reading: object = None) -> bool:
-        return not self.is_over and self._game.can_play(cards, seat, reading)
+        """Whether :meth:`play` would succeed (False once the match is over); a malformed
+        ``seat`` raises, as :meth:`Game.can_play <tienlen.guandan.game.Game.can_play>` says."""
+        _seat_given(seat)
+        with _STEPPING:
+            return not self._over_now() and self._game.can_play(cards, seat, reading)
 
     def play(self, cards: object, seat: int | None = None, reading: object = None) -> Action:
         with _STEPPING:
             return self._after(self._live().play(cards, seat, reading))
 
     def verify_pass(self, seat: int | None = None) -> None:
-        self._live().verify_pass(seat)
+        with _STEPPING:      # the match's current game, not the one a finished hand replaces
+            self._live().verify_pass(seat)
 
     def can_pass(self, seat: int | None = None) -> bool:
-        return not self.is_over and self._game.can_pass(seat)
+        """Whether :meth:`pass_turn` would succeed (False once the match is over); a malformed
+        ``seat`` raises, as :meth:`Game.can_play <tienlen.guandan.game.Game.can_play>` says."""
+        _seat_given(seat)
+        with _STEPPING:
+            return not self._over_now() and self._game.can_pass(seat)
 
     def pass_turn(self, seat: int | None = None) -> Action:
         with _STEPPING:
             return self._after(self._live().pass_turn(seat))
 
     def verify_give_tribute(self, card: object, seat: int | None = None) -> None:
-        self._live().verify_give_tribute(card, seat)
+        with _STEPPING:      # the match's current game, not the one a finished hand replaces
+            self._live().verify_give_tribute(card, seat)
 
     def can_give_tribute(self, card: object, seat: int | None = None) -> bool:
-        return not self.is_over and self._game.can_give_tribute(card, seat)
+        """Whether :meth:`give_tribute` would succeed (False once the match is over); a malformed
+        ``seat`` raises, as :meth:`Game.can_play <tienlen.guandan.game.Game.can_play>` says."""
+        _seat_given(seat)
+        with _STEPPING:
+            return not self._over_now() and self._game.can_give_tribute(card, seat)
 
     def give_tribute(self, card: object, seat: int | None = None) -> Action:
         with _STEPPING:
             return self._after(self._live().give_tribute(card, seat))
 
     def verify_return_tribute(self, card: object, seat: int | None = None) -> None:
-        self._live().verify_return_tribute(card, seat)
+        with _STEPPING:      # the match's current game, not the one a finished hand replaces
+            self._live().verify_return_tribute(card, seat)
 
     def can_return_tribute(self, card: object, seat: int | None = None) -> bool:
-        return not self.is_over and self._game.can_return_tribute(card, seat)
+        """Whether :meth:`return_tribute` would succeed (False once the match is over); a malformed
+        ``seat`` raises, as :meth:`Game.can_play <tienlen.guandan.game.Game.can_play>` says."""
+        _seat_given(seat)
+        with _STEPPING:
+            return not self._over_now() and self._game.can_return_tribute(card, seat)
 
     def return_tribute(self, card: object, seat: int | None = None) -> Action:
         with _STEPPING:
@@ -394,6 +442,10 @@ class Match:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Match):
             return NotImplemented
+        with _STEPPING:      # neither match half-way through an action
+            return self._eq_now(other)
+
+    def _eq_now(self, other: Match) -> bool:
         return (self._seed == other._seed and self._config == other._config
                 and self._max_hands == other._max_hands and self._actions == other._actions and self._results == other._results
                 and self._game == other._game)

@@ -70,6 +70,12 @@ class UnknownAgentError(TienlenError, KeyError):
     """An agent name the AEC env does not have (a KeyError too, as a dict lookup's)."""
 
 
+class SampleMaskError(TienlenError):
+    """A ``mask`` or ``probability`` given to an action space's ``sample`` that Gymnasium
+    would refuse with a bare ``AssertionError`` (not an array, wrong dtype or shape, values
+    other than 0 and 1, probabilities that do not sum to 1). Nothing was drawn."""
+
+
 class OpponentError(TienlenError):
     """An opponent bot of the Gymnasium env raised, or answered with something that is not
     a legal move (the original error is its ``__cause__``). The hand cannot go on: the

@@ -29,8 +29,8 @@ from ..actions import PASS, _PassType
 from ..game import Game
 from ..rules import Rules
 from ..seeds import check_seed, mix
-from .encoding import (OpponentError, check_render_mode, deal_with_a_decision, flag_arg,
-                       rules_arg, NUM_ACTIONS,
+from .encoding import (OpponentError, SampleMaskError, check_render_mode, deal_with_a_decision,
+                       flag_arg, rules_arg, NUM_ACTIONS,
                        IllegalActionError, check_action, observation_space, opponents_arg,
                        place_rewards)
 
@@ -66,12 +66,33 @@ def _pick(mask: np.ndarray, draw: float) -> int:
     return int(legal[min(int(draw * len(legal)), len(legal) - 1)])
 
 
+def _sample_array(value: object, name: str, dtype: type[np.generic], n: int) -> np.ndarray:
+    """``sample``'s mask or probability as a plain array, checked as Gymnasium checks it
+    (which raises a bare AssertionError): SampleMaskError instead, with the reason."""
+    if not isinstance(value, np.ndarray):
+        raise SampleMaskError(f"{name} must be a numpy array of dtype {np.dtype(dtype).name} "
+                              f"and shape ({n},); got {type(value).__name__}")
+    array = np.asarray(value)  # its buffer's own dtype and shape, whatever a subclass claims
+    if array.dtype != dtype or array.shape != (n,):
+        raise SampleMaskError(f"{name} must be a numpy array of dtype {np.dtype(dtype).name} "
+                              f"and shape ({n},); got {array.dtype} {array.shape}")
+    return array
+
+
 class MaskedDiscrete(spaces.Discrete):
     """``Discrete(487)`` whose :meth:`sample` without a mask draws among the actions that
     are legal *now* in its env (uniformly, from the space's own seeded generator), so that
     generic tools that sample the space (Gymnasium's ``check_env``, random baselines) take
     legal actions; it returns a :class:`SampledAction`. ``sample(mask=...)`` behaves as
-    ``Discrete``'s."""
+    ``Discrete``'s, except that a mask or probability it would refuse with a bare
+    ``AssertionError`` raises :class:`~tienlen.rl.encoding.SampleMaskError` saying why.
+
+    >>> space = TienlenEnv(opponents=("L1",)).action_space
+    >>> space.sample(mask=np.ones(487, bool))
+    Traceback (most recent call last):
+    ...
+    tienlen.rl.encoding.SampleMaskError: mask must be a numpy array of dtype int8 and shape (487,); got bool (487,)
+    """
 
     def __init__(self, n: int, mask_source: Any = None, seed: int | None = None,
                  epoch_source: Any = None) -> None:
@@ -87,6 +108,18 @@ class MaskedDiscrete(spaces.Discrete):
                 draw = float(self.np_random.random())
                 epoch = self._epoch_source() if self._epoch_source is not None else 0
                 return SampledAction(_pick(current, draw), draw, epoch)  # type: ignore[return-value]
+        n = int(self.n)
+        if mask is not None and probability is not None:
+            raise SampleMaskError("give a mask or a probability, not both")
+        if mask is not None:
+            mask = _sample_array(mask, "mask", np.int8, n)
+            if not ((mask == 0) | (mask == 1)).all():
+                raise SampleMaskError("mask values must be 0 or 1 (1: a legal action)")
+        if probability is not None:
+            probability = _sample_array(probability, "probability", np.float64, n)
+            if not (np.isfinite(probability).all() and (probability >= 0).all()
+                    and (probability <= 1).all() and np.isclose(probability.sum(), 1)):
+                raise SampleMaskError("probability values must be in [0, 1] and sum to 1")
         return super().sample(mask=mask, probability=probability)
 
     def __eq__(self, other: object) -> bool:
