@@ -272,7 +272,10 @@ cdef cnp.ndarray array_in(object obj, str name, int typenum, int ndim=1, Py_ssiz
     return priv
 
 
+# internal: not a name of either module; no auto-pickle (a held buffer is not data, and an
+# internal class's pickle helpers would land in the module's namespace).
 @cython.internal
+@cython.auto_pickle(False)
 cdef class HeldBuffer:
     """A caller's array held through the buffer protocol for one call: `data` and `shape`
     are the buffer's own, and stay valid (the exporter cannot free or resize them) until
