@@ -158,29 +158,46 @@ cdef inline uint64_t _load_unsigned(const char* p, Py_ssize_t size) noexcept nog
     return d
 
 
-cdef int _acquire(object obj, Py_buffer* view, str name, str want, int flags) except -1:
+cdef int _acquire(object obj, Py_buffer* view, str name, int typenum, bint any_int) except -1:
     """PyObject_GetBuffer of a caller's ndarray (strides and format), as a ValueError."""
+    cdef Py_ssize_t size
     if not isinstance(obj, cnp.ndarray):      # a C-level type check: runs no Python code
-        raise ValueError(f"{name} must be a numpy.ndarray of {want}; got {type(obj).__name__}")
+        raise ValueError(f"{name} must be a numpy.ndarray of {_want_name(typenum, any_int)}; "
+                         f"got {type(obj).__name__}")
     try:
-        PyObject_GetBuffer(obj, view, PyBUF_STRIDES | PyBUF_FORMAT | flags)
+        PyObject_GetBuffer(obj, view, PyBUF_STRIDES | PyBUF_FORMAT)
     except (BufferError, TypeError, ValueError) as error:
-        raise ValueError(f"{name} cannot be read as an array of {want}: {error}") from None
+        raise ValueError(f"{name} cannot be read as an array of {_want_name(typenum, any_int)}: "
+                         f"{error}") from None
     return 0
+
+
+cdef str _want_name(int typenum, bint any_int):
+    cdef Py_ssize_t size
+    if any_int:
+        return "integers"
+    return _ak_name(_typenum_kind(typenum, &size), size)
 
 
 cdef int _check_shape(const Py_buffer* view, str name, int ndim, Py_ssize_t rows,
                       Py_ssize_t cols) except -1:
     """ndim and the fixed dimensions, from the buffer (rows/cols < 0: any)."""
-    cdef Py_ssize_t k
-    cdef tuple got = tuple(view.shape[k] for k in range(view.ndim)) if view.shape != NULL else ()
     if view.ndim != ndim:
-        raise ValueError(f"{name} must be {ndim}-dimensional; got shape {got}")
+        raise ValueError(f"{name} must be {ndim}-dimensional; got shape {_shape_of(view)}")
     if (rows >= 0 and view.shape[0] != rows) or (ndim == 2 and cols >= 0 and view.shape[1] != cols):
         want = ("n" if rows < 0 else str(rows)) if ndim == 1 else (
             f"{'n' if rows < 0 else rows}, {cols}")
-        raise ValueError(f"{name} must have shape ({want}{',' if ndim == 1 else ''}); got {got}")
+        raise ValueError(f"{name} must have shape ({want}{',' if ndim == 1 else ''}); "
+                         f"got {_shape_of(view)}")
     return 0
+
+
+cdef tuple _shape_of(const Py_buffer* view):
+    """The buffer's own shape, for an error message."""
+    cdef Py_ssize_t k
+    if view.shape == NULL:
+        return (view.len // view.itemsize,) if view.ndim == 1 else ()
+    return tuple([view.shape[k] for k in range(view.ndim)])
 
 
 cdef cnp.ndarray array_in(object obj, str name, int typenum, int ndim=1, Py_ssize_t rows=-1,
@@ -193,7 +210,6 @@ cdef cnp.ndarray array_in(object obj, str name, int typenum, int ndim=1, Py_ssiz
     cdef Py_buffer view
     cdef Py_ssize_t want_size, r, c, i, j, nrows, ncols, s0, s1
     cdef int want_kind = _typenum_kind(typenum, &want_size)
-    cdef str want = _ak_name(want_kind, want_size) if not flags & AR_ANY_INT else "integers"
     cdef int kind
     cdef cnp.npy_intp dims[2]
     cdef cnp.ndarray priv
@@ -204,7 +220,7 @@ cdef cnp.ndarray array_in(object obj, str name, int typenum, int ndim=1, Py_ssiz
     cdef const char* hi
     cdef int64_t* d64
     cdef uint64_t u
-    _acquire(obj, &view, name, want, 0)
+    _acquire(obj, &view, name, typenum, flags & AR_ANY_INT)
     try:
         _check_shape(&view, name, ndim, rows, cols)
         kind = _format_kind(view.format)
@@ -213,7 +229,8 @@ cdef cnp.ndarray array_in(object obj, str name, int typenum, int ndim=1, Py_ssiz
                 raise ValueError(f"{name} must be an array of integers; got "
                                  f"{_ak_name(kind, view.itemsize)}")
         elif kind != want_kind or view.itemsize != want_size:
-            raise ValueError(f"{name} must have dtype {want}; got {_ak_name(kind, view.itemsize)}")
+            raise ValueError(f"{name} must have dtype {_ak_name(want_kind, want_size)}; got "
+                             f"{_ak_name(kind, view.itemsize)}")
         nrows = view.shape[0]
         ncols = view.shape[1] if ndim == 2 else 1
         s0 = view.strides[0]
@@ -222,7 +239,8 @@ cdef cnp.ndarray array_in(object obj, str name, int typenum, int ndim=1, Py_ssiz
             if not PyBuffer_IsContiguous(&view, b'C'):
                 raise ValueError(f"{name} must be C-contiguous (use numpy.ascontiguousarray)")
             if <size_t>view.buf % <size_t>view.itemsize:
-                raise ValueError(f"{name} is not aligned for {want} (use {name}.copy())")
+                raise ValueError(f"{name} is not aligned for {_ak_name(want_kind, want_size)} "
+                                 f"(use {name}.copy())")
         dims[0] = nrows
         dims[1] = ncols
         priv = cnp.PyArray_SimpleNew(ndim, dims, typenum)
@@ -307,17 +325,17 @@ cdef HeldBuffer _hold(object obj, str name, int typenum, int ndim, Py_ssize_t ro
     cdef HeldBuffer h = HeldBuffer.__new__(HeldBuffer)
     cdef Py_ssize_t want_size
     cdef int want_kind = _typenum_kind(typenum, &want_size)
-    cdef str want = _ak_name(want_kind, want_size)
-    _acquire(obj, &h.view, name, want, 0)
+    _acquire(obj, &h.view, name, typenum, False)
     h.held = True
     _check_shape(&h.view, name, ndim, rows, cols)
     if _format_kind(h.view.format) != want_kind or h.view.itemsize != want_size:
-        raise ValueError(f"{name} must have dtype {want}; got "
+        raise ValueError(f"{name} must have dtype {_ak_name(want_kind, want_size)}; got "
                          f"{_ak_name(_format_kind(h.view.format), h.view.itemsize)}")
     if not PyBuffer_IsContiguous(&h.view, b'C'):
         raise ValueError(f"{name} must be C-contiguous (use numpy.ascontiguousarray)")
     if <size_t>h.view.buf % <size_t>want_size:
-        raise ValueError(f"{name} is not aligned for {want} (use {name}.copy())")
+        raise ValueError(f"{name} is not aligned for {_ak_name(want_kind, want_size)} "
+                         f"(use {name}.copy())")
     if writable and h.view.readonly:
         raise ValueError(f"{name} is read-only")
     h.array = obj
