@@ -123,6 +123,24 @@ def rows(seed: int) -> dict[str, Row]:
             return 20 * 256
         return run
 
+    def count_many_follow(core: ModuleType) -> Callable[[], int]:
+        out = np.empty(len(arr_fh), np.int64)
+        return lambda: (core.count_legal_moves_many(arr_fh, arr_fp, 0, None, None, out),
+                        len(arr_fh))[1]
+
+    def rl_outs(core: ModuleType) -> Callable[[], int]:
+        # The per-call out= paths (observe, action_mask): what array_out adds is per call.
+        g = core.RLGame(4)
+        g.reset(seed)
+        obs, mask = np.empty(core.RL_OBS_SIZE, np.uint8), np.empty(core.RL_NUM_ACTIONS, np.int8)
+
+        def run() -> int:
+            for _ in range(500):
+                g.observe(0, obs)
+                g.action_mask(mask)
+            return 1000
+        return run
+
     del rng
     return {
         "classify (per call)": classify,
@@ -140,6 +158,8 @@ def rows(seed: int) -> dict[str, Row]:
         "random playouts, PLAN": playouts("PLAN", 200),
         "solver (2-player 6-card endgames)": solver,
         "RL step (VecGames, 256 envs)": rl_step,
+        "count_legal_moves_many, follow (4k rows, out=)": count_many_follow,
+        "RL observe + action_mask (per call, out=)": rl_outs,
     }
 
 

@@ -17,6 +17,7 @@ True
 """
 
 include "bits.pxi"
+include "arrays.pxi"
 include "movegen.pxi"
 include "state.pxi"
 include "plan.pxi"

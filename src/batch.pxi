@@ -4,83 +4,32 @@
 # array untouched. Arrays must already have the exact dtype and be C-contiguous: silently
 # converting would hide a copy of the caller's data on every call.
 #
-# Each input element is read once. The caller's arrays stay the caller's: another thread may
-# write them while the GIL is released, and an ndarray subclass may run Python code (a hook
-# such as __array_finalize__) between our checks. So the loops read private copies, made with
-# one memcpy right after the checks and validated afterwards (the copy is what is checked and
-# what is used), and never size a buffer on one read and fill it from another.
-# classify_many, the one loop where a copy would cost as much as the work, instead checks
-# every mask in the same read that classifies it (c_classify_array) and raises if a mask
-# changed after validation. Array facts (dtype, shape, contiguity) are taken from the C
-# struct, which a subclass cannot override the way it can override `.shape` or `.dtype`.
+# Every array enters through arrays.pxi (src/README.md, "How an array enters a native
+# loop"): its length, dtype and layout come from the buffer it exports, never from `.shape`
+# or any other Python attribute an ndarray subclass can override. Each input element is
+# read once: the loops read private copies (array_in), made while the caller's buffer is
+# held and validated afterwards (the copy is what is checked and what is used), and never
+# size a buffer on one read and fill it from another. classify_many, the one loop where a
+# copy would cost as much as the work, instead holds the caller's masks (array_view) and
+# checks every mask in the same read that classifies it (c_classify_array), raising if a
+# mask changed after validation. `out=` is held (array_out) with its real shape checked.
 
-cdef object _array_arg(object arr, object dtype, str name, int ndim=1):
-    if not isinstance(arr, np.ndarray):
-        raise ValueError(f"{name} must be a numpy.ndarray of {np.dtype(dtype).name}; got {type(arr).__name__}")
-    if arr.dtype != dtype:
-        raise ValueError(f"{name} must have dtype {np.dtype(dtype).name}; got {_quote(arr.dtype)}")
-    if arr.ndim != ndim:
-        raise ValueError(f"{name} must be {ndim}-dimensional; got shape {_quote(arr.shape)}")
-    if not arr.flags.c_contiguous:
-        raise ValueError(f"{name} must be C-contiguous (use numpy.ascontiguousarray)")
-    return _struct_check(arr, dtype, name, ndim)
+cdef cnp.ndarray _private_copy(object arr, int typenum, str name, ByteRange* span=NULL):
+    """A private copy of the caller's 1-D C-contiguous array (arrays.pxi's array_in)."""
+    return array_in(arr, name, typenum, 1, -1, -1, AR_CONTIGUOUS, span)
 
 
-cdef object _struct_check(object arr, object dtype, str name, int ndim):
-    """The same facts read from the array's C struct (and alignment, which C loads need)."""
-    cdef cnp.ndarray a = <cnp.ndarray?>arr
-    cdef cnp.dtype want = np.dtype(dtype)
-    if (cnp.PyArray_NDIM(a) != ndim or not cnp.PyArray_IS_C_CONTIGUOUS(a)
-            or not cnp.PyArray_EquivTypenums(cnp.PyArray_TYPE(a), want.type_num)
-            or not cnp.PyArray_ISNOTSWAPPED(a)):
-        raise ValueError(f"{name} must be a C-contiguous {ndim}-dimensional array of {want.name}")
-    if not cnp.PyArray_ISALIGNED(a):
-        raise ValueError(f"{name} is not aligned for {want.name} (use {name}.copy())")
-    return arr
-
-
-cdef object _private_copy(object arr, object dtype, str name):
-    """A fresh copy of the 1-D array `arr`, after the checks above, made with one memcpy and
-    no Python code in between: what the loop reads can no longer change."""
-    _array_arg(arr, dtype, name)
-    cdef cnp.ndarray a = <cnp.ndarray>arr
-    cdef cnp.npy_intp n = cnp.PyArray_DIM(a, 0)
-    cdef cnp.ndarray priv = cnp.PyArray_SimpleNew(1, &n, cnp.PyArray_TYPE(a))
-    if n:
-        memcpy(cnp.PyArray_DATA(priv), cnp.PyArray_DATA(a), cnp.PyArray_NBYTES(priv))
-    return priv
-
-
-cdef bint _overlaps(object x, object y):
-    """Whether two checked (C-contiguous) arrays share memory: their byte ranges meet, which
-    for contiguous arrays is exactly numpy.shares_memory."""
-    cdef cnp.ndarray a = <cnp.ndarray>x
-    cdef cnp.ndarray b = <cnp.ndarray>y
-    cdef char* pa = <char*>cnp.PyArray_DATA(a)
-    cdef char* pb = <char*>cnp.PyArray_DATA(b)
-    cdef Py_ssize_t na = cnp.PyArray_NBYTES(a), nb = cnp.PyArray_NBYTES(b)
-    return na > 0 and nb > 0 and pa < pb + nb and pb < pa + na
-
-
-cdef object _out_arg(object out, object dtype, tuple shape, tuple inputs, str name="out"):
-    """`out` checked (dtype, exact shape, writeable, sharing no memory with `inputs`, the
-    caller's input arrays), or a new array when it is None."""
-    cdef cnp.ndarray o
-    cdef int k
-    if out is None:
-        return np.empty(shape, dtype)
-    _array_arg(out, dtype, name, len(shape))
-    o = <cnp.ndarray>out
-    for k in range(len(shape)):
-        if cnp.PyArray_DIM(o, k) != shape[k]:
-            raise ValueError(f"{name} must have shape {shape}; got {_quote(out.shape)}")
-    if not cnp.PyArray_ISWRITEABLE(o):
-        raise ValueError(f"{name} is read-only")
-    for x in inputs:
-        if x is not None and _overlaps(out, x):
+cdef int _refuse_overlap(HeldBuffer o, const ByteRange* spans, int k, str name="out") except -1:
+    """`out` may not share memory with an input of this call (its results would overwrite
+    what is still to be read, in classify_many; elsewhere the inputs are copies, but one
+    rule for every out= is simpler to state): the byte ranges meet, which for contiguous
+    arrays is exactly numpy.shares_memory."""
+    cdef int j
+    for j in range(k):
+        if o.overlaps(&spans[j]):
             raise ValueError(f"{name} shares memory with an input array: results would "
                              "overwrite what is still to be read")
-    return out
+    return 0
 
 
 cdef int _check_masks(const uint64_t* m, Py_ssize_t n, str name) except -1:
@@ -117,24 +66,27 @@ def classify_many(masks, flags=0, out=None):
     [1, 2, 0]
     """
     cdef uint64_t f = _flags_arg(flags)
-    _array_arg(masks, np.uint64, "masks")
-    cdef cnp.ndarray a = <cnp.ndarray>masks
-    cdef Py_ssize_t n = cnp.PyArray_DIM(a, 0), i, step
-    cdef const uint64_t* m = <const uint64_t*>cnp.PyArray_DATA(a)
+    cdef HeldBuffer mv = array_view(masks, "masks", cnp.NPY_UINT64)
+    cdef Py_ssize_t n = mv.shape[0], i, step
+    cdef const uint64_t* m = <const uint64_t*>mv.data
+    cdef ByteRange span
+    span.lo = mv.data
+    span.hi = mv.data + mv.nbytes
     # Into the caller's `out`, the masks are checked first (a refused call writes nothing
     # there); into a new array, the classify pass itself collects the OR of every mask and a
     # bad one is found after it: each mask is read once, and the array is thrown away.
     if out is not None:
         _check_masks(m, n, "masks")
-    res = _out_arg(out, np.uint32, (n,), (masks,))
-    cdef uint32_t* o = <uint32_t*>cnp.PyArray_DATA(<cnp.ndarray>res)
+    cdef HeldBuffer o = array_out(out, "out", cnp.NPY_UINT32, n)
+    _refuse_overlap(o, &span, 1)
+    cdef uint32_t* res = <uint32_t*>o.data
     cdef uint64_t seen = 0
     cdef bint watch = tl_watch_signals(), stopped = False
     with nogil:
         i = 0
         while i < n:
             step = min(n - i, <Py_ssize_t>CHECK_ELEMENTS)
-            seen |= c_classify_array(m + i, o + i, step, f)
+            seen |= c_classify_array(m + i, res + i, step, f)
             i += step
             if watch and i < n and tl_interrupted():
                 stopped = True
@@ -146,7 +98,9 @@ def classify_many(masks, flags=0, out=None):
             _check_masks(m, n, "masks")    # names the first bad mask, if it is still there
         raise ValueError("masks changed while classify_many read them: a mask now has bits "
                          "above 51 (another thread wrote the array)")
-    return res
+    o.release()
+    mv.release()
+    return o.array
 
 
 def _simd(enabled=None):
@@ -169,17 +123,19 @@ def beats_many(play_codes, pile_codes, flags=0, out=None):
     [True, False]
     """
     cdef uint64_t f = _flags_arg(flags)
-    pa = _private_copy(play_codes, np.uint32, "play_codes")
-    pb = _private_copy(pile_codes, np.uint32, "pile_codes")
-    cdef Py_ssize_t n = cnp.PyArray_DIM(<cnp.ndarray>pa, 0), i
-    if cnp.PyArray_DIM(<cnp.ndarray>pb, 0) != n:
-        raise ValueError(f"play_codes and pile_codes differ in length: {n} != {cnp.PyArray_DIM(<cnp.ndarray>pb, 0)}")
-    cdef const uint32_t* a = <const uint32_t*>cnp.PyArray_DATA(<cnp.ndarray>pa)
-    cdef const uint32_t* b = <const uint32_t*>cnp.PyArray_DATA(<cnp.ndarray>pb)
+    cdef ByteRange spans[2]
+    cdef cnp.ndarray pa = _private_copy(play_codes, cnp.NPY_UINT32, "play_codes", &spans[0])
+    cdef cnp.ndarray pb = _private_copy(pile_codes, cnp.NPY_UINT32, "pile_codes", &spans[1])
+    cdef Py_ssize_t n = cnp.PyArray_DIM(pa, 0), i
+    if cnp.PyArray_DIM(pb, 0) != n:
+        raise ValueError(f"play_codes and pile_codes differ in length: {n} != {cnp.PyArray_DIM(pb, 0)}")
+    cdef const uint32_t* a = <const uint32_t*>cnp.PyArray_DATA(pa)
+    cdef const uint32_t* b = <const uint32_t*>cnp.PyArray_DATA(pb)
     _check_codes(a, n, f, "play_codes")
     _check_codes(b, n, f, "pile_codes")
-    res = _out_arg(out, np.bool_, (n,), (play_codes, pile_codes))
-    cdef uint8_t* o = <uint8_t*>cnp.PyArray_DATA(<cnp.ndarray>res)
+    cdef HeldBuffer res = array_out(out, "out", cnp.NPY_BOOL, n)
+    _refuse_overlap(res, spans, 2)
+    cdef uint8_t* o = <uint8_t*>res.data
     cdef bint watch = tl_watch_signals(), stopped = False
     cdef RuleTable rt
     rules_decode(&rt, f)
@@ -192,24 +148,32 @@ def beats_many(play_codes, pile_codes, flags=0, out=None):
                 break
     if stopped:
         _raise_pending()
-    return res
+    res.release()
+    return res.array
 
 
-cdef tuple _moves_args(hands, pile_codes, uint64_t f, locked_out, must_include):
-    """Private copies of the four row arrays (see the top of this file), checked."""
+cdef tuple _moves_args(hands, pile_codes, uint64_t f, locked_out, must_include,
+                       ByteRange* spans=NULL):
+    """Private copies of the four row arrays (see the top of this file), checked; `spans`
+    (4 entries, if given) receives the bytes each caller's array spans."""
     cdef Py_ssize_t n, i
-    hands = _private_copy(hands, np.uint64, "hands")
+    cdef ByteRange none[4]
+    if spans == NULL:
+        spans = none
+    for i in range(4):
+        spans[i].lo = spans[i].hi = NULL
+    hands = _private_copy(hands, cnp.NPY_UINT64, "hands", &spans[0])
     n = cnp.PyArray_DIM(<cnp.ndarray>hands, 0)
     pile_codes = (np.zeros(n, np.uint32) if pile_codes is None
-                  else _private_copy(pile_codes, np.uint32, "pile_codes"))
+                  else _private_copy(pile_codes, cnp.NPY_UINT32, "pile_codes", &spans[1]))
     if cnp.PyArray_DIM(<cnp.ndarray>pile_codes, 0) != n:
         raise ValueError(f"pile_codes has length {cnp.PyArray_DIM(<cnp.ndarray>pile_codes, 0)}, hands has {n}")
     locked_out = (np.zeros(n, np.bool_) if locked_out is None
-                  else _private_copy(locked_out, np.bool_, "locked_out"))
+                  else _private_copy(locked_out, cnp.NPY_BOOL, "locked_out", &spans[2]))
     if cnp.PyArray_DIM(<cnp.ndarray>locked_out, 0) != n:
         raise ValueError(f"locked_out has length {cnp.PyArray_DIM(<cnp.ndarray>locked_out, 0)}, hands has {n}")
     must_include = (np.full(n, -1, np.int8) if must_include is None
-                    else _private_copy(must_include, np.int8, "must_include"))
+                    else _private_copy(must_include, cnp.NPY_INT8, "must_include", &spans[3]))
     if cnp.PyArray_DIM(<cnp.ndarray>must_include, 0) != n:
         raise ValueError(f"must_include has length {cnp.PyArray_DIM(<cnp.ndarray>must_include, 0)}, hands has {n}")
     cdef const int8_t* mi = <const int8_t*>cnp.PyArray_DATA(<cnp.ndarray>must_include)
@@ -230,14 +194,16 @@ def count_legal_moves_many(hands, pile_codes=None, flags=0, locked_out=None, mus
     [15, 1]
     """
     cdef uint64_t f = _flags_arg(flags)
-    args = _moves_args(hands, pile_codes, f, locked_out, must_include)
+    cdef ByteRange spans[4]
+    args = _moves_args(hands, pile_codes, f, locked_out, must_include, spans)
     cdef Py_ssize_t n = cnp.PyArray_DIM(<cnp.ndarray>args[0], 0), i
     cdef const uint64_t* h = <const uint64_t*>cnp.PyArray_DATA(<cnp.ndarray>args[0])
     cdef const uint32_t* p = <const uint32_t*>cnp.PyArray_DATA(<cnp.ndarray>args[1])
     cdef const uint8_t* lo = <const uint8_t*>cnp.PyArray_DATA(<cnp.ndarray>args[2])
     cdef const int8_t* mi = <const int8_t*>cnp.PyArray_DATA(<cnp.ndarray>args[3])
-    res = _out_arg(out, np.int64, (n,), (hands, pile_codes, locked_out, must_include))
-    cdef int64_t* o = <int64_t*>cnp.PyArray_DATA(<cnp.ndarray>res)
+    cdef HeldBuffer res = array_out(out, "out", cnp.NPY_INT64, n)
+    _refuse_overlap(res, spans, 4)
+    cdef int64_t* o = <int64_t*>res.data
     cdef bint watch = tl_watch_signals(), stopped = False
     cdef RuleTable rt
     rules_decode(&rt, f)
@@ -249,7 +215,8 @@ def count_legal_moves_many(hands, pile_codes=None, flags=0, locked_out=None, mus
                 break
     if stopped:
         _raise_pending()
-    return res
+    res.release()
+    return res.array
 
 
 def legal_moves_many(hands, pile_codes=None, flags=0, locked_out=None, must_include=None):
@@ -368,8 +335,8 @@ def random_playouts_range(first, n, players=4, seed=0, flags=0, policy=P_RANDOM,
     cdef int players_ = _small_int_arg(players, "players", 2, 4)
     cdef Py_ssize_t first_ = _count_arg(first, "first")
     cdef Py_ssize_t n_ = _int_arg(n, "n", 0, MAX_GAMES)
-    res = _out_arg(out, np.int8, (n_, players_), ())
-    cdef int8_t* o = <int8_t*>cnp.PyArray_DATA(<cnp.ndarray>res)
+    cdef HeldBuffer res = array_out(out, "out", cnp.NPY_INT8, n_, players_)
+    cdef int8_t* o = <int8_t*>res.data
     cdef Py_ssize_t i
     cdef int p, failed = 0
     cdef bint watch = tl_watch_signals()
@@ -397,7 +364,8 @@ def random_playouts_range(first, n, players=4, seed=0, flags=0, policy=P_RANDOM,
         _raise_pending()
     if failed:
         raise MemoryError("playout could not allocate a move buffer")
-    return res
+    res.release()
+    return res.array
 
 
 def record_playout(seed, index, players=4, flags=0, policy=P_RANDOM):

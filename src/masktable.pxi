@@ -129,8 +129,10 @@ cdef class MaskTable:
     def map_array(self, masks):
         """``[self[m] for m in masks]`` for a uint64 array of masks (below 2**63), probed in
         C: how the Python layer wraps the arrays of moves the core lists."""
-        _array_arg(masks, np.uint64, "masks")
-        cdef const uint64_t[::1] view = masks.copy()    # read once, whatever another thread does
+        # A private copy, its length from the buffer (arrays.pxi), never masks.copy() or
+        # masks.shape: read once, whatever another thread or a subclass does.
+        cdef const uint64_t[::1] view = array_in(masks, "masks", cnp.NPY_UINT64, 1, -1, -1,
+                                                 AR_CONTIGUOUS)
         cdef Py_ssize_t i, n = view.shape[0]
         cdef list out = PyList_New(n)
         for i in range(n):

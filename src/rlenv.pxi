@@ -372,18 +372,10 @@ cdef str _rl_legal_text(const RLG* g):
             + (", and pass (action 0)" if g.s.pile_code != 0 else "; pass (action 0) is not allowed on a lead"))
 
 
-cdef object _rl_out(object out, object dtype, tuple shape, str name="out"):
-    """`out` checked (an ndarray of `dtype`, exactly `shape`, C-contiguous, writeable), or a
-    new array when None. Our own, so that this file depends on nothing of batch.pxi's
-    output checks but _array_arg."""
-    if out is None:
-        return np.empty(shape, dtype)
-    _array_arg(out, dtype, name, len(shape))
-    if out.shape != shape:
-        raise ValueError(f"{name} must have shape {shape}; got {out.shape}")
-    if not out.flags.writeable:
-        raise ValueError(f"{name} is read-only")
-    return out
+cdef HeldBuffer _rl_out(object out, int typenum, Py_ssize_t rows, Py_ssize_t cols=-1):
+    """`out` held for writing (arrays.pxi: exactly (rows,) or (rows, cols) of `typenum`,
+    C-contiguous, aligned, writeable, all read from its buffer), or a new array when None."""
+    return array_out(out, "out", typenum, rows, cols)
 
 
 cdef class RLGame:
@@ -555,28 +547,28 @@ cdef class RLGame:
     def observe(self, seat, out=None):
         """The uint8 observation of `seat` (docs/rl.md), into `out` if given."""
         cdef int s = _small_int_arg(seat, "seat", 0, 3)
-        res = _rl_out(out, np.uint8, (RL_OBS,))
-        cdef uint8_t[::1] o = res
+        cdef HeldBuffer o = _rl_out(out, cnp.NPY_UINT8, RL_OBS)
         # The bound after every argument was read: their Python code (__index__, an out
         # subclass) may have re-initialised this game with fewer players.
         if s >= self.players:
             raise ValueError(f"seat must be in 0..{self.players - 1}; got {_quote(seat)}")
-        rl_encode(&self.g, s, &o[0])
-        return res
+        rl_encode(&self.g, s, <uint8_t*>o.data)
+        o.release()
+        return o.array
 
     def action_mask(self, out=None):
         """The int8 action mask of the seat to act (all zeros once over)."""
-        res = _rl_out(out, np.int8, (RL_ACTIONS,))
-        cdef int8_t[::1] o = res
-        rl_mask(&self.g, &o[0])
-        return res
+        cdef HeldBuffer o = _rl_out(out, cnp.NPY_INT8, RL_ACTIONS)
+        rl_mask(&self.g, <int8_t*>o.data)
+        o.release()
+        return o.array
 
     def legal_action_cards(self, out=None):
         """int8 (487, 52): row a holds the cards action a plays (row 0 and unused rows: 0)."""
-        res = _rl_out(out, np.int8, (RL_ACTIONS, 52))
-        cdef int8_t[:, ::1] o = res
-        rl_action_cards(&self.g, &o[0, 0])
-        return res
+        cdef HeldBuffer o = _rl_out(out, cnp.NPY_INT8, RL_ACTIONS, 52)
+        rl_action_cards(&self.g, <int8_t*>o.data)
+        o.release()
+        return o.array
 
     def __copy__(self):
         cdef RLGame c = RLGame.__new__(RLGame)
@@ -1082,11 +1074,11 @@ cdef class VecGames:
         self.busy = True
         try:
             self._open_memos(1)
-            if isinstance(seed, np.ndarray):
-                _array_arg(seed, np.uint64, "seed")
-                if seed.shape[0] != n:
-                    raise ValueError(f"seed must hold {n} seeds (one per env); got {seed.shape[0]}")
-                seeds = seed.copy()
+            if isinstance(seed, cnp.ndarray):
+                # A private copy of exactly n seeds, its length read from the buffer
+                # (arrays.pxi), never from seed.shape or seed.copy(), which a subclass
+                # can override.
+                seeds = array_in(seed, "seed", cnp.NPY_UINT64, 1, n, -1, AR_CONTIGUOUS)
                 for i in range(n):
                     rng_seed(&self.c.games[i].rng, seeds[i])
             else:
@@ -1182,10 +1174,12 @@ cdef class VecGames:
         # never step the same games at once.
         self.busy = True
         try:
-            _array_arg(actions, np.int64, "actions")
-            if actions.shape[0] != n:
-                raise ValueError(f"actions must have shape ({n},); got {actions.shape}")
-            nbad = self._load_actions(actions)
+            # Held, not copied: _load_actions reads each action once into our own buffer
+            # (p_act), which is what is checked and stepped. Its length is the buffer's
+            # (arrays.pxi), never actions.shape, which a subclass can override.
+            held = array_view(actions, "actions", cnp.NPY_INT64, 1, n)
+            nbad = self._load_actions(<const int64_t*>(<HeldBuffer>held).data)
+            (<HeldBuffer>held).release()
             if nbad and self.raise_on_error:
                 bad = 0
                 while rl_legal(&self.c.games[bad], self.c.p_act[bad]):
@@ -1203,12 +1197,11 @@ cdef class VecGames:
             self.busy = False
         return nbad
 
-    cdef Py_ssize_t _load_actions(self, const int64_t[::1] src) except -1:
+    cdef Py_ssize_t _load_actions(self, const int64_t* a_in) except -1:
         """Copy the caller's actions into our buffer (the loop never reads the caller's
         array again, even if another thread writes it) and count the illegal ones, by the
         compact per-env limits (one int32 each, not a page of game per env)."""
         cdef Py_ssize_t i, nbad = 0, n = self.c.num_envs
-        cdef const int64_t* a_in = &src[0]
         cdef int64_t* a_out = self.c.p_act
         cdef const int32_t* limits = self.c.limits
         cdef int64_t a
@@ -1244,13 +1237,17 @@ cdef class VecGames:
 
     def legal_action_cards(self, env, out=None):
         """int8 (487, 52) card vectors of env `env`'s actions (as RLGame.legal_action_cards)."""
-        # `out` first: checking it runs Python code (an ndarray subclass's properties)
-        # that could close these games; nothing Python runs between _env_arg and the read.
-        res = _rl_out(out, np.int8, (RL_ACTIONS, 52))
-        cdef int8_t[:, ::1] o = res
+        # `env` first (its __index__ is Python code that may close these games), then
+        # `out` held (its buffer read with no Python code of an ndarray's), then the open
+        # check and the bound again, in case holding `out` ran any.
         cdef Py_ssize_t i = self._env_arg(env)
-        rl_action_cards(&self.c.games[i], &o[0, 0])
-        return res
+        cdef HeldBuffer o = _rl_out(out, cnp.NPY_INT8, RL_ACTIONS, 52)
+        self._check_open()
+        if i >= self.c.num_envs:
+            raise ValueError(f"env must be in 0..{self.c.num_envs - 1}; got {_quote(env)}")
+        rl_action_cards(&self.c.games[i], <int8_t*>o.data)
+        o.release()
+        return o.array
 
     def __reduce__(self):
         raise TypeError("VecGames holds native games and cannot be pickled")

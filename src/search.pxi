@@ -217,28 +217,34 @@ def deal_places(state, deals, actions, policy=P_PLAN, seed=0):
     seat = st.turn
     if seat < 0:
         raise ValueError("the hand is over")
-    try:
-        arr = np.ascontiguousarray(deals, dtype=np.uint64)
-    except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"deals must be an array of card masks; got {_quote(deals)}") from None
-    if arr.ndim != 2 or arr.shape[1] != st.players:
-        raise ValueError(f"deals must have shape (samples, {st.players}); got {arr.shape}")
-    n = arr.shape[0]
+    # The actions first: their __index__ is Python code, which may write `deals`. Then the
+    # deals are copied (arrays.pxi: the rows and columns the buffer really has, whatever
+    # deals.shape says), and only the copy is checked and played, so neither that code nor
+    # another thread can change a deal between its check and its playouts.
+    arr_act, codes = _mc_actions(&st, actions)
+    if not isinstance(deals, cnp.ndarray):
+        try:
+            deals = np.array(deals, dtype=np.uint64)
+        except (TypeError, ValueError, OverflowError):
+            raise ValueError(f"deals must be an array of card masks; got {_quote(deals)}") from None
+    # Any integer dtype, as int64 (a mask is below 2**52; a negative one is refused below as
+    # bits above 51), read as uint64.
+    cdef cnp.ndarray arr = array_in(deals, "deals", cnp.NPY_INT64, 2, -1, st.players, AR_ANY_INT)
+    n = cnp.PyArray_DIM(arr, 0)
     if n > MAX_SAMPLES:
         raise ValueError(f"at most MAX_SAMPLES={MAX_SAMPLES} deals; got {n}")
-    cdef const uint64_t[:, ::1] dv = arr
+    cdef const uint64_t* dv = <const uint64_t*>cnp.PyArray_DATA(arr)
     outside = st.hands[seat] | st.played | st.pile_mask
     for d in range(n):
         taken = 0
         for p in range(st.players):
             if p == seat:
                 continue
-            h = dv[d, p]
+            h = dv[d * st.players + p]
             if h >> 52 or h & (taken | outside) or TL_POPCOUNT(h) != TL_POPCOUNT(st.hands[p]):
                 raise ValueError(f"deals[{d}] is not a deal of the hidden cards: seat {p}'s "
                                  f"hand {h:#x} overlaps, or its size is not {TL_POPCOUNT(st.hands[p])}")
             taken |= h
-    arr_act, codes = _mc_actions(&st, actions)
     if len(arr_act) * n > MAX_PLACES:
         raise ValueError(f"{len(arr_act)} actions x {n} deals exceeds MAX_PLACES={MAX_PLACES}")
     out = np.zeros((len(arr_act), n), np.int8)
@@ -252,7 +258,7 @@ def deal_places(state, deals, actions, policy=P_PLAN, seed=0):
         return out
     with nogil:
         failed = _mc_run(&st, 0, counts, &act[0], &cd[0], na, n, base_seed, pol, NULL, &o[0, 0],
-                         &dv[0, 0])
+                         dv)
     if failed == INTERRUPTED:
         _raise_pending()
     if failed:

@@ -19,6 +19,7 @@ True
 """
 
 include "gd_bits.pxi"
+include "../arrays.pxi"
 include "gd_gen.pxi"
 include "gd_rng.pxi"
 include "gd_api.pxi"

@@ -14,50 +14,47 @@ MAX_ROWS = 1 << 31
 MAX_PLAYS = MAX_PLAYS_MANY
 
 
-cdef object _array_arg(object arr, object dtype, str name, int ndim):
-    if not isinstance(arr, np.ndarray):
-        raise ValueError(f"{name} must be a numpy.ndarray of {np.dtype(dtype).name}; got {type(arr).__name__}")
-    if arr.dtype != dtype:
-        raise ValueError(f"{name} must have dtype {np.dtype(dtype).name}; got {arr.dtype}")
-    if arr.ndim != ndim:
-        raise ValueError(f"{name} must be {ndim}-dimensional; got shape {arr.shape}")
-    return arr
-
-
 cdef tuple _many_args(object hands, object levels, object pile_codes, int f):
     """Private, validated copies of the batch inputs: hands (n, 2) uint64, levels (n,) uint8,
-    pile codes (n,) uint32."""
+    pile codes (n,) uint32. Every array enters through array_in (arrays.pxi): n is the
+    length of the hands' own buffer, and every array the loops read is a copy of that
+    length, made after the only Python code of the arguments (levels' __index__) has run."""
     cdef Py_ssize_t n, i
-    cdef int lv
-    _array_arg(hands, np.uint64, "hands", 2)
-    if hands.shape[1] != 2:
-        raise ValueError(f"hands must have shape (n, 2) (once, twice per row); got {hands.shape}")
-    n = hands.shape[0]
+    cdef int lv = 0
+    cdef cnp.ndarray h, lv64
+    cdef bint lv_array = isinstance(levels, cnp.ndarray)
+    if not lv_array:
+        lv = _level_arg(levels)
+    h = array_in(hands, "hands", cnp.NPY_UINT64, 2, -1, 2)
+    n = cnp.PyArray_DIM(h, 0)
     if n > MAX_ROWS:
         raise ValueError(f"hands has {n} rows; at most {MAX_ROWS} per call")
-    h = np.array(hands, dtype=np.uint64, order="C", copy=True)
-    if isinstance(levels, np.ndarray):
-        if levels.dtype.kind not in "iu":
-            raise ValueError(f"levels must be an int or an integer array; got dtype {levels.dtype}")
-        if levels.shape != (n,):
-            raise ValueError(f"levels must have shape ({n},); got {levels.shape}")
-        lvs = np.array(levels, dtype=np.int64, order="C", copy=True)
-        if n and (lvs.min() < 2 or lvs.max() > 14):
-            i = int(np.flatnonzero((lvs < 2) | (lvs > 14))[0])
-            raise ValueError(f"levels[{i}] must be 2..14; got {lvs[i]}")
-        lvs = lvs.astype(np.uint8)
+    if lv_array:
+        lv64 = array_in(levels, "levels", cnp.NPY_INT64, 1, n, -1, AR_ANY_INT)
+        lvs = np.empty(n, np.uint8)
+        i = _narrow_levels(lv64, lvs)
+        if i >= 0:
+            raise ValueError(f"levels[{i}] must be 2..14; got {(<int64_t*>cnp.PyArray_DATA(lv64))[i]}")
     else:
-        lv = _level_arg(levels)
         lvs = np.full(n, lv, np.uint8)
     if pile_codes is None:
         piles = np.zeros(n, np.uint32)
     else:
-        _array_arg(pile_codes, np.uint32, "pile_codes", 1)
-        if pile_codes.shape[0] != n:
-            raise ValueError(f"pile_codes has length {pile_codes.shape[0]}, hands has {n}")
-        piles = np.array(pile_codes, dtype=np.uint32, order="C", copy=True)
+        piles = array_in(pile_codes, "pile_codes", cnp.NPY_UINT32, 1, n)
     _check_rows(h, lvs, piles, f)
     return h, lvs, piles
+
+
+cdef Py_ssize_t _narrow_levels(cnp.ndarray src, cnp.ndarray dst) except -2:
+    """Levels (int64 copy) into uint8; the first one outside 2..14, or -1."""
+    cdef const int64_t* a = <const int64_t*>cnp.PyArray_DATA(src)
+    cdef uint8_t* b = <uint8_t*>cnp.PyArray_DATA(dst)
+    cdef Py_ssize_t i, n = cnp.PyArray_DIM(src, 0)
+    for i in range(n):
+        if a[i] < 2 or a[i] > 14:
+            return i
+        b[i] = <uint8_t>a[i]
+    return -1
 
 
 cdef int _check_rows(const uint64_t[:, ::1] h, const uint8_t[::1] lv, const uint32_t[::1] pc, int f) except -1:
@@ -109,17 +106,16 @@ def count_legal_plays_many(hands, levels, pile_codes=None, flags=0, out=None):
     cdef int f = _flags_arg(flags)
     h, lvs, piles = _many_args(hands, levels, pile_codes, f)
     cdef Py_ssize_t n = h.shape[0]
-    if out is not None:
-        _array_arg(out, np.int64, "out", 1)
-        if out.shape[0] != n:
-            raise ValueError(f"out must have shape ({n},); got {out.shape}")
-        if not out.flags.writeable:
-            raise ValueError("out is read-only")
     res = np.empty(n, np.int64)
     _count_rows(h, lvs, piles, f, res)
     if out is None:
         return res
-    out[...] = res
+    # Held (its real size, dtype and writability from its buffer) only now, and written
+    # with one memcpy: a refused or interrupted call leaves `out` untouched.
+    cdef HeldBuffer o = array_out(out, "out", cnp.NPY_INT64, n)
+    if n:
+        memcpy(o.data, cnp.PyArray_DATA(res), n * sizeof(int64_t))
+    o.release()
     return out
 
 
