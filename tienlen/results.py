@@ -130,8 +130,8 @@ class RunHeader:
             texts = (lineup, names, [record["engine"]])
             if not all(isinstance(t, list) and all(type(x) is str for x in t) for t in texts):
                 raise ValueError("lineup, names and engine must be text")
-            players = _int_field(record["players"], 2, 4, "players")
-            seed = _int_field(record["seed"], 0, SEED_LIMIT - 1, "seed")
+            players = int_field(record["players"], 2, 4, "players")
+            seed = int_field(record["seed"], 0, SEED_LIMIT - 1, "seed")
             # Files written before rulesets were data hold a preset name, read the same way.
             header = cls(tuple(lineup), tuple(names), players, seed,
                          Rules.from_dict(record["rules"]), record["engine"])
@@ -166,7 +166,7 @@ def _show(value: Any) -> str:
 # round silently. Readers raise their own error with the file and line.
 
 
-def _int_field(value: object, low: int, high: int, what: str) -> int:
+def int_field(value: object, low: int, high: int, what: str) -> int:
     """``value`` if it is an int (not a bool, float or text) in ``low..high``."""
     if type(value) is not int or not low <= value <= high:
         raise ValueError(f"{what} must be an int in {low}..{high}; got {value!r:.40}")
@@ -185,7 +185,7 @@ def int_column(values: Any, low: int, high: int, what: str) -> np.ndarray:
         return values.astype(np.int64)
     objects = np.asarray(values, dtype=object)
     for value in objects.flat:
-        _int_field(value, low, high, what)
+        int_field(value, low, high, what)
     return objects.astype(np.int64)
 
 
@@ -213,8 +213,8 @@ def span_field(value: object, high: int, what: str) -> tuple[int, int]:
     """A unit's ``[start, stop]``: two ints, ``0 <= start < stop <= high``."""
     if not isinstance(value, list) or len(value) != 2:
         raise ValueError(f"{what} must be [start, stop]; got {value!r:.40}")
-    start = _int_field(value[0], 0, high - 1, f"{what} start")
-    stop = _int_field(value[1], start + 1, high, f"{what} stop")
+    start = int_field(value[0], 0, high - 1, f"{what} start")
+    stop = int_field(value[1], start + 1, high, f"{what} stop")
     return start, stop
 
 
@@ -252,25 +252,21 @@ def _unit(start: int, stop: int, players: int, n: int, cols: Mapping[str, npt.Ar
     if deal.shape != (k * players,) or rotation.shape != deal.shape:
         raise ResultsError(f"{where}: unit {start}..{stop - 1} has {len(deal)} games, "
                            f"not {k * players}")
-    if (deal < start).any() or (deal >= stop).any() or (rotation < 0).any() or (rotation >= players).any():
-        raise ResultsError(f"{where}: unit {start}..{stop - 1} holds a game outside it")
     slot = (deal - start) * players + rotation
     if len(np.unique(slot)) != len(slot):
         raise ResultsError(f"{where}: unit {start}..{stop - 1} holds a game twice")
     expected_seats = (np.arange(n)[None, :] + rotation[:, None]) % players
-    arrays = {}
-    for name, dtype, low, high in (("seats", np.int8, 0, players - 1),
-                                   ("places", np.int8, 1, players),
-                                   ("decisions", np.int32, 0, _MAX_DECISIONS),
-                                   ("seconds", np.float64, 0, _MAX_SECONDS)):
-        if dtype is np.float64:
-            values = float_column(cols[name], low, high, name)
-        else:
-            values = int_column(cols[name], int(low), int(high), name).astype(dtype)
+    # Range-checked before the casts, which cannot wrap then.
+    arrays: dict[str, np.ndarray] = {
+        "seats": int_column(cols["seats"], 0, players - 1, "seats").astype(np.int8),
+        "places": int_column(cols["places"], 1, players, "places").astype(np.int8),
+        "decisions": int_column(cols["decisions"], 0, _MAX_DECISIONS, "decisions").astype(np.int32),
+        "seconds": float_column(cols["seconds"], 0.0, _MAX_SECONDS, "seconds"),
+    }
+    for name, values in arrays.items():
         if values.shape != (k * players, n):
             raise ResultsError(f"{where}: unit {start}..{stop - 1}: {name} is not one value "
                                f"per entry in every game")
-        arrays[name] = values
     if (arrays["seats"] != expected_seats).any():
         raise ResultsError(f"{where}: unit {start}..{stop - 1}: seats do not follow the rotation")
     ordered = np.sort(arrays["places"], axis=1)

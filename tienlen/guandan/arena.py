@@ -45,7 +45,8 @@ import numpy as np
 
 from ..arena import (MAX_JOBS, ArenaError, Comparison, Interval, Pace, Stopped, Work,
                      mean_interval, paired_test, run_work)
-from ..results import ResultsError, _durable, _json_line, float_column, int_column, span_field
+from ..results import (ResultsError, _durable, _json_line, float_column, int_column, int_field,
+                       span_field)
 from ..lockfile import WriterLock
 from ..seeds import check_seed, mix
 from .bots import Bot, make_bot
@@ -652,7 +653,7 @@ def load(path: str | os.PathLike[str]) -> DuplicateResult:
         if mode not in MODES:
             raise ValueError(f"a bad mode {mode!r:.40}")
         seed = check_seed(header["seed"])
-        cap = int_column(header["hand_cap"], 1, MAX_HAND_CAP, "hand_cap").item()
+        cap = int_field(header["hand_cap"], 1, MAX_HAND_CAP, "hand_cap")
     except (KeyError, TypeError, ValueError) as error:
         raise GamesFileError(f"{path}:1: a bad header ({error})") from None
     units: list[DuplicateUnit] = []
@@ -691,13 +692,13 @@ def _unit_from_rows(span: object, rows: list[dict[str, Any]], cap: int) -> Dupli
     unit = DuplicateUnit.empty(start, stop - start)
     seen = set()
     for row in rows:
-        board = int_column(row["board"], start, stop - 1, "board").item()
-        s = int_column(row["seating"], 0, 1, "seating").item()
+        board = int_field(row["board"], start, stop - 1, "board")
+        s = int_field(row["seating"], 0, 1, "seating")
         if (board, s) in seen:
             raise ValueError(f"game (board {board}, seating {s}) repeated")
         seen.add((board, s))
         i = board - start
-        hands = int_column(row["hands"], 1, cap, "hands").item()
+        hands = int_field(row["hands"], 1, cap, "hands")
         pair = {}
         for key in ("a_seats", "match_won", "hands_won", "place_sum", "levels", "decisions"):
             pair[key] = int_column(row[key], 0, 2**31 - 1, key)
