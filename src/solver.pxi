@@ -13,7 +13,7 @@
 #     lock-outs, must_include), allocated per call, growing as the search grows;
 #   * a symmetry cut: two cards of one rank in one hand with no card of any other hand (nor
 #     the pile's top card) between them are interchangeable, so only the move using the
-#     lower ones is searched;
+#     lower ones is searched (never the card a lead must hold: it has no twin);
 #   * "goes out in k unbeatable plays" without search: a leader whose hand splits into
 #     combinations none of which the other side can beat, except perhaps one played last;
 #   * move ordering: plays that end the hand first, then the larger plays on a lead and the
@@ -378,7 +378,7 @@ cdef int64_t sv_moves(Solver* sv, const State* s, int64_t base) noexcept nogil:
     interchangeable cards is kept.
     Returns the count, or -1 on no memory."""
     cdef int p = s.turn, q, c, d, lo
-    cdef uint64_t hand = s.hands[p], other = 0, both, need, m, h
+    cdef uint64_t hand = s.hands[p], other = 0, both, need, m, h, own
     cdef uint64_t pred[52]
     cdef int64_t n, i, kept = 0
     cdef uint32_t code
@@ -389,6 +389,13 @@ cdef int64_t sv_moves(Solver* sv, const State* s, int64_t base) noexcept nogil:
     if s.pile_code != 0:
         other |= (<uint64_t>1) << ctop(s.pile_code)
     both = hand | other
+    # The card a lead must hold (R7.2) is like no other: a play with it is legal where the
+    # same play with its neighbour is not, so it is interchangeable with nothing (issue 24:
+    # treating it as its rank's other cards dropped every lead holding it but not the lower
+    # card, and the single of it).
+    own = hand
+    if s.must_include >= 0:
+        own &= ~((<uint64_t>1) << s.must_include)
     # pred[c]: the next lower card of c's rank among everything that can be compared with it,
     # when that card is the mover's own (then the two are interchangeable).
     h = hand
@@ -396,11 +403,13 @@ cdef int64_t sv_moves(Solver* sv, const State* s, int64_t base) noexcept nogil:
         c = TL_CTZ(h)
         h &= h - 1
         pred[c] = 0
+        if c == s.must_include:
+            continue
         lo = c & ~3
         d = c - 1
         while d >= lo:
             if (both >> d) & 1:
-                if (hand >> d) & 1:
+                if (own >> d) & 1:
                     pred[c] = (<uint64_t>1) << d
                 break
             d -= 1

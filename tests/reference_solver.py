@@ -45,6 +45,29 @@ def copy_game(game: RefGame) -> RefGame:
     return twin
 
 
+def position(hands: list[int], *, turn: int, pile: int = 0, pile_owner: int | None = None,
+             locked: frozenset[int] | set[int] = frozenset(), finished: list[int] | None = None,
+             must_include: int | None = None, rules: ref.Ruleset | None = None) -> RefGame:
+    """A position given field by field, as a search from a seat's view sets it up: the
+    hands (a finished seat's empty), the pile and its owner, the seat to act, the seats
+    locked out of the pile (R5.1), the finishing order so far and the card the lead must
+    hold (R7.2). Nothing is checked: the caller gives a position play could reach."""
+    game = RefGame.__new__(RefGame)
+    game.players = len(hands)
+    game.rules = ref.ruleset(rules=rules) if rules is not None else ref.CONTRACT
+    game.twos_in_sequences = game.rules.twos_in_sequences
+    game.instant_winner = None
+    game.hands = list(hands)
+    game.pile = pile
+    game.pile_owner = pile_owner
+    game.locked_seats = set(locked)
+    game.finished = list(finished or [])
+    game.must_include = must_include
+    game.turn = turn
+    game._legal_cache = (None, frozenset())
+    return game
+
+
 @lru_cache(maxsize=1 << 18)
 def _plays(hand: int, pile: int, locked: bool, must_include: int | None,
            rules: ref.Ruleset) -> tuple:

@@ -91,3 +91,35 @@ def test_without_the_dask_extra_the_errors_say_what_to_install(
     status, _, err = sim(capsys, *ARGS, "--games", "12", "--out", str(tmp_path / "g.parquet"))
     assert status == 2 and "needs pyarrow" in err and 'pip install "tienlen[dask]"' in err
     assert not (tmp_path / "g.parquet").exists()
+
+
+@pytest.mark.parametrize("suffix", ["jsonl", "parquet"])
+def test_two_resumes_of_same_file_at_once_second_refused(tmp_path: Path, suffix: str) -> None:
+    # Issue 24: the same `sim --out FILE --resume` started twice at once corrupted the
+    # file (.jsonl: both wrote at the same offsets; .parquet: the same temporary unit).
+    # The second is refused up front, the first finishes, and the file is whole.
+    import subprocess
+    import time
+
+    if suffix == "parquet":
+        pytest.importorskip("pyarrow")
+    path = tmp_path / f"games.{suffix}"
+    args = [sys.executable, "-m", "tienlen", "sim", "--bots", "random", "--players", "4",
+            "--games", "1000", "--unit-games", "40", "--seed", "5", "--out", str(path),
+            "--resume"]
+    first = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not (tmp_path / f"games.{suffix}.lock").exists():
+            assert first.poll() is None and time.monotonic() < deadline, "the first run ended"
+            time.sleep(0.02)
+        second = subprocess.run(args, capture_output=True, text=True, timeout=120)
+        _, first_err = first.communicate(timeout=300)
+    finally:
+        first.kill()
+        first.wait()
+    assert first.returncode == 0, first_err
+    assert second.returncode == 2, second.stderr
+    assert "is being written by another run" in second.stderr
+    assert "Traceback" not in second.stderr
+    assert results.load(path).games == 1000

@@ -373,3 +373,83 @@ def test_sim_cli_ctrl_c_prints_the_completed_boards_and_exits_130(tmp_path):
     if first:
         assert back.games_table()[:2 * first] == run("L2", "L1", hands=2 * first,
                                                      seed=3).games_table()
+
+
+# --- hostile values in a games file (issue 24) ------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def match_file_lines(tmp_path_factory) -> list[str]:
+    """A finished 4-match file's lines: header, then per board two games and a unit line."""
+    path = tmp_path_factory.mktemp("gd") / "g.jsonl"
+    with GamesWriter(path, teams=["L1+L1", "L1+L1"], mode="match", seed=5, hand_cap=100,
+                     games=4) as out:
+        run("L1", "L1", matches=4, seed=5, on_unit=out.write, hand_cap=100)
+    return path.read_text().splitlines()
+
+
+HOSTILE_GUANDAN = {
+    # name: (which line: "header", "game" (the first) or "unit" (the first), the edit)
+    "seed-infinity": ("header", {"seed": float("inf")}),
+    "seed-float": ("header", {"seed": 5.0}),
+    "hand_cap-infinity": ("header", {"hand_cap": float("inf")}),
+    "hand_cap-0": ("header", {"hand_cap": 0}),
+    "teams-not-text": ("header", {"teams": [1, 2]}),
+    "hands-2**70": ("game", {"hands": 2**70}),
+    "hands-over-cap": ("game", {"hands": 101}),
+    "decisions-2**70": ("game", {"decisions": [2**70, 0]}),
+    "decisions-float": ("game", {"decisions": [1.5, 0]}),
+    "board-infinity": ("game", {"board": float("inf")}),
+    "seating-2": ("game", {"seating": 2}),
+    "levels-300": ("game", {"levels": [300, 2]}),
+    "seconds-nan": ("game", {"seconds": [float("nan"), 0.0]}),
+    "a_seats-same": ("game", {"a_seats": [0, 0]}),
+    "match_won-both": ("game", {"match_won": [1, 1]}),
+    "unit-infinity": ("unit", {"unit": [0, float("inf")]}),
+    "unit-5": ("unit", {"unit": 5}),
+    "unit-three-numbers": ("unit", {"unit": [0, 1, 2]}),
+}
+
+
+@pytest.mark.parametrize("name", HOSTILE_GUANDAN)
+def test_hostile_guandan_value_is_results_error(tmp_path, match_file_lines, name) -> None:
+    # Issue 24: Infinity and 2**70 raised OverflowError from int() or a numpy store, and
+    # impossible values (levels [300, 2]) were loaded; each field is checked once now.
+    from tienlen.results import ResultsError
+
+    lines = list(match_file_lines)
+    where, edit = HOSTILE_GUANDAN[name]
+    at = {"header": 0, "game": 1,
+          "unit": next(i for i, line in enumerate(lines) if '"unit"' in line)}[where]
+    record = json.loads(lines[at])
+    record.update(edit)
+    lines[at] = json.dumps(record)
+    path = tmp_path / "g.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ResultsError, match=r"g\.jsonl:\d+: a bad (header|unit)") as caught:
+        load(path)
+    assert isinstance(caught.value, DuplicateError)
+
+
+def test_hostile_guandan_file_untouched_loads(tmp_path, match_file_lines) -> None:
+    # The checks accept every file a run writes.
+    path = tmp_path / "g.jsonl"
+    path.write_text("\n".join(match_file_lines) + "\n")
+    assert load(path).boards == 2
+
+
+def test_guandan_writer_holds_writer_lock(tmp_path) -> None:
+    # Issue 24: one writer per games file, the same lock as Tiến Lên's (tienlen.lockfile):
+    # held while the writer is open, released at close.
+    from tienlen.lockfile import WriterLock
+
+    path = tmp_path / "g.jsonl"
+    with GamesWriter(path, teams=["a", "b"], mode="hand", seed=5, hand_cap=100, games=2):
+        with pytest.raises(DuplicateError, match="being written by another run"):
+            WriterLock.acquire(path, DuplicateError)
+    with WriterLock.acquire(path, DuplicateError) as lock:
+        assert lock.held
+    # A refused writer (the file exists) leaves the lock free.
+    with pytest.raises(DuplicateError, match="exists"):
+        GamesWriter(path, teams=["a", "b"], mode="hand", seed=5, hand_cap=100, games=2)
+    WriterLock.acquire(path, DuplicateError).release()

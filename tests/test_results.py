@@ -258,3 +258,190 @@ def test_discard_removes_only_a_file_this_run_created_empty(tmp_path: Path, suff
     # Reopened to resume, or holding games: discarding keeps it.
     GamesFile.open(path, header(), games=12, resume=True).discard()
     assert read(path).played == 6
+
+
+# --- hostile values (issue 24) --------------------------------------------------------
+
+
+def _jsonl_lines(tmp_path: Path) -> tuple[Path, list[str]]:
+    """A finished 6-game file and its lines: header, games, three rows, the unit line."""
+    path = tmp_path / "games.jsonl"
+    with GamesFile.open(path, header(), games=6) as out:
+        run(LINEUP, 6, players=PLAYERS, seed=7, unit_deals=2, on_unit=out.write)
+    return path, path.read_text().splitlines()
+
+
+def _edited(line: str, **changes: object) -> str:
+    record = json.loads(line)
+    for key, value in changes.items():
+        if isinstance(value, tuple):      # (index, value): one entry of a list field
+            record[key][value[0]] = value[1]
+        else:
+            record[key] = value
+    return json.dumps(record)
+
+
+HOSTILE_JSONL = {
+    # name: (line index, the edit); the unit line is index 8 (header, games, 6 rows).
+    "unit-5": (8, {"unit": 5}),
+    "unit-null": (8, {"unit": None}),
+    "unit-three-numbers": (8, {"unit": [0, 2, 3]}),
+    "unit-float": (8, {"unit": [0, 2.0]}),
+    "places-300": (2, {"places": (0, 300)}),
+    "places-float": (2, {"places": (0, 1.0)}),
+    "decisions-2**40": (2, {"decisions": (0, 2**40)}),
+    "decisions-negative": (2, {"decisions": (0, -1)}),
+    "rotation-2**70": (2, {"rotation": 2**70}),
+    "rotation-true": (2, {"rotation": True}),
+    "deal-text": (2, {"deal": "0"}),
+    "seconds-nan": (2, {"seconds": (0, float("nan"))}),
+    "seconds-text": (2, {"seconds": (0, "1")}),
+    "seats-list": (2, {"seats": (0, [0])}),
+    "header-seed-infinity": (0, {"seed": float("inf")}),
+    "header-seed-float": (0, {"seed": 7.0}),
+    "header-players-text": (0, {"players": "3"}),
+}
+
+
+@pytest.mark.parametrize("name", HOSTILE_JSONL)
+def test_hostile_jsonl_value_is_results_error(tmp_path: Path, name: str) -> None:
+    # Issue 24: these gave a TypeError or OverflowError traceback, or (a float or text)
+    # were converted silently; each field is now checked once, where it is read.
+    path, lines = _jsonl_lines(tmp_path)
+    at, edit = HOSTILE_JSONL[name]
+    lines[at] = _edited(lines[at], **edit)
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ResultsError, match=r"games\.jsonl:\d+: .*(bad|unit|header)"):
+        read(path)
+    with pytest.raises(ResultsError):
+        GamesFile.open(path, header(), games=6, resume=True)
+
+
+def _parquet_unit_with(path: Path, column: str, values: list[int]) -> None:
+    """Rewrite the dataset's first unit with ``column`` as int64 lists of ``values`` (the
+    first entry of each game) — a file no run writes, but any Parquet writer can."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    unit = sorted(path.glob("unit-*.parquet"))[0]
+    table = pq.read_table(unit)
+    flat = table.column(column).combine_chunks().flatten().to_numpy().astype("int64")
+    flat[0::PLAYERS][:len(values)] = values
+    lists = pa.FixedSizeListArray.from_arrays(pa.array(flat, pa.int64()), PLAYERS)
+    table = table.set_column(table.schema.get_field_index(column), column, lists)
+    pq.write_table(table, unit)
+
+
+@pytest.mark.parametrize("column, values", [
+    ("places", [257, 258]),              # read as int8: 1 and 2, a valid game's places
+    ("decisions", [2**32 + 10]),         # read as int32: 10
+    ("seats", [256]),
+    ("places", [-255]),
+], ids=["places-257-258", "decisions-2**32+10", "seats-256", "places-negative"])
+def test_hostile_parquet_value_is_results_error_not_wrapped(tmp_path: Path, column: str,
+                                                           values: list[int]) -> None:
+    pytest.importorskip("pyarrow")
+    path = tmp_path / "games.parquet"
+    with GamesFile.open(path, header(), games=6) as out:
+        run(LINEUP, 6, players=PLAYERS, seed=7, unit_deals=2, on_unit=out.write)
+    _parquet_unit_with(path, column, values)
+    with pytest.raises(ResultsError, match=f"unit-.*{column} holds a value outside"):
+        read(path)
+
+
+def test_parquet_header_seed_infinity_is_results_error(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    path = tmp_path / "games.parquet"
+    with GamesFile.open(path, header(), games=6) as out:
+        run(LINEUP, 6, players=PLAYERS, seed=7, on_unit=out.write)
+    record = json.loads((path / "_run.json").read_text())
+    record["seed"] = float("inf")
+    (path / "_run.json").write_text(json.dumps(record))
+    with pytest.raises(ResultsError, match="bad header.*seed"):
+        read(path)
+
+
+def test_sim_resume_header_seed_infinity_is_clear_error(tmp_path: Path) -> None:
+    # Issue 24: `tienlen sim --resume` on such a file printed an OverflowError traceback.
+    import subprocess
+    import sys
+
+    path = tmp_path / "games.jsonl"
+    with GamesFile.open(path, RunHeader.of(["random", "random"], 2, seed=0), games=4) as out:
+        run(["random", "random"], 2, players=2, seed=0, on_unit=out.write)
+    lines = path.read_text().splitlines()
+    lines[0] = lines[0].replace('"seed": 0', '"seed": Infinity')
+    assert "Infinity" in lines[0]
+    path.write_text("\n".join(lines) + "\n")
+    done = subprocess.run([sys.executable, "-m", "tienlen", "sim", "--bots", "random",
+                           "--players", "2", "--games", "4", "--seed", "0", "--out", str(path),
+                           "--resume"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and "bad header" in done.stderr
+
+
+# --- one writer per file (issue 24) -----------------------------------------------------
+
+
+@FORMATS
+def test_second_writer_of_same_file_is_refused(tmp_path: Path, suffix: str) -> None:
+    # Issue 24: two `sim --out FILE --resume` at once both wrote (.jsonl: at the same
+    # offsets, leaving a file no later resume reads; .parquet: the same temporary unit).
+    path = tmp_path / f"games.{suffix}"
+    with GamesFile.open(path, header(), games=12) as first:
+        with pytest.raises(ResultsError, match="being written by another run"):
+            GamesFile.open(path, header(), games=12, resume=True)
+        run(LINEUP, 12, players=PLAYERS, seed=7, unit_deals=2, on_unit=first.write)
+    # Released at close: the next resume opens it, and the file is whole.
+    with GamesFile.open(path, header(), games=12, resume=True) as again:
+        assert again.played == 12
+    assert load(path).games == 12
+    assert not (tmp_path / f"games.{suffix}.lock").exists()    # the holder removed it
+
+
+@FORMATS
+def test_refused_second_writer_changes_nothing(tmp_path: Path, suffix: str) -> None:
+    path = tmp_path / f"games.{suffix}"
+    with GamesFile.open(path, header(), games=12):
+        for resume in (False, True):
+            with pytest.raises(ResultsError, match="another run"):
+                GamesFile.open(path, header(), games=12, resume=resume)
+    assert read(path).units == [] and read(path).games == 12
+
+
+_HOLD = """
+import sys, time
+from tienlen.results import GamesFile, RunHeader
+out = GamesFile.open(sys.argv[1], RunHeader.of({lineup!r}, {players}, seed=7), games=12,
+                     resume=True)
+print("locked", flush=True)
+time.sleep(120)
+"""
+
+
+@FORMATS
+def test_lock_of_killed_writer_does_not_block_resume(tmp_path: Path, suffix: str) -> None:
+    # Issue 24: a lock must not outlive a killed run. A real process takes the lock and
+    # is killed with SIGKILL (no cleanup runs); the next writer takes the lock at once.
+    import signal
+    import subprocess
+    import sys
+
+    if not hasattr(signal, "SIGKILL"):
+        pytest.skip("no SIGKILL here")
+    path = tmp_path / f"games.{suffix}"
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD.format(lineup=LINEUP, players=PLAYERS),
+                               str(path)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        with pytest.raises(ResultsError, match=rf"another run \(process {holder.pid}\)"):
+            GamesFile.open(path, header(), games=12, resume=True)
+        holder.send_signal(signal.SIGKILL)
+        holder.wait(timeout=30)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert (tmp_path / f"games.{suffix}.lock").exists()     # left behind, but not locked
+    with GamesFile.open(path, header(), games=12, resume=True) as out:
+        run(LINEUP, 12, players=PLAYERS, seed=7, on_unit=out.write)
+    assert load(path).games == 12

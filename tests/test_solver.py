@@ -4,7 +4,10 @@ Random tiny positions (up to six cards a hand; 2, 3 and 4 players; both rule set
 lock-outs, finished seats and first leads reached by random play in the reference model)
 are solved by the core and by the reference; the values must agree, and the principal line
 must be legal move by move, keep the proven value at every step and end with the right
-player going out. ``TIENLEN_SOAK=1`` runs 100 times more.
+player going out. A second differential builds positions field by field instead, so that
+every field ``GameState.from_fields`` takes varies on its own (a must-include card that is
+not the lowest, lock-outs, finished seats, played cards, every ruleset, 2 to 4 players).
+``TIENLEN_SOAK=1`` runs 100 times more of both.
 """
 
 from __future__ import annotations
@@ -235,3 +238,162 @@ def test_solver_ctrl_c_raises_keyboard_interrupt() -> None:
         timer.cancel()
         signal.signal(signal.SIGINT, previous)
     assert time.perf_counter() - start < 30
+
+
+# --- every field from_fields takes (issue 24) ------------------------------------------
+
+#: Every ruleset the reference knows: the presets, then each field toggled alone.
+RULESETS: list[tuple[str, ref.Ruleset]] = list(ref.PRESETS.items()) + ref.single_toggles()
+#: Positions of the field-by-field differential below (about 5 s; the core before the
+#: issue-24 fix gave 4 wrong answers in them, in both directions); 100 times more under
+#: TIENLEN_SOAK=1.
+FIELD_POSITIONS = 1000
+
+
+def core_flags(rules: ref.Ruleset) -> int:
+    """The core's flags word for a reference ruleset (through the library's Rules)."""
+    from tienlen import Rules
+
+    return Rules(twos_in_sequences=rules.twos_in_sequences, cuts=frozenset(rules.cuts),
+                 out_of_turn=frozenset(rules.out_of_turn),
+                 instant_wins=frozenset(rules.instant_wins)).flags
+
+
+def random_fields(rng: random.Random) -> dict:
+    """Random values for every field of GameState.from_fields, drawn independently (not
+    reached by play): 2 to 4 players, finished seats, a pile of any combination and any
+    owner, lock-outs on any seats, a must-include card anywhere in the leader's hand,
+    played cards, any ruleset. Many draws are positions no game reaches; from_fields
+    refuses those, and the caller draws again."""
+    players = rng.randint(2, 4)
+    name, rules = rng.choice(RULESETS)
+    low = rng.randrange(0, 10)
+    pool = [c for c in range(52) if low <= c // 4 < low + rng.randint(3, 5)]
+    if rng.random() < 0.2:
+        pool = list(range(52))
+    rng.shuffle(pool)
+    finished = rng.sample(range(players), rng.randint(0, players - 2))
+    hands = [0] * players
+    for seat in range(players):
+        if seat not in finished:
+            for _ in range(rng.randint(1, 5)):
+                if pool:
+                    hands[seat] |= 1 << pool.pop()
+    holders = [s for s in range(players) if hands[s]]
+    turn = rng.choice(holders)
+    pile = owner = 0
+    owner = -1
+    if rng.random() < 0.6 and pool:
+        spare = sum(1 << c for c in pool[:rng.randint(1, 8)])
+        leads = sorted(ref.legal_moves_fast(spare, 0, False, None, rules=rules))
+        pile = rng.choice(leads)
+        owner = rng.choice([s for s in range(players) if s != turn])
+    locked = 0
+    if pile and rng.random() < 0.6:
+        locked = sum(1 << s for s in range(players) if s != owner and rng.random() < 0.5)
+    must_include = -1
+    if not pile and rng.random() < 0.6:
+        must_include = rng.choice([c for c in range(52) if (hands[turn] >> c) & 1])
+    played = 0
+    for c in range(52):
+        if rng.random() < 0.1 and not any((h >> c) & 1 for h in hands) and not (pile >> c) & 1:
+            played |= 1 << c
+    return dict(hands=hands, pile_mask=pile, pile_owner=owner, turn=turn, locked_mask=locked,
+                finished=finished, must_include=must_include, flags=core_flags(rules),
+                played_mask=played, rules_name=name, rules=rules)
+
+
+def reference_of(fields: dict) -> RefGame:
+    """The reference's position for the same fields (played cards are not part of it: no
+    rule reads them)."""
+    return rs.position(
+        fields["hands"], turn=fields["turn"], pile=fields["pile_mask"],
+        pile_owner=None if fields["pile_owner"] < 0 else fields["pile_owner"],
+        locked={s for s in range(len(fields["hands"])) if (fields["locked_mask"] >> s) & 1},
+        finished=fields["finished"],
+        must_include=None if fields["must_include"] < 0 else fields["must_include"],
+        rules=fields["rules"])
+
+
+def describe_fields(fields: dict, seat: int) -> str:
+    hands = ", ".join(f"{s}: [{ref.cards_str(h)}]" for s, h in enumerate(fields["hands"]))
+    mi = fields["must_include"]
+    return (f"hands {hands}; pile [{ref.cards_str(fields['pile_mask'])}] owner "
+            f"{fields['pile_owner']}; turn {fields['turn']}; locked {fields['locked_mask']:#b}; "
+            f"finished {fields['finished']}; must_include "
+            f"{ref.card_str(mi) if mi >= 0 else None}; rules {fields['rules_name']}; seat {seat}")
+
+
+def test_solver_agrees_with_minimax_on_every_from_fields_field() -> None:
+    # The solver against the plain minimax on positions built field by field, so that
+    # every field from_fields accepts varies on its own, including combinations random
+    # play from a deal rarely reaches (a must-include card that is not the lowest card,
+    # lock-outs and finished seats beside it, every ruleset). Disagreements are counted in
+    # each direction, and must both be zero.
+    rng = random.Random(2424)
+    wrong_win, wrong_loss, wins, seen = [], [], 0, {
+        "must_include (asked of its holder)": 0, "must_include (asked of another seat)": 0,
+        "locked": 0, "finished": 0, "played": 0, "non-default rules": 0,
+        "2 players": 0, "3 players": 0, "4 players": 0}
+    positions = 0
+    while positions < FIELD_POSITIONS * SOAK:
+        fields = random_fields(rng)
+        try:
+            state = _core.GameState.from_fields(
+                **{k: v for k, v in fields.items() if k not in ("rules", "rules_name")})
+        except ValueError:
+            continue                     # a position no game reaches: draw again
+        game = reference_of(fields)
+        holders = [s for s in range(len(fields["hands"])) if fields["hands"][s]]
+        seat = fields["turn"] if rng.random() < 0.5 else rng.choice(holders)
+        memo: dict = {}
+        expected = rs.wins(game, seat, memo)
+        value, line, _, limit = _core.solve(state, seat)
+        assert limit is None
+        if value != (_core.SOLVE_WIN if expected else _core.SOLVE_LOSS):
+            (wrong_loss if expected else wrong_win).append(describe_fields(fields, seat))
+        elif positions % 4 == 0:
+            check_line(game, seat, expected, line, memo)    # the line too, now and then
+        positions += 1
+        wins += expected
+        if fields["must_include"] >= 0:
+            seen["must_include (asked of its holder)" if seat == fields["turn"]
+                 else "must_include (asked of another seat)"] += 1
+        seen["locked"] += fields["locked_mask"] != 0
+        seen["finished"] += bool(fields["finished"])
+        seen["played"] += fields["played_mask"] != 0
+        seen["non-default rules"] += fields["rules_name"] != "default"
+        seen[f"{len(fields['hands'])} players"] += 1
+    assert not wrong_win and not wrong_loss, (
+        f"{len(wrong_win)} WIN where minimax says LOSS, {len(wrong_loss)} LOSS where it "
+        f"says WIN; first: {(wrong_win + wrong_loss)[:3]}")
+    # Every field was exercised, and both answers are common.
+    assert min(seen.values()) >= positions // 20, seen
+    assert 0.15 * positions < wins < 0.85 * positions
+
+
+def test_solver_must_include_card_not_interchangeable_for_leader() -> None:
+    # Issue 24: 6♠ and 6♦ have no card between them in another hand, so the symmetry cut
+    # took them as twins and kept only the leads using the lower 6♠, dropping every lead
+    # that must hold 6♦. Leading 6♦ 7♠ 8♦ wins (seat 1 cannot beat it, then 6♠ goes out).
+    hands = [ref.parse("6♠ 6♦ 7♠ 8♦"), ref.parse("6♥ 7♣ 7♦ 8♠ 8♣")]
+    must = ref.lowest_card(ref.parse("6♦"))
+    state = _core.GameState.from_fields(hands, turn=0, must_include=must)
+    assert rs.wins(rs.position(hands, turn=0, must_include=must), 0)
+    value, line, _, _ = _core.solve(state)
+    assert value == _core.SOLVE_WIN
+    assert (line[0] >> must) & 1
+
+
+def test_solver_must_include_card_not_interchangeable_when_asked_for_opponent() -> None:
+    # Issue 24, the other direction (a WIN where minimax says LOSS): seat 0 must lead with
+    # 6♦, and every lead holding 6♦ without 6♠ was cut as a twin of one with 6♠, so the
+    # search saw only the pair and answered WIN for seat 1. Minimax: seat 0 leads the run
+    # 4♦ 5♦ 6♦, which seat 1 (4♠ 7♦) cannot beat, then 6♠ goes out.
+    hands = [ref.parse("4♦ 5♦ 6♠ 6♦"), ref.parse("4♠ 7♦")]
+    must = ref.lowest_card(ref.parse("6♦"))
+    state = _core.GameState.from_fields(hands, turn=0, must_include=must)
+    assert not rs.wins(rs.position(hands, turn=0, must_include=must), 1)
+    assert _core.solve(state, 1)[0] == _core.SOLVE_LOSS
+    value, line, _, _ = _core.solve(state, 0)
+    assert value == _core.SOLVE_WIN and line[0] == ref.parse("4♦ 5♦ 6♦")

@@ -46,7 +46,10 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import os
 import signal
+import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import (FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor,
@@ -457,12 +460,62 @@ def _play_range(lineup: tuple[BotSpec, ...], players: int, seed: int, rules: Rul
 _CHANNEL: tuple[Any, Any] | None = None
 
 
-def _init_worker(games_queue: Any, stop_event: Any) -> None:
+def _init_worker(games_queue: Any, stop_event: Any, parent: int) -> None:
     global _CHANNEL
     _CHANNEL = (games_queue, stop_event)
     # Ctrl-C goes to the whole process group; the parent decides, and tells workers to stop
-    # through the event, so that each returns the deals it completed.
+    # through the event, so that each returns the deals it completed. SIGTERM keeps its
+    # default here: the pool stops a broken worker set with it, and a worker ignoring it
+    # could hang that stop; the parent takes SIGTERM as Ctrl-C (tienlen.cli), and units
+    # already on file are kept either way.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent(parent)
+
+
+#: prctl(2) option: the signal the kernel sends this process when its parent dies.
+_PR_SET_PDEATHSIG = 1
+#: How often a worker checks that its parent is alive, where the kernel cannot tell it.
+_PARENT_CHECK = 0.5
+
+
+def _die_with_parent(parent: int) -> None:
+    """End this worker when the run's process (``parent``) dies, however it dies: a
+    SIGKILL runs no handler there, and the pool's queue would keep the worker waiting for
+    ever. On Linux the kernel sends SIGKILL at the parent's death (PR_SET_PDEATHSIG, which
+    also ends a worker stuck in a long native call); everywhere, a thread watches the
+    parent id and exits the process when the worker is orphaned."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass                       # the watch below still applies
+    original = os.getppid()
+    # (POSIX only: on Windows os.kill(pid, 0) would end that process, and the parent id
+    # does not change when the parent dies, so there the watch below never fires.)
+    if os.name == "posix" and original != parent and not _alive(parent):
+        os._exit(1)                    # orphaned before the watch began
+
+    def watch() -> None:
+        while True:
+            time.sleep(_PARENT_CHECK)
+            if os.getppid() != original:
+                os._exit(1)            # nothing to save: the results went with the parent
+
+    threading.Thread(target=watch, name="tienlen-parent-watch", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (POSIX: signal 0 checks without sending)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True                    # exists, owned by someone else
+    return True
 
 
 class _Span(Protocol):
@@ -739,7 +792,8 @@ def _run_on_own_pool(work: Work[U, R], deals: int, games: int, jobs: int,
     games_queue = context.SimpleQueue()
     stop_event = context.Event()
     pool = ProcessPoolExecutor(max_workers=min(jobs, len(ranges)), mp_context=context,
-                               initializer=_init_worker, initargs=(games_queue, stop_event))
+                               initializer=_init_worker,
+                               initargs=(games_queue, stop_event, os.getpid()))
     futures: set[Future[U]] = set()
     landed: set[Future[U]] = set()
     parts: list[U] = list(plan.finished)

@@ -16,9 +16,12 @@ total: 2 legal plays
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TypeAlias, TypeVar
 
@@ -386,8 +389,34 @@ def _writable_file(path: Path, option: str) -> None:
         raise ValueError(f"{option} {path}: not writable")
 
 
+@contextlib.contextmanager
+def _sigterm_as_ctrl_c() -> Iterator[None]:
+    """SIGTERM (what a batch system or service manager sends to stop a job) raises
+    KeyboardInterrupt here, like Ctrl-C: the run stops its workers, keeps the games of
+    complete units and says how to resume, instead of dying at once and leaving its
+    worker processes behind. Only from the main thread, where signal handlers live."""
+    if not hasattr(signal, "SIGTERM") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def run_sim(args: argparse.Namespace) -> int:
-    """``tienlen sim``: run the arena with a progress bar, then print the results table."""
+    """``tienlen sim``: run the arena with a progress bar, then print the results table.
+    SIGTERM stops it as Ctrl-C does."""
+    with _sigterm_as_ctrl_c():
+        return _run_sim(args)
+
+
+def _run_sim(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     if getattr(args, "game", "tienlen") == "guandan":
         from .guandan import cli as guandan_cli

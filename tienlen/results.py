@@ -20,6 +20,11 @@ A game row holds ``deal`` (0-based; its cards come from ``match.hand_seed(seed, 
 1)``), ``rotation``, and per lineup entry (lists in lineup order) its ``seats``,
 finishing ``places`` (1 = first out), ``decisions`` and ``seconds`` spent deciding.
 
+One run writes a file at a time: :meth:`GamesFile.open` takes an operating-system lock
+on ``NAME.lock`` beside it (:mod:`tienlen.lockfile`) and holds it until the file is
+closed, so a second run on the same file is refused up front; the lock ends with the
+process that held it, however it ends, so a killed run never blocks its ``--resume``.
+
 A file belongs to one run: the lineup, players, seed, rules and engine version in its
 header must match the run that resumes it, else :class:`ResultsError` says what differs.
 It also records the games the run asked for (the last request, when a resume asks for
@@ -52,7 +57,9 @@ import numpy as np
 import numpy.typing as npt
 
 from .arena import ArenaError, ArenaResult, BotSpec, Unit, entry_names
+from .lockfile import WriterLock
 from .rules import Rules
+from .seeds import SEED_LIMIT
 
 __all__ = ["RunHeader", "GamesFile", "GamesOnFile", "ResultsError", "read", "load", "SCHEMA"]
 
@@ -61,6 +68,8 @@ SCHEMA = "tienlen.games"
 _VERSION = 1
 _UNIT_FILE = re.compile(r"unit-(\d+)-(\d+)\.parquet")
 _HEADER_FILE = "_run.json"
+#: Past any run's deals (arena.MAX_GAMES games of two players at most): a unit's bound.
+_MAX_DEALS = 2**40
 
 
 class ResultsError(ArenaError):
@@ -117,12 +126,17 @@ class RunHeader:
             raise ResultsError(f"{where}: games file version {record.get('version')!r}; "
                                f"this tienlen reads version {_VERSION}")
         try:
+            lineup, names = record["lineup"], record["names"]
+            texts = (lineup, names, [record["engine"]])
+            if not all(isinstance(t, list) and all(type(x) is str for x in t) for t in texts):
+                raise ValueError("lineup, names and engine must be text")
+            players = int_field(record["players"], 2, 4, "players")
+            seed = int_field(record["seed"], 0, SEED_LIMIT - 1, "seed")
             # Files written before rulesets were data hold a preset name, read the same way.
-            header = cls(tuple(record["lineup"]), tuple(record["names"]), int(record["players"]),
-                         int(record["seed"]), Rules.from_dict(record["rules"]),
-                         str(record["engine"]))
+            header = cls(tuple(lineup), tuple(names), players, seed,
+                         Rules.from_dict(record["rules"]), record["engine"])
         except (KeyError, TypeError, ValueError) as error:
-            raise ResultsError(f"{where}: a bad header ({error!r})") from None
+            raise ResultsError(f"{where}: a bad header ({error})") from None
         if len(header.lineup) != header.players or len(header.names) != header.players:
             raise ResultsError(f"{where}: the header's lineup does not have one entry per seat")
         return header
@@ -142,6 +156,72 @@ def _show(value: Any) -> str:
         # A custom ruleset has no name to tell it apart: show its fields.
         return value.name if value.name != "custom" else json.dumps(value.to_dict())
     return ",".join(value) if isinstance(value, tuple) else str(value)
+
+
+# --- field checks --------------------------------------------------------------------
+#
+# Every number read from a games file (either game, either format) passes one of these,
+# before any cast: a JSON line holds Python objects of any type and size, a Parquet column
+# any Arrow type, and a cast to the in-memory dtype would wrap (257 -> 1 in an int8) or
+# round silently. Readers raise their own error with the file and line.
+
+
+def int_field(value: object, low: int, high: int, what: str) -> int:
+    """``value`` if it is an int (not a bool, float or text) in ``low..high``."""
+    if type(value) is not int or not low <= value <= high:
+        raise ValueError(f"{what} must be an int in {low}..{high}; got {value!r:.40}")
+    return value
+
+
+def int_column(values: Any, low: int, high: int, what: str) -> np.ndarray:
+    """``values`` (nested lists from JSON, or an array from Parquet) as an int64 array,
+    if every value is an int in ``low..high``; else ValueError saying which field."""
+    if isinstance(values, np.ndarray) and values.dtype != object:
+        if values.dtype.kind not in "iu":
+            raise ValueError(f"{what} holds {values.dtype} values, not integers")
+        if values.size and (int(values.min()) < low or int(values.max()) > high):
+            raise ValueError(f"{what} holds a value outside {low}..{high} "
+                             f"({int(values.min())}..{int(values.max())})")
+        return values.astype(np.int64)
+    objects = np.asarray(values, dtype=object)
+    for value in objects.flat:
+        int_field(value, low, high, what)
+    return objects.astype(np.int64)
+
+
+def float_column(values: Any, low: float, high: float, what: str) -> np.ndarray:
+    """``values`` as a float64 array, if every value is a finite number (an int or a
+    float, not a bool) in ``low..high``; else ValueError saying which field."""
+    if isinstance(values, np.ndarray) and values.dtype != object:
+        if values.dtype.kind not in "iuf":
+            raise ValueError(f"{what} holds {values.dtype} values, not numbers")
+        array = values.astype(np.float64)
+    else:
+        objects = np.asarray(values, dtype=object)
+        if not all(type(v) in (int, float) for v in objects.flat):
+            raise ValueError(f"{what} holds a value that is not a number")
+        try:
+            array = objects.astype(np.float64)
+        except OverflowError:
+            raise ValueError(f"{what} holds a value outside {low}..{high}") from None
+    if not np.isfinite(array).all() or (array.size and (array.min() < low or array.max() > high)):
+        raise ValueError(f"{what} holds a value that is not a finite number in {low}..{high}")
+    return array
+
+
+def span_field(value: object, high: int, what: str) -> tuple[int, int]:
+    """A unit's ``[start, stop]``: two ints, ``0 <= start < stop <= high``."""
+    if not isinstance(value, list) or len(value) != 2:
+        raise ValueError(f"{what} must be [start, stop]; got {value!r:.40}")
+    start = int_field(value[0], 0, high - 1, f"{what} start")
+    stop = int_field(value[1], start + 1, high, f"{what} stop")
+    return start, stop
+
+
+#: The most decisions one entry makes in a game that the int32 column holds.
+_MAX_DECISIONS = 2**31 - 1
+#: The most seconds a game's entry may have spent deciding (a year: any real run is less).
+_MAX_SECONDS = 365 * 86400.0
 
 
 # --- rows <-> units ------------------------------------------------------------------
@@ -167,25 +247,26 @@ def _unit(start: int, stop: int, players: int, n: int, cols: Mapping[str, npt.Ar
           where: str) -> Unit:
     """The unit ``start..stop-1`` from its rows, checking that they are exactly its games."""
     k = stop - start
-    deal = np.asarray(cols["deal"], np.int64)
-    rotation = np.asarray(cols["rotation"], np.int64)
-    if len(deal) != k * players:
+    deal = int_column(cols["deal"], start, stop - 1, "deal")
+    rotation = int_column(cols["rotation"], 0, players - 1, "rotation")
+    if deal.shape != (k * players,) or rotation.shape != deal.shape:
         raise ResultsError(f"{where}: unit {start}..{stop - 1} has {len(deal)} games, "
                            f"not {k * players}")
-    if (deal < start).any() or (deal >= stop).any() or (rotation < 0).any() or (rotation >= players).any():
-        raise ResultsError(f"{where}: unit {start}..{stop - 1} holds a game outside it")
     slot = (deal - start) * players + rotation
     if len(np.unique(slot)) != len(slot):
         raise ResultsError(f"{where}: unit {start}..{stop - 1} holds a game twice")
     expected_seats = (np.arange(n)[None, :] + rotation[:, None]) % players
-    arrays = {}
-    for name, dtype in (("seats", np.int8), ("places", np.int8), ("decisions", np.int32),
-                        ("seconds", np.float64)):
-        values = np.asarray(cols[name], dtype)
+    # Range-checked before the casts, which cannot wrap then.
+    arrays: dict[str, np.ndarray] = {
+        "seats": int_column(cols["seats"], 0, players - 1, "seats").astype(np.int8),
+        "places": int_column(cols["places"], 1, players, "places").astype(np.int8),
+        "decisions": int_column(cols["decisions"], 0, _MAX_DECISIONS, "decisions").astype(np.int32),
+        "seconds": float_column(cols["seconds"], 0.0, _MAX_SECONDS, "seconds"),
+    }
+    for name, values in arrays.items():
         if values.shape != (k * players, n):
             raise ResultsError(f"{where}: unit {start}..{stop - 1}: {name} is not one value "
                                f"per entry in every game")
-        arrays[name] = values
     if (arrays["seats"] != expected_seats).any():
         raise ResultsError(f"{where}: unit {start}..{stop - 1}: seats do not follow the rotation")
     ordered = np.sort(arrays["places"], axis=1)
@@ -230,34 +311,56 @@ class GamesFile:
         kind = _kind(path)
         if type(games) is not int or games < 1:
             raise ResultsError(f"games must be a positive int; got {games!r}")
-        if path.exists() and not resume:
-            raise ResultsError(f"{path} already exists: pass --resume to continue its run, "
-                               "or name another file")
-        if kind == "jsonl":
-            return _JsonLines.open(path, header, games)
-        return _ParquetDir.open(path, header, games)
+        # First, before the file is looked at: one writer per file, held until close().
+        lock = WriterLock.acquire(path, ResultsError)
+        try:
+            if path.exists() and not resume:
+                raise ResultsError(f"{path} already exists: pass --resume to continue its "
+                                   "run, or name another file")
+            opened: GamesFile
+            if kind == "jsonl":
+                opened = _JsonLines.open(path, header, games)
+            else:
+                opened = _ParquetDir.open(path, header, games)
+        except BaseException:
+            lock.release()
+            raise
+        opened._lock = lock
+        return opened
 
     #: Whether :meth:`open` created the file (rather than reopening it to resume).
     created = False
+    _lock: WriterLock | None = None
 
     def write(self, unit: Unit) -> None:
         raise NotImplementedError
 
     def close(self) -> None:
-        """Release the file (everything written is already on disk)."""
+        """Release the file and its writer lock (everything written is already on disk)."""
+        self._close()
+        if self._lock is not None:
+            self._lock.release()
+
+    def _close(self) -> None:
+        """The format's own closing."""
 
     def discard(self) -> None:
         """Close, and remove the file if :meth:`open` created it and nothing was written
         (the run could not start): a failed start leaves no file behind."""
-        self.close()
-        if not self.created or self.units:
-            return
-        if self.path.is_dir():
-            (self.path / _HEADER_FILE).unlink(missing_ok=True)
-            with contextlib.suppress(OSError):
-                self.path.rmdir()
-        else:
-            self.path.unlink(missing_ok=True)
+        self._close()
+        try:
+            if not self.created or self.units:
+                return
+            if self.path.is_dir():
+                (self.path / _HEADER_FILE).unlink(missing_ok=True)
+                with contextlib.suppress(OSError):
+                    self.path.rmdir()
+            else:
+                self.path.unlink(missing_ok=True)
+        finally:
+            # Removed while still locked: no other run sees the file half-removed.
+            if self._lock is not None:
+                self._lock.release()
 
     def __enter__(self) -> GamesFile:
         return self
@@ -337,7 +440,7 @@ class _JsonLines(GamesFile):
         _durable(self._stream, ("\n".join(lines) + "\n").encode())
         self.units.append(unit)
 
-    def close(self) -> None:
+    def _close(self) -> None:
         self._stream.close()
 
 
@@ -359,7 +462,7 @@ def _read_jsonl(path: Path) -> tuple[GamesOnFile, int | None, list[Unit], int]:
     lines.pop()
     if not lines:
         raise ResultsError(f"{path}: empty, not a tienlen games file")
-    header = RunHeader.from_json(_json_line(lines[0], path, 1), str(path))
+    header = RunHeader.from_json(_json_line(lines[0], path, 1), f"{path}:1")
     n, players = len(header.lineup), header.players
     units: list[Unit] = []
     offset = end = len(lines[0]) + 1
@@ -374,10 +477,10 @@ def _read_jsonl(path: Path) -> tuple[GamesOnFile, int | None, list[Unit], int]:
             if not rows:   # between units: part of the file
                 planned, end = record["games"], offset
         elif "unit" in record:
-            start, stop = record["unit"]
             cols: dict[str, list[Any]] = {key: [row.get(key) for row in rows] for key in
                     ("deal", "rotation", "seats", "places", "decisions", "seconds")}
             try:
+                start, stop = span_field(record["unit"], _MAX_DEALS, "unit")
                 units.append(_unit(start, stop, players, n, cols, f"{path}:{number}"))
             except (TypeError, ValueError) as error:
                 if isinstance(error, ResultsError):
@@ -494,8 +597,14 @@ def _read_parquet(path: Path) -> GamesOnFile:
                 cols[name] = flat.reshape(table.num_rows, -1)
         except (OSError, KeyError, ValueError, pa.ArrowException) as error:
             raise ResultsError(f"{file}: not a readable unit ({error})") from None
-        units.append(_unit(int(match[1]), int(match[2]), header.players,
-                           len(header.lineup), cols, str(file)))
+        try:
+            start, stop = span_field([int(match[1]), int(match[2])], _MAX_DEALS, "unit")
+            units.append(_unit(start, stop, header.players, len(header.lineup), cols,
+                               str(file)))
+        except ValueError as error:
+            if isinstance(error, ResultsError):
+                raise
+            raise ResultsError(f"{file}: a bad unit ({error})") from None
     return GamesOnFile(header, planned, units)
 
 

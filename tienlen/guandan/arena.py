@@ -45,7 +45,9 @@ import numpy as np
 
 from ..arena import (MAX_JOBS, ArenaError, Comparison, Interval, Pace, Stopped, Work,
                      mean_interval, paired_test, run_work)
-from ..results import _durable, _json_line
+from ..results import (ResultsError, _durable, _json_line, float_column, int_column, int_field,
+                       span_field)
+from ..lockfile import WriterLock
 from ..seeds import check_seed, mix
 from .bots import Bot, make_bot
 from .config import RuleConfig
@@ -53,7 +55,8 @@ from .errors import GuandanError
 from .match import Match
 
 __all__ = ["run", "DuplicateResult", "DuplicateUnit", "TeamStats", "TeamComparison",
-           "DuplicateError", "DuplicateInterrupted", "GamesWriter", "load", "TeamSpec",
+           "DuplicateError", "DuplicateInterrupted", "GamesFileError", "GamesWriter", "load",
+           "TeamSpec",
            "check_request", "team_name", "board_seed", "bot_seed", "team_seats",
            "Mode", "MODES", "DEFAULT_HAND_CAP", "MAX_HAND_CAP", "MAX_GAMES", "SCHEMA",
            "STATISTICS"]
@@ -83,6 +86,11 @@ _TEAMS: Final = ("A", "B")
 class DuplicateError(GuandanError, ArenaError):
     """A bad duplicate-arena request (teams, counts, jobs, seed, hand cap), a bot that
     broke the rules, or a games file that cannot be read."""
+
+
+class GamesFileError(DuplicateError, ResultsError):
+    """A Guandan games file that :func:`load` cannot read: a :class:`DuplicateError`, as
+    before, and a :class:`tienlen.results.ResultsError`, as for a Tiến Lên games file."""
 
 
 class DuplicateInterrupted(KeyboardInterrupt):
@@ -570,11 +578,15 @@ class GamesWriter:
                  seed: int, hand_cap: int, games: int,
                  config: RuleConfig = RuleConfig()) -> None:
         self.path = Path(path)
+        # One writer per file, as for Tiến Lên games files (tienlen.lockfile), held to close().
+        self._lock = WriterLock.acquire(self.path, DuplicateError)
         try:
             self._stream = self.path.open("xb")
         except FileExistsError:
+            self._lock.release()
             raise DuplicateError(f"{self.path} already exists: name another file") from None
         except OSError as error:
+            self._lock.release()
             raise DuplicateError(f"cannot create {self.path}: {error.strerror or error}") from None
         self.header = {"schema": SCHEMA, "version": _VERSION, "teams": list(teams),
                        "mode": mode, "seed": seed, "hand_cap": hand_cap, "games": games,
@@ -599,6 +611,7 @@ class GamesWriter:
 
     def close(self) -> None:
         self._stream.close()
+        self._lock.release()
 
     def __enter__(self) -> GamesWriter:
         return self
@@ -611,74 +624,110 @@ class GamesWriter:
 def load(path: str | os.PathLike[str]) -> DuplicateResult:
     """The result of the complete units in a games file written by :class:`GamesWriter`
     (an interrupted run's file gives the boards it completed; a unit cut short is left
-    out). A file that is not one, or whose units do not cover boards ``0..n-1`` once each,
-    raises :class:`DuplicateError`."""
+    out). A file that is not one, holds a value no run writes, or whose units do not cover
+    boards ``0..n-1`` once each, raises :class:`GamesFileError` (a DuplicateError)."""
     if not isinstance(path, (str, os.PathLike)):
-        raise DuplicateError(f"path must be a file path; got {path!r:.80}")
+        raise GamesFileError(f"path must be a file path; got {path!r:.80}")
     path = Path(path)
     try:
         data = path.read_bytes()
     except OSError as error:
-        raise DuplicateError(f"cannot read {path}: {error.strerror or error}") from None
+        raise GamesFileError(f"cannot read {path}: {error.strerror or error}") from None
     lines = data.split(b"\n")
     lines.pop()     # the text after the last newline: empty, or a line cut short
     if not lines:
-        raise DuplicateError(f"{path}: empty, not a Guandan games file")
+        raise GamesFileError(f"{path}: empty, not a Guandan games file")
     try:
         header = _json_line(lines[0], path, 1)
     except ValueError as error:
-        raise DuplicateError(str(error)) from None
+        raise GamesFileError(str(error)) from None
     if header.get("schema") != SCHEMA or header.get("version") != _VERSION:
-        raise DuplicateError(f"{path}: not a Guandan games file (version {_VERSION} of "
+        raise GamesFileError(f"{path}: not a Guandan games file (version {_VERSION} of "
                              f"{SCHEMA!r})")
     try:
-        names = (str(header["teams"][0]), str(header["teams"][1]))
-        mode, seed, cap = header["mode"], int(header["seed"]), int(header["hand_cap"])
-    except (KeyError, IndexError, TypeError, ValueError):
-        raise DuplicateError(f"{path}:1: a bad header") from None
-    if mode not in MODES:
-        raise DuplicateError(f"{path}:1: a bad mode {mode!r}")
+        teams = header["teams"]
+        if not isinstance(teams, list) or len(teams) != 2 or not all(type(t) is str for t in teams):
+            raise ValueError("teams must be two names")
+        names = (teams[0], teams[1])
+        mode = header["mode"]
+        if mode not in MODES:
+            raise ValueError(f"a bad mode {mode!r:.40}")
+        seed = check_seed(header["seed"])
+        cap = int_field(header["hand_cap"], 1, MAX_HAND_CAP, "hand_cap")
+    except (KeyError, TypeError, ValueError) as error:
+        raise GamesFileError(f"{path}:1: a bad header ({error})") from None
     units: list[DuplicateUnit] = []
     rows: list[dict[str, Any]] = []
     for number, line in enumerate(lines[1:], start=2):
         try:
             record = _json_line(line, path, number)
         except ValueError as error:
-            raise DuplicateError(str(error)) from None
+            raise GamesFileError(str(error)) from None
         if "unit" not in record:
             rows.append(record)
             continue
         try:
-            units.append(_unit_from_rows(record["unit"], rows))
-        except (KeyError, TypeError, ValueError, IndexError) as error:
-            raise DuplicateError(f"{path}:{number}: a bad unit ({error})") from None
+            units.append(_unit_from_rows(record["unit"], rows, 1 if mode == "hand" else cap))
+        except (KeyError, TypeError, ValueError) as error:
+            raise GamesFileError(f"{path}:{number}: a bad unit ({error})") from None
         rows = []
     if not units:
-        raise DuplicateError(f"{path}: no complete unit of games")
+        raise GamesFileError(f"{path}: no complete unit of games")
     try:
         return DuplicateResult(names, mode, seed, cap, units)
     except DuplicateError as error:
-        raise DuplicateError(f"{path}: {error}") from None
+        raise GamesFileError(f"{path}: {error}") from None
 
 
-def _unit_from_rows(span: Iterable[int], rows: list[dict[str, Any]]) -> DuplicateUnit:
-    start, stop = (int(x) for x in span)
-    if not 0 <= start < stop or len(rows) != 2 * (stop - start):
+#: The most levels a won hand gains under any RuleConfig (double_down_levels <= 12, G7.1).
+_MAX_GAIN: Final = 12
+
+
+def _unit_from_rows(span: object, rows: list[dict[str, Any]], cap: int) -> DuplicateUnit:
+    """The unit ``span`` from its game lines, every field checked once, against the range
+    a game can give (``cap``: the most hands a game plays), before it is stored."""
+    start, stop = span_field(span, MAX_GAMES // 2, "unit")
+    if len(rows) != 2 * (stop - start):
         raise ValueError(f"{len(rows)} games for boards {start}..{stop - 1}")
     unit = DuplicateUnit.empty(start, stop - start)
     seen = set()
     for row in rows:
-        board, s = int(row["board"]), int(row["seating"])
-        if not start <= board < stop or s not in (0, 1) or (board, s) in seen:
-            raise ValueError(f"game (board {board}, seating {s}) outside the unit or repeated")
+        board = int_field(row["board"], start, stop - 1, "board")
+        s = int_field(row["seating"], 0, 1, "seating")
+        if (board, s) in seen:
+            raise ValueError(f"game (board {board}, seating {s}) repeated")
         seen.add((board, s))
         i = board - start
-        unit.hands[i, s] = int(row["hands"])
-        for name, key in (("a_seats", "a_seats"), ("match_wins", "match_won"), ("hand_wins", "hands_won"),
-                          ("place_sums", "place_sum"), ("levels", "levels"),
-                          ("decisions", "decisions"), ("seconds", "seconds")):
-            values = row[key]
-            if not isinstance(values, list) or len(values) != 2:
+        hands = int_field(row["hands"], 1, cap, "hands")
+        pair = {}
+        for key in ("a_seats", "match_won", "hands_won", "place_sum", "levels", "decisions"):
+            pair[key] = int_column(row[key], 0, 2**31 - 1, key)
+            if pair[key].shape != (2,):
                 raise ValueError(f"{key} is not one value per team")
-            getattr(unit, name)[i, s] = values
+        seconds = float_column(row["seconds"], 0.0, 365 * 86400.0, "seconds")
+        if seconds.shape != (2,):
+            raise ValueError("seconds is not one value per team")
+        a_seats, won, hand_wins = pair["a_seats"], pair["match_won"], pair["hands_won"]
+        # Team A holds two of the four seats; a match has one winner at most; every hand
+        # has one first out; each hand's four places 1..4 sum to 10, a team's two to 3..7.
+        if a_seats.max() > 3 or a_seats[0] == a_seats[1]:
+            raise ValueError(f"a_seats {a_seats.tolist()} are not two of the seats 0..3")
+        if won.max() > 1 or won.sum() > 1:
+            raise ValueError(f"match_won {won.tolist()}: a match has one winner at most")
+        if hand_wins.sum() != hands:
+            raise ValueError(f"hands_won {hand_wins.tolist()} do not add up to {hands} hands")
+        if (pair["place_sum"] < 3 * hands).any() or pair["place_sum"].sum() != 10 * hands:
+            raise ValueError(f"place_sum {pair['place_sum'].tolist()} is not two partners' "
+                             f"places over {hands} hands")
+        if (pair["levels"] > _MAX_GAIN * hand_wins).any():
+            raise ValueError(f"levels {pair['levels'].tolist()}: more than {_MAX_GAIN} a "
+                             f"hand won ({hand_wins.tolist()})")
+        unit.hands[i, s] = hands
+        unit.a_seats[i, s] = a_seats
+        unit.match_wins[i, s] = won
+        unit.hand_wins[i, s] = hand_wins
+        unit.place_sums[i, s] = pair["place_sum"]
+        unit.levels[i, s] = pair["levels"]
+        unit.decisions[i, s] = pair["decisions"]
+        unit.seconds[i, s] = seconds
     return unit
