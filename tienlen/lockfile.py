@@ -20,6 +20,19 @@ Why a kernel lock on a sidecar file, and not the lock file's existence or a libr
 of a killed run keep the lock until they exit (within seconds: :mod:`tienlen.arena` ties
 them to the parent). The holder removes the sidecar when it releases the lock; a run that
 was killed leaves it, unlocked, and the next run takes it over.
+
+>>> import tempfile
+>>> games = Path(tempfile.mkdtemp()) / "games.jsonl"
+>>> with WriterLock.acquire(games) as lock:
+...     try:
+...         WriterLock.acquire(games)
+...     except ValueError as error:
+...         print(str(error).split(" (process")[0].endswith("being written by another run"))
+...     print(lock_path(games).exists())
+True
+True
+>>> lock_path(games).exists(), WriterLock.acquire(games).held    # released and removed
+(False, True)
 """
 
 from __future__ import annotations
