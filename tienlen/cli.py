@@ -635,6 +635,17 @@ _SUBCOMMANDS: list[Callable[[_Subparsers], None]] = [
 ]
 
 
+def _add_serve(subparsers: _Subparsers) -> None:
+    # tienlen serve lives in tienlen.server (issue 27); its run() imports the [serve] extra
+    # only when called, so the CLI loads without it.
+    from .server.run import add_serve
+
+    add_serve(subparsers)
+
+
+_SUBCOMMANDS.append(_add_serve)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``tienlen`` argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
