@@ -276,6 +276,12 @@ class Table:
         except asyncio.TimeoutError:
             pass
 
+    @property
+    def waiting_for_humans(self) -> bool:
+        """A table with human seats starts when each has joined once: the room sees every
+        play from the first (remote seats have the reconnect grace instead)."""
+        return any(s.kind == "human" and not s.ever_joined for s in self.seats)
+
     def _bot_for(self, seat: Seat) -> TableBot | None:
         """Who plays ``seat`` now: its bot, the fallback (silent or gone), or None (wait)."""
         if seat.bot is not None:
@@ -310,6 +316,9 @@ class Table:
         loop = asyncio.get_running_loop()
         while not self.closed:
             state = self.state
+            if self.waiting_for_humans:
+                await self._wait(None)
+                continue
             if state.phase == "over":
                 await self._wait(None)
                 continue
