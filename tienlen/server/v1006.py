@@ -224,10 +224,10 @@ class PlatformRunner:
     async def _deal(self, table: GuandanTable) -> None:
         m = table.match
         game = m.game
-        for pos in range(4):
-            await self._send(pos, {"type": "notify", "stage": "beginning",
-                                   "handCards": hand_cards(game.hand(pos), game.level),
-                                   "myPos": pos})
+        for seat in range(4):
+            await self._send(seat, {"type": "notify", "stage": "beginning",
+                                    "handCards": hand_cards(game.hand(seat), game.level),
+                                    "myPos": seat})
         trick: dict[int, list[Any]] = {}
         if game.anti_tribute:
             payers = _payers(m.results[-1].places, m.teams)
@@ -237,27 +237,25 @@ class PlatformRunner:
         last: tuple[int, Any] = (-1, None)
         while not game.is_over:
             if game.phase == "tribute":
-                pos = game.turn
-                assert pos is not None
-                view = game.view(pos)
+                giver = game.turn
+                assert giver is not None
+                view = game.view(giver)
                 step = view.tribute_step
                 pick = tribute_candidates if step == "give" else return_candidates
                 word = "tribute" if step == "give" else "back"
                 faces = pick(view.hand, view.level, view.config)
-                actions = [[word, word, [card_text(c)]] for c in faces]
-                message = self._act(table, pos, word, actions, {}, (-1, None), (-1, None))
-                index = await self._choose(pos, message, table)
+                options = [[word, word, [card_text(c)]] for c in faces]
+                message = self._act(table, giver, word, options, {}, (-1, None), (-1, None))
+                index = await self._choose(giver, message, table)
                 kind = "give_tribute" if step == "give" else "return_tribute"
-                table.apply({"kind": kind, "card": Card(faces[index]).ascii()}, pos)
-                if game.phase != "tribute" or (not given_notified and all(
-                        t.receiver is not None for t in game.tributes)):
-                    if not given_notified:
-                        given_notified = True
-                        await self._all({"type": "notify", "stage": "tribute", "result": [
-                            [t.payer, t.receiver, card_text(t.card)] for t in game.tributes]})
+                table.apply({"kind": kind, "card": Card(faces[index]).ascii()}, giver)
+                if not given_notified and all(t.card is not None for t in game.tributes):
+                    given_notified = True       # every tribute given: the receivers are fixed
+                    await self._all({"type": "notify", "stage": "tribute", "result": [
+                        [t.payer, t.receiver, card_text(t.card or 0)] for t in game.tributes]})
                 if game.phase != "tribute":
                     await self._all({"type": "notify", "stage": "back", "result": [
-                        [t.receiver, t.payer, card_text(t.returned)] for t in game.tributes]})
+                        [t.receiver, t.payer, card_text(t.returned or 0)] for t in game.tributes]})
                 continue
             pos = game.turn
             assert pos is not None
