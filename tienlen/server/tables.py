@@ -59,9 +59,10 @@ class ServerConfig:
     max_tables: int = 1000
     #: Largest message a client may send, in bytes (the WebSocket layer is set to this too).
     max_message_bytes: int = 16 * 1024
-    #: Messages per second a socket may send (sustained), and the burst above it.
-    rate: float = 20.0
-    burst: float = 40.0
+    #: Messages per second a socket may send (sustained), and the burst above it: well
+    #: above a fast agent playing instant bots (~30 actions a second), far below a flood.
+    rate: float = 100.0
+    burst: float = 200.0
     #: Seconds without any message before a socket is closed (the room pings every 20 s).
     idle_timeout: float = 120.0
     #: Messages waiting for a slow reader before it is dropped.
