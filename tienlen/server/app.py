@@ -3,7 +3,7 @@
 Routes (docs/protocol.md has every message):
 
 - ``GET /``: the training room (``static/index.html``), ``/static/...`` its files;
-- ``GET /api/info``: protocol version, games, bot levels;
+- ``GET /api/info``: protocol version, games, bot levels; ``GET /api/stats``: how busy;
 - ``POST /api/tables``: a new table; answers its id and the tokens of its human and remote
   seats (a JSON body, so a cross-site form cannot post it; the Origin is checked too);
 - ``WS /ws``: our protocol; the first message joins a seat with its token.
@@ -281,6 +281,13 @@ def create_app(hub: Hub | None = None, *, hosts: Iterable[str] = (),
                              "defaults": {"turn_timeout": hub.config.turn_timeout,
                                           "fallback": hub.config.fallback}})
 
+    async def stats(request: Request) -> Response:
+        """How busy the server is (no table ids, no tokens)."""
+        tables = list(hub.tables.values())
+        return JSONResponse({"v": PROTOCOL_VERSION, "tables": len(tables),
+                             "actions": sum(t.version for t in tables),
+                             "over": sum(t.state.phase == "over" for t in tables)})
+
     async def create(request: Request) -> Response:
         if not guard.origin_ok(request.headers.get("origin"), request.headers.get("host")):
             return JSONResponse({"error": "BAD_ORIGIN", "message": "cross-site request"},
@@ -326,6 +333,7 @@ def create_app(hub: Hub | None = None, *, hosts: Iterable[str] = (),
     routes: list[Any] = [
         Route("/", guarded(index)),
         Route("/api/info", guarded(info)),
+        Route("/api/stats", guarded(stats)),
         Route("/api/tables", guarded(create), methods=["POST"]),
         WebSocketRoute("/ws", socket),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
