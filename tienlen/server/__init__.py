@@ -8,6 +8,10 @@
   unless asked for.
 
 Needs the ``serve`` extra (``pip install "tienlen[serve]"``).
+
+>>> from tienlen.server import PROTOCOL_VERSION, ServerConfig
+>>> PROTOCOL_VERSION, ServerConfig().turn_timeout, ServerConfig().fallback
+(1, 30.0, 'L1')
 """
 
 from .tables import PROTOCOL_VERSION, Hub, ServerConfig, Table

@@ -12,6 +12,12 @@ Safety: Host and Origin are checked against the server's own names (no cross-sit
 WebSocket hijacking, no DNS rebinding); every socket has a size, rate and idle limit; a
 slow reader is dropped rather than let its queue grow; a bad message gets an ``error``
 and changes nothing.
+
+>>> guard = Guard(hosts=())
+>>> guard.host_ok("127.0.0.1:8765"), guard.host_ok("evil.example:8765")
+(True, False)
+>>> guard.origin_ok("http://127.0.0.1:8765", "127.0.0.1:8765"), guard.origin_ok("http://evil.example", "127.0.0.1:8765")
+(True, False)
 """
 
 from __future__ import annotations

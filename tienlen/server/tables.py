@@ -10,6 +10,12 @@ Seats are ``human`` (the browser room), ``remote`` (an agent over our protocol) 
 level. Human and remote seats get a secret token; a silent seat past the turn timer, or a
 seat with no socket past the reconnect grace, is played by the fallback bot (``L1``, or
 ``wait`` to wait for ever); a reconnect with the token takes the seat back.
+
+A tribute card is shown only to whoever moved it:
+
+>>> record = {"seat": 2, "kind": "give_tribute", "card": "BJ", "to": None}
+>>> _hidden_for(record, seat=2, actor=2)["card"], "card" in _hidden_for(record, seat=1, actor=2)
+('BJ', False)
 """
 
 from __future__ import annotations
