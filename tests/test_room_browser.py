@@ -142,6 +142,30 @@ def _play_hand(page, hub, game):
     return did
 
 
+def _tribute_steps(page, hub):
+    """Hand 2 of Guandan: any tribute or return of ours is its own step, the allowed cards
+    edged in gold and 进贡/还贡 on the button; play then begins."""
+    table = _table(hub)
+    steps = 0
+    while table.state.phase == "tribute":
+        if not _my_turn(page) or table.state.phase != "tribute":
+            break
+        view = table.state.view(0)
+        step = view["tribute_step"]
+        assert step in ("give", "return")
+        assert page.inner_text("#play") == ("进贡" if step == "give" else "还贡")
+        assert _marked(page, "allowed") == sorted(view["tribute_choices"])
+        version = table.version
+        page.locator("#hand .card.allowed").first.click()
+        page.click("#play")
+        page.wait_for_function(f"Number(document.body.dataset.version) > {version}")
+        kind = "give_tribute" if step == "give" else "return_tribute"
+        assert any(a["seat"] == 0 and a["kind"] == kind for a in table.state.view(0)["history"])
+        steps += 1
+    page.wait_for_function("document.body.dataset.phase === 'play'", timeout=30_000)
+    return steps
+
+
 @pytest.mark.parametrize("game", ["guandan", "tienlen"])
 def test_room_plays_a_hand_against_three_bots(served, game):
     hub, port, browser = served
@@ -149,7 +173,7 @@ def test_room_plays_a_hand_against_three_bots(served, game):
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("websocket", lambda ws: ws.on("framesent", lambda f: SENT.append(f)))
-    page.goto(f"http://127.0.0.1:{port}/?seed=11&bots=L1&timer=0")
+    page.goto(f"http://127.0.0.1:{port}/?seed={13 if game == 'guandan' else 11}&bots=L1&timer=0")
     assert page.inner_text("#title") == "掼蛋训练模式"
     assert page.inner_text("#start-guandan") == "开始训练"
     assert page.inner_text("#quit") == "退出"
@@ -172,6 +196,8 @@ def test_room_plays_a_hand_against_three_bots(served, game):
         page.click("#next")
         page.wait_for_function("document.body.dataset.hand === '2'")
         assert page.is_hidden("#result")
+        # seed 13: our team is last in hand 1, so we pay tribute in hand 2
+        assert _tribute_steps(page, hub) >= 1
     page.close()
 
 

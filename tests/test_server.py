@@ -347,3 +347,21 @@ def test_one_tables_slow_bot_does_not_hold_up_another(server):
     c.until(lambda m: m["type"] == "pong")
     assert time.monotonic() - t0 < 0.8
     c.close()
+
+
+def test_ai_debug_sends_the_bots_reasons(server):
+    hub, port = server
+    info = create(port, "guandan", ["remote", "L2", "L2", "L2"], seed=30,
+                  settings={"ai_debug": True, "turn_timeout": 0.05})
+    c = Client(port)
+    c.join(info["table"], info["tokens"]["0"])
+    bot = c.until(lambda m: m["type"] == "action" and m["by"] == "bot")
+    assert isinstance(bot["reason"], str) and bot["reason"]
+    c.close()
+    info = create(port, "guandan", ["remote", "L2", "L2", "L2"], seed=30,
+                  settings={"turn_timeout": 0.05})
+    c = Client(port)
+    c.join(info["table"], info["tokens"]["0"])
+    bot = c.until(lambda m: m["type"] == "action" and m["by"] == "bot")
+    assert "reason" not in bot
+    c.close()

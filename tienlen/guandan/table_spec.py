@@ -49,7 +49,17 @@ def card_names(cards: Cards, level: int) -> list[str]:
     return [Card(c).ascii() for c in sorted(cards.ids, key=lambda c: sort_key(c, level))]
 
 
+def _zh_rank(rank: int) -> str:
+    return {15: "小王", 16: "大王"}.get(rank) or _rank_text(rank)
+
+
 def _zh_label(play: Play) -> str:
+    """The reading in Chinese: ``对子 8``, ``顺子 3-7``, ``4张炸弹 6``, ``单张 小王``.
+
+    >>> from tienlen.guandan import classify
+    >>> _zh_label(classify("SJ", 2)[0]), _zh_label(classify("3s 4s 5s 6s 7d", 5)[0])
+    ('单张 小王', '顺子 3-7')
+    """
     kind, rank = play.kind, play.rank
     if kind in _WIDTH:
         low = rank - _WIDTH[kind] + 1
@@ -58,7 +68,7 @@ def _zh_label(play: Play) -> str:
         return kind.chinese
     if kind is Kind.BOMB:
         return f"{play.size}张{kind.chinese} {_rank_text(rank)}"
-    return f"{kind.chinese} {_rank_text(rank)}"
+    return f"{kind.chinese} {_zh_rank(rank)}"
 
 
 def play_json(play: Play) -> dict[str, Any]:
