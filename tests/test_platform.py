@@ -220,3 +220,35 @@ def test_platform_clients_play_full_matches(seats, games):
     # tribute happened somewhere and every list was checked (the first deal has none)
     assert sum(a.checked["tribute"] + a.checked["back"] for a in agents) > 0 or \
         sum(a.stages[("notify", "anti-tribute")] for a in agents) > 0
+
+
+def test_cli_platform_plays_and_prints_each_teams_wins():
+    """`tienlen serve --platform --games 1 --seats agent,L1,L1,L1`: one agent against our
+    bots; the server says Ready for connect., plays, prints the teams' wins and exits."""
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "tienlen", "serve", "--platform", "--games", "1",
+                             "--seats", "agent,L1,L1,L1", "--port", str(port), "--seed", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert "Ready for connect." in proc.stdout.readline()
+        with ws_client.connect(f"ws://127.0.0.1:{port}/game/client1", max_size=None) as ws:
+            while True:
+                m = json.loads(ws.recv(timeout=60))
+                if "actionList" in m:
+                    ws.send(json.dumps({"actIndex": m["indexRange"]}))
+                if m["stage"] == "gameResult":
+                    break
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert "team 0 (seats 0 and 2):" in out and "team 1 (seats 1 and 3):" in out
+    wins = [int(part.split(": ")[1].split()[0]) for part in out.strip().splitlines()[-1].split("; ")[:2]]
+    assert sum(wins) + int(m["draws"][0]) == 1
+    assert wins[0] == m["victoryNum"][0] and wins[1] == m["victoryNum"][1]
