@@ -257,11 +257,22 @@ def _add_play(subparsers: _Subparsers) -> None:
     parser.add_argument("--fast", action="store_true",
                         help="no pause between the bots' moves")
     _add_guandan_options(parser)
+    # (server: issue 27) play a seat of a `tienlen serve` table from this process.
+    parser.add_argument("--connect", metavar="URL", default=None,
+                        help="take a seat at a tienlen serve table: "
+                             "ws://HOST:PORT/ws?table=ID&token=TOKEN (the token is secret)")
+    parser.add_argument("--policy", choices=("first", "random"), default="first",
+                        help="with --connect: play the first legal action (the core's lowest "
+                             "play) or a random one (default: %(default)s)")
     parser.set_defaults(run=run_play)
 
 
 def run_play(args: argparse.Namespace) -> int:
     """``tienlen play``: a match against bots until the player stops."""
+    if getattr(args, "connect", None):
+        from .client import run_connect
+
+        return run_connect(args)
     rules = rules_from_args(args)
     if getattr(args, "game", "tienlen") == "guandan":
         from .guandan import cli as guandan_cli
@@ -662,6 +673,17 @@ _SUBCOMMANDS: list[Callable[[_Subparsers], None]] = [
     _add_solve,
     _add_rules,
 ]
+
+
+def _add_serve(subparsers: _Subparsers) -> None:
+    # tienlen serve lives in tienlen.server (issue 27); its run() imports the [serve] extra
+    # only when called, so the CLI loads without it.
+    from .server.run import add_serve
+
+    add_serve(subparsers)
+
+
+_SUBCOMMANDS.append(_add_serve)
 
 
 def build_parser() -> argparse.ArgumentParser:

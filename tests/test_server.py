@@ -1,0 +1,367 @@
+"""tienlen serve, our protocol (docs/protocol.md): tokens, views, refusals, limits, timers,
+fallback bots and reconnects. A live server on a free loopback port per test module."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+httpx = pytest.importorskip("httpx")
+ws_client = pytest.importorskip("websockets.sync.client")
+from websockets.exceptions import ConnectionClosed, InvalidStatus  # noqa: E402
+
+from server_helpers import running  # noqa: E402
+
+from tienlen.server.app import create_app  # noqa: E402
+from tienlen.server.tables import Hub, ServerConfig  # noqa: E402
+
+CONFIG = dict(turn_timeout=0.0, fallback="L1", reconnect_grace=0.15, bot_delay=0.0,
+              max_message_bytes=16 * 1024, rate=50.0, burst=60.0, idle_timeout=30.0)
+
+
+@pytest.fixture(scope="module")
+def server():
+    hub = Hub(ServerConfig(**CONFIG))
+    with running(create_app(hub), ws_max_size=hub.config.max_message_bytes) as port:
+        yield hub, port
+
+
+class Client:
+    """A minimal protocol client for the tests (tienlen.client is the real one)."""
+
+    def __init__(self, port: int, **headers: str) -> None:
+        self.ws = ws_client.connect(f"ws://127.0.0.1:{port}/ws", additional_headers=headers or None,
+                                    max_size=None, legacy=True)
+        self.seen: list[dict] = []
+
+    def send(self, message) -> None:
+        self.ws.send(message if isinstance(message, (str, bytes)) else json.dumps(message))
+
+    def recv(self, timeout: float = 5.0) -> dict:
+        message = json.loads(self.ws.recv(timeout=timeout))
+        self.seen.append(message)
+        return message
+
+    def until(self, pred, timeout: float = 10.0) -> dict:
+        end = time.monotonic() + timeout
+        while True:
+            message = self.recv(max(0.01, end - time.monotonic()))
+            if pred(message):
+                return message
+
+    def join(self, table: str, token: str, legal: bool = False) -> dict:
+        self.send({"type": "join", "v": 1, "table": table, "token": token, "legal": legal})
+        welcome = self.until(lambda m: m["type"] in ("welcome", "error"))
+        return welcome
+
+    def state(self) -> dict:
+        return self.until(lambda m: m["type"] == "state")
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def create(port: int, game: str, seats: list[str], **extra) -> dict:
+    response = httpx.post(f"http://127.0.0.1:{port}/api/tables",
+                          json={"game": game, "seats": seats, **extra}, timeout=10)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_info_lists_games_and_protocol_version(server):
+    hub, port = server
+    info = httpx.get(f"http://127.0.0.1:{port}/api/info").json()
+    assert info["v"] == 1
+    assert {g["name"] for g in info["games"]} == {"guandan", "tienlen"}
+
+
+def test_create_refuses_bad_tables(server):
+    hub, port = server
+    url = f"http://127.0.0.1:{port}/api/tables"
+    for body, code in [({"game": "chess", "seats": ["human"] * 4}, "BAD_GAME"),
+                       ({"game": "guandan", "seats": ["human"] * 3}, "BAD_SEATS"),
+                       ({"game": "guandan", "seats": ["human", "L9", "L1", "L1"]}, "BAD_SEATS"),
+                       ({"game": "tienlen", "seats": ["human", "L1"], "settings": {"x": 1}}, "BAD_SETTINGS"),
+                       ({"game": "tienlen", "seats": ["human", "L1"], "options": {"hands": 0}}, "BAD_OPTIONS")]:
+        response = httpx.post(url, json=body)
+        assert response.status_code == 400 and response.json()["error"] == code
+    assert httpx.post(url, content=b"{bad", headers={"content-type": "application/json"}).status_code == 400
+    # a form post (what a cross-site page can send without asking) is refused
+    assert httpx.post(url, data={"game": "guandan"}).status_code == 415
+    assert httpx.post(url, json={"game": "guandan", "seats": ["human"] * 4},
+                      headers={"origin": "http://evil.example"}).status_code == 403
+
+
+def test_origin_and_host_are_checked(server):
+    hub, port = server
+    with pytest.raises(InvalidStatus):
+        Client(port, Origin="http://evil.example")
+    with pytest.raises(InvalidStatus):     # DNS rebinding: a foreign Host name
+        Client(port, Host="evil.example")
+    ok = Client(port, Origin=f"http://127.0.0.1:{port}")
+    ok.send({"type": "ping"})
+    assert ok.recv()["type"] == "pong"
+    ok.close()
+    assert httpx.get(f"http://127.0.0.1:{port}/", headers={"host": "evil.example"}).status_code == 421
+    page = httpx.get(f"http://127.0.0.1:{port}/")
+    assert page.status_code == 200 and "掼蛋训练模式" in page.text
+
+
+def test_bad_token_and_acting_before_joining_are_refused(server):
+    hub, port = server
+    table = create(port, "tienlen", ["remote", "L1"])
+    c = Client(port)
+    c.send({"type": "act", "action": {"kind": "pass"}})
+    assert c.recv()["code"] == "NOT_JOINED"
+    assert c.join(table["table"], "not-the-token")["code"] == "BAD_TOKEN"
+    assert c.join("nope", table["tokens"]["0"])["code"] == "NO_TABLE"
+    assert c.join(table["table"], table["tokens"]["0"])["type"] == "welcome"
+    c.close()
+
+
+def test_malformed_messages_get_errors_and_change_nothing(server):
+    hub, port = server
+    info = create(port, "guandan", ["remote", "remote", "L1", "L1"], seed=3)
+    table = hub.tables[info["table"]]
+    c = Client(port)
+    c.join(info["table"], info["tokens"]["0"])
+    c.state()
+    version, before = table.version, json.dumps(table.state.view(0))
+    cases = [("{not json", "BAD_JSON"), ("[1, 2]", "BAD_MESSAGE"), ('{"type": "dance"}', "UNKNOWN_TYPE"),
+             (b"\x00\x01binary", "BAD_FRAME"), ('{"type": "act", "v": 99}', "BAD_VERSION"),
+             ('{"type": "act", "action": "pass"}', "BAD_ACTION"),
+             ('{"type": "act", "action": {"kind": "play", "cards": "5h"}}', "BAD_ACTION"),
+             ('{"type": "join", "table": "x", "token": "y"}', "ALREADY_JOINED")]
+    for text, code in cases:
+        c.send(text)
+        error = c.until(lambda m: m["type"] == "error")
+        assert error["code"] == code, (text, error)
+        assert error["message"]
+    assert table.version == version and json.dumps(table.state.view(0)) == before
+    c.send({"type": "ping", "id": 7})
+    assert c.until(lambda m: m["type"] == "pong")["id"] == 7
+    c.close()
+
+
+def test_out_of_turn_and_illegal_actions_are_refused_and_change_nothing(server):
+    hub, port = server
+    info = create(port, "tienlen", ["remote", "remote", "remote", "remote"], seed=5,
+                  settings={"fallback": "wait"})
+    table = hub.tables[info["table"]]
+    clients = [Client(port) for _ in range(4)]
+    for seat, c in enumerate(clients):
+        c.join(info["table"], info["tokens"][str(seat)], legal=True)
+    turn = table.state.turn
+    other = (turn + 1) % 4
+    version, views = table.version, [json.dumps(table.state.view(s)) for s in range(4)]
+    mine = table.state.view(turn)["hand"]
+    theirs = table.state.view(other)["hand"]
+    tries = [(clients[other], {"kind": "pass"}, "NOT_YOUR_TURN"),
+             (clients[turn], {"kind": "pass"}, "CANNOT_PASS_ON_LEAD"),
+             (clients[turn], {"kind": "play", "cards": [theirs[0]]}, "CARDS_NOT_IN_HAND"),
+             (clients[turn], {"kind": "play", "cards": ["4s", "9h"] if "4s" in mine else [mine[-1], mine[0]]},
+              None),
+             (clients[turn], {"kind": "give_tribute", "card": "3s"}, "BAD_ACTION"),
+             (clients[turn], {"kind": "play", "cards": ["1x"]}, "INVALID_CARDS")]
+    for c, action, code in tries:
+        c.send({"type": "act", "action": action, "id": "a"})
+        error = c.until(lambda m: m["type"] == "error")
+        assert error["id"] == "a"
+        if code is not None:
+            assert error["code"] == code, error
+    assert table.version == version
+    assert [json.dumps(table.state.view(s)) for s in range(4)] == views
+    # the seat to act plays a listed legal action: every seat hears of it
+    legal = [m for m in clients[turn].seen if m["type"] == "state" and "legal" in m][-1]["legal"]
+    assert legal == table.state.legal_actions()
+    clients[turn].send({"type": "act", "action": legal[0]})
+    for c in clients:
+        heard = c.until(lambda m: m["type"] == "action")
+        assert heard["seat"] == turn and heard["action"]["cards"] == legal[0]["cards"]
+    assert table.version == version + 1
+    for c in clients:
+        c.close()
+
+
+def test_a_socket_sees_only_its_own_seat(server):
+    """Tiến Lên (unique cards): no message to a seat names a card still in another hand."""
+    hub, port = server
+    info = create(port, "tienlen", ["remote", "L1", "L1", "L1"], seed=8, options={"hands": 1})
+    table = hub.tables[info["table"]]
+    c = Client(port)
+    c.join(info["table"], info["tokens"]["0"], legal=True)
+    while True:
+        m = c.recv()
+        if m["type"] == "state":
+            assert m["view"]["seat"] == 0
+            others = set()
+            for s in range(1, 4):
+                others |= set(table.state.match.game.hand(s).ascii().split())
+            m["view"].pop("must_include")
+            words = set(json.dumps(m).replace('"', " ").replace(",", " ").replace("[", " ")
+                        .replace("]", " ").split())
+            assert not (others & words)
+            if m["view"]["phase"] != "play":
+                break
+            if m["view"]["turn"] == 0:
+                c.send({"type": "act", "action": m["legal"][-1]})
+    c.close()
+
+
+def test_hint_is_the_hint_levels_choice(server):
+    hub, port = server
+    info = create(port, "guandan", ["human", "L1", "L1", "L1"], seed=21)
+    table = hub.tables[info["table"]]
+    c = Client(port)
+    c.join(info["table"], info["tokens"]["0"])
+    c.until(lambda m: m["type"] == "state" and m["view"]["turn"] == 0)
+    c.send({"type": "hint", "id": 1})
+    hint = c.until(lambda m: m["type"] in ("hint", "error"))
+    want, reason = table.spec.make_bot("L2", 0).explain(table.state.bot_view(0))
+    assert hint["type"] == "hint" and hint["action"] == want and hint["reason"] == reason
+    c.send({"type": "settings", "hints": False})
+    c.until(lambda m: m["type"] == "settings")
+    c.send({"type": "hint"})
+    assert c.until(lambda m: m["type"] == "error")["code"] == "HINTS_OFF"
+    c.close()
+
+
+def test_size_limit_closes_only_that_socket(server):
+    hub, port = server
+    info = create(port, "tienlen", ["remote", "remote"], seed=2, settings={"fallback": "wait"})
+    a, b = Client(port), Client(port)
+    a.join(info["table"], info["tokens"]["0"])
+    b.join(info["table"], info["tokens"]["1"])
+    a.send("x" * (1 << 20))
+    with pytest.raises(ConnectionClosed) as closed:
+        a.until(lambda m: False)
+    assert closed.value.rcvd is None or closed.value.rcvd.code in (1009, 1008)
+    b.send({"type": "ping"})
+    assert b.until(lambda m: m["type"] == "pong")
+    b.close()
+
+
+def test_rate_limit(server):
+    hub, port = server
+    c = Client(port)
+    for _ in range(120):
+        c.send('{"type": "ping"}')
+    kinds = []
+    try:
+        while True:
+            kinds.append(c.recv(timeout=2)["type"])
+    except (TimeoutError, ConnectionClosed):
+        pass
+    assert "error" in kinds and kinds.count("pong") <= CONFIG["burst"] + 10
+    c.close()
+
+
+def test_idle_socket_is_closed():
+    hub = Hub(ServerConfig(**dict(CONFIG, idle_timeout=0.3)))
+    with running(create_app(hub)) as port:
+        c = Client(port)
+        with pytest.raises(ConnectionClosed) as closed:
+            c.recv(timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4000
+
+
+def test_silent_seat_is_played_by_the_fallback_after_the_turn_timer(server):
+    hub, port = server
+    info = create(port, "tienlen", ["remote", "L1"], seed=4, settings={"turn_timeout": 0.2})
+    table = hub.tables[info["table"]]
+    c = Client(port)
+    c.join(info["table"], info["tokens"]["0"])
+    action = c.until(lambda m: m["type"] == "action" and m["seat"] == 0)
+    assert action["by"] == "fallback"
+    c.close()
+
+
+def test_disconnected_seat_is_played_and_a_reconnect_takes_it_back(server):
+    hub, port = server
+    info = create(port, "tienlen", ["remote", "L1"], seed=6, options={"hands": 3})
+    table = hub.tables[info["table"]]
+    c = Client(port)
+    c.join(info["table"], info["tokens"]["0"])
+    c.close()
+    deadline = time.monotonic() + 10
+    while not any(a.seat == 0 for a in table.state.match.game.history):
+        assert time.monotonic() < deadline, "the fallback never played the empty seat"
+        time.sleep(0.05)
+    c = Client(port)
+    welcome = c.join(info["table"], info["tokens"]["0"], legal=True)
+    assert welcome["type"] == "welcome" and welcome["seat"] == 0
+    # connected with no timer: the table waits for us on our turn
+    state = c.until(lambda m: m["type"] == "state" and m["view"]["turn"] == 0)
+    version = table.version
+    time.sleep(0.4)
+    assert table.version == version
+    c.send({"type": "act", "action": state["legal"][0]})
+    assert c.until(lambda m: m["type"] == "action" and m["seat"] == 0)["by"] == "player"
+    # a second socket with the token replaces the first
+    d = Client(port)
+    d.join(info["table"], info["tokens"]["0"])
+    with pytest.raises(ConnectionClosed):
+        c.until(lambda m: False)
+    d.close()
+
+
+def test_wait_fallback_waits_for_the_seat(server):
+    hub, port = server
+    info = create(port, "tienlen", ["remote", "remote"], seed=10, settings={"fallback": "wait"})
+    table = hub.tables[info["table"]]
+    time.sleep(0.5)
+    assert table.version == 0 and table.state.turn is not None
+
+
+def test_one_tables_slow_bot_does_not_hold_up_another(server):
+    hub, port = server
+    slow_info = create(port, "tienlen", ["L1", "L1"], seed=12, options={"hands": 50})
+    slow = hub.tables[slow_info["table"]]
+    started = threading.Event()
+
+    class Slow:
+        name = "slow"
+
+        def act(self, view):
+            started.set()
+            time.sleep(1.0)
+            return {"kind": "pass"}
+
+        explain = None
+
+    for seat in slow.seats:
+        seat.bot = Slow()
+    slow.poke()
+    assert started.wait(5)
+    info = create(port, "tienlen", ["remote", "L1"], seed=13)
+    c = Client(port)
+    t0 = time.monotonic()
+    c.join(info["table"], info["tokens"]["0"])
+    c.state()
+    c.send({"type": "ping"})
+    c.until(lambda m: m["type"] == "pong")
+    assert time.monotonic() - t0 < 0.8
+    c.close()
+
+
+def test_ai_debug_sends_the_bots_reasons(server):
+    hub, port = server
+    info = create(port, "guandan", ["remote", "L2", "L2", "L2"], seed=30,
+                  settings={"ai_debug": True, "turn_timeout": 0.05})
+    c = Client(port)
+    c.join(info["table"], info["tokens"]["0"])
+    bot = c.until(lambda m: m["type"] == "action" and m["by"] == "bot")
+    assert isinstance(bot["reason"], str) and bot["reason"]
+    c.close()
+    info = create(port, "guandan", ["remote", "L2", "L2", "L2"], seed=30,
+                  settings={"turn_timeout": 0.05})
+    c = Client(port)
+    c.join(info["table"], info["tokens"]["0"])
+    bot = c.until(lambda m: m["type"] == "action" and m["by"] == "bot")
+    assert "reason" not in bot
+    c.close()

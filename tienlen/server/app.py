@@ -1,0 +1,350 @@
+"""The ASGI app of ``tienlen serve``: the table API, our WebSocket protocol and the room.
+
+Routes (docs/protocol.md has every message):
+
+- ``GET /``: the training room (``static/index.html``), ``/static/...`` its files;
+- ``GET /api/info``: protocol version, games, bot levels; ``GET /api/stats``: how busy;
+- ``POST /api/tables``: a new table; answers its id and the tokens of its human and remote
+  seats (a JSON body, so a cross-site form cannot post it; the Origin is checked too);
+- ``WS /ws``: our protocol; the first message joins a seat with its token.
+
+Safety: Host and Origin are checked against the server's own names (no cross-site
+WebSocket hijacking, no DNS rebinding); every socket has a size, rate and idle limit; a
+slow reader is dropped rather than let its queue grow; a bad message gets an ``error``
+and changes nothing.
+
+>>> guard = Guard(hosts=())
+>>> guard.host_ok("127.0.0.1:8765"), guard.host_ok("evil.example:8765")
+(True, False)
+>>> guard.origin_ok("http://127.0.0.1:8765", "127.0.0.1:8765"), guard.origin_ok("http://evil.example", "127.0.0.1:8765")
+(True, False)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import AsyncIterator, Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from ..table import IllegalActionError, get_spec, spec_names
+from .tables import PROTOCOL_VERSION, Hub, Seat, ServerConfig, Table, TableError
+
+__all__ = ["create_app", "STATIC", "LOOPBACK_NAMES"]
+
+STATIC = Path(__file__).with_name("static")
+LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
+#: Close codes (RFC 6455 4000-4999 are the application's).
+CLOSE_POLICY, CLOSE_TOO_BIG, CLOSE_IDLE, CLOSE_SLOW = 1008, 1009, 4000, 4002
+MAX_BODY = 8 * 1024
+
+
+def _host_name(host: str) -> str:
+    """``host[:port]`` -> host (IPv6 in brackets kept whole)."""
+    if host.startswith("["):
+        return host.split("]")[0] + "]"
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+class Guard:
+    """Which Host and Origin headers the server answers: its own names only."""
+
+    def __init__(self, hosts: Iterable[str], origins: Iterable[str] = ()) -> None:
+        self.hosts = {h.lower() for h in hosts} | LOOPBACK_NAMES
+        self.origins = {o.lower().rstrip("/") for o in origins}
+
+    def host_ok(self, host: str | None) -> bool:
+        return host is not None and _host_name(host.lower()) in self.hosts
+
+    def origin_ok(self, origin: str | None, host: str | None) -> bool:
+        """A browser's Origin must be this server itself (or one allowed by name); a
+        client that sends none is not a browser page and must hold a token anyway."""
+        if origin is None:
+            return True
+        origin = origin.lower().rstrip("/")
+        if origin in self.origins:
+            return True
+        return host is not None and origin in (f"http://{host.lower()}", f"https://{host.lower()}")
+
+
+class SocketConnection:
+    """A WebSocket with an outbound queue, so a table never waits for a reader."""
+
+    def __init__(self, ws: WebSocket, limit: int) -> None:
+        self.ws = ws
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(limit)
+        self.closing: tuple[int, str] | None = None
+        self.writer = asyncio.get_running_loop().create_task(self._write())
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.closing is not None:
+            return
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.close(CLOSE_SLOW, "too slow to read: messages piled up")
+
+    def close(self, code: int, reason: str) -> None:
+        if self.closing is None:
+            self.closing = (code, reason)
+            while not self.queue.empty():       # drop what a slow reader has not read
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                message = await self.queue.get()
+                if message is None:
+                    break
+                await self.ws.send_text(json.dumps(message, separators=(",", ":")))
+        except Exception:
+            pass
+        finally:
+            code, reason = self.closing or (1000, "")
+            try:
+                if self.ws.application_state != WebSocketState.DISCONNECTED:
+                    await self.ws.close(code, reason)
+            except Exception:
+                pass
+
+
+class Bucket:
+    """A token bucket: ``rate`` messages a second, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.at = burst, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def _error(code: str, message: str, ref: object = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"v": PROTOCOL_VERSION, "type": "error", "code": code, "message": message}
+    if isinstance(ref, (str, int)) and not isinstance(ref, bool):
+        out["id"] = ref
+    return out
+
+
+MESSAGE_TYPES = ("join", "act", "hint", "next_hand", "settings", "ping")
+
+
+async def _session(ws: WebSocket, hub: Hub) -> None:
+    """One socket: join a seat, then act for it, until it closes."""
+    config = hub.config
+    conn = SocketConnection(ws, config.send_queue)
+    bucket = Bucket(config.rate, config.burst)
+    table: Table | None = None
+    seat: Seat | None = None
+    strikes = 0
+    try:
+        while conn.closing is None:
+            try:
+                text = await asyncio.wait_for(ws.receive_text(), config.idle_timeout)
+            except asyncio.TimeoutError:
+                conn.close(CLOSE_IDLE, f"idle for {config.idle_timeout:g} s")
+                break
+            except KeyError:              # a binary frame: receive_text finds no "text"
+                text = None
+            if not bucket.take():
+                strikes += 1
+                conn.send(_error("RATE_LIMIT", f"more than {config.rate:g} messages a second"))
+                if strikes >= 20:
+                    conn.close(CLOSE_POLICY, "flooding")
+                continue
+            if text is None:
+                conn.send(_error("BAD_FRAME", "send JSON text frames, not binary"))
+                continue
+            if len(text.encode()) > config.max_message_bytes:
+                conn.close(CLOSE_TOO_BIG, "message too big")
+                break
+            try:
+                message = json.loads(text)
+            except ValueError:
+                conn.send(_error("BAD_JSON", "the message is not JSON"))
+                continue
+            if not isinstance(message, dict):
+                conn.send(_error("BAD_MESSAGE", "a message is a JSON object with a type"))
+                continue
+            kind, ref = message.get("type"), message.get("id")
+            if kind not in MESSAGE_TYPES:
+                conn.send(_error("UNKNOWN_TYPE", f"type must be one of {', '.join(MESSAGE_TYPES)}; "
+                                                 f"got {kind!r:.40}", ref))
+                continue
+            version = message.get("v", PROTOCOL_VERSION)
+            if version != PROTOCOL_VERSION:
+                conn.send(_error("BAD_VERSION", f"this server speaks protocol v{PROTOCOL_VERSION}",
+                                 ref))
+                continue
+            if kind == "ping":
+                conn.send({"v": PROTOCOL_VERSION, "type": "pong", "id": ref}
+                          if ref is not None else {"v": PROTOCOL_VERSION, "type": "pong"})
+                continue
+            if kind == "join":
+                if seat is not None:
+                    conn.send(_error("ALREADY_JOINED", "this socket holds a seat already", ref))
+                    continue
+                try:
+                    table = hub.get(message.get("table"))
+                    seat = table.seat_for_token(message.get("token"))
+                except TableError as error:
+                    conn.send(_error(error.code, error.message, ref))
+                    continue
+                table.attach(seat, conn, bool(message.get("legal", False)))
+                continue
+            if table is None or seat is None:
+                conn.send(_error("NOT_JOINED", "join a seat first", ref))
+                continue
+            try:
+                if kind == "act":
+                    table.act(seat.index, message.get("action"))
+                elif kind == "next_hand":
+                    if seat.kind != "human" and table.has_human:
+                        raise IllegalActionError("NOT_ALLOWED", "the human seats deal the next hand")
+                    table.next_hand()
+                elif kind == "hint":
+                    hint = await table.hint(seat.index)
+                    conn.send({"v": PROTOCOL_VERSION, "type": "hint", "id": ref, **hint})
+                elif kind == "settings":
+                    _apply_settings(table, seat, message)
+            except IllegalActionError as error:
+                conn.send(_error(error.reason, error.message, ref))
+    except WebSocketDisconnect:
+        pass
+    except RuntimeError:                  # receive after the peer vanished mid-frame
+        pass
+    finally:
+        if table is not None and seat is not None:
+            table.detach(seat, conn)
+        conn.close(conn.closing[0] if conn.closing else 1000, "")
+        await conn.writer
+
+
+def _apply_settings(table: Table, seat: Seat, message: dict[str, Any]) -> None:
+    if seat.kind != "human":
+        raise IllegalActionError("NOT_ALLOWED", "only a human seat changes the table's settings")
+    changed = False
+    for key in ("hints", "ai_debug"):
+        if key in message:
+            if not isinstance(message[key], bool):
+                raise IllegalActionError("BAD_SETTINGS", f"{key} is true or false")
+            table.settings[key] = message[key]
+            changed = True
+    if not changed:
+        raise IllegalActionError("BAD_SETTINGS", "settings takes hints and/or ai_debug")
+    for s in table.seats:
+        if s.conn is not None:
+            s.conn.send({"v": PROTOCOL_VERSION, "type": "settings", "settings": table.public_settings()})
+
+
+def create_app(hub: Hub | None = None, *, hosts: Iterable[str] = (),
+               origins: Iterable[str] = (), extra_routes: list[Any] | None = None) -> Starlette:
+    """The app; ``hosts`` are the names it is reached by besides the loopback ones."""
+    hub = hub or Hub(ServerConfig())
+    guard = Guard(hosts, origins)
+
+    def guarded(handler: Callable[[Request], Any]) -> Callable[[Request], Any]:
+        async def run(request: Request) -> Response:
+            if not guard.host_ok(request.headers.get("host")):
+                return JSONResponse({"error": "BAD_HOST"}, status_code=421)
+            result: Response = await handler(request)
+            result.headers["X-Content-Type-Options"] = "nosniff"
+            result.headers["Referrer-Policy"] = "no-referrer"
+            return result
+        return run
+
+    async def index(request: Request) -> Response:
+        response = FileResponse(STATIC / "index.html")
+        response.headers["Content-Security-Policy"] = (
+            "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
+            "frame-ancestors 'none'")
+        return response
+
+    async def info(request: Request) -> Response:
+        games = []
+        for name in spec_names():
+            spec = get_spec(name)
+            games.append({"name": name, "players": list(spec.player_counts),
+                          "levels": list(spec.bot_levels), "hint_level": spec.hint_level})
+        return JSONResponse({"v": PROTOCOL_VERSION, "games": games,
+                             "defaults": {"turn_timeout": hub.config.turn_timeout,
+                                          "fallback": hub.config.fallback}})
+
+    async def stats(request: Request) -> Response:
+        """How busy the server is (no table ids, no tokens)."""
+        tables = list(hub.tables.values())
+        return JSONResponse({"v": PROTOCOL_VERSION, "tables": len(tables),
+                             "actions": sum(t.version for t in tables),
+                             "over": sum(t.state.phase == "over" for t in tables)})
+
+    async def create(request: Request) -> Response:
+        if not guard.origin_ok(request.headers.get("origin"), request.headers.get("host")):
+            return JSONResponse({"error": "BAD_ORIGIN", "message": "cross-site request"},
+                                status_code=403)
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            return JSONResponse({"error": "BAD_REQUEST", "message": "send application/json"},
+                                status_code=415)
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY:
+                return JSONResponse({"error": "TOO_BIG"}, status_code=413)
+        try:
+            data = json.loads(body)
+        except ValueError:
+            return JSONResponse({"error": "BAD_JSON", "message": "the body is not JSON"},
+                                status_code=400)
+        if not isinstance(data, dict):
+            return JSONResponse({"error": "BAD_REQUEST", "message": "send an object"},
+                                status_code=400)
+        try:
+            table, tokens = hub.create(data.get("game"), data.get("seats"), seed=data.get("seed"),
+                                       options=data.get("options"), settings=data.get("settings"))
+        except TableError as error:
+            return JSONResponse({"error": error.code, "message": error.message}, status_code=400)
+        return JSONResponse({"v": PROTOCOL_VERSION, "table": table.id, "seed": table.seed,
+                             "game": table.state.game, "seats": table.seat_info(),
+                             "tokens": {str(k): v for k, v in tokens.items()}, "ws": "/ws"})
+
+    async def socket(ws: WebSocket) -> None:
+        host = ws.headers.get("host")
+        if not guard.host_ok(host) or not guard.origin_ok(ws.headers.get("origin"), host):
+            await ws.close(CLOSE_POLICY)        # before accepting: the handshake fails (403)
+            return
+        await ws.accept()
+        await _session(ws, hub)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        await hub.close()
+
+    routes: list[Any] = [
+        Route("/", guarded(index)),
+        Route("/api/info", guarded(info)),
+        Route("/api/stats", guarded(stats)),
+        Route("/api/tables", guarded(create), methods=["POST"]),
+        WebSocketRoute("/ws", socket),
+        Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
+    ]
+    routes.extend(extra_routes or [])
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.hub = hub
+    return app

@@ -1,0 +1,393 @@
+"""The Guandan AI platform's v1006 protocol (docs/platform.md), over the same Guandan table
+(:class:`tienlen.guandan.table_spec.GuandanTable`) the room plays on.
+
+``tienlen serve --platform --games N`` listens on ``ws://127.0.0.1:23456/game/<anything>``,
+seats agents by connection order (1st -> myPos 0 ...), plays N matches from level 2 to A
+and prints each team's wins, as the platform's offline server does. It is as open as that
+server (no tokens: whoever connects takes the next seat), so it is off unless asked for.
+
+The notation (cards ``S9 HT SB HR``, actions ``[type, rank, cards]``) is written here from
+the protocol sheet; the rules, the legal plays and the tribute choices come from the game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..guandan.cards import Card, Cards
+from ..guandan.game import Game, return_candidates, tribute_candidates
+from ..guandan.match import DEFAULT_MAX_HANDS
+from ..guandan.plays import Kind, Play
+from ..guandan.table_spec import GuandanTable, sort_key
+from ..seeds import mix, seed_or_fresh
+from ..table import TableBot, bot_seed, get_spec
+
+__all__ = ["card_text", "action_tuple", "PASS_TUPLE", "PlatformRunner", "run_platform",
+           "DEFAULT_PORT"]
+
+DEFAULT_PORT = 23456
+PASS_TUPLE: list[Any] = ["PASS", "PASS", "PASS"]
+_SUITS = "SHCD"          # the platform's suit letters in our suit order (spades, hearts, clubs, diamonds)
+_RANKS = "23456789TJQKA"
+_TYPES = {Kind.SINGLE: "Single", Kind.PAIR: "Pair", Kind.TRIPLE: "Trips",
+          Kind.FULL_HOUSE: "ThreeWithTwo", Kind.STRAIGHT: "Straight",
+          Kind.THREE_PAIRS: "ThreePair", Kind.PLATE: "TwoTrips", Kind.BOMB: "Bomb",
+          Kind.STRAIGHT_FLUSH: "StraightFlush", Kind.JOKER_BOMB: "Bomb"}
+_WIDTH = {Kind.STRAIGHT: 5, Kind.STRAIGHT_FLUSH: 5, Kind.THREE_PAIRS: 3, Kind.PLATE: 2}
+
+
+def rank_text(rank: int) -> str:
+    """A rank 2..14 in the platform's letters (ten is ``T``); 15/16 the jokers ``B``/``R``."""
+    return _RANKS[rank - 2] if rank <= 14 else ("B" if rank == 15 else "R")
+
+
+def card_text(card: int) -> str:
+    """An original id in the platform's notation.
+
+    >>> card_text(0), card_text(33), card_text(52), card_text(53)
+    ('S2', 'HT', 'SB', 'HR')
+    """
+    if card == 52:
+        return "SB"
+    if card == 53:
+        return "HR"
+    return _SUITS[card & 3] + _RANKS[card >> 2]
+
+
+def hand_cards(cards: Cards, level: int) -> list[str]:
+    """A hand as ``handCards``: by power (the level rank after A, jokers last), then suit."""
+    return [card_text(c) for c in sorted(cards.ids, key=lambda c: sort_key(c, level))]
+
+
+def action_tuple(play: Play) -> list[Any]:
+    """A play as ``[type, rank, cards]``: the rank of singles, pairs, triples and bombs is
+    their cards' (``B``/``R`` for jokers), of a full house its triple's, of a window its
+    lowest card (A2345 is ``A``); the joker bomb is ``["Bomb", "JOKER", ...]``. Cards are
+    listed in hand order with the wild cards last.
+
+    >>> from tienlen.guandan import classify
+    >>> action_tuple(classify("Ah 2s 3s 4s 5s", 9)[0])
+    ['Straight', 'A', ['S2', 'S3', 'S4', 'S5', 'HA']]
+    >>> action_tuple(classify("2s 2h 2h 2c 9h", 9)[-1])
+    ['Bomb', '2', ['S2', 'H2', 'H2', 'C2', 'H9']]
+    """
+    kind = play.kind
+    if kind is Kind.JOKER_BOMB:
+        rank = "JOKER"
+    elif kind in _WIDTH:
+        low = play.rank - _WIDTH[kind] + 1
+        rank = "A" if low == 1 else rank_text(low)
+    else:
+        rank = rank_text(play.rank)
+    wild = (play.level - 2) * 4 + 1 if play.uses_wild else -1
+    ids = sorted(play.cards.ids, key=lambda c: (c == wild, sort_key(c, play.level)))
+    return [_TYPES[kind], rank, [card_text(c) for c in ids]]
+
+
+def level_text(level: int) -> str:
+    return rank_text(level)
+
+
+@dataclass
+class Agent:
+    """One platform client: its socket's send and the queue of what it sent."""
+
+    pos: int
+    send: Callable[[str], Any]
+    inbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    gone: bool = False
+
+
+class PlatformRunner:
+    """Plays ``games`` matches among agents (by connection order) and our bots."""
+
+    def __init__(self, games: int, seats: Sequence[str] = ("agent",) * 4, *,
+                 seed: int | None = None, log: Callable[[str], None] = print,
+                 max_hands: int = DEFAULT_MAX_HANDS) -> None:
+        if games < 1:
+            raise ValueError("--games must be at least 1")
+        if len(seats) != 4:
+            raise ValueError("--seats names four seats")
+        self.games = games
+        self.seat_kinds = [s if s == "agent" else s.upper() for s in seats]
+        spec = get_spec("guandan")
+        self.seed = seed_or_fresh(seed)
+        self.bots: dict[int, TableBot] = {}
+        for pos, kind in enumerate(self.seat_kinds):
+            if kind != "agent":
+                self.bots[pos] = spec.make_bot(kind, bot_seed(self.seed, pos))
+        self.agents: dict[int, Agent] = {}
+        self.ready = asyncio.Event()
+        self.done = asyncio.Event()
+        self.log = log
+        self.max_hands = max_hands
+        self.victories = [0, 0, 0, 0]
+        self.draws = [0, 0, 0, 0]
+        self.team_wins = [0, 0]
+        self.fallback = spec.make_bot("L1", bot_seed(self.seed, 9))
+
+    def open_seats(self) -> list[int]:
+        return [p for p, k in enumerate(self.seat_kinds) if k == "agent" and p not in self.agents]
+
+    def connect(self, send: Callable[[str], Any]) -> Agent | None:
+        """Seat a new connection at the next open seat (None: the table is full)."""
+        free = self.open_seats()
+        if not free or self.ready.is_set():
+            return None
+        agent = Agent(free[0], send)
+        self.agents[agent.pos] = agent
+        self.log(f"client connected: myPos {agent.pos}")
+        if not self.open_seats():
+            self.ready.set()
+        return agent
+
+    async def _send(self, pos: int, message: dict[str, Any]) -> None:
+        agent = self.agents.get(pos)
+        if agent is None or agent.gone:
+            return
+        try:
+            await agent.send(json.dumps(message, separators=(",", ":")))
+        except Exception:
+            agent.gone = True
+
+    async def _all(self, message: dict[str, Any]) -> None:
+        for pos in range(4):
+            await self._send(pos, message)
+
+    async def _choose(self, pos: int, message: dict[str, Any], table: GuandanTable) -> int:
+        """The index an agent answers (invalid answers are refused: we wait for a valid
+        one), or our bot's pick for a bot seat or a vanished agent."""
+        options = message["actionList"]
+        agent = self.agents.get(pos)
+        if agent is not None and not agent.gone:
+            await self._send(pos, message)
+            while not agent.gone:
+                text = await agent.inbox.get()
+                if text is None:
+                    agent.gone = True
+                    self.log(f"myPos {pos} disconnected: L1 plays its seat")
+                    break
+                try:
+                    index = json.loads(text)["actIndex"]
+                except (ValueError, KeyError, TypeError):
+                    self.log(f"myPos {pos}: not an answer (want {{\"actIndex\": i}}): {text[:80]!r}")
+                    continue
+                if type(index) is not int or not 0 <= index < len(options):
+                    self.log(f"myPos {pos}: actIndex {index!r:.20} out of range 0..{len(options) - 1}")
+                    continue
+                return index
+        bot = self.bots.get(pos, self.fallback)
+        action = await asyncio.get_running_loop().run_in_executor(
+            None, bot.act, table.bot_view(pos))
+        return self._index_of(action, message, table, pos)
+
+    def _index_of(self, action: dict[str, Any], message: dict[str, Any], table: GuandanTable,
+                  pos: int) -> int:
+        stage = message["stage"]
+        if stage == "play":
+            if action["kind"] == "pass":
+                return 0
+            plays = list(table.match.game.legal_plays())
+            offset = 1 if message["actionList"][0] == PASS_TUPLE else 0
+            for i, p in enumerate(plays):
+                if p.code == action["reading"] and sorted(Card(c).ascii() for c in p.cards.ids) == \
+                        sorted(action["cards"]):
+                    return i + offset
+            raise AssertionError("the bot's play is not among the legal plays")
+        card = card_text(Card.parse(action["card"]))
+        return next(i for i, a in enumerate(message["actionList"]) if a[2][0] == card)
+
+    # ------------------------------------------------------------ one deal
+
+    def _public(self, game: Game, trick: dict[int, list[Any]]) -> list[dict[str, Any]]:
+        return [{"rest": len(game.hand(s)), "playArea": trick.get(s)} for s in range(4)]
+
+    def _act(self, table: GuandanTable, pos: int, stage: str, actions: list[list[Any]],
+             trick: dict[int, list[Any]], cur: tuple[int, Any], greater: tuple[int, Any]) -> dict[str, Any]:
+        m, game = table.match, table.match.game
+        mine = m.levels[m.team_of(pos)]
+        theirs = m.levels[1 - m.team_of(pos)]
+        return {"type": "act", "stage": stage, "handCards": hand_cards(game.hand(pos), game.level),
+                "publicInfo": self._public(game, trick), "selfRank": level_text(mine),
+                "oppoRank": level_text(theirs), "curRank": level_text(game.level),
+                "curPos": cur[0], "curAction": cur[1], "greaterPos": greater[0],
+                "greaterAction": greater[1], "actionList": actions,
+                "indexRange": len(actions) - 1}
+
+    async def _deal(self, table: GuandanTable) -> None:
+        m = table.match
+        game = m.game
+        for seat in range(4):
+            await self._send(seat, {"type": "notify", "stage": "beginning",
+                                    "handCards": hand_cards(game.hand(seat), game.level),
+                                    "myPos": seat})
+        trick: dict[int, list[Any]] = {}
+        if game.anti_tribute:
+            payers = _payers(m.results[-1].places, m.teams)
+            await self._all({"type": "notify", "stage": "anti-tribute",
+                             "antiNums": len(payers), "antiPos": payers})
+        given_notified = False
+        last: tuple[int, Any] = (-1, None)
+        while not game.is_over:
+            if game.phase == "tribute":
+                giver = game.turn
+                assert giver is not None
+                view = game.view(giver)
+                step = view.tribute_step
+                pick = tribute_candidates if step == "give" else return_candidates
+                word = "tribute" if step == "give" else "back"
+                faces = pick(view.hand, view.level, view.config)
+                options = [[word, word, [card_text(c)]] for c in faces]
+                message = self._act(table, giver, word, options, {}, (-1, None), (-1, None))
+                index = await self._choose(giver, message, table)
+                kind = "give_tribute" if step == "give" else "return_tribute"
+                table.apply({"kind": kind, "card": Card(faces[index]).ascii()}, giver)
+                if not given_notified and all(t.card is not None for t in game.tributes):
+                    given_notified = True       # every tribute given: the receivers are fixed
+                    await self._all({"type": "notify", "stage": "tribute", "result": [
+                        [t.payer, t.receiver, card_text(t.card or 0)] for t in game.tributes]})
+                if game.phase != "tribute":
+                    await self._all({"type": "notify", "stage": "back", "result": [
+                        [t.receiver, t.payer, card_text(t.returned or 0)] for t in game.tributes]})
+                continue
+            pos = game.turn
+            assert pos is not None
+            pile = game.pile
+            plays = list(game.legal_plays())
+            actions = ([PASS_TUPLE] if pile is not None else []) + [action_tuple(p) for p in plays]
+            if pile is None:
+                cur: tuple[int, Any] = (-1, None)
+                greater: tuple[int, Any] = (-1, None)
+                trick = {}
+            else:
+                cur = last
+                owner = game.pile_owner
+                greater = (-1 if owner is None else owner, action_tuple(pile))
+            message = self._act(table, pos, "play", actions, trick, cur, greater)
+            index = await self._choose(pos, message, table)
+            if pile is not None and index == 0:
+                table.apply({"kind": "pass"}, pos)
+                done: list[Any] = PASS_TUPLE
+            else:
+                play = plays[index - (1 if pile is not None else 0)]
+                table.apply({"kind": "play", "cards": [Card(c).ascii() for c in play.cards.ids],
+                             "reading": play.code}, pos)
+                done = action_tuple(play)
+            trick[pos] = done
+            last = (pos, done)
+            top = game.pile if not game.is_over else None
+            if game.is_over or top is None:
+                # the trick ended with this action (or the deal did): the top is what stood
+                g_pos = pos if done is not PASS_TUPLE else greater[0]
+                g_act = done if done is not PASS_TUPLE else greater[1]
+            else:
+                g_pos = -1 if game.pile_owner is None else game.pile_owner
+                g_act = action_tuple(top)
+            await self._all({"type": "notify", "stage": "play", "curPos": pos, "curAction": done,
+                             "greaterPos": g_pos, "greaterAction": g_act})
+        result = m.results[-1]
+        rest = [[s, hand_cards(game.hand(s), game.level)] for s in range(4) if len(game.hand(s))]
+        await self._all({"type": "notify", "stage": "episodeOver", "order": list(result.places),
+                         "curRank": level_text(result.level), "restCards": rest})
+
+    async def play(self) -> None:
+        await self.ready.wait()
+        try:
+            for number in range(self.games):
+                table = GuandanTable(mix(self.seed, number), max_hands=self.max_hands)
+                while not table.is_over:
+                    await self._deal(table)
+                    if not table.is_over:
+                        table.next_hand()
+                m = table.match
+                if m.winner is None:
+                    for p in range(4):
+                        self.draws[p] += 1
+                else:
+                    self.team_wins[m.winner] += 1
+                    for p in m.teams[m.winner]:
+                        self.victories[p] += 1
+                await self._all({"type": "notify", "stage": "gameOver", "curTimes": number + 1,
+                                 "settingTimes": self.games})
+                self.log(f"game {number + 1}/{self.games}: "
+                         + ("draw" if m.winner is None else f"team {m.winner} "
+                            f"(seats {m.teams[m.winner][0]} and {m.teams[m.winner][1]}) wins"))
+            await self._all({"type": "notify", "stage": "gameResult",
+                             "victoryNum": self.victories, "draws": self.draws})
+        finally:
+            self.done.set()
+
+    def summary(self) -> str:
+        return (f"team 0 (seats 0 and 2): {self.team_wins[0]} wins; "
+                f"team 1 (seats 1 and 3): {self.team_wins[1]} wins; "
+                f"draws: {self.draws[0]}")
+
+
+def _payers(places: Sequence[int], teams: tuple[tuple[int, int], tuple[int, int]]) -> list[int]:
+    """Who would have paid tribute after ``places`` (G6.1): both of a double-lost team,
+    else the last out."""
+    first = places[0]
+    team = teams[0] if first in teams[0] else teams[1]
+    mate = team[1] if team[0] == first else team[0]
+    if places.index(mate) == 1:
+        return sorted(places[2:])
+    return [places[3]]
+
+
+def platform_app(runner: PlatformRunner) -> Any:
+    from starlette.applications import Starlette
+    from starlette.routing import WebSocketRoute
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    async def game(ws: WebSocket) -> None:
+        await ws.accept()
+        agent = runner.connect(ws.send_text)
+        if agent is None:
+            await ws.close(1008, "all seats are taken")
+            return
+        try:
+            while True:
+                agent.inbox.put_nowait(await ws.receive_text())
+        except (WebSocketDisconnect, RuntimeError, KeyError):
+            pass
+        finally:
+            agent.inbox.put_nowait(None)
+
+    return Starlette(routes=[WebSocketRoute("/game/{tail:path}", game)])
+
+
+def run_platform(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    seats = (args.seats or "agent,agent,agent,agent").split(",")
+    runner_holder: list[PlatformRunner] = []
+
+    async def main() -> int:
+        runner = PlatformRunner(args.games, seats, seed=args.seed,
+                                log=lambda text: print(text, file=sys.stderr))
+        runner_holder.append(runner)
+        port = DEFAULT_PORT if args.port is None else args.port
+        config = uvicorn.Config(platform_app(runner), host=args.host, port=port,
+                                log_level="warning", ws_max_size=1 << 20)
+        server = uvicorn.Server(config)
+        serving = asyncio.get_running_loop().create_task(server.serve())
+        while not server.started:
+            if serving.done():
+                return 1
+            await asyncio.sleep(0.05)
+        print(f"Ready for connect. ws://{args.host}:{port}/game/<name>, "
+              f"{len(runner.open_seats())} agent seat(s), {args.games} game(s)", flush=True)
+        await runner.play()
+        print(runner.summary(), flush=True)
+        server.should_exit = True
+        await serving
+        return 0
+
+    return asyncio.run(main())

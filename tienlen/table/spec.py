@@ -1,0 +1,171 @@
+"""The table protocol: a game spec, the state of one match at a table, a bot.
+
+Actions travel as plain dicts (JSON objects), the same shape in every game:
+
+``{"kind": "play", "cards": ["5h", "5h"]}``
+    a play; ``"reading"`` (the game's play code) may pick one reading of cards that have
+    several (Guandan's wild cards); without it the game chooses.
+``{"kind": "pass"}``
+    a pass.
+``{"kind": "give_tribute", "card": "BJ"}`` / ``{"kind": "return_tribute", "card": "3s"}``
+    Guandan's tribute and return, steps of their own.
+
+Cards are the game's ASCII card names (``"10h"``, ``"SJ"``). A refused action raises
+:class:`IllegalActionError` (a ``ValueError``) with a reason code, and changes nothing.
+
+A :class:`TableState` is a whole match. When a hand ends the state stops at phase
+``"hand_over"`` (turn None, :meth:`TableState.outcome` filled) until
+:meth:`TableState.next_hand` deals the next one, so that a table can show the result;
+``"over"`` ends the match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from ..seeds import mix
+
+__all__ = ["Action", "GameSpec", "IllegalActionError", "TableBot", "TableState", "bot_seed",
+           "check_action", "ACTION_KINDS"]
+
+#: An action as data: see the module's docstring.
+Action = Mapping[str, Any]
+ACTION_KINDS = ("play", "pass", "give_tribute", "return_tribute")
+
+
+class IllegalActionError(ValueError):
+    """A refused action: ``reason`` is an upper-case code (``NOT_YOUR_TURN``,
+    ``CANNOT_PASS``, ``INVALID_CARDS`` ...), ``message`` says why in words."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(f"{reason}: {message}")
+        self.reason = reason
+        self.message = message
+
+
+def check_action(action: object) -> dict[str, Any]:
+    """The shape of an action, before any game looks at it: a dict whose ``kind`` is one of
+    :data:`ACTION_KINDS`, ``cards`` a list of strings (plays), ``card`` a string (tribute).
+
+    >>> check_action({"kind": "play", "cards": ["3s"]})
+    {'kind': 'play', 'cards': ['3s']}
+    >>> check_action({"kind": "jump"})
+    Traceback (most recent call last):
+    ...
+    tienlen.table.spec.IllegalActionError: BAD_ACTION: kind must be one of play, pass, give_tribute, return_tribute; got 'jump'
+    """
+    if not isinstance(action, Mapping):
+        raise IllegalActionError("BAD_ACTION", f"an action is an object; got {type(action).__name__}")
+    kind = action.get("kind")
+    if kind not in ACTION_KINDS:
+        raise IllegalActionError("BAD_ACTION", f"kind must be one of {', '.join(ACTION_KINDS)}; "
+                                               f"got {kind!r:.40}")
+    out: dict[str, Any] = {"kind": kind}
+    if kind == "play":
+        cards = action.get("cards")
+        if (not isinstance(cards, list) or not cards or len(cards) > 64
+                or not all(isinstance(c, str) and 0 < len(c) <= 4 for c in cards)):
+            raise IllegalActionError("BAD_ACTION", "a play's cards are a non-empty list of "
+                                                   "card names such as [\"5h\", \"5h\"]")
+        out["cards"] = list(cards)
+        reading = action.get("reading")
+        if reading is not None:
+            if type(reading) is not int:
+                raise IllegalActionError("BAD_ACTION", "reading must be an int play code")
+            out["reading"] = reading
+    elif kind in ("give_tribute", "return_tribute"):
+        card = action.get("card")
+        if not isinstance(card, str) or not 0 < len(card) <= 4:
+            raise IllegalActionError("BAD_ACTION", "a tribute names one card, such as \"BJ\"")
+        out["card"] = card
+    return out
+
+
+def bot_seed(table_seed: int, seat: int, hand: int = 0) -> int:
+    """The seed of the bot in ``seat`` for hand ``hand`` of a table: the same table seed
+    gives the same bots everywhere."""
+    return mix(table_seed, 0xB07, seat, hand)
+
+
+class TableBot(Protocol):
+    """A bot seated at a table: it reads the game's own view of its seat
+    (:meth:`TableState.bot_view`) and answers an action dict."""
+
+    name: str
+
+    def act(self, view: object) -> dict[str, Any]:
+        """The action to take."""
+
+    def explain(self, view: object) -> tuple[dict[str, Any], str]:
+        """The action and the reason for it, in words (hints, the AI debug panel)."""
+
+
+class TableState(Protocol):
+    """One match at a table. Every method that takes ``seat`` acts for that seat only."""
+
+    @property
+    def game(self) -> str:
+        """The spec's name."""
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def phase(self) -> str:
+        """The game's phase (``"play"``, ``"tribute"`` ...), ``"hand_over"`` or ``"over"``."""
+
+    @property
+    def turn(self) -> int | None:
+        """The seat to act, None between hands and once the match is over."""
+
+    @property
+    def hand_number(self) -> int:
+        """The current hand, 1 for the first."""
+
+    @property
+    def is_over(self) -> bool: ...
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        """Every legal action of the seat to act, as action dicts; [] when nobody is to act."""
+
+    def verify(self, action: Action, seat: int) -> None:
+        """Raise :class:`IllegalActionError` if ``seat`` may not take ``action`` now."""
+
+    def can(self, action: Action, seat: int) -> bool: ...
+
+    def apply(self, action: Action, seat: int) -> dict[str, Any]:
+        """Take ``action`` for ``seat``; returns the record of what was done, as a seat
+        other than the actor may see it (a tribute's card only to those who gave or took it
+        is the view's business: the record names the card, the view hides it)."""
+
+    def next_hand(self) -> None:
+        """Deal the next hand (phase ``"hand_over"`` only)."""
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may know, as JSON-able data: never another seat's hand."""
+
+    def bot_view(self, seat: int) -> object:
+        """The game's own view object of ``seat``, for bots."""
+
+    def outcome(self) -> dict[str, Any] | None:
+        """The last finished hand's result (places, scores or levels), None before any."""
+
+
+class GameSpec(Protocol):
+    """A game as the table layer sees it, registered by name."""
+
+    name: str
+    #: Player counts the game is played with.
+    player_counts: tuple[int, ...]
+    #: Bot levels, weakest first (``make_bot`` takes them in any case).
+    bot_levels: tuple[str, ...]
+    #: The level whose explanation is the training room's hint.
+    hint_level: str
+
+    def new_match(self, seed: int, *, players: int | None = None,
+                  options: Mapping[str, Any] | None = None) -> TableState:
+        """A new match dealt from ``seed``."""
+
+    def make_bot(self, level: str, seed: int) -> TableBot:
+        """A bot of ``level``; unknown levels raise ``ValueError``."""
