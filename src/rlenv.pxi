@@ -368,8 +368,11 @@ cdef inline bint rl_legal(const RLG* g, int64_t a) noexcept nogil:
 cdef str _rl_legal_text(const RLG* g):
     if g.s.turn < 0:
         return "the hand is over"
-    return (f"{g.nmoves} legal plays (actions 1..{g.nmoves})"
-            + (", and pass (action 0)" if g.s.pile_code != 0 else "; pass (action 0) is not allowed on a lead"))
+    # With no play legal the only action is pass: say so rather than "actions 1..0".
+    plays = (f"{g.nmoves} legal plays (actions 1..{g.nmoves})" if g.nmoves > 1 else
+             "1 legal play (action 1)" if g.nmoves == 1 else "no legal play")
+    return (plays + (", and pass (action 0)" if g.s.pile_code != 0
+                     else "; pass (action 0) is not allowed on a lead"))
 
 
 cdef HeldBuffer _rl_out(object out, int typenum, Py_ssize_t rows, Py_ssize_t cols=-1):

@@ -292,7 +292,7 @@ def test_sim_cli_small_seeded_run(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "team A = L2+L2, team B = L1+L1" in done.stdout
     assert "6 hands (3 boards x 2 seatings), seed 11" in done.stdout
-    assert "A - B places" in done.stdout
+    assert "A - B over 3 boards" in done.stdout and "│ places" in done.stdout
     expected = run("L2", "L1", hands=6, seed=11)
     assert load(out).games_table() == expected.games_table()
     record = json.loads(summary.read_text())

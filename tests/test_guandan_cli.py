@@ -48,7 +48,7 @@ def test_moves_lists_guandan_plays_with_chinese_kind_names(capsys):
 def test_sim_guandan_duplicate_table():
     out = run("sim", "--game", "guandan", "--bots", "L2,L1", "--hands", "6", "--seed", "2")
     assert out.returncode == 0, out.stderr
-    assert "6 hands (3 boards x 2 seatings)" in out.stdout and "A - B places" in out.stdout
+    assert "6 hands (3 boards x 2 seatings)" in out.stdout and "A - B over 3 boards" in out.stdout
 
 
 def test_cards_in_the_view_are_the_players_own():

@@ -19,6 +19,19 @@ def test_readme_opens_with_the_install_and_test_commands() -> None:
     assert 'pip install -e ".[test]" && python -m pytest' in text
 
 
+def test_readme_names_guandan_in_its_first_lines() -> None:
+    """Issue 28 #16: a newcomer who came for Guandan found ``--game guandan`` only further
+    down. The two required commands stay the code block's first two lines; Guandan's is the
+    third."""
+    lines = README.read_text(encoding="utf-8").splitlines()
+    block = lines[lines.index("```bash") + 1:]
+    block = block[:block.index("```")]
+    assert block[0].startswith("pip install -e . && tienlen play ")
+    assert block[1].startswith('pip install -e ".[test]" && python -m pytest ')
+    assert block[2].startswith("tienlen play --game guandan ")
+    assert lines.index("```bash") < 3
+
+
 # --- the sample game -------------------------------------------------------------------
 
 SAMPLE = Path(__file__).resolve().parent.parent / "docs" / "play-screen.txt"

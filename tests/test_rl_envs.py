@@ -877,3 +877,87 @@ def test_native_vec_env_for_sb3():
     assert finished > 10
     env.close()
     env.close()
+
+
+# ---------------------------------------------------------------- issue 28: first use
+
+def test_vector_final_info_holds_exactly_seat_places_and_final_rewards() -> None:
+    """Issue 28 #2: final_info also held final_obs, _final_obs and __final_obs (final_obs
+    went into info before the copy), 0 where the top level held None. docs/rl.md promises
+    seat, places and final_rewards, each with its _ mask."""
+    env = TienlenVectorEnv(16, opponents=("greedy",) * 3)
+    obs, _ = env.reset(seed=4)
+    ended = 0
+    for _ in range(80):
+        obs, reward, terminated, _, info = env.step(env.action_space.sample())
+        if not terminated.any():
+            continue
+        ended += 1
+        assert sorted(info["final_info"]) == ["_final_rewards", "_places", "_seat",
+                                              "final_rewards", "places", "seat"]
+        assert sorted(info) == ["_final_info", "_final_obs", "final_info", "final_obs",
+                                "final_rewards", "places", "seat"]
+        for key in ("seat", "places", "final_rewards"):
+            assert np.array_equal(info["final_info"][f"_{key}"], terminated)
+            # where no episode ended the copy is zero, as SyncVectorEnv fills it
+            assert not info["final_info"][key][~terminated].any()
+    assert ended > 0
+    env.close()
+
+
+def test_vector_action_space_samples_legal_actions_and_takes_a_mask() -> None:
+    """Issue 28 #3: TienlenVectorEnv.action_space.sample() ignored the masks ("4 envs had
+    illegal actions"), unlike TienlenEnv's. It now draws a legal action per env, from its
+    own seeded generator, and takes a mask as Gymnasium's MultiDiscrete does."""
+    import pickle
+
+    from gymnasium import spaces
+
+    env = TienlenVectorEnv(8, opponents=("random",) * 3)
+    obs, _ = env.reset(seed=3)
+    env.action_space.seed(5)
+    first = []
+    for _ in range(60):
+        action = env.action_space.sample()
+        first.append(action.copy())
+        assert action.shape == (8,)
+        assert all(obs["action_mask"][i, a] == 1 for i, a in enumerate(action))
+        obs, *_ = env.step(action)
+    # the same seeds give the same draws
+    obs, _ = env.reset(seed=3)
+    env.action_space.seed(5)
+    for expected in first:
+        action = env.action_space.sample()
+        assert np.array_equal(action, expected)
+        obs, *_ = env.step(action)
+    # an explicit mask: Gymnasium's tuple, or the observation's (N, 487) array
+    only_pass_or_first = np.zeros((8, NUM_ACTIONS), np.int8)
+    only_pass_or_first[:, 1] = 1
+    assert (env.action_space.sample(mask=tuple(only_pass_or_first)) == 1).all()
+    assert (env.action_space.sample(mask=only_pass_or_first) == 1).all()
+    # a saved policy pickles the space as the plain MultiDiscrete
+    plain = pickle.loads(pickle.dumps(env.action_space))
+    assert type(plain) is spaces.MultiDiscrete and plain == env.action_space
+    env.close()
+    assert env.action_space.sample().shape == (8,)       # closed: a plain draw, no crash
+
+
+def test_vector_refusal_of_a_pass_only_env_names_no_plays() -> None:
+    """Issue 28 #3: an env whose only action is pass read "0 legal plays (actions 1..0)"."""
+    env = TienlenVectorEnv(8, opponents=("greedy",) * 3)
+    obs, _ = env.reset(seed=1)
+    for _ in range(300):
+        mask = obs["action_mask"]
+        stuck = np.flatnonzero((mask[:, 1:].sum(axis=1) == 0) & (mask[:, 0] == 1))
+        if len(stuck):
+            bad = env.action_space.sample()
+            bad[stuck[0]] = 5
+            with pytest.raises(IllegalActionError) as refused:
+                env.step(bad)
+            text = str(refused.value)
+            assert "no legal play, and pass (action 0)" in text and "1..0" not in text
+            break
+        obs, *_ = env.step(env.action_space.sample())
+    else:
+        pytest.fail("no env was left with only a pass")
+    env.close()

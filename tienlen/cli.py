@@ -228,27 +228,35 @@ def _add_play(subparsers: _Subparsers) -> None:
         "play",
         help="play against bots in the terminal",
         description=(
-            "Play Tiến Lên against bots. Type cards (3s 4s 5h, 10h, A♠) or their numbers "
-            "under your hand (1 2 3); p passes, h suggests a move, m lists your legal "
-            "plays, ? shows every command, q quits. Commands may also be piped in, one "
-            "per line."
+            "Play Tiến Lên against bots, or with --game guandan the Guandan (掼蛋) training "
+            "mode: you and an AI partner against two AIs, from level 2 to A, with tribute. "
+            "Type cards (3s 4s 5h, 10h, A♠) or their numbers under your hand (1 2 3); "
+            "p passes, h suggests a move and y plays it (n declines), m lists your legal "
+            "plays, ? shows every command, q quits. Guandan adds t (提示), the next play "
+            "that beats the table, weakest first, and --lang zh for Chinese. Commands may "
+            "also be piped in, one per line."
         ),
     )
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4,
-                        help="players at the table, you included (default: %(default)s)")
+                        help="Tiến Lên: players at the table, you included (default: "
+                             "%(default)s; Guandan is always four)")
     parser.add_argument("--seat", type=int, default=0, metavar="N",
-                        help="your seat, 0 to players-1 (default: %(default)s)")
+                        help="your seat, 0 to players-1 (Guandan: 0 to 3; default: "
+                             "%(default)s)")
     parser.add_argument(
         "--bots", type=_levels, default=["L2"], metavar="LEVELS",
-        help="opponents' levels, one per opponent in seat order or one for all, from "
-             "random, L1, L2, L3 (default: L2)")
+        help="the bots' levels, one per other seat in seat order or one for all. Tiến "
+             "Lên: random, L1, L2, L3; Guandan: L1, L2, L3 (no random bot) for the three "
+             "AIs (default: L2)")
     _add_game_options(parser)
     parser.add_argument("--hints", action=argparse.BooleanOptionalAction, default=True,
-                        help="allow the h command to suggest moves (default: on)")
+                        help="allow the h command to suggest moves (default: on; Guandan's "
+                             "t 提示 works either way)")
     parser.add_argument("--ascii", action="store_true",
                         help="write cards as 3s 10h and draw with ASCII only")
     parser.add_argument("--save", type=Path, metavar="FILE",
-                        help="write each hand's replay JSON: hand 1 to FILE, later hands "
+                        help="Guandan: write the match's replay JSON to FILE. Tiến Lên: "
+                             "write each hand's replay JSON: hand 1 to FILE, later hands "
                              "beside it, numbered (--save game.json writes game.json, "
                              "game-2.json, game-3.json ...); checked before the game starts")
     parser.add_argument("--iterations", type=_count, default=None, metavar="N",
@@ -320,17 +328,18 @@ def _add_sim(subparsers: _Subparsers) -> None:
             "deals completed so far. With --game guandan, --bots names two teams (team A, "
             "then team B, e.g. L3,L2) and every board is played twice, team A in seats 0 "
             "and 2, then in 1 and 3: --matches N whole matches or --hands N first hands, "
-            "with per-team results and paired p-values."
+            "with per-team results and paired z-tests (p-values from 30 boards)."
         ),
     )
     parser.add_argument(
         "--bots", type=_levels, default=None, metavar="LEVELS",
-        help="one level per seat, from random, L1, L2, L3, or one level for every seat "
-             "(default: L3,L2,L2,L2, cut to --players)")
+        help="Tiến Lên: one level per seat, from random, L1, L2, L3, or one level for "
+             "every seat (default: L3,L2,L2,L2, cut to --players); Guandan: two levels "
+             "from L1, L2, L3, team A then team B (default: L2,L1)")
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=None,
-                        help="seats (default: one per level in --bots, else 4)")
+                        help="Tiến Lên: seats (default: one per level in --bots, else 4)")
     parser.add_argument("--games", type=_count, default=None, metavar="N",
-                        help=f"hands to play, a multiple of the players (default: "
+                        help=f"Tiến Lên: hands to play, a multiple of the players (default: "
                              f"{_DEFAULT_GAMES} rounded down to one: {_DEFAULT_GAMES} with 2 "
                              f"or 4 players, {_default_games(3)} with 3)")
     parser.add_argument("--iterations", type=_count, default=None, metavar="N",
@@ -347,17 +356,19 @@ def _add_sim(subparsers: _Subparsers) -> None:
                              "run starts)")
     # Issue 15: clusters, streaming and resuming (tienlen.scale, tienlen.results).
     parser.add_argument("--scheduler", metavar="ADDRESS",
-                        help="play on a Dask cluster: tcp://HOST:PORT of a running "
+                        help="Tiến Lên only: play on a Dask cluster: tcp://HOST:PORT of a running "
                              "scheduler, or local:N for N local worker processes "
                              '(needs pip install "tienlen[dask]")')
     parser.add_argument("--out", type=Path, metavar="FILE",
                         help="write every game as it completes to FILE.jsonl (JSON lines) "
-                             "or FILE.parquet (a Parquet dataset, needs pyarrow)")
+                             "or, Tiến Lên only, FILE.parquet (a Parquet dataset, needs "
+                             "pyarrow)")
     parser.add_argument("--resume", action="store_true",
-                        help="continue the interrupted run in --out, playing only the "
-                             "games not on file (the same lineup, seed and rules)")
+                        help="Tiến Lên only (sim --game guandan refuses it): continue the "
+                             "interrupted run in --out, playing only the games not on file "
+                             "(the same lineup, seed and rules)")
     parser.add_argument("--unit-games", type=int, metavar="N",
-                        help="games per work unit (default: thousands for fast bots, "
+                        help="Tiến Lên only: games per work unit (default: thousands for fast bots, "
                              "fewer for slow ones); never changes the results")
     _add_guandan_options(parser, sim=True)
     parser.set_defaults(run=run_sim)

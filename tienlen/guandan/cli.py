@@ -28,7 +28,7 @@ from .match import Match, ReplayError
 from .plays import Kind, Play, classify, legal_plays
 
 if TYPE_CHECKING:   # the arena (numpy, process pools) loads only for sim
-    from .arena import DuplicateResult, TeamSpec
+    from .arena import TeamSpec
 
 __all__ = ["run_play", "run_moves", "run_replay", "run_sim", "LABELS", "default_lang",
            "run_moves_text", "TrainingSession"]
@@ -235,7 +235,7 @@ def run_sim(args: argparse.Namespace) -> int:
     results and returns 130."""
     import time
 
-    from ..tui.sim_view import EXIT_INTERRUPTED, progress_bar
+    from ..tui.sim_view import EXIT_INTERRUPTED, duplicate_tables, print_results, progress_bar
     from ..tui.terminal import Terminal
     from . import arena
 
@@ -298,15 +298,18 @@ def run_sim(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - start
     if interrupted:
         played = 0 if result is None else result.games
-        print(f"Interrupted: {played} of {games} games played in complete boards (both "
-              "seatings); the results below are theirs.")
+        terminal.print(f"Interrupted: {played} of {games} games played in complete boards "
+                       "(both seatings); the results below are theirs.", style="bold yellow",
+                       soft_wrap=True)
     if result is not None:
-        print(sim_table(result, levels, seconds))
+        print_results(terminal, duplicate_tables(result, levels, seconds,
+                                                 width=terminal.console.width))
     if writer is not None:
-        print(f"Games written to {writer.path}")
+        terminal.print(f"Games written to {writer.path}", style="dim", soft_wrap=True)
     if interrupted:
         if json_path is not None:
-            print(f"{json_path} not written: the run did not finish.")
+            terminal.print(f"{json_path} not written: the run did not finish.", style="dim",
+                           soft_wrap=True)
         return EXIT_INTERRUPTED
     assert result is not None
     if json_path is not None:
@@ -316,14 +319,5 @@ def run_sim(args: argparse.Namespace) -> int:
             json_path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
         except OSError as error:
             raise GuandanError(f"cannot write {json_path}: {error.strerror or error}") from None
-        print(f"Results written to {json_path}")
+        terminal.print(f"Results written to {json_path}", style="dim", soft_wrap=True)
     return 0
-
-
-def sim_table(result: DuplicateResult, levels: Sequence[str], seconds: float) -> str:
-    """The results of ``sim --game guandan``: how seats were assigned, the table and the
-    paired comparisons."""
-    a, b = levels
-    return (f"Guandan duplicate: team A = {a}+{a}, team B = {b}+{b}; each board is played "
-            f"twice, A in seats 0 and 2, then in 1 and 3 ({seconds:.1f} s)\n"
-            + result.table())

@@ -478,9 +478,15 @@ class Game:
             raise IllegalActionError("CARD_NOT_FOUND", f"seat {step} does not hold {_name(face)}")
         allowed = tribute_candidates(hand, self._level, self._config)
         if face not in allowed:
+            others = ' or '.join(_name(c) for c in allowed)
+            if face == _wild(self._level, self._config) and not self._config.can_tribute_wild:
+                # The wild is the highest card but G6.3 keeps it out: say so, not "highest".
+                raise IllegalActionError(
+                    "INVALID_TRIBUTE", f"the wild {_name(face)} may not be given as tribute: "
+                    f"give your highest other card ({others})", "WILD_TRIBUTE")
             raise IllegalActionError(
                 "INVALID_TRIBUTE", f"the tribute must be your highest card "
-                f"({' or '.join(_name(c) for c in allowed)}), not {_name(face)}", "NOT_HIGHEST")
+                f"({others}), not {_name(face)}", "NOT_HIGHEST")
         return face
 
     def can_give_tribute(self, card: object, seat: int | None = None) -> bool:

@@ -249,5 +249,8 @@ def _illegal_message(game: _core.RLGame, action: int) -> str:
         return f"action {action} is not legal: the hand is over"
     passing = ("and pass (action 0)" if game.can_pass
                else "and no pass (action 0): the seat leads")
-    return (f"action {action} is outside the action mask: {game.num_legal} legal plays "
-            f"(actions 1..{game.num_legal}) {passing}")
+    n = game.num_legal
+    # With no play legal the only action is pass: say so rather than "actions 1..0".
+    plays = (f"{n} legal plays (actions 1..{n})" if n > 1 else
+             "1 legal play (action 1)" if n == 1 else "no legal play")
+    return f"action {action} is outside the action mask: {plays} {passing}"

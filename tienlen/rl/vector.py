@@ -34,7 +34,7 @@ from ..seeds import check_players, check_seed
 from .encoding import (flag_arg, rules_arg, NUM_ACTIONS, IllegalActionError, observation_box,
                        opponents_arg, place_rewards, threads_arg)
 
-__all__ = ["TienlenVectorEnv", "VecGames", "POLICIES"]
+__all__ = ["TienlenVectorEnv", "MaskedMultiDiscrete", "VecGames", "POLICIES"]
 
 VecGames = _core.VecGames
 
@@ -50,6 +50,32 @@ def _policy(spec: str | int) -> int:
     raise ValueError(f"a native opponent is one of {', '.join(POLICIES)}; got {spec!r}")
 
 
+class MaskedMultiDiscrete(spaces.MultiDiscrete):
+    """``MultiDiscrete([487] * N)`` whose :meth:`sample` without a mask draws, for each env,
+    among the actions legal *now* (uniformly, from the space's own seeded generator), as
+    :class:`~tienlen.rl.gym_env.MaskedDiscrete` does for one env: a random baseline or a
+    generic tool that samples the space takes legal actions. ``sample(mask=...)`` takes
+    Gymnasium's form, a tuple of one int8 mask per env, or the (N, 487) ``action_mask`` array
+    of an observation."""
+
+    def __init__(self, num_envs: int, mask_source: Any = None, seed: int | None = None) -> None:
+        super().__init__(np.full(num_envs, NUM_ACTIONS), seed=seed)
+        self._mask_source = mask_source
+
+    def sample(self, mask: Any = None, probability: Any = None) -> npt.NDArray[np.int64]:
+        if mask is None and probability is None and self._mask_source is not None:
+            mask = self._mask_source()
+        if isinstance(mask, np.ndarray):
+            # the rows of an (N, 487) array: Gymnasium's tuple of per-env masks
+            mask = tuple(np.asarray(mask, dtype=np.int8))
+        result: npt.NDArray[np.int64] = super().sample(mask=mask, probability=probability)
+        return result
+
+    def __reduce__(self) -> tuple[type[spaces.MultiDiscrete], tuple[np.ndarray]]:
+        # Pickles (as in a saved policy) as the plain MultiDiscrete: the env link is not data.
+        return (spaces.MultiDiscrete, (self.nvec.copy(),))
+
+
 class TienlenVectorEnv(VectorEnv):
     """``num_envs`` hands stepped natively (GIL released), for a learner at ``learner_seat``
     against native ``opponents`` (``"random"``, ``"greedy"`` or ``"plan"`` per other seat)
@@ -61,8 +87,9 @@ class TienlenVectorEnv(VectorEnv):
     Where an episode ended, ``info["final_obs"]`` and ``info["final_info"]`` hold what it
     ended on, as Gymnasium's ``SyncVectorEnv`` gives them in same-step autoreset.
     The returned arrays are copies unless ``copy=False`` (then they are read-only views the
-    next step overwrites). Actions outside a mask raise :class:`IllegalActionError` before
-    any env is stepped. ``threads`` > 1 steps slices of the batch on worker threads.
+    next step overwrites). ``action_space.sample()`` draws a legal action for every env
+    (:class:`MaskedMultiDiscrete`). Actions outside a mask raise :class:`IllegalActionError`
+    before any env is stepped. ``threads`` > 1 steps slices of the batch on worker threads.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
@@ -103,8 +130,8 @@ class TienlenVectorEnv(VectorEnv):
                           np.broadcast_to(v.high, (num_envs,) + v.shape),
                           (num_envs,) + v.shape, v.dtype)
             for k, v in single.items()})
-        self.action_space = spaces.MultiDiscrete(np.full(num_envs, NUM_ACTIONS))
         self._closed = False
+        self.action_space = MaskedMultiDiscrete(num_envs, self._current_masks)
 
     def reset(self, *, seed: int | Sequence[int] | None = None,
               options: dict[str, Any] | None = None
@@ -151,6 +178,11 @@ class TienlenVectorEnv(VectorEnv):
             self._add_final(info)
         return self._obs(), reward, terminated, np.zeros(self.num_envs, np.bool_), info
 
+    def _current_masks(self) -> np.ndarray | None:
+        """The masks the action space samples from (None once closed: then it samples as a
+        plain ``MultiDiscrete``)."""
+        return None if self._closed else self.games.action_mask
+
     def action_masks(self) -> np.ndarray:
         """The current masks as bool (N, 487)."""
         return self.games.action_mask.astype(bool)
@@ -182,13 +214,15 @@ class TienlenVectorEnv(VectorEnv):
             if self.legal_masks:
                 obs["legal_moves"] = np.zeros(NUM_ACTIONS - 1, np.uint64)
             final_obs[i] = obs
-        info["final_obs"], info["_final_obs"] = final_obs, done
         final_info: dict[str, Any] = {}
-        # the step's own info (its arrays are already copies), read before the final keys go in
-        for key, value in list(info.items()):
+        # The step's own info (its arrays are already copies), read before final_obs goes in:
+        # final_info holds seat, places and final_rewards only. Where an env did not end, a
+        # value is 0, as SyncVectorEnv's _add_info fills an array for envs that gave none.
+        for key, value in info.items():
             final_info[key] = np.where(done.reshape((-1,) + (1,) * (value.ndim - 1)), value, 0
                                        ).astype(value.dtype)
             final_info[f"_{key}"] = done.copy()
+        info["final_obs"], info["_final_obs"] = final_obs, done
         info["final_info"], info["_final_info"] = final_info, done.copy()
 
     def _info(self) -> dict[str, Any]:

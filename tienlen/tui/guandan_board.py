@@ -13,7 +13,7 @@ from :mod:`tienlen.tui.render` and :mod:`tienlen.tui.terminal`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rich.console import Group, RenderableType
@@ -29,7 +29,8 @@ from .guandan_words import Words, describe, rank_text
 from .render import BOARD_WIDTH, Style, numbered_grid
 
 __all__ = ["SeatLabel", "MatchInfo", "sorted_hand", "card_text", "cards_text", "play_text",
-           "team_style", "board", "transcript", "hand_end", "per_row", "seat_labels"]
+           "team_style", "board", "transcript", "hand_end", "per_row", "panel_width",
+           "seat_labels"]
 
 # ♥ and ♦ are the red suits (suits 1 and 3 in Guandan's order ♠ ♥ ♣ ♦).
 _RED = (False, True, False, True)
@@ -120,6 +121,17 @@ def per_row(width: int, count: int) -> int:
     return max(1, -(-count // rows))
 
 
+def panel_width(width: int) -> int:
+    """The board's width on a screen ``width`` columns wide: the whole screen up to 40
+    columns more than Tiến Lên's board, so that a long play with its reading, its owner
+    and the tribute line (four seats' cards and returns) fit on one line each.
+
+    >>> panel_width(60), panel_width(80), panel_width(100), panel_width(200)
+    (60, 80, 100, 112)
+    """
+    return max(1, min(width, BOARD_WIDTH + 40))
+
+
 @dataclass(frozen=True, slots=True)
 class MatchInfo:
     """The match around the hand on screen: 1-based hand number, the seed, each team's
@@ -191,8 +203,15 @@ def _trick_cell(seat: int, view: GameView, trick: Mapping[int, Action], words: W
                       style, wild)
 
 
+def _returns_made(history: Sequence[Action]) -> set[tuple[int, int]]:
+    """(receiver, payer) of every return made in ``history``: a view hides the card of a
+    return between two other seats, never that it was made."""
+    return {(a.seat, a.to) for a in history if a.action == "return_tribute" and a.to is not None}
+
+
 def _tribute_line(tributes: Sequence[Tribute], anti: bool, seats: Sequence[SeatLabel],
-                  words: Words, style: Style) -> Text | None:
+                  words: Words, style: Style,
+                  returned: Collection[tuple[int, int]] = ()) -> Text | None:
     if anti:
         return Text(words.anti, style="yellow")
     if not tributes:
@@ -208,9 +227,11 @@ def _tribute_line(tributes: Sequence[Tribute], anti: bool, seats: Sequence[SeatL
         line.append(f"{seats[t.payer].name} ")
         line.append_text(card_text(Card(t.card), style) if t.card is not None else Text("?"))
         line.append(f" {arrow} {to}")
-        if t.returned is not None and t.receiver is not None:
+        if t.receiver is not None and (t.returned is not None
+                                       or (t.receiver, t.payer) in returned):
             line.append(f", {to} ")
-            line.append_text(card_text(Card(t.returned), style))
+            line.append_text(card_text(Card(t.returned), style) if t.returned is not None
+                             else Text("?"))
             line.append(f" {arrow} {seats[t.payer].name}")
     return line
 
@@ -251,7 +272,8 @@ def transcript(view: GameView, seats: Sequence[SeatLabel], info: MatchInfo, *, w
         table.append(f" {view.hand_sizes[seat]}: ")
         table.append_text(_trick_cell(seat, view, trick, words, style, wild))
     lines = [head, table, Text("   ") + _pile_line(view, seats, words, lang, style)]
-    tribute = _tribute_line(view.tributes, anti, seats, words, style)
+    tribute = _tribute_line(view.tributes, anti, seats, words, style,
+                            _returns_made(view.history))
     if tribute is not None:
         lines.append(Text("   ") + tribute)
     hand = sorted_hand(view.hand, view.level, view.config.wild_count)
@@ -285,7 +307,8 @@ def board(view: GameView, seats: Sequence[SeatLabel], info: MatchInfo, *, words:
                       _trick_cell(seat, view, trick, words, style, wild))
     pile_line = _pile_line(view, seats, words, lang, style)
     parts: list[RenderableType] = [*_levels_lines(view, info, words, style), table, pile_line]
-    tribute = _tribute_line(view.tributes, anti, seats, words, style)
+    tribute = _tribute_line(view.tributes, anti, seats, words, style,
+                            _returns_made(view.history))
     if tribute is not None:
         parts.append(tribute)
     if events:
@@ -295,7 +318,7 @@ def board(view: GameView, seats: Sequence[SeatLabel], info: MatchInfo, *, words:
     title = f" {sep} ".join([words.title, words.hand_n.format(n=info.hand_number),
                              f"seed {info.seed}"])
     panel = Panel(Group(*parts), title=title, title_align="left", box=style.box,
-                  width=BOARD_WIDTH, padding=(0, 1), expand=True)
+                  width=panel_width(width), padding=(0, 1), expand=True)
     hand = sorted_hand(view.hand, view.level, view.config.wild_count)
     heading = Text(words.your_hand, style="bold")
     heading.append(f" ({len(hand)})", style="dim")

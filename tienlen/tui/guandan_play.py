@@ -458,17 +458,19 @@ class GuandanSession:
             command = parse_command(line)
         except ValueError as error:
             raise IllegalActionError("INVALID_CARDS", str(error), "BAD_COMMAND") from None
-        pending, self.pending = self.pending, None
+        # A suggestion waits for y until the person acts, declines it (n) or asks for
+        # another: a refused or idle line leaves it standing.
         if command.kind == "empty":
             if view.can_pass and not view.legal_plays:
                 self._apply(self.you, "pass")  # nothing else to do: Enter passes
                 return True
-            self.pending = pending
+            # Enter never passes while a play could beat the table: say what to type.
+            self.term.print(Text(words.empty_lead if view.pile is None else words.empty_beat,
+                                 style="yellow"))
             return False
         if command.kind == "help":
             self.term.print(help_table(self.style, words.help_rows, title=words.help_title,
                                        headers=words.help_headers))
-            self.pending = pending
             return False
         if command.kind == "quit":
             if self.term.confirm(words.quit_confirm, default=False):
@@ -480,7 +482,15 @@ class GuandanSession:
         if command.kind == "hint":
             self._show_hint(game, view)
             return False
+        if command.kind == "no":
+            if self.pending is None:
+                raise IllegalActionError("STATE_CONFLICT", words.no_to_decline,
+                                         "NO_SUGGESTION_TO_DECLINE")
+            self.pending = None
+            self.term.print(Text(words.declined, style="dim"))
+            return False
         if command.kind == "yes":
+            pending = self.pending
             if pending is None:
                 raise IllegalActionError("STATE_CONFLICT", words.no_suggestion, "NO_SUGGESTION")
             if pending == "pass":
@@ -607,6 +617,14 @@ class GuandanSession:
                     self.term.print(footer)
                     continue
                 if not low:
+                    self.term.print(Text(words.empty_tribute, style="yellow"))
+                    continue
+                if low in ("n", "no"):
+                    if suggestion is None:
+                        raise IllegalActionError("STATE_CONFLICT", words.no_to_decline,
+                                                 "NO_SUGGESTION_TO_DECLINE")
+                    suggestion = None
+                    self.term.print(Text(words.declined, style="dim"))
                     continue
                 if low in (*_TIP_WORDS, "h", "hint"):
                     advice = hint(view)
@@ -615,7 +633,7 @@ class GuandanSession:
                     text = Text(f"{words.hint}: ", style="bold magenta")
                     text.append_text(card_text(Card(suggestion), self.style))
                     why = reason_text(advice.reason, None, self.lang)
-                    text.append(f" {self.style.dash} {why}. {words.accept}")
+                    text.append(f" {self.style.dash} {why}. {words.accept_give}")
                     self.term.print(text)
                     continue
                 if low in ("y", "yes", *_YES_WORDS):

@@ -12,7 +12,7 @@ name beside its own.
 >>> describe(classify("3s 4s 5s 6s 7d", 5)[0], "zh"), WORDS["zh"].places[0]
 ('顺子 3-7', '头游')
 >>> refusal_text("CANNOT_PASS", "CANNOT_PASS", "the leader must play", "zh")
-'首出不能过牌 (CANNOT_PASS)'
+'首出不能过牌：请出任意一手牌（t 提示给出一手） (CANNOT_PASS)'
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from ..guandan.plays import Kind, Play
 
 __all__ = ["Words", "WORDS", "LANGS", "default_lang", "describe", "kind_name", "rank_text",
-           "refusal_text", "reason_text"]
+           "refusal_text", "reason_text", "REFUSALS_ZH", "SESSION_DETAILS"]
 
 #: The languages of the training mode.
 LANGS = ("en", "zh")
@@ -105,6 +105,12 @@ class Words:
     turn_help: str
     hint: str
     accept: str
+    accept_give: str
+    declined: str
+    no_to_decline: str
+    empty_lead: str
+    empty_beat: str
+    empty_tribute: str
     tip: str
     tip_none: str
     no_suggestion: str
@@ -172,10 +178,18 @@ EN = Words(
     turn_beat="Your turn: beat {pile} or pass.",
     turn_nothing="Your turn: nothing you hold beats {pile}: pass (p or Enter).",
     turn_help="Type cards or numbers; t 提示, h hint, ? help.",
-    hint="Hint", accept="Type y to play it.", tip="提示 {i}/{n}",
+    hint="Hint", accept="Type y to play it, n to choose yourself.", tip="提示 {i}/{n}",
+    accept_give="Type y to give it, n to choose yourself.",
+    declined="Not played: type your own move.",
+    no_to_decline="there is no suggestion to decline: type cards, or t or h for one",
+    empty_lead="Enter does nothing on a lead: type cards or their numbers "
+               "(t 提示 suggests a play, m lists them).",
+    empty_beat="Enter passes only when nothing beats the table: type p to pass, or cards "
+               "to beat it (t 提示 suggests a play).",
+    empty_tribute="Type one of the cards shown, or its number (t or h suggests one).",
     tip_none="提示: nothing beats the table: pass (p).",
     no_suggestion="there is no suggestion to accept: type t or h first",
-    hints_off="hints are off for this game (--no-hints)",
+    hints_off="hints are off for this game (--no-hints): t 提示 and m still work",
     no_card="there is no card {n}: your hand has {count} cards, numbered 1-{count}",
     no_cards_named="name at least one card, or type p to pass",
     no_move="there is no play #{n}: the plays are numbered 1-{count} (m lists them)",
@@ -204,7 +218,7 @@ EN = Words(
         ("p, pass", "pass (过牌); Enter passes when nothing beats the table"),
         ("t, 提示", "the 提示 button: the next play that beats the table, weakest first"),
         ("h, hint", "the best play, and why"),
-        ("y", "play the shown 提示 or hint"),
+        ("y / n", "play the shown 提示 or hint / choose yourself"),
         ("m, moves", "list your plays, numbered; #N plays one"),
         ("?, help", "this help"),
         ("q, quit", "leave the match (asks first)"),
@@ -233,10 +247,16 @@ ZH = Words(
     turn_lead="轮到你：你先出，任意牌型。", turn_beat="轮到你：压过 {pile} 或过牌。",
     turn_nothing="轮到你：没有能压过 {pile} 的牌：过牌（p 或回车）。",
     turn_help="输入牌或序号；t 提示，h 建议，? 帮助。",
-    hint="建议", accept="输入 y 出这手牌。", tip="提示 {i}/{n}",
+    hint="建议", accept="输入 y 出这手牌，n 自己选。", tip="提示 {i}/{n}",
+    accept_give="输入 y 交出这张牌，n 自己选。",
+    declined="不出这手：请自己出牌。",
+    no_to_decline="没有可以拒绝的建议：请输入牌，或按 t 或 h 获取建议",
+    empty_lead="首出时回车没有作用：请输入牌或序号（t 提示给出一手，m 列出全部）。",
+    empty_beat="只有没有能压的牌时回车才是过牌：输入 p 过牌，或输入能压过的牌（t 提示）。",
+    empty_tribute="请输入上面列出的一张牌或它的序号（t 或 h 给出建议）。",
     tip_none="提示：没有能压的牌：过牌（p）。",
     no_suggestion="没有可以接受的建议：请先按 t 或 h",
-    hints_off="本局关闭了提示（--no-hints）",
+    hints_off="本局关闭了建议（--no-hints）：t 提示和 m 仍可用",
     no_card="没有第{n}张牌：你的手牌编号为 1-{count}",
     no_cards_named="请至少输入一张牌，或输入 p 过牌",
     no_move="没有第 #{n} 手：编号为 1-{count}（m 列出）",
@@ -262,7 +282,7 @@ ZH = Words(
         ("p, 过牌", "过牌；没有能压的牌时回车也是过牌"),
         ("t, 提示", "提示：下一手能压过桌面的牌，从小到大"),
         ("h, 建议", "最好的一手，并说明理由"),
-        ("y, 出牌", "出提示或建议的那手牌"),
+        ("y, 出牌 / n", "出提示或建议的那手牌 / 自己选"),
         ("m", "列出可出的牌并编号；#N 出其中一手"),
         ("?", "帮助"),
         ("q", "退出比赛（先确认）"),
@@ -272,28 +292,58 @@ ZH = Words(
 #: The training mode's words by language code.
 WORDS: dict[str, Words] = {"en": EN, "zh": ZH}
 
-# The G8 codes and their finer details, in Chinese (English shows the engine's message).
-_REASONS_ZH = {
-    "INVALID_CARDS": "牌型不合法", "NOT_YOUR_TURN": "还没轮到你", "CANNOT_PASS": "首出不能过牌",
-    "CARD_NOT_FOUND": "你没有这些牌", "HAND_EMPTY": "手牌已出完", "INVALID_TRIBUTE": "进贡或还贡的牌不对",
-    "GAME_OVER": "牌局已结束", "STATE_CONFLICT": "现在不能这样做",
-}
-_DETAILS_ZH = {
-    "DOES_NOT_BEAT": "压不过桌面上的牌", "NOT_A_PLAY": "这些牌不成牌型",
-    "NOT_A_READING": "这些牌不能这样出", "BAD_CARDS": "无法识别的牌",
-    "NOT_HIGHEST": "进贡必须是你最大的牌", "BAD_RETURN": "还贡的牌必须是10以下（非级牌）",
+#: The refusals the session raises itself, with a message already in the session's language
+#: (a :class:`Words` field): the screen shows that message as it is, in either language.
+SESSION_DETAILS = frozenset({"NO_SUGGESTION", "NO_SUGGESTION_TO_DECLINE", "NO_SUCH_PLAY",
+                             "NO_CARDS", "HINTS_OFF"})
+
+# Every G8 code and finer detail in Chinese, as (what is wrong, what to do next): English
+# shows the engine's own message. A code with no finer detail is its own detail.
+REFUSALS_ZH: dict[str, tuple[str, str]] = {
+    # the G8 codes
+    "INVALID_CARDS": ("牌型不合法", "请输入一手合法的牌（m 列出可出的牌）"),
+    "NOT_YOUR_TURN": ("还没轮到你", "请等其他玩家出牌"),
+    "CANNOT_PASS": ("首出不能过牌", "请出任意一手牌（t 提示给出一手）"),
+    "CARD_NOT_FOUND": ("你没有这些牌", "请输入你手里的牌，或手牌下方的序号"),
+    "HAND_EMPTY": ("你的牌已出完", "请等这一局结束"),
+    "INVALID_TRIBUTE": ("进贡或还贡的牌不对", "请输入上面列出的一张牌"),
+    "GAME_OVER": ("牌局已结束", "按回车开始下一局，或输入 q 结束"),
+    "STATE_CONFLICT": ("现在不能这样做", "输入 ? 查看可用的命令"),
+    # the engine's finer details
+    "DOES_NOT_BEAT": ("压不过桌面上的牌", "请出更大的同类牌或炸弹，或输入 p 过牌"),
+    "NOT_A_PLAY": ("这些牌不成牌型", "请输入一手合法的牌（m 列出可出的牌）"),
+    "NOT_A_READING": ("这些牌不能这样出", "请输入一手合法的牌（m 列出可出的牌）"),
+    "BAD_CARDS": ("无法识别的牌", "牌名如 5h 10s SJ BJ，或输入序号（? 帮助）"),
+    "NOT_HIGHEST": ("进贡必须是你最大的牌", "请交出上面列出的牌"),
+    "WILD_TRIBUTE": ("逢人配（红桃级牌）不能进贡", "请交出上面列出的、你最大的其他牌"),
+    "BAD_RETURN": ("还贡的牌必须是10及以下、非级牌的牌", "请还上面列出的一张牌"),
+    "NOT_ONE_CARD": ("进贡或还贡只能交一张牌", "请输入一张牌"),
+    "NOT_TRIBUTE_PHASE": ("现在不是进贡或还贡的时候", "请出牌"),
+    "WRONG_TRIBUTE_STEP": ("现在不是这一步", "请等进贡和还贡按顺序完成"),
+    "TRIBUTE_PENDING": ("进贡还没结束", "请等进贡和还贡完成后再出牌"),
+    "BAD_SEAT": ("座位号必须是 0-3", "请选 0-3 号座位"),
+    "UNKNOWN_ACTION": ("无法识别的动作", "请出牌、过牌、进贡或还贡"),
+    # the session's own refusals whose message comes from elsewhere (English)
+    "BAD_COMMAND": ("无法识别的命令", "输入 ? 查看命令"),
+    "NO_SUCH_NUMBER": ("没有这个序号的牌", "序号在手牌下方，从 1 开始"),
+    "NAMED_TWICE": ("同一张牌输入了两次", "每个序号只能用一次"),
+    "ONE_CARD": ("进贡或还贡只能交一张牌", "请输入一张牌或它的序号"),
 }
 
 
 def refusal_text(reason: str, detail: str, message: str, lang: str) -> str:
-    """A refusal as the screen says it: the engine's message and its G8 code in English; in
-    Chinese the code's (or the finer detail's) Chinese words and the code.
+    """A refusal as the screen says it, with its G8 code: in English the engine's message; in
+    Chinese what is wrong and what to do next, looked up by the finer detail (or the code).
+    A refusal of the session's own (:data:`SESSION_DETAILS`) is already in its language.
 
     >>> refusal_text("INVALID_CARDS", "DOES_NOT_BEAT", "that does not beat the play", "en")
     'that does not beat the play (INVALID_CARDS)'
+    >>> refusal_text("INVALID_CARDS", "DOES_NOT_BEAT", "that does not beat the play", "zh")
+    '压不过桌面上的牌：请出更大的同类牌或炸弹，或输入 p 过牌 (INVALID_CARDS)'
     """
-    if lang == "zh":
-        return f"{_DETAILS_ZH.get(detail) or _REASONS_ZH.get(reason, reason)} ({reason})"
+    if lang == "zh" and detail not in SESSION_DETAILS:
+        what, todo = REFUSALS_ZH.get(detail) or REFUSALS_ZH.get(reason) or (reason, "")
+        return f"{what}：{todo} ({reason})" if todo else f"{what} ({reason})"
     return f"{message} ({reason})"
 
 

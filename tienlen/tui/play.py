@@ -51,12 +51,14 @@ _LOG_LINES = 6
 # Lines kept free under the board: the prompt and a one-line answer.
 _PROMPT_ROOM = 2
 
-CommandKind = Literal["empty", "play", "pass", "hint", "yes", "moves", "pick", "help", "quit"]
+CommandKind = Literal["empty", "play", "pass", "hint", "yes", "no", "moves", "pick", "help",
+                      "quit"]
 
 _WORDS: dict[str, CommandKind] = {
     "p": "pass", "pass": "pass",
     "h": "hint", "hint": "hint",
     "y": "yes", "yes": "yes",
+    "n": "no", "no": "no",           # declines a shown suggestion (no card is named n)
     "m": "moves", "moves": "moves",
     "?": "help", "help": "help",
     "q": "quit", "quit": "quit", "exit": "quit",
@@ -497,6 +499,7 @@ class PlaySession:
 
     def _your_turn(self) -> None:
         view = self.game.view(self.you)
+        self._pending_hint = None  # a suggestion is for the turn it was shown in
         # Keys pressed while the bots moved were not meant for this turn.
         self.term.discard_typeahead()
         self.term.redraw(self._screen(footer=self._situation(view)))
@@ -511,11 +514,25 @@ class PlaySession:
     def _handle(self, line: str, view: View) -> bool:
         """Carry out one typed command; ``True`` once the person has acted."""
         command = parse_command(line)
-        pending, self._pending_hint = self._pending_hint, None
+        # A shown move waits for y until the person acts, declines it (n) or asks for
+        # another: a refused or idle line leaves it standing.
+        pending = self._pending_hint
         if command.kind == "empty":
             if view.can_pass() and not view.legal_moves():
                 self._apply(self.you, PASS)  # nothing else to do: Enter passes
                 return True
+            # Enter never passes while a play could beat the pile: say what to type.
+            self.term.print(Text(
+                "Enter does nothing on a lead: type cards or their numbers (m lists your "
+                "plays, h suggests one)." if view.pile is None else
+                "Enter passes only when nothing beats the pile: type p to pass, or cards to "
+                "beat it (m lists your plays, h suggests one).", style="yellow"))
+            return False
+        if command.kind == "no":
+            if pending is None:
+                raise ValueError("there is no suggestion to decline: type cards, or h for a hint")
+            self._pending_hint = None
+            self.term.print(Text("Not played: type your own move.", style="dim"))
             return False
         if command.kind == "help":
             self.term.print(help_table(self.style))
@@ -553,7 +570,7 @@ class PlaySession:
             # The list is not on screen: show what #N is before playing it.
             text = Text(f"#{command.number} is ", style="bold")
             text.append_text(cards_text(move, self.style))
-            text.append(". Type y to play it, or m to see the list.", style="")
+            text.append(". Type y to play it, n not to, or m to see the list.", style="")
             self.term.print(text)
             self._pending_hint = move
             return False
@@ -585,7 +602,7 @@ class PlaySession:
         text.append(f" {self.style.dash} ")
         text.append_text(self._prose(suggestion.reason))
         self.term.print(text)
-        self.term.print(Text("Type y to play it, or anything else to choose yourself.",
+        self.term.print(Text("Type y to play it, n (or your own move) to choose yourself.",
                              style="dim"))
         self._pending_hint = move
 
@@ -615,7 +632,7 @@ _HELP: Sequence[tuple[str, str]] = (
     ("1 2 3", "play the cards with these numbers (shown under your hand)"),
     ("p, pass", "pass: you are locked out until the pile clears (Enter passes when "
                 "nothing beats the pile)"),
-    ("h, hint", "suggest a move and say why; then y plays it"),
+    ("h, hint", "suggest a move and say why; then y plays it, n declines it"),
     ("m, moves", "list your legal plays, numbered"),
     ("#N", "play move N of that list (shown first if the list is not on screen)"),
     ("?, help", "this help"),
