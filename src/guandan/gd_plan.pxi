@@ -277,14 +277,20 @@ cdef inline int _hand_count(uint64_t once, uint64_t twice) noexcept nogil:
     return GD_POPCOUNT(once) + GD_POPCOUNT(twice)
 
 
-cdef int _nonbomb_after(const PlanView* v, uint64_t a, uint64_t b, Plan* tmp) noexcept nogil:
-    """Turns the hand needs after playing (a, b)."""
+cdef int _break_cost(const PlanView* v, const Plan* P, uint64_t a, uint64_t b, Plan* tmp) noexcept nogil:
+    """What playing (a, b) costs the plan P of the hand, in turns: the turns (non-bomb
+    groups) the rest needs beyond P's, plus one for each bomb of P the rest no longer
+    splits into. A bomb broken for a full house or a straight used to cost nothing here
+    when the play also used up a pair or a single (issue 28 item 15: four 4s broken for
+    444 + 99): a bomb is worth at least the turn it wins."""
     cdef uint64_t o = v.once, t = v.twice
     cdef uint64_t no = (o & ~a) | (t & a & ~b), nt = t & ~a
+    cdef int lost
     if no == 0:
-        return 0
+        return -P.nonbomb
     plan_split(no, nt, v.level, v.flags, tmp)
-    return tmp.nonbomb
+    lost = (P.n - P.nonbomb) - (tmp.n - tmp.nonbomb)
+    return tmp.nonbomb - P.nonbomb + (lost if lost > 0 else 0)
 
 
 cdef int plan_decide(const PlanView* v, Plan* P, Plan* tmp, uint64_t* act) noexcept nogil:
@@ -404,7 +410,7 @@ cdef int plan_decide(const PlanView* v, Plan* P, Plan* tmp, uint64_t* act) noexc
         if not danger and pile_value < 13 and play_value(code, v.level) >= 15:
             continue
         tried += 1
-        cost = (_nonbomb_after(v, sm[2 * key], sm[2 * key + 1], tmp) - P.nonbomb) * 64 + play_value(code, v.level)
+        cost = _break_cost(v, P, sm[2 * key], sm[2 * key + 1], tmp) * 64 + play_value(code, v.level)
         if cost < bcost:
             bcost = cost
             best = key
