@@ -226,8 +226,8 @@ class PlanBot(Bot):
 # ---------------------------------------------------------------- L3
 
 #: L3's default time per decision (milliseconds) when no ``iterations`` budget is given:
-#: 90, so that a decision, with the work after the last sample, ends within 100 ms on one core.
-DEFAULT_TIME_MS = 90.0
+#: 85, so that a decision, with the work after the last sample, ends within 100 ms on one core.
+DEFAULT_TIME_MS = 85.0
 
 _Action = tuple[int, int, int]
 
@@ -252,7 +252,7 @@ class SearchBot(Bot):
 
     - ``iterations``: sampled deals per decision; deterministic for a given seed (the
       load-independent budget for strength runs);
-    - ``time_ms``: milliseconds per decision instead (default 90: a decision ends within
+    - ``time_ms``: milliseconds per decision instead (default 85: a decision ends within
       100 ms on one core, issue 29; at most one of the two);
     - ``max_candidates``: how many actions are compared (default 10);
     - ``margin``: how many standard errors of the paired difference an alternative must
