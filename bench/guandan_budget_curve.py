@@ -61,7 +61,7 @@ def plot(path: Path, png: Path) -> None:
     ax.set_xscale("log")
     ax.set_xlabel("L3 CPU ms per decision (all decisions, forced ones included)")
     ax.set_ylabel("hands won by L3+L3 against L2+L2 (%)")
-    ax.set_title("Guandan: L3's hand share against its time budget (first hands, duplicate)")
+    ax.set_title("Guandan L3 against L2: hand share by budget (first hands)")
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(png)
