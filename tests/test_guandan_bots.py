@@ -99,3 +99,72 @@ def test_hint_gives_a_legal_action_and_a_reason():
         h = hint(view)
         assert h.reason and str(h)
         m.act(h.kind, h.cards, m.turn)
+
+
+def test_hint_never_breaks_a_bomb_of_four_4s_for_a_full_house():
+    """Issue 28 item 15: holding 4444 and 99 against a full house, the plan took 444 + 99
+    ("the smallest cost to your plan"): the rest then split into as many turns, so breaking
+    the bomb looked free. A bomb is spent whole or kept."""
+    from tienlen.guandan import Game
+    from tienlen.guandan.plays import Kind
+
+    hand = "4s 4h 4c 4d 9s 9d Ks Qd 7c 6h"
+    # An opponent close to out (6 cards left after its full house): the trick matters, so
+    # the 4s go as the bomb they are.
+    game = Game(hands=[hand, "Ts Td Jc Qc 6s 6d 7s 7d", "Ac Ad Kc Kd 8h 8c",
+                       "3s 3h 3c 5s 5d 8s 8d Js Jd Tc Th"], leader=3)
+    game.play("3s 3h 3c 5s 5d")
+    for level in ("L2", "L3"):
+        h = hint(game.view(0), level) if level == "L2" else hint(game.view(0))
+        assert h.kind == "play" and h.cards.kind is Kind.BOMB, (level, str(h))
+    # Nobody close to out: keep the bomb and pass.
+    game = Game(hands=[hand, "Ts Td Jc Qc 6s 6d 7s 7d", "Ac Ad Kc Kd 8h 8c Qh Qs",
+                       "3s 3h 3c 5s 5d 8s 8d Js Jd Tc Th Ah As 9h 9c Kh"], leader=3)
+    game.play("3s 3h 3c 5s 5d")
+    h = hint(game.view(0), "L2")
+    assert h.kind == "pass", str(h)
+    assert "keep" in h.reason
+
+
+def _endgame_games(seed: int, count: int):
+    """Games played by L2 from a seeded deal until at most 14 cards are held in all."""
+    made = 0
+    s = seed
+    while made < count:
+        s += 1
+        game = Game(seed=s)
+        bots = [make_bot("L2", seed=p) for p in range(4)]
+        while not game.is_over and sum(game.view(game.turn).hand_sizes) > 14:
+            seat = game.turn
+            kind, cards = bots[seat].decide(game.view(seat))
+            game.act(kind, cards, seat)
+        if not game.is_over:
+            made += 1
+            yield game
+
+
+def test_L3_solves_its_sampled_endgames_legally_and_deterministically():
+    """Issue 29: with at most 14 cards held, L3 scores its candidates on each sampled deal
+    by the exact solver (its reason says the deals were played out perfectly); every action
+    it takes to the end of the hand is legal (game.act checks) and the same seed gives the
+    same hand."""
+    solved = 0
+    for game in _endgame_games(29, 4):
+        runs = []
+        for _ in range(2):
+            g = game.copy()
+            bots = [make_bot("L3", seed=p, iterations=12) for p in range(4)]
+            actions = []
+            while not g.is_over:
+                seat = g.turn
+                d = bots[seat].explain(g.view(seat))
+                solved += "played out perfectly by both teams" in d.reason
+                g.act(d.kind, d.cards, seat)
+                actions.append((d.kind, str(d.cards)))
+            runs.append((actions, g.places))
+        assert runs[0] == runs[1]
+    assert solved > 0
+    # solver=False never claims it.
+    game = next(_endgame_games(31, 1))
+    d = make_bot("L3", seed=1, iterations=12, solver=False).explain(game.view(game.turn))
+    assert "perfectly" not in d.reason

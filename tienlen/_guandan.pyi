@@ -223,3 +223,25 @@ class GdState:
     ) -> list[tuple[int, ...]]: ...
 
 def _gd_state_from_key(key: _StateKey) -> GdState: ...
+
+# ---------------------------------------------------------------- the exact endgame solver
+# (gd_solver.pxi: the value of a hand to a team, G7.1 levels, both teams playing perfectly)
+
+GD_SOLVE_UNKNOWN: Final = 0
+GD_SOLVE_WIN: Final = 1
+GD_SOLVE_LOSS: Final = 2
+
+def solve(
+    state: GdState, seat: SupportsIndex = -1, threshold: SupportsIndex = 1,
+    double_down: SupportsIndex = 3, max_nodes: SupportsIndex = 1_000_000,
+    check_signals: bool = True,
+) -> tuple[int, int, str | None]: ...
+def solve_value(
+    state: GdState, seat: SupportsIndex = -1, double_down: SupportsIndex = 3,
+    max_nodes: SupportsIndex = 1_000_000, check_signals: bool = True,
+) -> tuple[int | None, int]: ...
+def solve_after(
+    state: GdState, actions: Iterable[tuple[SupportsIndex, SupportsIndex, SupportsIndex]],
+    seat: SupportsIndex = -1, double_down: SupportsIndex = 3,
+    max_nodes: SupportsIndex = 100_000, check_signals: bool = True,
+) -> tuple[list[int | None], int]: ...

@@ -12,6 +12,7 @@ cdef enum:
     PLAN_STACK = 1024               # plays a follow lists into the stack buffer
     PLAN_BREAK_CODES = 8            # distinct readings tried when a follow breaks the plan
     PLAN_DANGER = 6                 # an opponent this close to out makes every trick matter
+    PLAN_BREAKS_BOMB = 1 << 20      # _break_cost: the play breaks a bomb of the plan
     # Why plan_decide chose its action (PLAN_REASONS in Python).
     PR_PASS_NOTHING = 0
     PR_GO_OUT = 1
@@ -277,14 +278,21 @@ cdef inline int _hand_count(uint64_t once, uint64_t twice) noexcept nogil:
     return GD_POPCOUNT(once) + GD_POPCOUNT(twice)
 
 
-cdef int _nonbomb_after(const PlanView* v, uint64_t a, uint64_t b, Plan* tmp) noexcept nogil:
-    """Turns the hand needs after playing (a, b)."""
+cdef int _break_cost(const PlanView* v, const Plan* P, uint64_t a, uint64_t b, Plan* tmp) noexcept nogil:
+    """Turns (non-bomb groups) the rest of the hand needs after playing (a, b), beyond those
+    of P, the hand's plan; PLAN_BREAKS_BOMB when the rest splits into fewer bombs than P.
+    Such a play used to cost nothing here when it also used up a pair or a single (issue 28
+    item 15: four 4s broken for 444 + 99, which the lowest full house then loses to anything,
+    where the bomb itself would have won the trick): a bomb is only ever spent whole, in
+    step 6."""
     cdef uint64_t o = v.once, t = v.twice
     cdef uint64_t no = (o & ~a) | (t & a & ~b), nt = t & ~a
     if no == 0:
-        return 0
+        return -P.nonbomb
     plan_split(no, nt, v.level, v.flags, tmp)
-    return tmp.nonbomb
+    if tmp.n - tmp.nonbomb < P.n - P.nonbomb:
+        return PLAN_BREAKS_BOMB
+    return tmp.nonbomb - P.nonbomb
 
 
 cdef int plan_decide(const PlanView* v, Plan* P, Plan* tmp, uint64_t* act) noexcept nogil:
@@ -404,7 +412,10 @@ cdef int plan_decide(const PlanView* v, Plan* P, Plan* tmp, uint64_t* act) noexc
         if not danger and pile_value < 13 and play_value(code, v.level) >= 15:
             continue
         tried += 1
-        cost = (_nonbomb_after(v, sm[2 * key], sm[2 * key + 1], tmp) - P.nonbomb) * 64 + play_value(code, v.level)
+        cost = _break_cost(v, P, sm[2 * key], sm[2 * key + 1], tmp)
+        if cost == PLAN_BREAKS_BOMB:
+            continue
+        cost = cost * 64 + play_value(code, v.level)
         if cost < bcost:
             bcost = cost
             best = key

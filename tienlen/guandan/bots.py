@@ -225,8 +225,9 @@ class PlanBot(Bot):
 
 # ---------------------------------------------------------------- L3
 
-#: L3's default time per decision (milliseconds) when no ``iterations`` budget is given.
-DEFAULT_TIME_MS = 120.0
+#: L3's default time per decision (milliseconds) when no ``iterations`` budget is given:
+#: 85, so that a decision, with the work after the last sample, ends within 100 ms on one core.
+DEFAULT_TIME_MS = 85.0
 
 _Action = tuple[int, int, int]
 
@@ -251,11 +252,16 @@ class SearchBot(Bot):
 
     - ``iterations``: sampled deals per decision; deterministic for a given seed (the
       load-independent budget for strength runs);
-    - ``time_ms``: milliseconds per decision instead (default 120, which leaves room under
-      the issue's 200 ms a decision on a busy machine; at most one of the two);
+    - ``time_ms``: milliseconds per decision instead (default 85: a decision ends within
+      100 ms on one core, issue 29; at most one of the two);
     - ``max_candidates``: how many actions are compared (default 10);
     - ``margin``: how many standard errors of the paired difference an alternative must
-      gain over the plan's choice to replace it (default 1.0).
+      gain over the plan's choice to replace it (default 1.0);
+    - ``solver``: in the endgame (at most ``solve_cards`` cards held by all four seats
+      together, default 14), score each candidate on a sampled deal by the exact endgame
+      solver (:func:`tienlen._guandan.solve_after`: both teams playing perfectly on that
+      deal) instead of a PLAN playout, wherever it finishes within ``solve_nodes`` nodes
+      (default 2000; past it the playout's score stands). Default True.
 
     >>> from tienlen.guandan import Game
     >>> game = Game(seed=4)
@@ -269,7 +275,8 @@ class SearchBot(Bot):
 
     def __init__(self, seed: int | None = None, *, iterations: int | None = None,
                  time_ms: float | None = None, max_candidates: int = 10,
-                 margin: float = 1.0) -> None:
+                 margin: float = 1.0, solver: bool = True, solve_cards: int = 14,
+                 solve_nodes: int = 2000) -> None:
         super().__init__(seed)
         if iterations is not None and time_ms is not None:
             raise ValueError("give iterations= (deterministic) or time_ms=, not both")
@@ -286,6 +293,15 @@ class SearchBot(Bot):
         if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin <= 10:
             raise ValueError(f"margin must be a number in [0, 10]; got {margin!r}")
         self.margin = float(margin)
+        if not isinstance(solver, (bool, int)):
+            raise ValueError(f"solver must be True or False; got {solver!r}")
+        if type(solve_cards) is not int or not 0 <= solve_cards <= 108:
+            raise ValueError(f"solve_cards must be an int in 0..108; got {solve_cards!r}")
+        if type(solve_nodes) is not int or solve_nodes < 1:
+            raise ValueError(f"solve_nodes must be a positive int; got {solve_nodes!r}")
+        self.solver = bool(solver)
+        self.solve_cards = solve_cards
+        self.solve_nodes = solve_nodes
 
     @property
     def name(self) -> str:
@@ -294,6 +310,8 @@ class SearchBot(Bot):
             options.append(f"iterations={self.iterations}")
         elif self.time_ms != DEFAULT_TIME_MS:
             options.append(f"time_ms={self.time_ms:g}")
+        if not self.solver:
+            options.append("solver=off")
         return f"L3({', '.join(options)})" if options else "L3"
 
     def choose_play(self, view: GameView) -> Decision:
@@ -318,6 +336,8 @@ class SearchBot(Bot):
         gains = _gains(view)
         deadline = None if self.time_ms is None else start + self.time_ms / 1000
         done = 0
+        solve = self.solver and sum(view.hand_sizes) <= self.solve_cards
+        dd = view.config.double_down_levels
         while True:
             if self.iterations is not None:
                 if done >= self.iterations:
@@ -327,11 +347,22 @@ class SearchBot(Bot):
                 if done and time.perf_counter() >= deadline:
                     break
             state = known.sample_state(self.rng)
-            orders = state.playouts_after(actions, self.rng.getrandbits(63))
-            b = _hand_score(orders[0], my_team, gains)
+            seed = self.rng.getrandbits(63)
+            scores: list[int | None] = [None] * len(actions)
+            if solve:
+                # Exact on this deal (both teams playing it perfectly); a candidate whose
+                # solve runs past the node budget keeps its playout score.
+                scores = _guandan.solve_after(state, actions, seat=view.seat, double_down=dd,
+                                              max_nodes=self.solve_nodes)[0]
+            if None in scores:
+                orders = state.playouts_after(actions, seed)
+                scores = [_hand_score(orders[i], my_team, gains) if v is None else v
+                          for i, v in enumerate(scores)]
+            b = scores[0]
+            assert b is not None
             base_total += b
-            for i in range(1, len(orders)):
-                d = _hand_score(orders[i], my_team, gains) - b
+            for i in range(1, len(scores)):
+                d = scores[i] - b  # type: ignore[operator]
                 diff[i] += d
                 diff2[i] += d * d
             done += 1
@@ -343,18 +374,28 @@ class SearchBot(Bot):
             if mean > self.margin * se and mean > best_gain:
                 best, best_gain = i, mean
         base_rate = base_total / done
+        how = (f"{done} deals of the cards you cannot see, each played out perfectly by both "
+               "teams" if solve else f"{done} deals of the cards you cannot see, each played "
+               "out by the plan")
         if best == 0:
-            reason = f"{base.reason} (search agrees: {base_rate:+.2f} levels over {done} sampled deals)"
+            reason = (f"{base.reason}; tried on {how}, it scores {base_rate:+.2f} levels a "
+                      "hand, and nothing else scores clearly better")
             return Decision(base.kind, base.cards, reason)
         choice = cands[best]
         rate = base_rate + best_gain
+        plan = "passing" if base.cards is None else \
+            base.cards.describe()  # type: ignore[attr-defined]
         if choice is None:
-            return Decision("pass", None, f"passing scores {rate:+.2f} levels over {done} "
-                                          f"sampled deals, better than {base_rate:+.2f} "
-                                          "for the plan's play")
-        return Decision("play", choice, f"{choice.describe()} scores {rate:+.2f} levels over "
-                                        f"{done} sampled deals, better than "
-                                        f"{base_rate:+.2f} for the plan's choice")
+            return Decision("pass", None,
+                            f"pass and keep your cards for later: on {how}, passing scores "
+                            f"{rate:+.2f} levels a hand, {best_gain:.2f} more than {plan} "
+                            f"({base_rate:+.2f})")
+        why = ("the bomb wins the trick while it still matters" if choice.is_bomb else
+               "it keeps the lead or the cards you need" if view.pile is None else
+               "it takes the trick at a price worth paying")
+        return Decision("play", choice,
+                        f"{choice.describe()}: {why}. On {how}, it scores {rate:+.2f} levels "
+                        f"a hand, {best_gain:.2f} more than {plan} ({base_rate:+.2f})")
 
     def _candidates(self, view: GameView, base: Decision) -> list[Play | None]:
         """The plan's choice first, then the alternatives worth comparing."""

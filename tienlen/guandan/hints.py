@@ -7,7 +7,7 @@ classic 提示 button, which cycles through the plays that beat the pile, weakes
 >>> button = TipButton(game.view(0))
 >>> [str(button.press().cards) for _ in range(3)]      # weakest first, then round again
 ['9♠', 'J♠', '9♠']
->>> print(hint(game.view(0)))
+>>> print(hint(game.view(0), "L2"))
 play 9♠ (single 9): single 9 beats it without breaking your plan
 """
 
@@ -19,7 +19,7 @@ from .bots import Decision, make_bot, weakest_first
 from .game import GameView
 from .plays import Play
 
-__all__ = ["Hint", "hint", "TipButton", "tip_plays"]
+__all__ = ["Hint", "hint", "TipButton", "tip_plays", "HINT_ITERATIONS"]
 
 
 @dataclass(frozen=True)
@@ -41,9 +41,23 @@ class Hint:
         return f"{self.kind.replace('_', ' ')} {what}: {self.reason}"
 
 
-def hint(view: GameView, level: str = "L2", *, seed: int = 0) -> Hint:
-    """The action the ``level`` bot would take for this seat, with its reason."""
-    d: Decision = make_bot(level, seed=seed).explain(view)
+#: The hint's search budget: L3 on a fixed number of sampled deals (deterministic: the same
+#: position gets the same hint), sized so that a hint answers within half a second for a
+#: person on one core (docs/strength.md, "Hints"): the strongest bot that does.
+HINT_ITERATIONS = 400
+
+
+def hint(view: GameView, level: str = "L3", *, seed: int = 0) -> Hint:
+    """The action the ``level`` bot would take for this seat, with its reason in words.
+
+    The default is L3, the strongest bot, on :data:`HINT_ITERATIONS` sampled deals: it
+    starts from the L2 plan's choice and its reason ("lead your pair of 6: it follows your
+    plan ..."), tries the alternatives on deals of the cards this seat cannot see, and says
+    whether the plan's choice held up or which play did better and by how much. ``"L2"``
+    gives the plan's choice alone (instant), ``"L1"`` the basic one.
+    """
+    options = {"iterations": HINT_ITERATIONS} if str(level).lower() == "l3" else {}
+    d: Decision = make_bot(level, seed=seed, **options).explain(view)
     return Hint(d.kind, d.cards, d.reason)
 
 
