@@ -713,34 +713,44 @@ cdef inline void gr_reading(const GTab* t, int64_t i, uint8_t* r) noexcept nogil
     r[3] = 0
 
 
+cdef inline void gr_set_bits(uint8_t* o, uint64_t m) noexcept nogil:
+    """o[k] = 1 for every set bit k of m (o already zeroed): a play holds few cards, so
+    visiting its bits beats expanding all 54."""
+    while m:
+        o[GD_CTZ(m)] = 1
+        m &= m - 1
+
+
 cdef int64_t gr_features(const GTab* t, int64_t rows, int64_t* ids, uint8_t* cards,
                          uint8_t* reading) noexcept nogil:
     """The variable list: pass first (where allowed), then every listed action, each with
-    its action id, card vector (2 x 54) and reading. At most `rows` rows; returns how many
-    the list has (it may be more than were written)."""
-    cdef int64_t n = 0, i
+    its action id, card vector (2 x 54) and reading. Writes at most `rows` rows into
+    `cards` / `reading`, which the caller has zeroed; returns how many the list has (it may
+    be more than were written)."""
+    cdef int64_t n = 0, i, top
+    cdef uint8_t* c
     if gr_turn(t) < 0:
         return 0
     if t.phase == GR_PLAY and t.s.pile_code != 0:
         if rows > 0:
-            ids[0] = 0
-            memset(cards, 0, GR_CARDS)
-            memset(reading, 0, GR_READING)
+            ids[0] = 0                    # pass: no cards, reading all 0
         n = 1
-    for i in range(t.nmoves):
-        if n < rows:
-            ids[n] = i + 1
-            gr_cards(cards + GR_CARDS * n, t.masks[2 * i], t.masks[2 * i + 1])
-            gr_reading(t, i, reading + GR_READING * n)
-        n += 1
-    return n
+    top = t.nmoves if t.nmoves < rows - n else rows - n
+    for i in range(top if top > 0 else 0):
+        ids[n + i] = i + 1
+        c = cards + GR_CARDS * (n + i)
+        gr_set_bits(c, t.masks[2 * i])
+        gr_set_bits(c + 54, t.masks[2 * i + 1])
+        gr_reading(t, i, reading + GR_READING * (n + i))
+    return n + t.nmoves
 
 
 cdef void gr_padded(const GTab* t, int64_t k, int8_t* mask, uint8_t* cards,
                     uint8_t* reading) noexcept nogil:
     """The padded form: row a is action id a (0 pass) for a < k, mask[a] = 1 where legal;
-    rows past the legal ids are zero."""
+    every other row is zero."""
     cdef int64_t i, top
+    cdef uint8_t* c
     memset(mask, 0, k)
     memset(cards, 0, k * GR_CARDS)
     memset(reading, 0, k * GR_READING)
@@ -750,7 +760,9 @@ cdef void gr_padded(const GTab* t, int64_t k, int8_t* mask, uint8_t* cards,
     top = t.nmoves if t.nmoves < k - 1 else k - 1
     for i in range(top):
         mask[i + 1] = 1
-        gr_cards(cards + GR_CARDS * (i + 1), t.masks[2 * i], t.masks[2 * i + 1])
+        c = cards + GR_CARDS * (i + 1)
+        gr_set_bits(c, t.masks[2 * i])
+        gr_set_bits(c + 54, t.masks[2 * i + 1])
         gr_reading(t, i, reading + GR_READING * (i + 1))
 
 
@@ -816,8 +828,8 @@ cdef str _gr_legal_text(const GTab* t):
 cdef tuple _gr_features_arrays(const GTab* t):
     cdef int64_t n = gr_features(t, 0, NULL, NULL, NULL)
     ids = np.empty(n, np.int64)
-    cards = np.empty((n, GR_CARDS), np.uint8)
-    reading = np.empty((n, GR_READING), np.uint8)
+    cards = np.zeros((n, GR_CARDS), np.uint8)
+    reading = np.zeros((n, GR_READING), np.uint8)
     cdef int64_t[::1] iv = ids
     cdef uint8_t[:, ::1] cv = cards
     cdef uint8_t[:, ::1] rv = reading
@@ -832,9 +844,13 @@ def legal_action_features(once, twice, level, pile_code=0, flags=0):
     core's order (ids 1..n); `cards` uint8 (m, 108): the play's card types held once, then
     twice; `reading` uint8 (m, 4): kind, rank, size, wild cards used.
 
-    >>> ids, cards, reading = legal_action_features(1 << 13 | 1 << 1, 1 << 13, 2)  # 5♥ 5♥, 2♥ (wild)
-    >>> ids.tolist(), reading.tolist()
-    XX
+    >>> ids, cards, reading = legal_action_features(1 << 13 | 1 << 1, 1 << 13, 2)  # 5♥ 5♥ 2♥
+    >>> ids.tolist()
+    [1, 2, 3, 4, 5]
+    >>> reading.tolist()     # kind, rank, size, wilds: at level 2 the 2♥ is wild
+    [[1, 2, 1, 1], [1, 5, 1, 0], [2, 5, 2, 0], [2, 5, 2, 1], [3, 5, 3, 1]]
+    >>> cards[4].nonzero()[0].tolist()     # 5♥ 5♥ 2♥: once 2♥ (1) and 5♥ (13), twice 5♥ (54 + 13)
+    [1, 13, 67]
     """
     cdef uint64_t hm[2]
     cdef GTab t
@@ -859,7 +875,8 @@ def legal_action_features(once, twice, level, pile_code=0, flags=0):
     t.s.owner = -1 if p == 0 else 1
     cfg.flags = f
     try:
-        if gr_refresh(&t, &cfg) < 0:
+        # Sized by the closed-form count first, so the listing runs once.
+        if gr_reserve(&t, count_plays(hm[0], hm[1], lv, p, f)) < 0 or gr_refresh(&t, &cfg) < 0:
             raise MemoryError("no room for the legal plays")
         return _gr_features_arrays(&t)
     finally:
@@ -882,7 +899,7 @@ cdef class GdTable:
     >>> obs.shape, int(obs[:108].sum()), int(obs[108:112].sum())        # 27 cards each
     ((747,), 27, 108)
     >>> ids, cards, reading = t.action_features()
-    >>> len(ids) == t.num_legal, ids[0], reading[0].tolist()            # a lead: no pass
+    >>> len(ids) == t.num_legal, int(ids[0]), reading[0].tolist()       # a lead: no pass
     (True, 1, [1, 2, 1, 0])
     """
     cdef GTab t
@@ -1318,14 +1335,16 @@ cdef void* gv_run_range(void* arg) noexcept nogil:
 cdef class GdVecGames:
     """N Guandan tables stepped in C with the GIL released: the raw array API of the
     vectorised env (docs/rl.md). Each table plays matches (tienlen.guandan.Match with fixed
-    teams); the seats in `learner_seats` are the caller's, the others play native
+    teams); the seats in `learner_seats` (default: seat 0) are the caller's, the others play native
     `policies` (one per seat, RANDOM, GREEDY or PLAN; a learner seat's entry is ignored).
 
     `episode="hand"`: an episode ends with each hand (the match goes on in the next one,
     tribute and levels included; a new match starts once one is over); `"match"`: it ends
     with the match (`truncated` when capped at max_hands). A finished episode's rewards
     are per seat: sign * (w_hand + w_gain * level gain + w_match * match won), sign +1 for
-    the winning team, -1 for the other (`reward_weights=(w_hand, w_gain, w_match)`).
+    the winning team, -1 for the other (`reward_weights=(w_hand, w_gain, w_match)`; the
+    default (0, 1, 3) rewards the level gain, and 3 for the hand that wins the match, whose
+    gain is 0 by G7.3).
 
     Arrays (rewritten in place, read-only views): `obs` uint8 (N, 747) of the seat to act,
     `seat` int8, `phase` int8 (0 tribute, 1 return, 2 play), `num_legal` int32, `can_pass`
@@ -1337,7 +1356,8 @@ cdef class GdVecGames:
     >>> v = GdVecGames(3, learner_seats=(0,), seed=5)
     >>> v.obs.shape, bool((v.seat == 0).all())
     ((3, 747), True)
-    >>> v.step(np.ones(3, np.int64))          # action id 1 is legal in every phase
+    >>> first = np.where(v.num_legal > 0, 1, 0).astype(np.int64)   # the first action, else pass
+    >>> v.step(first)
     0
     """
     cdef GVCore c
@@ -1351,8 +1371,8 @@ cdef class GdVecGames:
         self.c.n = 0
         self.closed = True
 
-    def __init__(self, num_envs, learner_seats=(0,), policies=(GS_RANDOM,) * 4, seed=0,
-                 episode="hand", reward_weights=(0.0, 1.0, 0.0), flags=0,
+    def __init__(self, num_envs, learner_seats=None, policies=(0, 0, 0, 0), seed=0,
+                 episode="hand", reward_weights=(0.0, 1.0, 3.0), flags=0,
                  double_down_levels=3, can_tribute_wild=False, tribute_return_max_rank=10,
                  failed_attempts_limit=3, max_hands=10000, final_obs=False):
         cdef Py_ssize_t n = _int_arg(num_envs, "num_envs", 1, 1 << 22)
@@ -1362,6 +1382,8 @@ cdef class GdVecGames:
             raise ValueError("GdVecGames is already initialised")
         _gr_cfg(&cfg, flags, double_down_levels, int(bool(can_tribute_wild)),
                 tribute_return_max_rank, failed_attempts_limit, max_hands)
+        if learner_seats is None:
+            learner_seats = (0,)
         try:
             seats = sorted({int(_int_arg(s, "learner seat", 0, 3)) for s in learner_seats})
             pols = [_gs_policy_arg(x) for x in policies]
