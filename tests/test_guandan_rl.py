@@ -121,6 +121,8 @@ def test_padded_features_are_the_variable_list_by_id() -> None:
             assert pcards[a].tolist() == cards[row].tolist()
             assert preading[a].tolist() == reading[row].tolist()
     assert not pcards[mask == 0].any()
+    full = table.padded_action_features()[0]
+    assert np.array_equal(table.action_mask(), full) and full.shape == (core.GR_PADDED_ACTIONS,)
 
 
 def test_a_tribute_phase_lists_cards_as_actions_of_their_own_kind() -> None:

@@ -1132,6 +1132,19 @@ cdef class GdTable:
         tribute, 12 return), rank, size, wild cards used."""
         return _gr_features_arrays(&self.t)
 
+    def action_mask(self):
+        """The padded int8 action mask (GR_PADDED_ACTIONS,): [pass allowed, 1 for ids
+        1..num_legal up to GR_PADDED_ACTIONS - 1, 0 ...]; all 0 when no seat is to act."""
+        cdef cnp.npy_intp k = GR_PADDED
+        cdef int64_t top
+        mask = cnp.PyArray_ZEROS(1, &k, cnp.NPY_INT8, 0)
+        cdef int8_t* m = <int8_t*>cnp.PyArray_DATA(mask)
+        if gr_turn(&self.t) >= 0:
+            m[0] = gr_legal(&self.t, 0)
+            top = self.t.nmoves if self.t.nmoves < GR_PADDED - 1 else GR_PADDED - 1
+            memset(m + 1, 1, top)
+        return mask
+
     def padded_action_features(self, max_actions=GR_PADDED):
         """The fixed-size form: (mask int8 (k,), cards uint8 (k, 108), reading uint8 (k, 4)),
         row a for action id a (k = max_actions). Ids past k - 1 are not in it (num_legal

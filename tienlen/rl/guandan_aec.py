@@ -27,7 +27,7 @@ from pettingzoo.utils import wrappers
 from .. import _guandan
 from ..seeds import check_seed
 from .encoding import EnvStateError, UnknownAgentError, check_render_mode
-from .guandan_encoding import (GD_NUM_ACTIONS, GD_OBS_SIZE, gd_check_action, gd_mask,
+from .guandan_encoding import (GD_NUM_ACTIONS, GD_OBS_SIZE, gd_check_action,
                                gd_observation_high, hand_rewards, reward_weights_arg)
 
 __all__ = ["guandan_env", "guandan_raw_env", "GuandanAECEnv"]
@@ -119,7 +119,7 @@ class GuandanAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         t = self.table
         mine = t.turn == seat
         return {"observation": t.observe(seat),
-                "action_mask": gd_mask(t.num_legal, t.can_pass) if mine
+                "action_mask": t.action_mask() if mine
                 else np.zeros(GD_NUM_ACTIONS, np.int8)}
 
     def action_features(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -20,7 +20,7 @@ from ..errors import TienlenError
 from .encoding import IllegalActionError
 
 __all__ = ["GD_OBS_SIZE", "GD_NUM_ACTIONS", "GD_FIELDS", "GD_POLICIES", "gd_policy",
-           "gd_observation_high", "gd_mask", "hand_rewards", "reward_weights_arg",
+           "gd_observation_high", "hand_rewards", "reward_weights_arg",
            "gd_check_action", "GuandanEnvError"]
 
 #: Length of one observation vector (uint8).
@@ -61,15 +61,6 @@ def gd_observation_high() -> np.ndarray:
     at, n = GD_FIELDS["tribute_role"]
     high[at:at + n] = 2
     return high
-
-
-def gd_mask(num_legal: int, can_pass: bool, out: np.ndarray | None = None) -> np.ndarray:
-    """The padded int8 action mask: [pass allowed, 1 for ids 1..num_legal (up to 2047)]."""
-    mask = np.zeros(GD_NUM_ACTIONS, np.int8) if out is None else out
-    mask[:] = 0
-    mask[0] = bool(can_pass)
-    mask[1:1 + min(num_legal, GD_NUM_ACTIONS - 1)] = 1
-    return mask
 
 
 def reward_weights_arg(weights: Sequence[float]) -> tuple[float, float, float]:

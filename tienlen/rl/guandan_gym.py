@@ -27,7 +27,7 @@ from .. import _guandan
 from ..seeds import check_seed
 from .encoding import check_render_mode
 from .gym_env import MaskedDiscrete, SampledAction, _pick
-from .guandan_encoding import (GD_NUM_ACTIONS, GD_OBS_SIZE, gd_check_action, gd_mask,
+from .guandan_encoding import (GD_NUM_ACTIONS, GD_OBS_SIZE, gd_check_action,
                                gd_observation_high, gd_policy, hand_rewards,
                                reward_weights_arg)
 
@@ -103,7 +103,7 @@ class GuandanEnv(gymnasium.Env):
             raise gymnasium.error.ResetNeeded("call reset() before step() (and after an episode ends)")
         t = self.table
         if isinstance(action, SampledAction) and action.epoch != self._epoch:
-            action = _pick(gd_mask(t.num_legal, t.can_pass), action.draw)
+            action = _pick(t.action_mask(), action.draw)
         a = gd_check_action(t, action)
         self._epoch = next(_EPOCHS)
         reward, ended = 0.0, False
@@ -152,13 +152,13 @@ class GuandanEnv(gymnasium.Env):
         t = self.table
         mine = self._live and t.turn == self.learner_seat
         return {"observation": t.observe(self.learner_seat),
-                "action_mask": gd_mask(t.num_legal, t.can_pass) if mine
+                "action_mask": t.action_mask() if mine
                 else np.zeros(GD_NUM_ACTIONS, np.int8)}
 
     def _current_mask(self) -> np.ndarray | None:
         if not self._live:
             return None
-        return gd_mask(self.table.num_legal, self.table.can_pass)
+        return self.table.action_mask()
 
     def action_masks(self) -> np.ndarray:
         return self._observation()["action_mask"].astype(bool)
