@@ -689,22 +689,22 @@ cdef void gr_encode(const GTab* t, int obs, uint8_t* o) noexcept nogil:
             o[GR_O_TRIBUTE_ROLE + gr_rel(t.trecv[i], obs)] = 2
 
 
-cdef inline void gr_reading(const GTab* t, int64_t i, uint8_t* r) noexcept nogil:
-    """The reading of listed action i (0-based): kind, rank, size, wilds used."""
+cdef inline uint64_t gr_wild_bit(const GTab* t) noexcept nogil:
+    cdef int face = wild_id(t.s.level, t.s.flags)
+    return 0 if face < 0 else (<uint64_t>1) << face
+
+
+cdef inline void gr_reading(const GTab* t, int64_t i, uint8_t* r, uint64_t wb) noexcept nogil:
+    """The reading of listed action i (0-based): kind, rank, size, wilds used (`wb`: the
+    wild card's bit, gr_wild_bit)."""
     cdef uint32_t code
-    cdef uint64_t wb
     cdef int face
     if t.phase == GR_PLAY:
         code = t.codes[i]
-        face = wild_id(t.s.level, t.s.flags)
         r[0] = ckind(code)
         r[1] = crank(code)
         r[2] = csize(code)
-        if face >= 0:
-            wb = (<uint64_t>1) << face
-            r[3] = ((t.masks[2 * i] & wb) != 0) + ((t.masks[2 * i + 1] & wb) != 0)
-        else:
-            r[3] = 0
+        r[3] = ((t.masks[2 * i] & wb) != 0) + ((t.masks[2 * i + 1] & wb) != 0)
         return
     face = GD_CTZ(t.masks[2 * i])
     r[0] = GR_KIND_TRIBUTE if t.phase == GR_TRIBUTE else GR_KIND_RETURN
@@ -729,6 +729,7 @@ cdef int64_t gr_features(const GTab* t, int64_t rows, int64_t* ids, uint8_t* car
     be more than were written)."""
     cdef int64_t n = 0, i, top
     cdef uint8_t* c
+    cdef uint64_t wb = gr_wild_bit(t)
     if gr_turn(t) < 0:
         return 0
     if t.phase == GR_PLAY and t.s.pile_code != 0:
@@ -741,7 +742,7 @@ cdef int64_t gr_features(const GTab* t, int64_t rows, int64_t* ids, uint8_t* car
         c = cards + GR_CARDS * (n + i)
         gr_set_bits(c, t.masks[2 * i])
         gr_set_bits(c + 54, t.masks[2 * i + 1])
-        gr_reading(t, i, reading + GR_READING * (n + i))
+        gr_reading(t, i, reading + GR_READING * (n + i), wb)
     return n + t.nmoves
 
 
@@ -751,6 +752,7 @@ cdef void gr_padded(const GTab* t, int64_t k, int8_t* mask, uint8_t* cards,
     every other row is zero."""
     cdef int64_t i, top
     cdef uint8_t* c
+    cdef uint64_t wb = gr_wild_bit(t)
     memset(mask, 0, k)
     memset(cards, 0, k * GR_CARDS)
     memset(reading, 0, k * GR_READING)
@@ -763,7 +765,7 @@ cdef void gr_padded(const GTab* t, int64_t k, int8_t* mask, uint8_t* cards,
         c = cards + GR_CARDS * (i + 1)
         gr_set_bits(c, t.masks[2 * i])
         gr_set_bits(c + 54, t.masks[2 * i + 1])
-        gr_reading(t, i, reading + GR_READING * (i + 1))
+        gr_reading(t, i, reading + GR_READING * (i + 1), wb)
 
 
 # ---------------------------------------------------------------- array inputs
@@ -826,15 +828,21 @@ cdef str _gr_legal_text(const GTab* t):
 
 
 cdef tuple _gr_features_arrays(const GTab* t):
+    """(ids, cards, reading) arrays of the variable list, made by the NumPy C API (a Python
+    call to numpy.zeros per array cost a microsecond of a 27-card lead's ~15)."""
     cdef int64_t n = gr_features(t, 0, NULL, NULL, NULL)
-    ids = np.empty(n, np.int64)
-    cards = np.zeros((n, GR_CARDS), np.uint8)
-    reading = np.zeros((n, GR_READING), np.uint8)
-    cdef int64_t[::1] iv = ids
-    cdef uint8_t[:, ::1] cv = cards
-    cdef uint8_t[:, ::1] rv = reading
+    cdef cnp.npy_intp d1[1]
+    cdef cnp.npy_intp d2[2]
+    d1[0] = n
+    ids = cnp.PyArray_EMPTY(1, d1, cnp.NPY_INT64, 0)
+    d2[0] = n
+    d2[1] = GR_CARDS
+    cards = cnp.PyArray_ZEROS(2, d2, cnp.NPY_UINT8, 0)
+    d2[1] = GR_READING
+    reading = cnp.PyArray_ZEROS(2, d2, cnp.NPY_UINT8, 0)
     if n:
-        gr_features(t, n, &iv[0], &cv[0, 0], &rv[0, 0])
+        gr_features(t, n, <int64_t*>cnp.PyArray_DATA(ids), <uint8_t*>cnp.PyArray_DATA(cards),
+                    <uint8_t*>cnp.PyArray_DATA(reading))
     return ids, cards, reading
 
 
