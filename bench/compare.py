@@ -1099,6 +1099,12 @@ def bench_guandan_game(cfg: Config) -> None:
     guandan_game_bench.bench_guandan_game(cfg, _gd_api())
 
 
+def bench_guandan_rl(cfg: Config) -> None:
+    import guandan_rl_bench
+
+    guandan_rl_bench.bench_guandan_rl(cfg, {**_gd_api(), "rlcard_side": _rlcard_side})
+
+
 COMPARISONS: dict[str, Callable[[Config], None]] = {
     "classify": bench_classify,
     "classify_many": bench_classify_many,
@@ -1115,6 +1121,7 @@ COMPARISONS: dict[str, Callable[[Config], None]] = {
     "guandan": bench_guandan,
     "guandan_playouts": bench_guandan_playouts,
     "guandan_game": bench_guandan_game,
+    "guandan_rl": bench_guandan_rl,
 }
 
 

@@ -7,6 +7,9 @@
 ``VecGames(n)``             the raw array API of the vectorised env (``tienlen.core``)
 ``NativeVecEnv(n)``         the native games as a Stable-Baselines3 VecEnv (:mod:`.sb3`)
 ``PolicyBot``               a trained MaskablePPO policy as a :class:`~tienlen.bots.Bot`
+``guandan_env()``           Guandan: PettingZoo AEC env, four agents (:mod:`.guandan_aec`)
+``GuandanEnv()``            Guandan: Gymnasium single-seat env (:mod:`.guandan_gym`)
+``GuandanVectorEnv(n)``     Guandan: Gymnasium VectorEnv over N native tables (:mod:`.guandan_vector`)
 ==========================  ==============================================================
 
 All of them encode with the one native encoder; the layout is in :mod:`.encoding` and
@@ -32,7 +35,8 @@ from .encoding import (FIELDS, HISTORY, MAX_LEGAL, NUM_ACTIONS, OBS_SIZE, Illega
 
 __all__ = ["env", "raw_env", "TienlenAECEnv", "TienlenEnv", "VectorObservation", "TienlenVectorEnv", "VecGames",
            "PolicyBot", "NativeVecEnv", "OBS_SIZE", "NUM_ACTIONS", "MAX_LEGAL", "HISTORY", "FIELDS",
-           "IllegalActionError", "OpponentError", "place_rewards"]
+           "IllegalActionError", "OpponentError", "place_rewards",
+           "guandan_env", "GuandanAECEnv", "GuandanEnv", "GuandanVectorEnv"]
 
 _LAZY = {
     "env": "aec", "raw_env": "aec", "TienlenAECEnv": "aec",
@@ -40,6 +44,8 @@ _LAZY = {
     "TienlenVectorEnv": "vector", "VecGames": "vector",
     "PolicyBot": "policy_bot",
     "NativeVecEnv": "sb3",
+    "guandan_env": "guandan_aec", "GuandanAECEnv": "guandan_aec",
+    "GuandanEnv": "guandan_gym", "GuandanVectorEnv": "guandan_vector",
 }
 
 

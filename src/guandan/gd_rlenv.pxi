@@ -1,0 +1,1644 @@
+# Guandan for reinforcement learning: the one encoder (observation of a seat, features of
+# its legal actions) and the native vectorised env (N tables, each a match, stepped without
+# the GIL). docs/rl.md ("Guandan") documents the layout; tests/test_guandan_rl.py checks it
+# against a simple Python encoder and the tables against tienlen.guandan.Match.
+#
+# A table is a whole match with fixed teams (seats 0 and 2 against 1 and 3, FIXED_1_3):
+# hand i is dealt from mix(seed, 1000 + i), the first hand is led by the seat drawn from
+# mix(seed, 3), later hands start with tribute and return (G6) judged on the new deal, and
+# levels move as G7 says, exactly as tienlen.guandan.Match does for the same seed. The play
+# phase is the core's GState (gd_state.pxi); tribute, return and the level settlement are
+# written here in C because the vectorised env steps them without the GIL. The Python
+# Game/Match implement the same G6/G7 clauses; tests/test_guandan_rl.py holds the two to the
+# same action lists and outcomes, move by move, on the same seeds.
+
+from libc.stdlib cimport realloc, calloc
+from libc.string cimport memset
+
+cdef extern from *:
+    """
+    #if !defined(_WIN32)
+    #include <pthread.h>
+    #include <signal.h>
+    #endif
+    /* Run fn(arg_k) for k = 0..n-1: n - 1 of them on new threads (every signal blocked:
+       Ctrl-C is the calling thread's business), one on the calling thread, then join.
+       A thread that cannot be started is run on the calling thread instead. */
+    typedef void* (*gr_fn)(void*);
+    static void gr_run_threads(gr_fn fn, void** args, int n) {
+    #if defined(_WIN32)
+        int k;
+        for (k = 0; k < n; k++) fn(args[k]);
+    #else
+        pthread_t th[64];
+        int ok[64];
+        int k;
+        sigset_t all, old;
+        sigfillset(&all);
+        pthread_sigmask(SIG_BLOCK, &all, &old);
+        for (k = 1; k < n && k < 64; k++)
+            ok[k] = pthread_create(&th[k], NULL, fn, args[k]) == 0;
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        fn(args[0]);
+        for (k = 1; k < n && k < 64; k++) {
+            if (ok[k]) pthread_join(th[k], NULL);
+            else fn(args[k]);
+        }
+    #endif
+    }
+    """
+    ctypedef void* (*gr_fn)(void*) noexcept nogil
+    void gr_run_threads(gr_fn fn, void** args, int n) nogil
+
+
+cdef enum:
+    # Phases of a table (the observation's one-hot `phase` has the first three).
+    GR_TRIBUTE = 0
+    GR_RETURN = 1
+    GR_PLAY = 2
+    GR_HAND_OVER = 3            # settled; the next hand is dealt by gr_next_hand
+    GR_OVER = 4                 # the match is over (won, or capped): nothing to act on
+    # Action kinds in the action features' `reading`: 0 pass, 1..10 the play kinds, then:
+    GR_KIND_TRIBUTE = 11
+    GR_KIND_RETURN = 12
+    # Observation layout (uint8), docs/rl.md. Per-seat fields: 4 slots by seat relative to
+    # the observer (0 itself, 1 the next in turn order, 2 its partner, 3 the one before).
+    GR_O_HAND = 0               # 2 x 54: card types held at least once, held twice
+    GR_O_LEFT = 108             # 4: cards held
+    GR_O_PLAYED = 112           # 4 x 108: the cards each seat played this hand (2 x 54 each)
+    GR_O_PILE = 544             # 2 x 54: the cards of the play on the table
+    GR_O_PILE_KIND = 652        # 11 one-hot: 0 empty pile (a lead), 1..10 the kind
+    GR_O_PILE_RANK = 663        # 17 one-hot: the reading's rank field (0 with an empty pile)
+    GR_O_PILE_SIZE = 680        # 1: cards in the pile's play
+    GR_O_PILE_OWNER = 681       # 4 one-hot: who made the pile's play
+    GR_O_PILE_LEADER = 685      # 4 one-hot: who led the current trick
+    GR_O_TO_ACT = 689           # 4 one-hot: the seat to act
+    GR_O_PLACE = 693            # 4: finishing place this hand (1..3), 0 still in
+    GR_O_LEVEL = 697            # 13 one-hot: the hand's level (2..14)
+    GR_O_TEAM_LEVEL = 710       # 2 x 13 one-hot: the observer's team's level, the other's
+    GR_O_DECLARER = 736         # 2: the hand is played at the observer's / the other's level
+    GR_O_PHASE = 738            # 3 one-hot: tribute, return, play
+    GR_O_ATTEMPTS = 741         # 2: failed attempts at A, observer's team, the other
+    GR_O_TRIBUTE_ROLE = 743     # 4: 1 pays tribute this hand, 2 receives, 0 neither
+    GR_OBS = 747
+    GR_CARDS = 108              # an action's card vector: 2 x 54
+    GR_READING = 4              # kind, rank, size, wilds
+    GR_PADDED = 2048            # rows of the padded action form (action ids 0..2047)
+    GR_BLOCK = 1024             # tables stepped between Ctrl-C checks
+    GR_MAX_THREADS = 64
+    GR_GUARD = 2000             # native steps in one env step before it is called a bug
+
+GR_OBS_SIZE = GR_OBS
+GR_CARD_FEATURES = GR_CARDS
+GR_READING_FEATURES = GR_READING
+GR_PADDED_ACTIONS = GR_PADDED
+GR_PHASES = ("tribute", "return", "play", "hand_over", "over")
+GR_KIND_TRIBUTE_CODE = GR_KIND_TRIBUTE
+GR_KIND_RETURN_CODE = GR_KIND_RETURN
+GR_FIELDS = (("hand", 0, 108), ("cards_left", 108, 4), ("played", 112, 432),
+             ("pile", 544, 108), ("pile_kind", 652, 11), ("pile_rank", 663, 17),
+             ("pile_size", 680, 1), ("pile_owner", 681, 4), ("pile_leader", 685, 4),
+             ("to_act", 689, 4), ("place", 693, 4), ("level", 697, 13),
+             ("team_levels", 710, 26), ("declarer", 736, 2), ("phase", 738, 3),
+             ("attempts", 741, 2), ("tribute_role", 743, 4))
+
+
+class GdActionError(ValueError):
+    """An action id outside the legal actions (GdTable.step, GdVecGames.step); nothing was
+    changed. The message names the action and the legal count."""
+
+
+# GR_EXPAND[b]: the 8 bits of b as 8 bytes of 0/1, lowest first (a mask to its bytes).
+cdef uint8_t GR_EXPAND[256][8]
+
+cdef void _gr_init_expand() noexcept:
+    cdef int b, i
+    for b in range(256):
+        for i in range(8):
+            GR_EXPAND[b][i] = (b >> i) & 1
+
+_gr_init_expand()
+
+
+cdef inline void gr_bits54(uint8_t* o, uint64_t m) noexcept nogil:
+    """54 bytes of 0/1, one per card type of the mask: six 8-byte lookups and a 6-byte tail
+    (exactly 54 bytes written: a row's last plane ends at its array's end)."""
+    cdef int k
+    for k in range(6):
+        memcpy(o + 8 * k, GR_EXPAND[(m >> (8 * k)) & 0xFF], 8)
+    memcpy(o + 48, GR_EXPAND[(m >> 48) & 0x3F], 6)
+
+
+cdef inline void gr_cards(uint8_t* o, uint64_t a, uint64_t b) noexcept nogil:
+    gr_bits54(o, a)
+    gr_bits54(o + 54, b)
+
+
+cdef struct GCfg:
+    int flags
+    int double_down
+    int tribute_wild
+    int return_max
+    int fail_limit
+    int max_hands
+
+
+cdef struct GTab:
+    GState s                    # the play phase; during tribute, the hands and the turn
+    GRng rng                    # the table's own draws (random policy, next match seeds)
+    uint64_t seed               # the match seed
+    uint64_t pl_once[4]         # what each seat played this hand
+    uint64_t pl_twice[4]
+    int32_t hand_index          # hands settled in this match
+    int8_t phase
+    int8_t leader               # who led the current trick, -1 with an empty pile
+    int8_t levels[2]            # team 0 (seats 0, 2) and team 1
+    int8_t failed[2]
+    int8_t declarer             # the team whose level this hand is at, -1 in a first hand
+    int8_t prev[4]              # the previous hand's places, first out first
+    int8_t ntrib                # tributes this hand (0, 1 or 2)
+    int8_t tpayer[2]
+    int8_t trecv[2]             # -1 until every tribute is given
+    int8_t tcard[2]             # -1 until given
+    int8_t tret[2]              # -1 until returned
+    int8_t play_leader          # who leads the play phase once tribute is settled
+    int8_t anti                 # G6.6: tribute refused this hand
+    int8_t winner               # team that won the match, -1
+    # The last settled hand: places, winning team, gain, whether it won the match.
+    int8_t last_places[4]
+    int8_t last_win
+    int8_t last_gain
+    int8_t last_match
+    # Legal actions of the seat to act: plays (masks, codes) in the core's order, or the
+    # faces of tribute / return candidates (masks[2i] = 1 << face, codes[i] = 0).
+    int64_t nmoves
+    int64_t cap
+    uint64_t* masks
+    uint32_t* codes
+
+
+cdef inline uint64_t gr_mix(uint64_t seed, uint64_t salt) noexcept nogil:
+    """tienlen.guandan.game._mix: splitmix64's output from seed + salt * golden gamma."""
+    cdef uint64_t x = seed + (salt - 1) * <uint64_t>0x9E3779B97F4A7C15ULL
+    return g_splitmix64(&x)
+
+
+cdef inline int gr_draw_seat(uint64_t seed) noexcept nogil:
+    """tienlen.guandan.game._draw_seat."""
+    cdef uint64_t x = seed
+    return <int>(g_splitmix64(&x) >> 62)
+
+
+cdef inline int gr_face_value(int face, int level) noexcept nogil:
+    """A card's single-card value (G1.5; the wild is a level card)."""
+    if face >= 52:
+        return single_value(R_SMALL_JOKER if face == SJ_ID else R_BIG_JOKER, level)
+    return single_value(face // 4 + 2, level)
+
+
+cdef inline int gr_count(uint64_t once, uint64_t twice) noexcept nogil:
+    return GD_POPCOUNT(once) + GD_POPCOUNT(twice)
+
+
+cdef inline void gr_add(uint64_t* once, uint64_t* twice, uint64_t a, uint64_t b) noexcept nogil:
+    """Multiset sum (the caller knows no type ends up with three copies)."""
+    twice[0] |= b | (once[0] & a)
+    once[0] |= a
+
+
+cdef inline void gr_sub1(uint64_t* once, uint64_t* twice, int face) noexcept nogil:
+    cdef uint64_t bit = (<uint64_t>1) << face
+    if twice[0] & bit:
+        twice[0] &= ~bit
+    else:
+        once[0] &= ~bit
+
+
+cdef inline void gr_add1(uint64_t* once, uint64_t* twice, int face) noexcept nogil:
+    cdef uint64_t bit = (<uint64_t>1) << face
+    if once[0] & bit:
+        twice[0] |= bit
+    else:
+        once[0] |= bit
+
+
+cdef inline int gr_reserve(GTab* t, int64_t n) noexcept nogil:
+    cdef uint64_t* m
+    cdef uint32_t* c
+    cdef int64_t cap
+    if n <= t.cap:
+        return 0
+    cap = t.cap * 2 if t.cap * 2 >= n else n
+    if cap < 64:
+        cap = 64
+    m = <uint64_t*>realloc(t.masks, cap * 2 * sizeof(uint64_t))
+    if m == NULL:
+        return -1
+    t.masks = m
+    c = <uint32_t*>realloc(t.codes, cap * sizeof(uint32_t))
+    if c == NULL:
+        return -1
+    t.codes = c
+    t.cap = cap
+    return 0
+
+
+cdef inline int gr_turn(const GTab* t) noexcept nogil:
+    """The seat to act, -1 when none (between hands, or the match over)."""
+    cdef int i
+    if t.phase == GR_TRIBUTE:
+        for i in range(t.ntrib):
+            if t.tcard[i] < 0:
+                return t.tpayer[i]
+        return -1
+    if t.phase == GR_RETURN:
+        for i in range(t.ntrib):
+            if t.tret[i] < 0:
+                return t.trecv[i]
+        return -1
+    if t.phase == GR_PLAY:
+        return t.s.turn
+    return -1
+
+
+cdef int gr_refresh(GTab* t, const GCfg* cfg) noexcept nogil:
+    """List the legal actions of the seat to act into t.masks / t.codes. 0, -1 on
+    allocation failure."""
+    cdef Out o
+    cdef GHand h
+    cdef int seat = gr_turn(t), face, v, top, wid, rank
+    cdef uint64_t held, m
+    t.nmoves = 0
+    if seat < 0:
+        return 0
+    if t.phase == GR_PLAY:
+        gs_ghand(&t.s, &h)
+        if t.cap < 64 and gr_reserve(t, 64) < 0:
+            return -1
+        o.masks = t.masks
+        o.codes = t.codes
+        o.n = 0
+        o.cap = t.cap
+        o.overflow = 0
+        gen_plays(&h, t.s.pile_code, &o)
+        if o.overflow:
+            o.masks = NULL
+            o.n = 0
+            o.cap = 0
+            o.overflow = 0
+            gen_plays(&h, t.s.pile_code, &o)
+            if gr_reserve(t, o.n) < 0:
+                return -1
+            o.masks = t.masks
+            o.codes = t.codes
+            o.cap = t.cap
+            o.n = 0
+            gen_plays(&h, t.s.pile_code, &o)
+        t.nmoves = o.n
+        return 0
+    if gr_reserve(t, 54) < 0:
+        return -1
+    held = t.s.once[seat]
+    wid = wild_id(t.s.level, cfg.flags)
+    if t.phase == GR_TRIBUTE:
+        # G6.3: every face of the highest single-card value (a wild only if allowed).
+        top = -1
+        m = held
+        while m:
+            face = GD_CTZ(m)
+            m &= m - 1
+            if face == wid and not cfg.tribute_wild:
+                continue
+            v = gr_face_value(face, t.s.level)
+            if v > top:
+                top = v
+        m = held
+        while m:
+            face = GD_CTZ(m)
+            m &= m - 1
+            if (face != wid or cfg.tribute_wild) and gr_face_value(face, t.s.level) == top:
+                t.masks[2 * t.nmoves] = (<uint64_t>1) << face
+                t.masks[2 * t.nmoves + 1] = 0
+                t.codes[t.nmoves] = 0
+                t.nmoves += 1
+        return 0
+    # G6.4: naturals of rank 2 .. return_max other than the level rank; holding none, every
+    # face of the lowest single-card value.
+    m = held & NAT_MASK
+    while m:
+        face = GD_CTZ(m)
+        m &= m - 1
+        rank = face // 4 + 2
+        if rank <= cfg.return_max and rank != t.s.level:
+            t.masks[2 * t.nmoves] = (<uint64_t>1) << face
+            t.masks[2 * t.nmoves + 1] = 0
+            t.codes[t.nmoves] = 0
+            t.nmoves += 1
+    if t.nmoves:
+        return 0
+    top = 99
+    m = held
+    while m:
+        face = GD_CTZ(m)
+        m &= m - 1
+        v = gr_face_value(face, t.s.level)
+        if v < top:
+            top = v
+    m = held
+    while m:
+        face = GD_CTZ(m)
+        m &= m - 1
+        if gr_face_value(face, t.s.level) == top:
+            t.masks[2 * t.nmoves] = (<uint64_t>1) << face
+            t.masks[2 * t.nmoves + 1] = 0
+            t.codes[t.nmoves] = 0
+            t.nmoves += 1
+    return 0
+
+
+cdef void gr_start_play(GTab* t, int leader) noexcept nogil:
+    cdef int p
+    t.phase = GR_PLAY
+    t.play_leader = leader
+    t.s.turn = leader
+    t.s.pile_once = 0
+    t.s.pile_twice = 0
+    t.s.pile_code = 0
+    t.s.owner = -1
+    t.s.passes = 0
+    t.s.nfinished = 0
+    for p in range(4):
+        t.s.order[p] = -1
+
+
+cdef void gr_start_hand(GTab* t, const GCfg* cfg) noexcept nogil:
+    """Deal hand t.hand_index of the match and set up its tribute (G6) or its lead."""
+    cdef uint64_t hands[8]
+    cdef int p, first, mate, place, big, i, j, tmp
+    cdef int8_t payers[2]
+    g_deal(gr_mix(t.seed, 1000 + <uint64_t>t.hand_index), hands)
+    for p in range(4):
+        t.s.once[p] = hands[2 * p]
+        t.s.twice[p] = hands[2 * p + 1]
+        t.pl_once[p] = 0
+        t.pl_twice[p] = 0
+    t.s.flags = cfg.flags
+    t.s.team0 = 0b0101
+    t.s.level = 2 if t.hand_index == 0 else t.levels[t.declarer]
+    t.leader = -1
+    t.ntrib = 0
+    t.anti = 0
+    for i in range(2):
+        t.tpayer[i] = -1
+        t.trecv[i] = -1
+        t.tcard[i] = -1
+        t.tret[i] = -1
+    if t.hand_index == 0:
+        gr_start_play(t, gr_draw_seat(gr_mix(t.seed, 3)))
+        return
+    first = t.prev[0]
+    mate = first ^ 2
+    place = 1
+    while t.prev[place] != mate:
+        place += 1
+    if place == 1:
+        payers[0] = t.prev[2]
+        payers[1] = t.prev[3]
+        t.ntrib = 2
+    else:
+        payers[0] = t.prev[3] if place == 2 else t.prev[2]
+        t.ntrib = 1
+    big = 0
+    for i in range(t.ntrib):
+        big += ((t.s.once[payers[i]] >> BJ_ID) & 1) + ((t.s.twice[payers[i]] >> BJ_ID) & 1)
+    if big >= 2:
+        t.anti = 1
+        t.ntrib = 0
+        gr_start_play(t, first)
+        return
+    if t.ntrib == 2 and ((payers[1] - first) & 3) < ((payers[0] - first) & 3):
+        tmp = payers[0]
+        payers[0] = payers[1]
+        payers[1] = tmp
+    for i in range(t.ntrib):
+        t.tpayer[i] = payers[i]
+    t.phase = GR_TRIBUTE
+    t.s.turn = payers[0]
+    t.s.owner = -1
+    t.s.pile_once = 0
+    t.s.pile_twice = 0
+    t.s.pile_code = 0
+    t.s.passes = 0
+    t.s.nfinished = 0
+
+
+cdef void gr_new_match(GTab* t, uint64_t seed, const GCfg* cfg) noexcept nogil:
+    t.seed = seed
+    t.hand_index = 0
+    t.levels[0] = 2
+    t.levels[1] = 2
+    t.failed[0] = 0
+    t.failed[1] = 0
+    t.declarer = -1
+    t.winner = -1
+    t.last_win = -1
+    t.last_gain = 0
+    t.last_match = 0
+    gr_start_hand(t, cfg)
+
+
+cdef void gr_settle(GTab* t, const GCfg* cfg) noexcept nogil:
+    """The hand is over: places (G5.8) and levels (G7, as tienlen.guandan.match.settle);
+    phase GR_HAND_OVER (gr_next_hand deals on), or GR_OVER once the match is won or capped."""
+    cdef int i, n = t.s.nfinished, last, k, s, win, mate, pp, gain, d = t.declarer
+    cdef bint won = False
+    for i in range(n):
+        t.last_places[i] = t.s.order[i]
+    last = t.s.order[n - 1]
+    k = n
+    for i in range(1, 4):
+        s = (last + i) & 3
+        if t.s.once[s]:
+            t.last_places[k] = s
+            k += 1
+    win = t.last_places[0] & 1
+    mate = t.last_places[0] ^ 2
+    pp = 1
+    while t.last_places[pp - 1] != mate:
+        pp += 1
+    gain = cfg.double_down if pp == 2 else (2 if pp == 3 else 1)
+    if d >= 0 and t.levels[d] == 14:
+        if win == d and (pp == 2 or pp == 3):
+            won = True
+            gain = 0
+        else:
+            t.failed[d] += 1
+    if not won:
+        t.levels[win] = t.levels[win] + gain if t.levels[win] + gain < 14 else 14
+        if d >= 0 and cfg.fail_limit and t.failed[d] >= cfg.fail_limit:
+            t.levels[d] = 2
+            t.failed[d] = 0
+    t.last_win = win
+    t.last_gain = gain
+    t.last_match = won
+    t.hand_index += 1
+    t.leader = -1
+    if won:
+        t.winner = win
+        t.phase = GR_OVER
+        return
+    if t.hand_index >= cfg.max_hands:
+        t.phase = GR_OVER
+        return
+    t.phase = GR_HAND_OVER
+    t.declarer = win
+    for i in range(4):
+        t.prev[i] = t.last_places[i]
+
+
+cdef inline void gr_next_hand(GTab* t, const GCfg* cfg) noexcept nogil:
+    """After GR_HAND_OVER: deal the match's next hand."""
+    if t.phase == GR_HAND_OVER:
+        gr_start_hand(t, cfg)
+
+
+cdef void gr_give(GTab* t, int face) noexcept nogil:
+    """A tribute card (trusted legal) from the payer to act; once all are given, deliver
+    them (G6.5): the higher to the first out, equal ones in turn order."""
+    cdef int i, seat = gr_turn(t), a, b
+    for i in range(t.ntrib):
+        if t.tpayer[i] == seat and t.tcard[i] < 0:
+            break
+    gr_sub1(&t.s.once[seat], &t.s.twice[seat], face)
+    t.tcard[i] = face
+    for i in range(t.ntrib):
+        if t.tcard[i] < 0:
+            t.s.turn = t.tpayer[i]
+            return
+    if t.ntrib == 1:
+        t.trecv[0] = t.prev[0]
+    else:
+        if gr_face_value(t.tcard[1], t.s.level) > gr_face_value(t.tcard[0], t.s.level):
+            a = t.tpayer[0]
+            t.tpayer[0] = t.tpayer[1]
+            t.tpayer[1] = a
+            b = t.tcard[0]
+            t.tcard[0] = t.tcard[1]
+            t.tcard[1] = b
+        t.trecv[0] = t.prev[0]
+        t.trecv[1] = t.prev[1]
+    for i in range(t.ntrib):
+        gr_add1(&t.s.once[t.trecv[i]], &t.s.twice[t.trecv[i]], t.tcard[i])
+    t.play_leader = t.tpayer[0]       # G6.7
+    t.phase = GR_RETURN
+    t.s.turn = t.trecv[0]
+
+
+cdef void gr_return(GTab* t, int face) noexcept nogil:
+    cdef int i, seat = gr_turn(t)
+    for i in range(t.ntrib):
+        if t.trecv[i] == seat and t.tret[i] < 0:
+            break
+    gr_sub1(&t.s.once[seat], &t.s.twice[seat], face)
+    gr_add1(&t.s.once[t.tpayer[i]], &t.s.twice[t.tpayer[i]], face)
+    t.tret[i] = face
+    for i in range(t.ntrib):
+        if t.tret[i] < 0:
+            t.s.turn = t.trecv[i]
+            return
+    gr_start_play(t, t.play_leader)
+
+
+cdef inline bint gr_legal(const GTab* t, int64_t a) noexcept nogil:
+    """Action ids: 0 passes (play phase, on a pile), 1..nmoves take the listed action."""
+    if gr_turn(t) < 0 or a < 0 or a > t.nmoves:
+        return False
+    return a > 0 or (t.phase == GR_PLAY and t.s.pile_code != 0)
+
+
+cdef inline void gr_record(GTab* t, int seat, uint64_t a, uint64_t b, bint lead) noexcept nogil:
+    gr_add(&t.pl_once[seat], &t.pl_twice[seat], a, b)
+    if lead:
+        t.leader = seat
+
+
+cdef int gr_apply(GTab* t, int64_t a, const GCfg* cfg) noexcept nogil:
+    """Apply legal action id `a` (trusted) for the seat to act; settles a finished hand.
+    Returns 1 if a hand ended, else 0 (the legal list is NOT refreshed)."""
+    cdef int seat = gr_turn(t)
+    cdef uint64_t ma, mb
+    cdef uint32_t code
+    cdef bint lead
+    if t.phase == GR_TRIBUTE:
+        gr_give(t, GD_CTZ(t.masks[2 * (a - 1)]))
+        return 0
+    if t.phase == GR_RETURN:
+        gr_return(t, GD_CTZ(t.masks[2 * (a - 1)]))
+        return 0
+    if a == 0:
+        gs_pass(&t.s)
+        if t.s.owner < 0:
+            t.leader = -1
+        return 0
+    ma = t.masks[2 * (a - 1)]
+    mb = t.masks[2 * (a - 1) + 1]
+    code = t.codes[a - 1]
+    lead = t.s.pile_code == 0
+    gs_play(&t.s, ma, mb, code)
+    gr_record(t, seat, ma, mb, lead)
+    if t.s.turn < 0:
+        gr_settle(t, cfg)
+        return 1
+    return 0
+
+
+cdef int gr_policy_pick(GTab* t, int policy, int64_t* pick) noexcept nogil:
+    """The action id a native policy takes now (the legal list is fresh). RANDOM: uniform
+    over the legal ids (pass included where allowed); GREEDY and PLAN: the core's playout
+    policies in the play phase, and in tribute / return the first candidate (tribute) or the
+    lowest-valued one (return). 0, or -1 on allocation failure."""
+    cdef PlanView v
+    cdef Plan P, tmp
+    cdef uint64_t act[3]
+    cdef int64_t i, n = t.nmoves, best
+    cdef int can_pass = t.phase == GR_PLAY and t.s.pile_code != 0
+    cdef int bv, val
+    if policy == GS_RANDOM:
+        i = <int64_t>g_rng_below(&t.rng, <uint32_t>(n + can_pass))
+        pick[0] = i + 1 if i < n else 0
+        return 0
+    if t.phase != GR_PLAY:
+        best = 0
+        if t.phase == GR_RETURN:
+            bv = 99
+            for i in range(n):
+                val = gr_face_value(GD_CTZ(t.masks[2 * i]), t.s.level)
+                if val < bv:
+                    bv = val
+                    best = i
+        pick[0] = best + 1
+        return 0
+    if policy == GS_PLAN:
+        plan_view_of(&t.s, &v)
+        if plan_decide(&v, &P, &tmp, act) < 0:
+            return -1
+    else:
+        if gr_greedy(t, act) < 0:
+            return -1
+    if act[0] == 0:
+        pick[0] = 0 if can_pass else 1
+        return 0
+    for i in range(n):
+        if t.masks[2 * i] == act[0] and t.masks[2 * i + 1] == act[1] and t.codes[i] == act[2]:
+            pick[0] = i + 1
+            return 0
+    pick[0] = 1                      # (the policy's play is always in the list)
+    return 0
+
+
+cdef int gr_greedy(GTab* t, uint64_t* act) noexcept nogil:
+    """The GREEDY playout policy's choice (gs_step's), on a copy of the state."""
+    cdef GState c = t.s
+    cdef GRng r = t.rng
+    cdef int64_t dec = 0
+    return gs_step(&c, &r, GS_GREEDY, &dec, act)
+
+
+cdef inline int gr_rel(int seat, int obs) noexcept nogil:
+    return (seat - obs) & 3
+
+
+cdef void gr_encode(const GTab* t, int obs, uint8_t* o) noexcept nogil:
+    """The observation of seat `obs` (docs/rl.md): its own hand and what is public."""
+    cdef const GState* s = &t.s
+    cdef int p, r, team = obs & 1, turn = gr_turn(t), i
+    memset(o, 0, GR_OBS)
+    gr_cards(o + GR_O_HAND, s.once[obs], s.twice[obs])
+    for p in range(4):
+        r = gr_rel(p, obs)
+        o[GR_O_LEFT + r] = gr_count(s.once[p], s.twice[p])
+        gr_cards(o + GR_O_PLAYED + GR_CARDS * r, t.pl_once[p], t.pl_twice[p])
+    if t.phase >= GR_PLAY:
+        gr_cards(o + GR_O_PILE, s.pile_once, s.pile_twice)
+        o[GR_O_PILE_KIND + ckind(s.pile_code)] = 1
+        if s.pile_code:
+            o[GR_O_PILE_RANK + crank(s.pile_code)] = 1
+        o[GR_O_PILE_SIZE] = csize(s.pile_code)
+        if s.owner >= 0:
+            o[GR_O_PILE_OWNER + gr_rel(s.owner, obs)] = 1
+        if t.leader >= 0:
+            o[GR_O_PILE_LEADER + gr_rel(t.leader, obs)] = 1
+        for i in range(s.nfinished):
+            o[GR_O_PLACE + gr_rel(s.order[i], obs)] = i + 1
+    else:
+        o[GR_O_PILE_KIND] = 1
+    if turn >= 0:
+        o[GR_O_TO_ACT + gr_rel(turn, obs)] = 1
+    o[GR_O_LEVEL + s.level - 2] = 1
+    o[GR_O_TEAM_LEVEL + t.levels[team] - 2] = 1
+    o[GR_O_TEAM_LEVEL + 13 + t.levels[1 - team] - 2] = 1
+    if t.declarer >= 0:
+        o[GR_O_DECLARER + (0 if t.declarer == team else 1)] = 1
+    if t.phase <= GR_PLAY:
+        o[GR_O_PHASE + t.phase] = 1
+    o[GR_O_ATTEMPTS] = t.failed[team]
+    o[GR_O_ATTEMPTS + 1] = t.failed[1 - team]
+    for i in range(t.ntrib):
+        o[GR_O_TRIBUTE_ROLE + gr_rel(t.tpayer[i], obs)] = 1
+        if t.trecv[i] >= 0:
+            o[GR_O_TRIBUTE_ROLE + gr_rel(t.trecv[i], obs)] = 2
+
+
+cdef inline uint64_t gr_wild_bit(const GTab* t) noexcept nogil:
+    cdef int face = wild_id(t.s.level, t.s.flags)
+    return 0 if face < 0 else (<uint64_t>1) << face
+
+
+cdef inline void gr_reading(const GTab* t, int64_t i, uint8_t* r, uint64_t wb) noexcept nogil:
+    """The reading of listed action i (0-based): kind, rank, size, wilds used (`wb`: the
+    wild card's bit, gr_wild_bit)."""
+    cdef uint32_t code
+    cdef int face
+    if t.phase == GR_PLAY:
+        code = t.codes[i]
+        r[0] = ckind(code)
+        r[1] = crank(code)
+        r[2] = csize(code)
+        r[3] = ((t.masks[2 * i] & wb) != 0) + ((t.masks[2 * i + 1] & wb) != 0)
+        return
+    face = GD_CTZ(t.masks[2 * i])
+    r[0] = GR_KIND_TRIBUTE if t.phase == GR_TRIBUTE else GR_KIND_RETURN
+    r[1] = (face // 4 + 2) if face < 52 else (R_SMALL_JOKER if face == SJ_ID else R_BIG_JOKER)
+    r[2] = 1
+    r[3] = 0
+
+
+cdef inline void gr_set_bits(uint8_t* o, uint64_t m) noexcept nogil:
+    """o[k] = 1 for every set bit k of m (o already zeroed): a play holds few cards, so
+    visiting its bits beats expanding all 54."""
+    while m:
+        o[GD_CTZ(m)] = 1
+        m &= m - 1
+
+
+cdef int64_t gr_features(const GTab* t, int64_t rows, int64_t* ids, uint8_t* cards,
+                         uint8_t* reading) noexcept nogil:
+    """The variable list: pass first (where allowed), then every listed action, each with
+    its action id, card vector (2 x 54) and reading. Writes at most `rows` rows into
+    `cards` / `reading`, which the caller has zeroed; returns how many the list has (it may
+    be more than were written)."""
+    cdef int64_t n = 0, i, top
+    cdef uint8_t* c
+    cdef uint64_t wb = gr_wild_bit(t)
+    if gr_turn(t) < 0:
+        return 0
+    if t.phase == GR_PLAY and t.s.pile_code != 0:
+        if rows > 0:
+            ids[0] = 0                    # pass: no cards, reading all 0
+        n = 1
+    top = t.nmoves if t.nmoves < rows - n else rows - n
+    for i in range(top if top > 0 else 0):
+        ids[n + i] = i + 1
+        c = cards + GR_CARDS * (n + i)
+        gr_set_bits(c, t.masks[2 * i])
+        gr_set_bits(c + 54, t.masks[2 * i + 1])
+        gr_reading(t, i, reading + GR_READING * (n + i), wb)
+    return n + t.nmoves
+
+
+cdef void gr_padded(const GTab* t, int64_t k, int8_t* mask, uint8_t* cards,
+                    uint8_t* reading) noexcept nogil:
+    """The padded form: row a is action id a (0 pass) for a < k, mask[a] = 1 where legal;
+    every other row is zero."""
+    cdef int64_t i, top
+    cdef uint8_t* c
+    cdef uint64_t wb = gr_wild_bit(t)
+    memset(mask, 0, k)
+    memset(cards, 0, k * GR_CARDS)
+    memset(reading, 0, k * GR_READING)
+    if gr_turn(t) < 0:
+        return
+    mask[0] = t.phase == GR_PLAY and t.s.pile_code != 0
+    top = t.nmoves if t.nmoves < k - 1 else k - 1
+    for i in range(top):
+        mask[i + 1] = 1
+        c = cards + GR_CARDS * (i + 1)
+        gr_set_bits(c, t.masks[2 * i])
+        gr_set_bits(c + 54, t.masks[2 * i + 1])
+        gr_reading(t, i, reading + GR_READING * (i + 1), wb)
+
+
+# ---------------------------------------------------------------- array inputs
+
+cdef object _gr_int64_array(object arr, Py_ssize_t n, str name):
+    """The one way array arguments come in here: a C-contiguous int64 buffer of exactly `n`
+    items, taken through a typed memoryview (the buffer protocol, never `.shape`) and
+    copied into a private array before any loop reads it, so another thread writing the
+    caller's array cannot change what is stepped. The `arrays` engineer is building the
+    project's one validated array path; once it lands, this function is the single place to
+    swap for it."""
+    cdef const int64_t[::1] view
+    try:
+        view = arr
+    except (TypeError, ValueError, BufferError) as e:
+        raise ValueError(f"{name} must be a C-contiguous int64 array of {n} items; "
+                         f"got {type(arr).__name__}: {e}") from None
+    if view.shape[0] != n:
+        raise ValueError(f"{name} must hold {n} items; got {view.shape[0]}")
+    out = np.empty(n, np.int64)
+    cdef int64_t[::1] dst = out
+    if n:
+        memcpy(&dst[0], &view[0], n * sizeof(int64_t))
+    return out
+
+
+cdef object _gr_uint64_array(object arr, Py_ssize_t n, str name):
+    """As _gr_int64_array, for uint64 seeds."""
+    cdef const uint64_t[::1] view
+    try:
+        view = arr
+    except (TypeError, ValueError, BufferError) as e:
+        raise ValueError(f"{name} must be a C-contiguous uint64 array of {n} items; "
+                         f"got {type(arr).__name__}: {e}") from None
+    if view.shape[0] != n:
+        raise ValueError(f"{name} must hold {n} items; got {view.shape[0]}")
+    out = np.empty(n, np.uint64)
+    cdef uint64_t[::1] dst = out
+    if n:
+        memcpy(&dst[0], &view[0], n * sizeof(uint64_t))
+    return out
+
+
+cdef int _gr_cfg(GCfg* c, object flags, object double_down, object tribute_wild,
+                 object return_max, object fail_limit, object max_hands) except -1:
+    c.flags = _flags_arg(flags)
+    c.double_down = <int>_int_arg(double_down, "double_down_levels", 1, 12)
+    c.tribute_wild = <int>_int_arg(tribute_wild, "can_tribute_wild", 0, 1)
+    c.return_max = <int>_int_arg(return_max, "tribute_return_max_rank", 2, 14)
+    c.fail_limit = <int>_int_arg(fail_limit, "failed_attempts_limit", 0, 1 << 20)
+    c.max_hands = <int>_int_arg(max_hands, "max_hands", 1, 1 << 30)
+    return 0
+
+
+cdef str _gr_legal_text(const GTab* t):
+    if gr_turn(t) < 0:
+        return "the match is over"
+    return (f"{t.nmoves} legal actions (ids 1..{t.nmoves})"
+            + (", and pass (id 0)" if t.phase == GR_PLAY and t.s.pile_code != 0 else "; no pass"))
+
+
+cdef tuple _gr_features_arrays(const GTab* t):
+    """(ids, cards, reading) arrays of the variable list, made by the NumPy C API (a Python
+    call to numpy.zeros per array cost a microsecond of a 27-card lead's ~15)."""
+    cdef int64_t n = gr_features(t, 0, NULL, NULL, NULL)
+    cdef cnp.npy_intp d1[1]
+    cdef cnp.npy_intp d2[2]
+    d1[0] = n
+    ids = cnp.PyArray_EMPTY(1, d1, cnp.NPY_INT64, 0)
+    d2[0] = n
+    d2[1] = GR_CARDS
+    cards = cnp.PyArray_ZEROS(2, d2, cnp.NPY_UINT8, 0)
+    d2[1] = GR_READING
+    reading = cnp.PyArray_ZEROS(2, d2, cnp.NPY_UINT8, 0)
+    if n:
+        gr_features(t, n, <int64_t*>cnp.PyArray_DATA(ids), <uint8_t*>cnp.PyArray_DATA(cards),
+                    <uint8_t*>cnp.PyArray_DATA(reading))
+    return ids, cards, reading
+
+
+def legal_action_features(once, twice, level, pile_code=0, flags=0):
+    """(ids, cards, reading) of every legal play of the hand (once, twice) on `pile_code`
+    (0: a lead), as an env lists them: pass first (id 0) on a pile, then the plays in the
+    core's order (ids 1..n); `cards` uint8 (m, 108): the play's card types held once, then
+    twice; `reading` uint8 (m, 4): kind, rank, size, wild cards used.
+
+    >>> ids, cards, reading = legal_action_features(1 << 13 | 1 << 1, 1 << 13, 2)  # 5♥ 5♥ 2♥
+    >>> ids.tolist()
+    [1, 2, 3, 4, 5]
+    >>> reading.tolist()     # kind, rank, size, wilds: at level 2 the 2♥ is wild
+    [[1, 2, 1, 1], [1, 5, 1, 0], [2, 5, 2, 0], [2, 5, 2, 1], [3, 5, 3, 1]]
+    >>> cards[4].nonzero()[0].tolist()     # 5♥ 5♥ 2♥: once 2♥ (1) and 5♥ (13), twice 5♥ (54 + 13)
+    [1, 13, 67]
+    """
+    cdef uint64_t hm[2]
+    cdef GTab t
+    cdef int lv, f
+    cdef uint32_t p
+    cdef GCfg cfg
+    _hand_arg(once, twice, "hand", hm)
+    lv = _level_arg(level)
+    f = _flags_arg(flags)
+    p = _code_arg(pile_code, lv, f, "pile_code", True)
+    if hm[0] == 0:
+        raise ValueError("the hand is empty: it has no plays")
+    memset(&t, 0, sizeof(GTab))
+    t.phase = GR_PLAY
+    t.s.once[0] = hm[0]
+    t.s.twice[0] = hm[1]
+    t.s.level = lv
+    t.s.flags = f
+    t.s.team0 = 0b0101
+    t.s.turn = 0
+    t.s.pile_code = p
+    t.s.owner = -1 if p == 0 else 1
+    cfg.flags = f
+    try:
+        # Sized by the closed-form count first, so the listing runs once.
+        if gr_reserve(&t, count_plays(hm[0], hm[1], lv, p, f)) < 0 or gr_refresh(&t, &cfg) < 0:
+            raise MemoryError("no room for the legal plays")
+        return _gr_features_arrays(&t)
+    finally:
+        free(t.masks)
+        free(t.codes)
+
+
+# ---------------------------------------------------------------- one table
+
+cdef class GdTable:
+    """One Guandan match for the RL envs: the hands, tribute and return, the play phase and
+    the levels, with the one encoder. Actions are ids: 0 passes (play phase, on a pile),
+    ``a`` in 1..num_legal takes ``legal_actions()[a - 1]`` (a play, or in tribute / return
+    the card type given). A match is ``tienlen.guandan.Match(seed)`` with fixed teams.
+
+    >>> t = GdTable(seed=5)
+    >>> t.phase, t.turn, t.level, t.levels, t.num_legal > 100
+    ('play', 1, 2, (2, 2), True)
+    >>> obs = t.observe(t.turn)
+    >>> obs.shape, int(obs[:108].sum()), int(obs[108:112].sum())        # 27 cards each
+    ((747,), 27, 108)
+    >>> ids, cards, reading = t.action_features()
+    >>> len(ids) == t.num_legal, int(ids[0]), reading[0].tolist()       # a lead: no pass
+    (True, 1, [1, 2, 1, 0])
+    """
+    cdef GTab t
+    cdef GCfg cfg
+
+    def __cinit__(self):
+        # GdTable.__new__(GdTable) must be safe to use: a match that is over, at level 2.
+        memset(&self.t, 0, sizeof(GTab))
+        self.t.phase = GR_OVER
+        self.t.s.level = 2
+        self.t.s.team0 = 0b0101
+        self.t.s.turn = -1
+        self.t.s.owner = -1
+        self.t.levels[0] = 2
+        self.t.levels[1] = 2
+        self.t.declarer = -1
+        self.t.winner = -1
+        self.t.leader = -1
+
+    def __init__(self, seed=0, flags=0, double_down_levels=3, can_tribute_wild=False,
+                 tribute_return_max_rank=10, failed_attempts_limit=3, max_hands=10000):
+        cdef GCfg c
+        _gr_cfg(&c, flags, double_down_levels, int(bool(can_tribute_wild)),
+                tribute_return_max_rank, failed_attempts_limit, max_hands)
+        self.cfg = c
+        self.reset(seed)
+
+    def __dealloc__(self):
+        free(self.t.masks)
+        free(self.t.codes)
+
+    def reset(self, seed):
+        """A new match from `seed` (tienlen.guandan.Match(seed)'s deals and first lead); the
+        random policy's draws are seeded from it too."""
+        cdef uint64_t s = _seed_arg(seed)
+        if self.cfg.max_hands < 1:
+            raise ValueError("this GdTable was never initialised")
+        g_rng_seed(&self.t.rng, s ^ 0x5DEECE66DULL)
+        gr_new_match(&self.t, s, &self.cfg)
+        if gr_refresh(&self.t, &self.cfg) < 0:
+            raise MemoryError("no room for the legal actions")
+
+    def next_hand(self):
+        """After a hand ended (phase "hand_over"): deal the match's next hand."""
+        if self.t.phase != GR_HAND_OVER:
+            raise ValueError(f"next_hand() is for a settled hand; the phase is {GR_PHASES[self.t.phase]!r}")
+        gr_next_hand(&self.t, &self.cfg)
+        if gr_refresh(&self.t, &self.cfg) < 0:
+            raise MemoryError("no room for the legal actions")
+
+    # ------------------------------------------------------------ state
+
+    @property
+    def seed(self):
+        return self.t.seed
+
+    @property
+    def phase(self):
+        """"tribute", "return", "play", "hand_over" (settled, see next_hand) or "over"."""
+        return GR_PHASES[self.t.phase]
+
+    @property
+    def turn(self):
+        """The seat to act, -1 when none."""
+        return gr_turn(&self.t)
+
+    @property
+    def level(self):
+        return self.t.s.level
+
+    @property
+    def levels(self):
+        """Each team's level: (seats 0 and 2, seats 1 and 3)."""
+        return (self.t.levels[0], self.t.levels[1])
+
+    @property
+    def failed_attempts(self):
+        return (self.t.failed[0], self.t.failed[1])
+
+    @property
+    def declarer(self):
+        """The team whose level this hand is played at, -1 in a match's first hand."""
+        return self.t.declarer
+
+    @property
+    def hand_index(self):
+        """Hands settled so far in this match."""
+        return self.t.hand_index
+
+    @property
+    def winner(self):
+        """The team that won the match, -1."""
+        return self.t.winner
+
+    @property
+    def is_over(self):
+        """Whether the match is over (won, or capped at max_hands)."""
+        return self.t.phase == GR_OVER
+
+    @property
+    def anti_tribute(self):
+        return bool(self.t.anti)
+
+    @property
+    def tributes(self):
+        """(payer, receiver, card, returned) per tribute of this hand, -1 where not yet known."""
+        return tuple((self.t.tpayer[i], self.t.trecv[i], self.t.tcard[i], self.t.tret[i])
+                     for i in range(self.t.ntrib))
+
+    @property
+    def hands(self):
+        return tuple((self.t.s.once[p], self.t.s.twice[p]) for p in range(4))
+
+    @property
+    def played(self):
+        """What each seat played this hand, as (once, twice) masks."""
+        return tuple((self.t.pl_once[p], self.t.pl_twice[p]) for p in range(4))
+
+    @property
+    def pile(self):
+        if self.t.phase < GR_PLAY:
+            return (0, 0)
+        return (self.t.s.pile_once, self.t.s.pile_twice)
+
+    @property
+    def pile_code(self):
+        return self.t.s.pile_code if self.t.phase >= GR_PLAY else 0
+
+    @property
+    def pile_owner(self):
+        return self.t.s.owner if self.t.phase >= GR_PLAY else -1
+
+    @property
+    def trick_leader(self):
+        """Who led the current trick, -1 with an empty pile."""
+        return self.t.leader
+
+    @property
+    def finished(self):
+        if self.t.phase < GR_PLAY:
+            return ()
+        return tuple(self.t.s.order[i] for i in range(self.t.s.nfinished))
+
+    @property
+    def last_hand(self):
+        """(places, winning team, level gain, match won) of the last settled hand, or None."""
+        if self.t.hand_index == 0:
+            return None
+        return (tuple(self.t.last_places[i] for i in range(4)), self.t.last_win,
+                self.t.last_gain, bool(self.t.last_match))
+
+    @property
+    def num_legal(self):
+        """Listed actions (ids 1..num_legal); id 0 passes where can_pass."""
+        return self.t.nmoves
+
+    @property
+    def can_pass(self):
+        return gr_legal(&self.t, 0)
+
+    def legal_actions(self):
+        """(masks (n, 2) uint64, codes (n,) uint32): the listed actions in id order (id a
+        is row a - 1). Plays as the core lists them; a tribute or return card as its one
+        card type with code 0."""
+        cdef int64_t n = self.t.nmoves
+        masks = np.empty((n, 2), np.uint64)
+        codes = np.empty(n, np.uint32)
+        cdef uint64_t[:, ::1] mv = masks
+        cdef uint32_t[::1] cv = codes
+        if n:
+            memcpy(&mv[0, 0], self.t.masks, n * 2 * sizeof(uint64_t))
+            memcpy(&cv[0], self.t.codes, n * sizeof(uint32_t))
+        return masks, codes
+
+    def is_legal(self, action):
+        try:
+            a = _as_int(action)
+        except TypeError:
+            return False
+        return -1 < a < (1 << 62) and gr_legal(&self.t, a)
+
+    cdef int64_t _action(self, object action) except -1:
+        cdef int64_t a
+        try:
+            a = _as_int(action)
+        except (TypeError, OverflowError):
+            raise GdActionError(f"an action is an int id; got {_quote(action)}") from None
+        if not (-1 < a < (1 << 62) and gr_legal(&self.t, a)):
+            raise GdActionError(f"action {_quote(action)} is not legal here: {_gr_legal_text(&self.t)}")
+        return a
+
+    def step(self, action):
+        """Take action id `action` for the seat to act. Returns True when it ended the hand
+        (then the phase is "hand_over", or "over" at the match's end). An illegal id raises
+        GdActionError and changes nothing."""
+        cdef int64_t a = self._action(action)
+        cdef int ended = gr_apply(&self.t, a, &self.cfg)
+        if gr_refresh(&self.t, &self.cfg) < 0:
+            raise MemoryError("no room for the legal actions")
+        return bool(ended)
+
+    def policy_action(self, policy):
+        """The action id native `policy` (RANDOM, GREEDY, PLAN) takes now; RANDOM draws from
+        this table's own stream."""
+        cdef int pol = _gs_policy_arg(policy)
+        cdef int64_t pick = 0
+        if gr_turn(&self.t) < 0:
+            raise ValueError("no seat is to act")
+        if gr_policy_pick(&self.t, pol, &pick) < 0:
+            raise MemoryError("no room for a move list")
+        return pick
+
+    # ------------------------------------------------------------ the encoder
+
+    def observe(self, seat, out=None):
+        """The uint8 observation (GR_OBS_SIZE,) of `seat` (docs/rl.md), into `out` if given."""
+        cdef int s = <int>_int_arg(seat, "seat", 0, 3)
+        if out is None:
+            out = np.empty(GR_OBS, np.uint8)
+        cdef uint8_t[::1] o = out
+        if o.shape[0] != GR_OBS:
+            raise ValueError(f"out must hold {GR_OBS} uint8 items; got {o.shape[0]}")
+        gr_encode(&self.t, s, &o[0])
+        return out
+
+    def action_features(self):
+        """The variable legal-action list: (ids int64 (m,), cards uint8 (m, 108), reading
+        uint8 (m, 4)): pass first (id 0) where allowed, then ids 1..num_legal; `cards` the
+        card types used once, then twice; `reading` kind (0 pass, 1..10 play kinds, 11
+        tribute, 12 return), rank, size, wild cards used."""
+        return _gr_features_arrays(&self.t)
+
+    def action_mask(self):
+        """The padded int8 action mask (GR_PADDED_ACTIONS,): [pass allowed, 1 for ids
+        1..num_legal up to GR_PADDED_ACTIONS - 1, 0 ...]; all 0 when no seat is to act."""
+        cdef cnp.npy_intp k = GR_PADDED
+        cdef int64_t top
+        mask = cnp.PyArray_ZEROS(1, &k, cnp.NPY_INT8, 0)
+        cdef int8_t* m = <int8_t*>cnp.PyArray_DATA(mask)
+        if gr_turn(&self.t) >= 0:
+            m[0] = gr_legal(&self.t, 0)
+            top = self.t.nmoves if self.t.nmoves < GR_PADDED - 1 else GR_PADDED - 1
+            memset(m + 1, 1, top)
+        return mask
+
+    def padded_action_features(self, max_actions=GR_PADDED):
+        """The fixed-size form: (mask int8 (k,), cards uint8 (k, 108), reading uint8 (k, 4)),
+        row a for action id a (k = max_actions). Ids past k - 1 are not in it (num_legal
+        says how many there are)."""
+        cdef int64_t k = _int_arg(max_actions, "max_actions", 1, 1 << 20)
+        mask = np.empty(k, np.int8)
+        cards = np.empty((k, GR_CARDS), np.uint8)
+        reading = np.empty((k, GR_READING), np.uint8)
+        cdef int8_t[::1] mv = mask
+        cdef uint8_t[:, ::1] cv = cards
+        cdef uint8_t[:, ::1] rv = reading
+        gr_padded(&self.t, k, &mv[0], &cv[0, 0], &rv[0, 0])
+        return mask, cards, reading
+
+    # ------------------------------------------------------------ copies
+
+    def copy(self):
+        cdef GdTable c = GdTable.__new__(GdTable)
+        c.cfg = self.cfg
+        c.t = self.t
+        c.t.masks = NULL
+        c.t.codes = NULL
+        c.t.cap = 0
+        if gr_reserve(&c.t, self.t.nmoves if self.t.nmoves > 64 else 64) < 0:
+            raise MemoryError("no room for the legal actions")
+        if self.t.nmoves:
+            memcpy(c.t.masks, self.t.masks, self.t.nmoves * 2 * sizeof(uint64_t))
+            memcpy(c.t.codes, self.t.codes, self.t.nmoves * sizeof(uint32_t))
+        return c
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __reduce__(self):
+        raise TypeError("GdTable holds native state and cannot be pickled")
+
+
+# ---------------------------------------------------------------- the vectorised env
+
+cdef struct GVCore:
+    GTab* games
+    Py_ssize_t n
+    GCfg cfg
+    int learner[4]              # 1 where the seat is the learner's
+    int policy[4]               # native policy of the other seats
+    int episode_match           # 0: an episode is a hand; 1: a match
+    float w_hand, w_gain, w_match
+    uint8_t* p_obs
+    int32_t* p_nlegal
+    uint8_t* p_can_pass
+    int8_t* p_seat
+    int8_t* p_phase
+    float* p_reward
+    uint8_t* p_term
+    uint8_t* p_trunc
+    uint8_t* p_err
+    float* p_final
+    int8_t* p_places
+    int64_t* p_episodes
+    uint8_t* p_final_obs
+    int64_t* p_act
+
+
+cdef struct GVRange:
+    GVCore* c
+    Py_ssize_t lo, hi
+    int failed
+
+
+cdef inline float gv_seat_reward(const GVCore* c, const GTab* t, int seat) noexcept nogil:
+    cdef float sign = 1.0 if (seat & 1) == t.last_win else -1.0
+    return sign * (c.w_hand + c.w_gain * t.last_gain + (c.w_match if t.last_match else 0.0))
+
+
+cdef int gv_natives(GVCore* c, Py_ssize_t i, float* acc, int* ended) noexcept nogil:
+    """Native seats act until a learner seat is to act or the episode ends. Hand results
+    on the way add into acc[seat]; ended: 1 when the episode ended (hand mode: a hand; match
+    mode: the match). 0, or -1 on allocation failure / a runaway loop."""
+    cdef GTab* t = &c.games[i]
+    cdef int seat, p, guard = 0
+    cdef int64_t pick
+    while True:
+        seat = gr_turn(t)
+        if seat < 0:
+            if t.phase == GR_HAND_OVER and not ended[0]:
+                gr_next_hand(t, &c.cfg)
+                if gr_refresh(t, &c.cfg) < 0:
+                    return -1
+                continue
+            return 0
+        if c.learner[seat]:
+            return 0
+        if gr_policy_pick(t, c.policy[seat], &pick) < 0:
+            return -1
+        if gr_apply(t, pick, &c.cfg):
+            for p in range(4):
+                acc[p] += gv_seat_reward(c, t, p)
+            if not c.episode_match or t.phase == GR_OVER:
+                ended[0] = 1
+                return 0
+        if gr_refresh(t, &c.cfg) < 0:
+            return -1
+        guard += 1
+        if guard > 20000:
+            return -1
+
+
+cdef void gv_write(GVCore* c, Py_ssize_t i) noexcept nogil:
+    cdef GTab* t = &c.games[i]
+    cdef int seat = gr_turn(t)
+    c.p_seat[i] = seat
+    c.p_phase[i] = t.phase
+    c.p_nlegal[i] = <int32_t>t.nmoves
+    c.p_can_pass[i] = gr_legal(t, 0)
+    gr_encode(t, seat if seat >= 0 else 0, c.p_obs + i * GR_OBS)
+
+
+cdef int gv_new_episode(GVCore* c, Py_ssize_t i, int fresh_match) noexcept nogil:
+    """Start the table's next episode (a new match when `fresh_match` or the match is over,
+    else the match's next hand), play the native seats up to a learner's decision."""
+    cdef GTab* t = &c.games[i]
+    cdef float acc[4]
+    cdef int ended = 0, p, guard = 0
+    while True:
+        if fresh_match or t.phase == GR_OVER:
+            gr_new_match(t, g_rng_next(&t.rng), &c.cfg)
+        else:
+            gr_next_hand(t, &c.cfg)
+        fresh_match = 0
+        if gr_refresh(t, &c.cfg) < 0:
+            return -1
+        for p in range(4):
+            acc[p] = 0
+        ended = 0
+        if gv_natives(c, i, acc, &ended) < 0:
+            return -1
+        if not ended:
+            break
+        # (A learner seat always holds cards at a deal, so natives alone cannot end an
+        # episode before its first decision; this only guards the loop.)
+        guard += 1
+        if guard > 100:
+            return -1
+    gv_write(c, i)
+    return 0
+
+
+cdef int gv_step_one(GVCore* c, Py_ssize_t i) noexcept nogil:
+    cdef GTab* t = &c.games[i]
+    cdef int64_t a = c.p_act[i]
+    cdef int seat, p, ended = 0
+    cdef float acc[4]
+    c.p_reward[i] = 0
+    c.p_term[i] = 0
+    c.p_trunc[i] = 0
+    if not gr_legal(t, a):
+        c.p_err[i] = 1
+        return 0
+    c.p_err[i] = 0
+    seat = gr_turn(t)
+    for p in range(4):
+        acc[p] = 0
+    if gr_apply(t, a, &c.cfg):
+        for p in range(4):
+            acc[p] += gv_seat_reward(c, t, p)
+        if not c.episode_match or t.phase == GR_OVER:
+            ended = 1
+    if not ended:
+        if gr_refresh(t, &c.cfg) < 0:
+            return -1
+        if gv_natives(c, i, acc, &ended) < 0:
+            return -1
+    c.p_reward[i] = acc[seat]
+    if not ended:
+        gv_write(c, i)
+        return 0
+    for p in range(4):
+        c.p_final[4 * i + p] = acc[p]
+        c.p_places[4 * i + t.last_places[p]] = p
+    c.p_term[i] = 1
+    c.p_trunc[i] = t.phase == GR_OVER and t.winner < 0 and c.episode_match
+    if c.p_trunc[i]:
+        c.p_term[i] = 0
+    if c.p_final_obs != NULL:
+        gr_encode(t, seat, c.p_final_obs + i * GR_OBS)
+    c.p_episodes[i] += 1
+    return gv_new_episode(c, i, 0)
+
+
+cdef void* gv_run_range(void* arg) noexcept nogil:
+    cdef GVRange* r = <GVRange*>arg
+    cdef Py_ssize_t j
+    for j in range(r.lo, r.hi):
+        if gv_step_one(r.c, j) < 0:
+            r.failed = 1
+    return NULL
+
+
+cdef class GdVecGames:
+    """N Guandan tables stepped in C with the GIL released: the raw array API of the
+    vectorised env (docs/rl.md). Each table plays matches (tienlen.guandan.Match with fixed
+    teams); the seats in `learner_seats` (default: seat 0) are the caller's, the others play native
+    `policies` (one per seat, RANDOM, GREEDY or PLAN; a learner seat's entry is ignored).
+
+    `episode="hand"`: an episode ends with each hand (the match goes on in the next one,
+    tribute and levels included; a new match starts once one is over); `"match"`: it ends
+    with the match (`truncated` when capped at max_hands). A finished episode's rewards
+    are per seat: sign * (w_hand + w_gain * level gain + w_match * match won), sign +1 for
+    the winning team, -1 for the other (`reward_weights=(w_hand, w_gain, w_match)`; the
+    default (0, 1, 3) rewards the level gain, and 3 for the hand that wins the match, whose
+    gain is 0 by G7.3).
+
+    Arrays (rewritten in place, read-only views): `obs` uint8 (N, 747) of the seat to act,
+    `seat` int8, `phase` int8 (0 tribute, 1 return, 2 play), `num_legal` int32, `can_pass`
+    uint8, `reward` float32 (the reward of the seat that acted), `terminated`, `truncated`
+    bool, `error` uint8, `final_rewards` float32 (N, 4) and `places` int8 (N, 4) (0-based
+    place per seat) of the hand that ended, `episodes` int64, and with final_obs=True
+    `final_obs` uint8 (N, 747): what the acting seat saw when its episode ended.
+
+    >>> v = GdVecGames(3, learner_seats=(0,), seed=5)
+    >>> v.obs.shape, bool((v.seat == 0).all())
+    ((3, 747), True)
+    >>> first = np.where(v.num_legal > 0, 1, 0).astype(np.int64)   # the first action, else pass
+    >>> v.step(first)
+    0
+    """
+    cdef GVCore c
+    cdef bint busy
+    cdef readonly bint closed
+    cdef readonly object obs, seat, phase, num_legal, can_pass, reward, terminated, truncated
+    cdef readonly object error, final_rewards, places, episodes, final_obs, actions
+
+    def __cinit__(self):
+        self.c.games = NULL
+        self.c.n = 0
+        self.closed = True
+
+    def __init__(self, num_envs, learner_seats=None, policies=(0, 0, 0, 0), seed=0,
+                 episode="hand", reward_weights=(0.0, 1.0, 3.0), flags=0,
+                 double_down_levels=3, can_tribute_wild=False, tribute_return_max_rank=10,
+                 failed_attempts_limit=3, max_hands=10000, final_obs=False):
+        cdef Py_ssize_t n = _int_arg(num_envs, "num_envs", 1, 1 << 22)
+        cdef int p
+        cdef GCfg cfg
+        if self.c.games != NULL:
+            raise ValueError("GdVecGames is already initialised")
+        _gr_cfg(&cfg, flags, double_down_levels, int(bool(can_tribute_wild)),
+                tribute_return_max_rank, failed_attempts_limit, max_hands)
+        if learner_seats is None:
+            learner_seats = (0,)
+        try:
+            seats = sorted({int(_int_arg(s, "learner seat", 0, 3)) for s in learner_seats})
+            pols = [_gs_policy_arg(x) for x in policies]
+            weights = [float(w) for w in reward_weights]
+        except TypeError:
+            raise ValueError("learner_seats, policies and reward_weights must be sequences") from None
+        if not seats:
+            raise ValueError("learner_seats must name at least one seat")
+        if len(pols) != 4:
+            raise ValueError(f"policies must name 4 policies (one per seat); got {len(pols)}")
+        if len(weights) != 3 or any(w != w or w in (float("inf"), float("-inf")) for w in weights):
+            raise ValueError(f"reward_weights must be 3 finite numbers; got {reward_weights!r}")
+        if episode not in ("hand", "match"):
+            raise ValueError(f"episode must be 'hand' or 'match'; got {episode!r}")
+        self.c.cfg = cfg
+        for p in range(4):
+            self.c.learner[p] = p in seats
+            self.c.policy[p] = pols[p]
+        self.c.episode_match = episode == "match"
+        self.c.w_hand, self.c.w_gain, self.c.w_match = weights
+        self.obs = np.zeros((n, GR_OBS), np.uint8)
+        self.seat = np.zeros(n, np.int8)
+        self.phase = np.zeros(n, np.int8)
+        self.num_legal = np.zeros(n, np.int32)
+        self.can_pass = np.zeros(n, np.uint8)
+        self.reward = np.zeros(n, np.float32)
+        self.terminated = np.zeros(n, np.bool_)
+        self.truncated = np.zeros(n, np.bool_)
+        self.error = np.zeros(n, np.uint8)
+        self.final_rewards = np.zeros((n, 4), np.float32)
+        self.places = np.full((n, 4), -1, np.int8)
+        self.episodes = np.zeros(n, np.int64)
+        self.actions = np.zeros(n, np.int64)
+        self.final_obs = np.zeros((n, GR_OBS), np.uint8) if final_obs else None
+        self.c.p_obs = <uint8_t*>cnp.PyArray_DATA(self.obs)
+        self.c.p_seat = <int8_t*>cnp.PyArray_DATA(self.seat)
+        self.c.p_phase = <int8_t*>cnp.PyArray_DATA(self.phase)
+        self.c.p_nlegal = <int32_t*>cnp.PyArray_DATA(self.num_legal)
+        self.c.p_can_pass = <uint8_t*>cnp.PyArray_DATA(self.can_pass)
+        self.c.p_reward = <float*>cnp.PyArray_DATA(self.reward)
+        self.c.p_term = <uint8_t*>cnp.PyArray_DATA(self.terminated)
+        self.c.p_trunc = <uint8_t*>cnp.PyArray_DATA(self.truncated)
+        self.c.p_err = <uint8_t*>cnp.PyArray_DATA(self.error)
+        self.c.p_final = <float*>cnp.PyArray_DATA(self.final_rewards)
+        self.c.p_places = <int8_t*>cnp.PyArray_DATA(self.places)
+        self.c.p_episodes = <int64_t*>cnp.PyArray_DATA(self.episodes)
+        self.c.p_act = <int64_t*>cnp.PyArray_DATA(self.actions)
+        self.c.p_final_obs = <uint8_t*>cnp.PyArray_DATA(self.final_obs) if final_obs else NULL
+        for arr in (self.obs, self.seat, self.phase, self.num_legal, self.can_pass, self.reward,
+                    self.terminated, self.truncated, self.error, self.final_rewards,
+                    self.places, self.episodes, self.actions):
+            arr.flags.writeable = False
+        if final_obs:
+            self.final_obs.flags.writeable = False
+        self.c.games = <GTab*>calloc(n, sizeof(GTab))
+        if self.c.games == NULL:
+            raise MemoryError(f"could not allocate {n} tables")
+        self.c.n = n
+        self.closed = False
+        try:
+            self.reset(seed)
+        except BaseException:
+            self._free()
+            self.closed = True
+            raise
+
+    def __dealloc__(self):
+        self._free()
+
+    cdef void _free(self) noexcept:
+        cdef Py_ssize_t i
+        if self.c.games != NULL:
+            for i in range(self.c.n):
+                free(self.c.games[i].masks)
+                free(self.c.games[i].codes)
+            free(self.c.games)
+        self.c.games = NULL
+
+    @property
+    def num_envs(self):
+        return self.c.n
+
+    @property
+    def learner_seats(self):
+        return tuple(p for p in range(4) if self.c.learner[p])
+
+    def close(self):
+        """Free the tables; idempotent. Later calls raise ValueError."""
+        if self.busy:
+            raise ValueError("cannot close while a step is running")
+        self._free()
+        self.closed = True
+
+    cdef int _claim(self) except -1:
+        if self.closed or self.c.games == NULL:
+            raise ValueError("this GdVecGames is closed")
+        if self.busy:
+            raise ValueError("another thread is stepping this GdVecGames")
+        self.busy = True
+        return 0
+
+    def reset(self, seed=0):
+        """A new match on every table. `seed`: an int (table i's match seed is then
+        mix(seed, i)-derived: splitmix64 of seed + i) or a uint64 array of one match seed
+        per table (table i then plays tienlen.guandan.Match(seeds[i]))."""
+        cdef Py_ssize_t i, j, end, n = self.c.n
+        cdef uint64_t s0
+        cdef uint64_t[::1] seeds
+        cdef int failed = 0
+        self._claim()
+        try:
+            if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
+                s0 = _seed_arg(seed)
+                arr = np.empty(n, np.uint64)
+                seeds = arr
+                for i in range(n):
+                    seeds[i] = gr_mix(s0, 1 + <uint64_t>i)
+            else:
+                arr = _gr_uint64_array(seed, n, "seed")
+                seeds = arr
+            i = 0
+            while i < n and not failed:
+                end = i + GR_BLOCK if i + GR_BLOCK < n else n
+                with nogil:
+                    for j in range(i, end):
+                        self.c.p_episodes[j] = 0
+                        self.c.p_term[j] = 0
+                        self.c.p_trunc[j] = 0
+                        self.c.p_err[j] = 0
+                        self.c.p_reward[j] = 0
+                        g_rng_seed(&self.c.games[j].rng, seeds[j] ^ 0x5DEECE66DULL)
+                        gr_new_match(&self.c.games[j], seeds[j], &self.c.cfg)
+                        if gr_refresh(&self.c.games[j], &self.c.cfg) < 0:
+                            failed = 1
+                            break
+                        if gv_first(&self.c, j) < 0:
+                            failed = 1
+                            break
+                i = end
+                _gs_check_signals()
+        finally:
+            self.busy = False
+        if failed:
+            raise MemoryError("a move list could not be allocated")
+
+    def step(self, actions, threads=1):
+        """Step every table with `actions` (int64 (N,) action ids: 0 pass, a the a-th listed
+        action). An illegal id raises GdActionError before anything is stepped. Outputs are
+        rewritten in place; a finished episode is followed at once by the next (its reward,
+        terminated flag and, with final_obs, final observation in this step's outputs).
+        `threads` > 1 steps slices of the batch on native threads."""
+        cdef Py_ssize_t n = self.c.n, i, lo, hi, k
+        cdef int t = <int>_int_arg(threads, "threads", 1, GR_MAX_THREADS), failed = 0
+        cdef GVRange ranges[GR_MAX_THREADS]
+        cdef void* args[GR_MAX_THREADS]
+        self._claim()
+        try:
+            acts = _gr_int64_array(actions, n, "actions")
+            src = <int64_t*>cnp.PyArray_DATA(acts)
+            for i in range(n):
+                if not gr_legal(&self.c.games[i], src[i]):
+                    raise GdActionError(
+                        f"action {src[i]} of env {i} is not legal: "
+                        f"{_gr_legal_text(&self.c.games[i])}; nothing was stepped")
+            memcpy(self.c.p_act, src, n * sizeof(int64_t))
+            if t > n:
+                t = <int>n
+            lo = 0
+            while lo < n and not failed:
+                hi = lo + GR_BLOCK * t if lo + GR_BLOCK * t < n else n
+                with nogil:
+                    for k in range(t):
+                        ranges[k].c = &self.c
+                        ranges[k].lo = lo + (hi - lo) * k // t
+                        ranges[k].hi = lo + (hi - lo) * (k + 1) // t
+                        ranges[k].failed = 0
+                        args[k] = &ranges[k]
+                    if t == 1:
+                        gv_run_range(args[0])
+                    else:
+                        gr_run_threads(gv_run_range, args, t)
+                    for k in range(t):
+                        failed |= ranges[k].failed
+                lo = hi
+                if lo < n:
+                    _gs_check_signals()
+        finally:
+            self.busy = False
+        if failed:
+            raise MemoryError("a move list could not be allocated")
+        return 0
+
+    cdef Py_ssize_t _env(self, object env) except -1:
+        cdef int64_t i = _int_arg(env, "env", 0, (<int64_t>1) << 62)
+        if self.closed or self.c.games == NULL:
+            raise ValueError("this GdVecGames is closed")
+        if i >= self.c.n:
+            raise ValueError(f"env must be in 0..{self.c.n - 1}; got {_quote(env)}")
+        return <Py_ssize_t>i
+
+    def table(self, env):
+        """A copy of table `env` as a GdTable (its match, hand, phase, legal list)."""
+        cdef Py_ssize_t i = self._env(env)
+        cdef GdTable c = GdTable.__new__(GdTable)
+        cdef GTab* src = &self.c.games[i]
+        c.cfg = self.c.cfg
+        c.t = src[0]
+        c.t.masks = NULL
+        c.t.codes = NULL
+        c.t.cap = 0
+        if gr_reserve(&c.t, src.nmoves if src.nmoves > 64 else 64) < 0:
+            raise MemoryError("no room for the legal actions")
+        if src.nmoves:
+            memcpy(c.t.masks, src.masks, src.nmoves * 2 * sizeof(uint64_t))
+            memcpy(c.t.codes, src.codes, src.nmoves * sizeof(uint32_t))
+        return c
+
+    def action_features(self, env):
+        """Table `env`'s variable legal-action list (as GdTable.action_features)."""
+        cdef Py_ssize_t i = self._env(env)
+        return _gr_features_arrays(&self.c.games[i])
+
+    def __reduce__(self):
+        raise TypeError("GdVecGames holds native tables and cannot be pickled")
+
+
+cdef int gv_first(GVCore* c, Py_ssize_t i) noexcept nogil:
+    """After a fresh match's deal: native seats up to a learner's decision."""
+    cdef float acc[4]
+    cdef int ended = 0
+    acc[0] = acc[1] = acc[2] = acc[3] = 0
+    if gv_natives(c, i, acc, &ended) < 0:
+        return -1
+    if ended:
+        return gv_new_episode(c, i, 0)
+    gv_write(c, i)
+    return 0

@@ -1,0 +1,124 @@
+"""The Python envelopes of the Guandan RL core (tienlen.rl.guandan_*): PettingZoo's
+api_test and seed_test, Gymnasium's check_env, and each env's rewards and episodes against
+tienlen.guandan.Match fed the same actions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from tienlen import _guandan  # noqa: E402
+from tienlen.guandan.match import Match  # noqa: E402
+from tienlen.rl import IllegalActionError  # noqa: E402
+from tienlen.rl.guandan_aec import GuandanAECEnv, guandan_env  # noqa: E402
+from tienlen.rl.guandan_encoding import GD_NUM_ACTIONS, hand_rewards  # noqa: E402
+from tienlen.rl.guandan_gym import GuandanEnv  # noqa: E402
+from tienlen.rl.guandan_vector import GuandanVectorEnv  # noqa: E402
+
+
+@pytest.mark.parametrize("episode", ["hand", "match"])
+def test_aec_env_passes_api_test(episode: str) -> None:
+    api_test(guandan_env(episode=episode, max_hands=3), num_cycles=400)
+
+
+def test_aec_env_passes_seed_test() -> None:
+    seed_test(lambda: guandan_env(max_hands=3), num_cycles=400)
+
+
+@pytest.mark.parametrize("seat", range(4))
+def test_gym_env_passes_check_env(seat: int) -> None:
+    check_env(GuandanEnv(learner_seat=seat, partner="random", opponents=("greedy", "plan")),
+              skip_render_check=True)
+
+
+def test_gym_env_passes_check_env_for_whole_matches() -> None:
+    check_env(GuandanEnv(episode="match", max_hands=2), skip_render_check=True)
+
+
+def test_aec_rewards_and_agent_selection_follow_match() -> None:
+    """Random legal actions through the AEC env and Match(seed) side by side: the agent to
+    act is Match's turn (tribute and return included), every settled hand rewards the four
+    agents by the hand's result, teams sit in infos, and the episode ends with the match."""
+    env = GuandanAECEnv(max_hands=6, reward_weights=(1.0, 1.0, 2.0))
+    env.reset(seed=21)
+    match = Match(21, max_hands=6)
+    rng = np.random.default_rng(3)
+    rewards = [0.0] * 4
+    assert [env.infos[a]["team"] for a in env.possible_agents] == [0, 1, 0, 1]
+    while not all(env.terminations.values()) and not all(env.truncations.values()):
+        agent = env.agent_selection
+        assert agent == f"player_{match.turn}"
+        mask = env.observe(agent)["action_mask"]
+        assert mask.sum() == min(env.table.num_legal, GD_NUM_ACTIONS - 1) + env.table.can_pass
+        a = int(rng.choice(np.flatnonzero(mask)))
+        t = env.table
+        if t.phase == "play":
+            match.pass_turn() if a == 0 else match.play(match.game.legal_plays()[a - 1])
+        elif t.phase == "tribute":
+            match.give_tribute(int(t.legal_actions()[0][a - 1, 0]).bit_length() - 1)
+        else:
+            match.return_tribute(int(t.legal_actions()[0][a - 1, 0]).bit_length() - 1)
+        hands = len(match.results)
+        env.step(a)
+        for p, name in enumerate(env.possible_agents):
+            rewards[p] += env.rewards[name]
+        if len(match.results) > hands and not match.is_over:
+            assert env.table.levels == match.levels
+    r = match.results
+    assert len(env.hand_results) == len(r) and match.is_over
+    want = [sum(hand_rewards((h.places, h.winner, h.gain, h.match_won), (1.0, 1.0, 2.0))[p]
+                for h in r) for p in range(4)]
+    assert rewards == pytest.approx(want)
+    assert all(env.truncations.values()) == match.capped
+
+
+def test_gym_env_plays_to_the_learner_and_refuses_illegal_actions() -> None:
+    env = GuandanEnv(partner="greedy", opponents=("random", "plan"), learner_seat=1)
+    obs, info = env.reset(seed=8)
+    assert env.table.turn == 1 and obs["action_mask"].any()
+    before = env.table.hands
+    with pytest.raises(IllegalActionError):
+        env.step(GD_NUM_ACTIONS)
+    with pytest.raises(IllegalActionError):
+        env.step(0 if not env.table.can_pass else env.table.num_legal + 1)
+    assert env.table.hands == before
+    ids, cards, reading = env.action_features()
+    assert len(ids) == env.table.num_legal + env.table.can_pass
+
+
+def test_gym_reset_without_seed_goes_on_with_the_match() -> None:
+    env = GuandanEnv(partner="random", opponents=("random", "random"))
+    obs, _ = env.reset(seed=2)
+    for _ in range(3):
+        done = False
+        while not done:
+            obs, reward, done, truncated, info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        obs, _ = env.reset()
+    assert env.table.hand_index == 3 and env.table.seed == 2
+
+
+def test_vector_env_is_the_native_env() -> None:
+    envs = GuandanVectorEnv(6, learner_seats=(0, 2), policies=("plan",) * 4)
+    raw = _guandan.GdVecGames(6, learner_seats=(0, 2), policies=(_guandan.PLAN,) * 4, seed=5)
+    obs, info = envs.reset(seed=5)
+    rng = np.random.default_rng(4)
+    for _ in range(200):
+        assert np.array_equal(obs["observation"], raw.obs)
+        mask = obs["action_mask"]
+        assert (mask.sum(axis=1) == np.minimum(raw.num_legal, GD_NUM_ACTIONS - 1) + raw.can_pass).all()
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in mask])
+        obs, reward, terminated, truncated, info = envs.step(actions)
+        raw.step(actions.astype(np.int64))
+        assert np.array_equal(reward, raw.reward) and np.array_equal(terminated, raw.terminated)
+        for i in np.flatnonzero(terminated):
+            assert info["_final_obs"][i] and info["final_obs"][i]["observation"].shape == (747,)
+    with pytest.raises(IllegalActionError):
+        envs.step(np.full(6, GD_NUM_ACTIONS + 5))
+    envs.close()
+    envs.close()
