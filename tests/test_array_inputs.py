@@ -344,11 +344,7 @@ RECIPES: dict[str, Recipe] = {
     "tienlen.rl.gym_env.MaskedDiscrete.sample": Recipe(
         {"mask": Param(_sample_mask, None), "probability": Param(
             lambda: _sample_mask().astype(np.float64) / 4, None)},
-        _masked_sample_with, needs="gymnasium",
-        # Its checks are Gymnasium's Discrete.sample, which reads mask.shape and raises
-        # AssertionError; issue 24 item 13 (another branch, which owns gym_env's sample)
-        # replaces them. Until that merges these cases may fail and are marked xfail.
-        open_finding="issue 24 item 13: MaskedDiscrete.sample's mask checks are Gymnasium's"),
+        _masked_sample_with, needs="gymnasium"),
 }
 
 
