@@ -48,9 +48,9 @@ autodoc_member_order = "bysource"
 # Signatures show the annotations as written (``Cards | int``), not expanded aliases.
 autodoc_typehints = "signature"
 autodoc_preserve_defaults = True
-# The move aliases show by name, linked to their entry, rather than expanded into unions
-# (whose short form "Cards" is ambiguous between the two games' Cards).
-autodoc_type_aliases = {name: f"tienlen.actions.{name}" for name in ("Move", "MoveLike", "CardsLike")}
+# (No autodoc_type_aliases for Move/CardsLike: Sphinx renders an alias inside a generic,
+# tuple[Move, ...], as "TypeAliasForwardRef(...)"; the unions are shown expanded, and their
+# short names resolve to the page's own game, _nearest_python_domain below.)
 # A method we do not document does not borrow its base class's docstring: Gymnasium's and
 # PettingZoo's are written in another markup (Google style) and describe their contract, not ours.
 autodoc_inherit_docstrings = False
