@@ -7,6 +7,7 @@ Each check runs in a fresh interpreter, since this one has long imported everyth
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import subprocess
 import sys
@@ -88,4 +89,5 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
     with pytest.raises(AttributeError, match="has no attribute 'Cardz'"):
         tienlen.Cardz  # noqa: B018
     assert not hasattr(tienlen, "bots_and_hints")
-    assert "__version__" in dir(tienlen) and tienlen.__version__ == "0.1.0"
+    assert "__version__" in dir(tienlen)
+    assert tienlen.__version__ == importlib.metadata.version("tienlen")

@@ -1,7 +1,10 @@
-"""The README's examples are run as doctests, so the first thing a newcomer reads is true."""
+"""The README's examples, and those of every other Markdown page of the API reference site, are run
+as doctests, so the first thing a newcomer reads is true."""
 
 import doctest
 from pathlib import Path
+
+import pytest
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -10,6 +13,25 @@ def test_readme_examples_run_and_print_what_they_claim() -> None:
     result = doctest.testfile(str(README), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 10
     assert result.failed == 0
+
+
+# The other Markdown pages of the API reference site (docs/conf.py reads docs/*.md and, as
+# pages, the repository's own Markdown files): an example written on any of them runs here
+# too, so the site shows only examples that hold (the docstrings' run in test_doctests.py).
+REPO = README.parent
+SITE_PAGES = sorted({*REPO.glob("*.md"), *(REPO / "docs").glob("*.md"), *(REPO / "bench").glob("*.md"),
+                     *(REPO / "src").rglob("*.md")} - {README})
+
+
+@pytest.mark.parametrize("page", SITE_PAGES, ids=lambda p: str(p.relative_to(REPO)))
+def test_site_page_examples_hold(page: Path) -> None:
+    result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed in {page}"
+
+
+def test_site_pages_include_the_docs_folder_and_the_contracts() -> None:
+    names = {str(p.relative_to(REPO)) for p in SITE_PAGES}
+    assert {"RULES.md", "GUANDAN.md", "CHANGELOG.md", "docs/rl.md", "src/README.md"} <= names
 
 
 def test_readme_opens_with_the_install_and_test_commands() -> None:

@@ -26,7 +26,9 @@ if TYPE_CHECKING:  # the names as type checkers see them; at run time they load 
     from tienlen.solver import Solution, SolveError, Value, solve
     from tienlen.view import View
 
-__version__ = "0.1.0"
+# __version__ is not set here: the one source of the version is the package metadata
+# (pyproject.toml's [project] version), read on first use by __getattr__ below.
+__version__: str
 
 __all__ = [
     "PASS",
@@ -82,7 +84,19 @@ _HOMES: dict[str, str] = {
 }
 
 
+def _metadata_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("tienlen")
+    except PackageNotFoundError:     # a source tree on sys.path that was never installed
+        return "0+unknown"
+
+
 def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        globals()[name] = found = _metadata_version()
+        return found
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'tienlen' has no attribute {name!r}")

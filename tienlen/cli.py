@@ -43,14 +43,9 @@ _Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    import tienlen
 
-    try:
-        return version("tienlen")
-    except PackageNotFoundError:
-        import tienlen
-
-        return getattr(tienlen, "__version__", "unknown")
+    return tienlen.__version__      # the package metadata's (tienlen/__init__.py)
 
 
 def _parse_arg(what: str, parse: Callable[[str], T], text: str) -> T:

@@ -28,8 +28,11 @@ CutTarget = Literal["2", "22", "222", "quad", "3ds", "4ds", "5ds"]
 #: six pairs, five consecutive pairs.
 InstantWin = Literal["four_twos", "dragon", "six_pairs", "five_pairs"]
 
+#: Every :data:`Bomb`, in the order of the rule flags.
 ALL_BOMBS: tuple[Bomb, ...] = get_args(Bomb)
+#: Every :data:`CutTarget`, in the order of the rule flags.
 ALL_TARGETS: tuple[CutTarget, ...] = get_args(CutTarget)
+#: Every :data:`InstantWin`, in the order of the rule flags.
 ALL_INSTANT_WINS: tuple[InstantWin, ...] = get_args(InstantWin)
 
 #: R4.1: the contract's bomb table, as (bomb, what it cuts) pairs.

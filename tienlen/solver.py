@@ -34,6 +34,7 @@ __all__ = ["solve", "Solution", "Value", "SolveError", "DEFAULT_MAX_NODES", "DEF
 
 #: Default search limits: enough for two 13-card hands (bench/README.md), bounded anyway.
 DEFAULT_MAX_NODES = 50_000_000
+#: The default time limit of a search, in milliseconds.
 DEFAULT_MAX_MS = 10_000
 
 

@@ -1,13 +1,13 @@
 """Bots: players that choose a move from one seat's :class:`~tienlen.view.View`.
 
-=========  ================  ==============================================================
-level      class             plays
-=========  ================  ==============================================================
-random     :class:`RandomBot`    uniformly among the legal moves and pass
-L1         :class:`GreedyBot`    its lowest combination; the cheapest play that beats the pile
-L2         :class:`HeuristicBot` by a plan of the fewest groups, keeping 2s and bombs back
-L3         :class:`SearchBot`    by information-set Monte Carlo over plan playouts
-=========  ================  ==============================================================
+=========  =====================  ==============================================================
+level      class                  plays
+=========  =====================  ==============================================================
+random     :class:`RandomBot`     uniformly among the legal moves and pass
+L1         :class:`GreedyBot`     its lowest combination; the cheapest play that beats the pile
+L2         :class:`HeuristicBot`  by a plan of the fewest groups, keeping 2s and bombs back
+L3         :class:`SearchBot`     by information-set Monte Carlo over plan playouts
+=========  =====================  ==============================================================
 
 Helper: :mod:`~tienlen.bots.split`, the hand split behind L2, the hints, and (in C) the
 core's ``PLAN`` playout policy that L3 searches with.

@@ -66,12 +66,15 @@ __all__ = ["run", "DuplicateResult", "DuplicateUnit", "TeamStats", "TeamComparis
 #: (say ``functools.partial(make_bot, "L3", iterations=100)``). Both players of a team
 #: are built from it, each with its own seed.
 TeamSpec = Union[str, Callable[..., Bot]]
+#: What one board is: a whole match to A, or a single hand.
 Mode = Literal["match", "hand"]
+#: The values of :data:`Mode`.
 MODES: Final = ("match", "hand")
 #: Hands after which a match stops undecided (a draw). Matches between the bots took 5
 #: to 24 hands in docs/strength.md's runs; the cap bounds a long seesaw of failed A
 #: attempts (G7.6 sends a team back to 2 after three).
 DEFAULT_HAND_CAP: Final = 100
+#: The largest hand cap a run accepts.
 MAX_HAND_CAP: Final = 1000
 #: Most games one run may play.
 MAX_GAMES: Final = 2_000_000

@@ -47,6 +47,7 @@ from .plays import Kind, Play, _make
 __all__ = ["Bot", "GreedyBot", "PlanBot", "SearchBot", "make_bot", "LEVELS", "weakest_first",
            "plan_groups", "plan_plays", "plan_decision", "Decision", "DEFAULT_TIME_MS"]
 
+#: The level names, weakest first, as the CLI spells them.
 LEVELS = ("L1", "L2", "L3")
 
 

@@ -35,7 +35,9 @@ from .plays import Play
 __all__ = ["HandResult", "Match", "settle", "ReplayError", "SCHEMA", "VERSION", "MAX_REPLAY_BYTES",
            "DEFAULT_MAX_HANDS", "level_gain"]
 
+#: The schema name of a saved match (a replay file).
 SCHEMA: Final = "tienlen.guandan.match"
+#: The version of that format this release writes.
 VERSION: Final = 1
 #: Replays larger than this are refused before parsing (a long match is well under 1 MB).
 MAX_REPLAY_BYTES: Final = 8 << 20

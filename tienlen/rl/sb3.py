@@ -5,6 +5,42 @@ Observations are the encoder's uint8 vectors (``tienlen.rl.encoding.observation_
 actions ``Discrete(487)``; ``env_method("action_masks")`` gives the masks MaskablePPO
 applies. A finished game is dealt afresh in the same step (SB3's own convention); its
 ``info`` holds ``place`` (1 = first out).
+
+Two games, the learner passing whenever it may and otherwise playing its first legal
+action, until one of them ends:
+
+>>> import numpy as np
+>>> from tienlen.rl.sb3 import NativeVecEnv
+>>> env = NativeVecEnv(2, seed=7)
+>>> obs = env.reset()
+>>> obs.shape, obs.dtype
+((2, 468), dtype('uint8'))
+>>> masks = env.env_method("action_masks")          # what MaskablePPO asks for
+>>> len(masks), masks[0].shape
+(2, (487,))
+>>> done = np.zeros(2, bool)
+>>> while not done.any():
+...     actions = np.array([np.flatnonzero(m)[0] for m in env.action_masks()])
+...     obs, reward, done, infos = env.step(actions)
+>>> ended = int(np.flatnonzero(done)[0])
+>>> sorted(infos[ended])
+['place', 'terminal_observation']
+>>> place = infos[ended]["place"]          # the reward is R10.2's points: 4 - place
+>>> 1 <= place <= 4 and float(reward[ended]) == 4 - place
+True
+>>> bool((obs[ended] != infos[ended]["terminal_observation"]).any())   # a new deal
+True
+
+MaskablePPO trains on it as on any ``VecEnv`` (a few steps here; a real run is in
+``examples/train_maskable_ppo.py``), and its masked prediction plays only legal actions:
+
+>>> from sb3_contrib import MaskablePPO
+>>> model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=32, n_epochs=1, seed=0,
+...                     device="cpu").learn(32)
+>>> actions, _ = model.predict(env.reset(), action_masks=env.action_masks())
+>>> bool(env.action_masks()[np.arange(2), actions].all())
+True
+>>> env.close()
 """
 
 from __future__ import annotations

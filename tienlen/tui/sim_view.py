@@ -41,7 +41,7 @@ __all__ = ["run_simulation", "results_table", "results_json", "progress_bar", "s
 
 #: The schema name of ``--json`` output.
 SCHEMA = "tienlen.sim"
-# 128 + SIGINT, what a shell reports for a command stopped by Ctrl-C.
+#: The exit status of a run stopped by Ctrl-C: 128 + SIGINT, what a shell reports.
 EXIT_INTERRUPTED = 130
 
 

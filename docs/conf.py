@@ -1,0 +1,297 @@
+"""Sphinx configuration of the API reference site (issue 28).
+
+Build it with ``pip install -e ".[docs]"`` and
+``python -m sphinx -W --keep-going -b html docs docs/_build/html`` (.ci/docs does exactly
+that in CI, warnings as errors). The pages are the Markdown files in docs/ (read by MyST)
+and one API page per public module, written by :func:`write_api_pages` below into
+docs/_api/ on each build (not committed), so that a new module is documented from the day it
+lands. :func:`check_every_public_name` then fails the build (a warning, an error under -W)
+if any public name of any public module has no entry in the site.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import pkgutil
+import posixpath
+import re
+import shutil
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import tienlen
+
+HERE = Path(__file__).resolve().parent
+API = HERE / "_api"
+
+project = "tienlen"
+author = "the tienlen authors"
+copyright = "2026, the tienlen authors"
+version = release = tienlen.__version__        # the package metadata's: one version source
+
+extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.intersphinx"]
+source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
+# The text samples beside the pages (docs/play-screen.txt, ...) are test fixtures, not pages.
+exclude_patterns = ["_build", "*.txt"]
+root_doc = "index"
+html_theme = "alabaster"
+html_title = f"tienlen {release}"
+# Headings of the Markdown pages become link targets (`[x](rl.md#the-native-vectorised-env)`).
+myst_heading_anchors = 3
+myst_enable_extensions = ["colon_fence"]
+
+autodoc_default_options = {"undoc-members": True, "show-inheritance": True}
+autodoc_member_order = "bysource"
+# Signatures show the annotations as written (``Cards | int``), not expanded aliases.
+autodoc_typehints = "signature"
+autodoc_preserve_defaults = True
+# (No autodoc_type_aliases for Move/CardsLike: Sphinx renders an alias inside a generic,
+# tuple[Move, ...], as "TypeAliasForwardRef(...)"; the unions are shown expanded, and their
+# short names resolve to the page's own game, _nearest_python_domain below.)
+# A method we do not document does not borrow its base class's docstring: Gymnasium's and
+# PettingZoo's are written in another markup (Google style) and describe their contract, not ours.
+autodoc_inherit_docstrings = False
+# Links to names outside the package are left as text rather than resolved against other
+# projects' inventories: the build must not need the network.
+intersphinx_mapping: dict[str, Any] = {}
+# A reference to a type that has no page of its own here (numpy.ndarray, gymnasium.Env,
+# a typing alias) is not an error; a broken reference to one of *our* names still is, since
+# every public name has an entry (check_every_public_name).
+nitpicky = False
+
+# The optional extras: where one is not installed the modules built on it are documented
+# against a stand-in (autodoc's mock), so the site builds from the [docs] extra alone.
+# Where it is installed, the real library is used.
+autodoc_mock_imports = [name for name in ("stable_baselines3", "sb3_contrib", "torch")
+                        if importlib.util.find_spec(name) is None]
+
+# --- the repository's own Markdown files as pages -----------------------------------------
+
+REPO = HERE.parent
+#: Pages whose text is a file elsewhere in the repository: docs/<page>.md is a placeholder
+#: that on_source_read fills with that file, its links rewritten to point at the site's
+#: pages (README.md's ``docs/rl.md`` is the page ``rl``; ``RULES.md`` is ``rules``).
+REPO_PAGES = {
+    "readme": "README.md",
+    "rules": "RULES.md",
+    "guandan-rules": "GUANDAN.md",
+    "changelog": "CHANGELOG.md",
+    "bench": "bench/README.md",
+    "core-contract": "src/README.md",
+    "guandan-core-contract": "src/guandan/README.md",
+}
+_PAGE_OF = {path: page for page, path in REPO_PAGES.items()}
+_LINK = re.compile(r"\]\(([^)#\s]+)(#[^)\s]*)?\)")
+
+
+def _site_links(text: str, path: str) -> str:
+    """``text`` (the file at repo-relative ``path``) with each relative link to a Markdown
+    file of the repository pointed at that file's page on the site."""
+    base = posixpath.dirname(path)
+
+    def repoint(match: re.Match[str]) -> str:
+        link, anchor = match.group(1), match.group(2) or ""
+        if re.match(r"[a-z]+:", link):                  # https:, mailto:
+            return match.group(0)
+        where = posixpath.normpath(posixpath.join(base, link))
+        if where in _PAGE_OF:
+            return f"]({_PAGE_OF[where]}.md{anchor})"
+        if where.startswith("docs/"):
+            return f"]({where[len('docs/'):]}{anchor})"
+        return match.group(0)
+
+    return _LINK.sub(repoint, text)
+
+
+def on_source_read(app: Any, docname: str, source: list[str]) -> None:
+    if docname in REPO_PAGES:
+        path = REPO_PAGES[docname]
+        source[0] = _site_links((REPO / path).read_text(encoding="utf-8"), path)
+    elif "/" not in docname:
+        source[0] = _site_links(source[0], f"docs/{docname}.md")
+
+
+# --- which modules and names are public ------------------------------------------------
+
+#: The native cores are documented through their public re-exports.
+NATIVE = {"tienlen.core": "tienlen._core", "tienlen.guandan.core": "tienlen._guandan"}
+#: Modules that are not part of the API: the ``python -m tienlen`` entry point.
+NOT_API = {"tienlen.__main__"}
+
+
+def public_modules() -> list[str]:
+    names = ["tienlen", *(m.name for m in pkgutil.walk_packages(tienlen.__path__, "tienlen."))]
+    return [n for n in names
+            if n not in NOT_API and not any(part.startswith("_") for part in n.split("."))]
+
+
+def public_names(module: ModuleType) -> list[str]:
+    if module.__name__ in NATIVE:
+        native = importlib.import_module(NATIVE[module.__name__])
+        return sorted(n for n, v in vars(native).items()
+                      if not n.startswith("_") and not inspect.ismodule(v))
+    return [n for n in getattr(module, "__all__", ()) if n != "__version__"]
+
+
+_SCALARS = (int, float, str, bytes, bool, type(None))
+
+
+def _assigns(module: ModuleType, name: str) -> bool:
+    """Whether ``module``'s own source binds ``name`` at top level (rather than importing it)."""
+    try:
+        source = inspect.getsource(module)
+    except (OSError, TypeError):
+        return False
+    return re.search(rf"^{re.escape(name)}\s*(:[^=\n]*)?=", source, re.M) is not None
+
+
+def target(module: ModuleType, name: str, modules: dict[str, ModuleType]) -> str:
+    """The dotted name of the site's entry for ``module.name``. A class or function is
+    documented where it is defined (a native one: at its public re-export), under its own
+    name (``TrainingSession`` is ``GuandanSession``); a value, by the module whose source
+    assigns it."""
+    here = f"{module.__name__}.{name}"
+    if module.__name__ in NATIVE:
+        return here
+    value = getattr(module, name)
+    if inspect.ismodule(value):
+        return value.__name__
+    if inspect.isclass(value) or inspect.isroutine(value):
+        defined = getattr(value, "__module__", None) or module.__name__
+        defined = {native: public for public, native in NATIVE.items()}.get(defined, defined)
+        if defined in modules:
+            for exported in (name, getattr(value, "__name__", name)):
+                # == rather than is: a classmethod (parse_cards = Cards.parse) is a new
+                # bound method at each access, equal to the others
+                if (exported in public_names(modules[defined])
+                        and getattr(modules[defined], exported, None) == value):
+                    return f"{defined}.{exported}"
+        return here
+    if _assigns(module, name):
+        return here
+    for other_name, other in modules.items():
+        for candidate in public_names(other):
+            same_name = candidate == name
+            if ((same_name or not isinstance(value, _SCALARS))
+                    and getattr(other, candidate, None) is value and _assigns(other, candidate)):
+                return f"{other_name}.{candidate}"
+    return here
+
+
+def _import_all() -> dict[str, ModuleType]:
+    # Under autodoc's stand-ins for the extras that are not installed, as autodoc imports
+    # them: without [train], tienlen.rl.sb3 cannot import stable_baselines3.
+    from sphinx.ext.autodoc.mock import mock
+
+    with mock(autodoc_mock_imports):
+        return {name: importlib.import_module(name) for name in public_modules()}
+
+
+# --- the API pages ----------------------------------------------------------------------
+
+def write_api_pages() -> None:
+    """docs/_api/<module>.rst for each public module: its own names in full, and a line
+    pointing to the home of each name it re-exports."""
+    modules = _import_all()
+    if API.exists():
+        shutil.rmtree(API)
+    API.mkdir()
+    for name, module in modules.items():
+        own, elsewhere = [], []
+        for member in public_names(module):
+            if inspect.ismodule(getattr(module, member)):     # a submodule has its own page
+                continue
+            entry = target(module, member, modules)
+            if entry == f"{name}.{member}":
+                own.append(member)
+            else:
+                elsewhere.append((member, entry))
+        lines = [name, "=" * len(name), "", f".. automodule:: {name}"]
+        if name in NATIVE:
+            lines += _native_members(module, own)
+        elif own:
+            lines += ["   :members: " + ", ".join(own), "   :undoc-members:"]
+        else:
+            lines.append("   :no-members:")
+        if elsewhere:
+            links = ", ".join(f":py:obj:`{m} <{entry}>`" if entry.endswith(f".{m}")
+                              else f"``{m}`` (:py:obj:`{entry}`)" for m, entry in elsewhere)
+            lines += ["", f"Also exported here: {links}."]
+        (API / f"{name}.rst").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _native_members(module: ModuleType, names: list[str]) -> list[str]:
+    """A native core's functions and classes by autodoc (their docstrings carry their
+    signatures: embedsignature=True), and its constants as data entries with their values
+    (a compiled module has no source for autodoc to read a constant's comment from)."""
+    code = [n for n in names if callable(getattr(module, n))]
+    data = [n for n in names if n not in code]
+    lines = ["   :members: " + ", ".join(code), "   :imported-members:", "   :undoc-members:", ""]
+    for n in data:
+        value = getattr(module, n)
+        shown = repr(value) if isinstance(value, _SCALARS) or len(repr(value)) <= 60 \
+            else f"<{type(value).__name__} of {len(value)}>"
+        lines += [f".. py:data:: {n}", f"   :type: {type(value).__name__}",
+                  f"   :value: {shown}", ""]
+    return lines
+
+
+def check_every_public_name(app: Any, env: Any) -> None:
+    """Every public name of every public module has an entry in the site: a warning
+    (an error under -W) for each one that does not."""
+    from sphinx.util import logging
+
+    log = logging.getLogger("tienlen.docs")
+    documented = set(env.get_domain("py").objects)
+    modules = _import_all()
+    for name, module in modules.items():
+        if name not in documented:
+            log.warning(f"public module {name} has no page in the API reference")
+        for member in public_names(module):
+            entry = target(module, member, modules)
+            if entry not in documented:
+                log.warning(f"{name}.{member} is public but has no entry in the API reference "
+                            f"(looked for {entry})")
+
+
+def _nearest_python_domain() -> type:
+    """Sphinx's Python domain, resolving a short name that both games define (``Cards``,
+    ``Bot``, ``Game``) to the one nearest the page that names it: in tienlen.guandan.game,
+    ``Cards`` is tienlen.guandan.cards.Cards. (Unchanged, Sphinx warns that the name is
+    ambiguous and links the first.)"""
+    from sphinx.domains.python import PythonDomain
+
+    def shared(a: str, b: str) -> int:
+        n = 0
+        for x, y in zip(a.split("."), b.split(".")):
+            if x != y:
+                break
+            n += 1
+        return n
+
+    class NearestPythonDomain(PythonDomain):  # type: ignore[misc]
+        def find_obj(self, env: Any, modname: str | None, classname: str | None, name: str,
+                     type: str | None, searchmode: int = 0) -> list[tuple[str, Any]]:
+            matches = super().find_obj(env, modname, classname, name, type, searchmode)
+            if len(matches) > 1 and modname:
+                best = max(shared(modname, full) for full, _ in matches)
+                matches = [(full, obj) for full, obj in matches if shared(modname, full) == best]
+            if len(matches) > 1 and modname:
+                # still a tie (tienlen.tui.play naming Bot): the game of the page, Guandan
+                # for a module named for it, else Tiến Lên, the package's default game
+                guandan = any(part.startswith("guandan") for part in modname.split("."))
+                matches = [(full, obj) for full, obj in matches
+                           if (".guandan." in full) == guandan] or matches
+            return matches
+
+    return NearestPythonDomain
+
+
+def setup(app: Any) -> None:
+    app.add_domain(_nearest_python_domain(), override=True)
+    write_api_pages()
+    app.connect("source-read", on_source_read)
+    app.connect("env-check-consistency", check_every_public_name)
