@@ -252,4 +252,5 @@ class TienlenSpec:
         return TienlenTableBot(canonical, make_bot(canonical, seed=seed), seed)
 
 
+#: The Tiến Lên spec that the table registry (:func:`tienlen.table.get_spec`) returns for "tienlen".
 SPEC = TienlenSpec()

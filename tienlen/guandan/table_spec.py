@@ -330,4 +330,5 @@ class GuandanSpec:
         return GuandanTableBot(make_bot(level, seed=seed))
 
 
+#: The Guandan spec that the table registry (:func:`tienlen.table.get_spec`) returns for "guandan".
 SPEC = GuandanSpec()

@@ -42,7 +42,9 @@ from .tables import PROTOCOL_VERSION, Hub, Seat, ServerConfig, Table, TableError
 
 __all__ = ["create_app", "STATIC", "LOOPBACK_NAMES"]
 
+#: The folder of the browser room's HTML, CSS and JavaScript, shipped in the package.
 STATIC = Path(__file__).with_name("static")
+#: Host names taken as loopback: anything else gets a warning when the server listens on it.
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 #: Close codes (RFC 6455 4000-4999 are the application's).
 CLOSE_POLICY, CLOSE_TOO_BIG, CLOSE_IDLE, CLOSE_SLOW = 1008, 1009, 4000, 4002

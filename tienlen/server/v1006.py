@@ -32,7 +32,9 @@ from ..table import TableBot, bot_seed, get_spec
 __all__ = ["card_text", "action_tuple", "PASS_TUPLE", "PlatformRunner", "run_platform",
            "DEFAULT_PORT"]
 
+#: The platform's offline server port, which its agents connect to unchanged.
 DEFAULT_PORT = 23456
+#: A pass as the platform writes it in an action list.
 PASS_TUPLE: list[Any] = ["PASS", "PASS", "PASS"]
 _SUITS = "SHCD"          # the platform's suit letters in our suit order (spades, hearts, clubs, diamonds)
 _RANKS = "23456789TJQKA"

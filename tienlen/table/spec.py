@@ -31,6 +31,7 @@ __all__ = ["Action", "GameSpec", "IllegalActionError", "TableBot", "TableState",
 
 #: An action as data: see the module's docstring.
 Action = Mapping[str, Any]
+#: Every kind an :class:`Action` may have, across the games.
 ACTION_KINDS = ("play", "pass", "give_tribute", "return_tribute")
 
 

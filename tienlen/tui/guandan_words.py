@@ -299,6 +299,7 @@ SESSION_DETAILS = frozenset({"NO_SUGGESTION", "NO_SUGGESTION_TO_DECLINE", "NO_SU
 
 # Every G8 code and finer detail in Chinese, as (what is wrong, what to do next): English
 # shows the engine's own message. A code with no finer detail is its own detail.
+#: Chinese wording of each refusal code: what is wrong, then what to do next.
 REFUSALS_ZH: dict[str, tuple[str, str]] = {
     # the G8 codes
     "INVALID_CARDS": ("牌型不合法", "请输入一手合法的牌（m 列出可出的牌）"),
