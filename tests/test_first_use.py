@@ -155,7 +155,8 @@ def test_n_declines_the_tienlen_move_shown_by_number() -> None:
 
 def test_n_declines_the_guandan_hint() -> None:
     out = guandan(["h", "n", "y"])
-    assert "Type y to play it, n to choose yourself." in out
+    # The hint's reason is wrapped to the terminal's width: read it as one line.
+    assert "Type y to play it, n to choose yourself." in " ".join(out.split())
     assert "Not played: type your own move." in out
     assert "there is no suggestion to accept" in after(out, "Not played")
     assert "(BAD_CARDS)" not in out
