@@ -269,6 +269,65 @@ def _sample_mask() -> np.ndarray:
     return mask
 
 
+def _gd_vec(seed: Any = 5) -> _guandan.GdVecGames:
+    return _guandan.GdVecGames(N, learner_seats=(0,), policies=(_guandan.GREEDY,) * 4, seed=seed)
+
+
+def _gd_vec_state(v: _guandan.GdVecGames) -> tuple[Any, ...]:
+    return (v.obs.copy(), v.seat.copy(), v.phase.copy(), v.num_legal.copy(), v.can_pass.copy(),
+            v.reward.copy(), v.terminated.copy(), v.places.copy(), v.episodes.copy(),
+            tuple(v.table(i).hands for i in range(N)))
+
+
+def _gd_first_legal() -> np.ndarray:
+    """Each table's first listed action (a lead cannot pass), as GuandanVectorEnv reads it."""
+    v = _gd_vec()
+    try:
+        return np.where(v.num_legal > 0, 1, 0).astype(np.int64)
+    finally:
+        v.close()
+
+
+def _gd_vec_step(a: dict[str, Any]) -> Any:
+    v = _gd_vec()
+    try:
+        return v.step(a["actions"]), _gd_vec_state(v)
+    finally:
+        v.close()
+
+
+def _gd_vec_reset(a: dict[str, Any]) -> Any:
+    v = _gd_vec()
+    try:
+        v.reset(a["seed"])
+        return _gd_vec_state(v)
+    finally:
+        v.close()
+
+
+def _gd_vec_init(a: dict[str, Any]) -> Any:
+    v = _gd_vec(a["seed"])
+    try:
+        return _gd_vec_state(v)
+    finally:
+        v.close()
+
+
+def _gd_gym_vector_step(a: dict[str, Any]) -> Any:
+    from tienlen.rl.guandan_vector import GuandanVectorEnv
+    env = GuandanVectorEnv(N, policies=("greedy",) * 4)
+    try:
+        env.reset(seed=5)
+        obs, reward, terminated, _, info = env.step(a["actions"])
+        return obs["observation"], obs["action_mask"], reward, terminated, info["num_legal"]
+    finally:
+        env.close()
+
+
+GD_SEEDS = _const(np.arange(N, dtype=np.uint64) * np.uint64(7919))
+GD_OTHER_SEEDS = _const(np.arange(N, dtype=np.uint64) + np.uint64(100))
+
+
 def _out(dtype: Any, *shape: int) -> Callable[[], np.ndarray]:
     return lambda: np.zeros(shape, dtype)
 
@@ -335,6 +394,18 @@ RECIPES: dict[str, Recipe] = {
          "levels": Param(GD_LEVELS, _const(np.full(N, 99, np.int64))),
          "pile_codes": Param(GD_PILES, _const(np.full(N, 0xFFFFFFFF, np.uint32)))},
         lambda a: _guandan.legal_plays_many(a["hands"], a["levels"], a["pile_codes"])),
+    "tienlen._guandan.GdTable.observe": Recipe(
+        {"out": Param(_out(np.uint8, _guandan.GR_OBS_SIZE), out=True)},
+        lambda a: _guandan.GdTable(seed=5).observe(2, a["out"])),
+    "tienlen._guandan.GdVecGames.__init__": Recipe(
+        {"seed": Param(GD_SEEDS, GD_OTHER_SEEDS, bad_valid=True)}, _gd_vec_init),
+    "tienlen._guandan.GdVecGames.reset": Recipe(
+        {"seed": Param(GD_SEEDS, GD_OTHER_SEEDS, bad_valid=True)}, _gd_vec_reset),
+    "tienlen._guandan.GdVecGames.step": Recipe(
+        {"actions": Param(_gd_first_legal, _const(np.full(N, -1, np.int64)))}, _gd_vec_step),
+    "tienlen.rl.guandan_vector.GuandanVectorEnv.step": Recipe(
+        {"actions": Param(_gd_first_legal, _const(np.full(N, -1, np.int64)))},
+        _gd_gym_vector_step, needs="gymnasium"),
     "tienlen.rl.vector.TienlenVectorEnv.step": Recipe(
         {"actions": Param(_first_legal, _const(np.full(N, -1, np.int64)))}, _gym_vector_step,
         needs="gymnasium"),
@@ -491,7 +562,9 @@ def test_every_array_parameter_has_a_recipe() -> None:
     # The discovery itself, on the cases the issue named.
     for qual in ("tienlen._guandan.count_legal_plays_many", "tienlen._core.VecGames.step",
                  "tienlen._core.VecGames.reset", "tienlen._core.RLGame.observe",
-                 "tienlen._core.deal_places", "tienlen._core.MaskTable.map_array"):
+                 "tienlen._core.deal_places", "tienlen._core.MaskTable.map_array",
+                 "tienlen._guandan.GdTable.observe", "tienlen._guandan.GdVecGames.step",
+                 "tienlen._guandan.GdVecGames.reset"):
         assert qual in FOUND, qual
 
 

@@ -768,47 +768,6 @@ cdef void gr_padded(const GTab* t, int64_t k, int8_t* mask, uint8_t* cards,
         gr_reading(t, i, reading + GR_READING * (i + 1), wb)
 
 
-# ---------------------------------------------------------------- array inputs
-
-cdef object _gr_int64_array(object arr, Py_ssize_t n, str name):
-    """The one way array arguments come in here: a C-contiguous int64 buffer of exactly `n`
-    items, taken through a typed memoryview (the buffer protocol, never `.shape`) and
-    copied into a private array before any loop reads it, so another thread writing the
-    caller's array cannot change what is stepped. The `arrays` engineer is building the
-    project's one validated array path; once it lands, this function is the single place to
-    swap for it."""
-    cdef const int64_t[::1] view
-    try:
-        view = arr
-    except (TypeError, ValueError, BufferError) as e:
-        raise ValueError(f"{name} must be a C-contiguous int64 array of {n} items; "
-                         f"got {type(arr).__name__}: {e}") from None
-    if view.shape[0] != n:
-        raise ValueError(f"{name} must hold {n} items; got {view.shape[0]}")
-    out = np.empty(n, np.int64)
-    cdef int64_t[::1] dst = out
-    if n:
-        memcpy(&dst[0], &view[0], n * sizeof(int64_t))
-    return out
-
-
-cdef object _gr_uint64_array(object arr, Py_ssize_t n, str name):
-    """As _gr_int64_array, for uint64 seeds."""
-    cdef const uint64_t[::1] view
-    try:
-        view = arr
-    except (TypeError, ValueError, BufferError) as e:
-        raise ValueError(f"{name} must be a C-contiguous uint64 array of {n} items; "
-                         f"got {type(arr).__name__}: {e}") from None
-    if view.shape[0] != n:
-        raise ValueError(f"{name} must hold {n} items; got {view.shape[0]}")
-    out = np.empty(n, np.uint64)
-    cdef uint64_t[::1] dst = out
-    if n:
-        memcpy(&dst[0], &view[0], n * sizeof(uint64_t))
-    return out
-
-
 cdef int _gr_cfg(GCfg* c, object flags, object double_down, object tribute_wild,
                  object return_max, object fail_limit, object max_hands) except -1:
     c.flags = _flags_arg(flags)
@@ -1125,13 +1084,12 @@ cdef class GdTable:
     def observe(self, seat, out=None):
         """The uint8 observation (GR_OBS_SIZE,) of `seat` (docs/rl.md), into `out` if given."""
         cdef int s = <int>_int_arg(seat, "seat", 0, 3)
-        if out is None:
-            out = np.empty(GR_OBS, np.uint8)
-        cdef uint8_t[::1] o = out
-        if o.shape[0] != GR_OBS:
-            raise ValueError(f"out must hold {GR_OBS} uint8 items; got {o.shape[0]}")
-        gr_encode(&self.t, s, &o[0])
-        return out
+        # Held through arrays.pxi (after seat's __index__ has run): its real shape, dtype,
+        # contiguity and writability come from the buffer, which stays held while we write.
+        cdef HeldBuffer o = array_out(out, "out", cnp.NPY_UINT8, GR_OBS)
+        gr_encode(&self.t, s, <uint8_t*>o.data)
+        o.release()
+        return o.array
 
     def action_features(self):
         """The variable legal-action list: (ids int64 (m,), cards uint8 (m, 108), reading
@@ -1523,8 +1481,9 @@ cdef class GdVecGames:
                 for i in range(n):
                     seeds[i] = gr_mix(s0, 1 + <uint64_t>i)
             else:
-                arr = _gr_uint64_array(seed, n, "seed")
-                seeds = arr
+                # A private copy of exactly n seeds (arrays.pxi): its length and type read
+                # from the buffer, never seed.shape; anything but an ndarray is a ValueError.
+                seeds = array_in(seed, "seed", cnp.NPY_UINT64, 1, n, -1, AR_CONTIGUOUS)
             i = 0
             while i < n and not failed:
                 end = i + GR_BLOCK if i + GR_BLOCK < n else n
@@ -1562,7 +1521,9 @@ cdef class GdVecGames:
         cdef void* args[GR_MAX_THREADS]
         self._claim()
         try:
-            acts = _gr_int64_array(actions, n, "actions")
+            # A private copy (arrays.pxi), checked and then stepped: another thread writing
+            # the caller's array cannot change what was validated.
+            acts = array_in(actions, "actions", cnp.NPY_INT64, 1, n, -1, AR_CONTIGUOUS)
             src = <int64_t*>cnp.PyArray_DATA(acts)
             for i in range(n):
                 if not gr_legal(&self.c.games[i], src[i]):
