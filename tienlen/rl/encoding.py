@@ -21,7 +21,7 @@ import numpy as np
 from .. import _core
 from ..errors import TienlenError
 from ..rules import Rules
-from ..seeds import check_players, splitmix64
+from ..seeds import check_players, check_seed, splitmix64
 
 if TYPE_CHECKING:
     import gymnasium
@@ -80,6 +80,54 @@ class OpponentError(TienlenError):
     """An opponent bot of the Gymnasium env raised, or answered with something that is not
     a legal move (the original error is its ``__cause__``). The hand cannot go on: the
     episode is over, and the next call must be ``reset()``."""
+
+
+def vector_seeds(seed: object) -> int | np.ndarray:
+    """A vectorised env's ``reset(seed=)``, for either game: an int (env i then uses the
+    stream (seed, i)), one seed per env as a uint64 array, or None (fresh entropy, drawn here
+    so that the core sees an int).
+
+    >>> vector_seeds(7), vector_seeds([1, 2]).tolist()
+    (7, [1, 2])
+    >>> vector_seeds("7")
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be an int, one int per env, or None; got '7'
+    """
+    if seed is None:
+        return int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
+        return check_seed(int(seed))
+    if isinstance(seed, (str, bytes)):
+        raise ValueError(f"seed must be an int, one int per env, or None; got {seed!r:.80}")
+    # Each seed checked as an int first: a cast to uint64 would take 1.5 as 1 and raise
+    # TypeError or OverflowError on None or inf.
+    try:
+        values = [check_seed(int(s)) if isinstance(s, (int, np.integer))
+                  and not isinstance(s, (bool, np.bool_)) else check_seed(s)
+                  for s in seed]  # type: ignore[attr-defined]
+    except TypeError:
+        raise ValueError(f"seed must be an int, one int per env, or None; "
+                         f"got {seed!r:.80}") from None
+    return np.array(values, dtype=np.uint64)
+
+
+def vector_actions(actions: object, num_envs: int) -> np.ndarray:
+    """A vectorised env's ``step(actions)``, for either game: one int per env, as the int64
+    array the core takes (which checks it again from its own copy of the buffer).
+
+    >>> vector_actions([3, 0], 2).dtype
+    dtype('int64')
+    >>> vector_actions([1.0, 2.0], 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: actions must be 2 ints; got dtype float64 shape (2,)
+    """
+    arr = np.asarray(actions)
+    if arr.dtype.kind not in "iu" or arr.shape != (num_envs,):
+        raise ValueError(f"actions must be {num_envs} ints; got dtype {arr.dtype} "
+                         f"shape {arr.shape}")
+    return np.ascontiguousarray(arr, dtype=np.int64)
 
 
 def threads_arg(value: object) -> int:

@@ -23,13 +23,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .. import _guandan
-from ..seeds import check_seed
-from .encoding import IllegalActionError, threads_arg
+from .encoding import IllegalActionError, threads_arg, vector_actions, vector_seeds
 from .guandan_encoding import (GD_NUM_ACTIONS, GD_OBS_SIZE, gd_observation_high, gd_policy,
                                reward_weights_arg)
 
@@ -83,32 +81,13 @@ class GuandanVectorEnv(VectorEnv):
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """A new match on every table: ``seed`` an int (table i then plays a match seeded
         from (seed, i)), one match seed per table (``Match(seed[i])``), or None."""
-        seeds: int | npt.NDArray[np.uint64]
-        if seed is None:
-            seeds = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
-        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
-            seeds = check_seed(int(seed))
-        else:
-            if isinstance(seed, (str, bytes)):
-                raise ValueError(f"seed must be an int, one int per env, or None; got {seed!r:.80}")
-            try:
-                values = [check_seed(int(s)) if isinstance(s, (int, np.integer))
-                          and not isinstance(s, (bool, np.bool_)) else check_seed(s)
-                          for s in seed]  # type: ignore[union-attr]
-            except TypeError:
-                raise ValueError(f"seed must be an int, one int per env, or None; got {seed!r:.80}") from None
-            seeds = np.array(values, dtype=np.uint64)
-        self.games.reset(seeds)
+        self.games.reset(vector_seeds(seed))
         return self._obs(), self._info()
 
     def step(self, actions: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray,
                                                  np.ndarray, dict[str, Any]]:
-        actions = np.asarray(actions)
-        if actions.dtype.kind not in "iu" or actions.shape != (self.num_envs,):
-            raise ValueError(f"actions must be {self.num_envs} ints; got dtype {actions.dtype} "
-                             f"shape {actions.shape}")
         try:
-            self.games.step(np.ascontiguousarray(actions, dtype=np.int64), self.threads)
+            self.games.step(vector_actions(actions, self.num_envs), self.threads)
         except _guandan.GdActionError as error:
             raise IllegalActionError(str(error)) from None
         g = self.games

@@ -30,9 +30,9 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .. import _core
 from ..rules import Rules
-from ..seeds import check_players, check_seed
+from ..seeds import check_players
 from .encoding import (flag_arg, rules_arg, NUM_ACTIONS, IllegalActionError, observation_box,
-                       opponents_arg, place_rewards, threads_arg)
+                       opponents_arg, place_rewards, threads_arg, vector_actions, vector_seeds)
 
 __all__ = ["TienlenVectorEnv", "MaskedMultiDiscrete", "VecGames", "POLICIES"]
 
@@ -139,35 +139,13 @@ class TienlenVectorEnv(VectorEnv):
         """Deal every game. ``seed``: an int (env i uses the stream (seed, i)), one seed per
         env (env i's first deal is ``tienlen.core.deal(seed[i], players)``), or None (fresh
         entropy)."""
-        seeds: int | npt.NDArray[np.uint64]
-        if seed is None:
-            seeds = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
-        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
-            seeds = check_seed(int(seed))
-        elif isinstance(seed, (str, bytes)):
-            raise ValueError(f"seed must be an int, one int per env, or None; got {seed!r:.80}")
-        else:
-            # Each seed checked as an int first: a cast to uint64 would take 1.5 as 1 and
-            # raise TypeError or OverflowError on None or inf.
-            try:
-                values = [check_seed(int(s)) if isinstance(s, (int, np.integer))
-                          and not isinstance(s, (bool, np.bool_)) else check_seed(s)
-                          for s in seed]  # type: ignore[union-attr]
-            except TypeError:
-                raise ValueError(f"seed must be an int, one int per env, or None; "
-                                 f"got {seed!r:.80}") from None
-            seeds = np.array(values, dtype=np.uint64)
-        self.games.reset(seeds)
+        self.games.reset(vector_seeds(seed))
         return self._obs(), self._info()
 
     def step(self, actions: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray,
                                                  np.ndarray, dict[str, Any]]:
-        actions = np.asarray(actions)
-        if actions.dtype.kind not in "iu" or actions.shape != (self.num_envs,):
-            raise ValueError(f"actions must be {self.num_envs} ints; got dtype {actions.dtype} "
-                             f"shape {actions.shape}")
         try:
-            self.games.step(np.ascontiguousarray(actions, dtype=np.int64), self.threads)
+            self.games.step(vector_actions(actions, self.num_envs), self.threads)
         except _core.ActionOutsideMaskError as error:
             raise IllegalActionError(str(error)) from None
         g = self.games
