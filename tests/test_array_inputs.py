@@ -225,6 +225,14 @@ def _vec_reset(a: dict[str, Any]) -> Any:
         v.close()
 
 
+def _vec_init(a: dict[str, Any]) -> Any:
+    v = _core.VecGames(N, opponents=(_core.GREEDY,) * 3, seed=a["seed"])
+    try:
+        return _vec_state(v), v.game_state(N - 1).key()
+    finally:
+        v.close()
+
+
 def _vec_cards(a: dict[str, Any]) -> Any:
     v = _vec()
     try:
@@ -374,6 +382,10 @@ RECIPES: dict[str, Recipe] = {
     "tienlen._core.MaskTable.map_array": Recipe(
         {"masks": Param(HANDS, _const(np.full(N, 1 << 63, np.uint64)))},
         lambda a: _core.MaskTable(lambda m: m * 3).map_array(a["masks"])),
+    "tienlen._core.VecGames.__init__": Recipe(
+        {"seed": Param(_const(np.arange(N, dtype=np.uint64)),
+                       _const(np.arange(N, dtype=np.uint64) + 100), bad_valid=True)},
+        _vec_init),
     "tienlen._core.VecGames.reset": Recipe(
         {"seed": Param(_const(np.arange(N, dtype=np.uint64)),
                        _const(np.arange(N, dtype=np.uint64) + 100), bad_valid=True)},

@@ -362,7 +362,7 @@ class VecGames:
         opponents: Iterable[SupportsIndex] | None = (0, 0, 0),
         learner_seat: SupportsIndex = 0,
         rewards: Sequence[float] | None = None,
-        seed: SupportsIndex = 0,
+        seed: SupportsIndex | _U64Array = 0,
         flags: SupportsIndex = 0,
         legal_masks: bool = False,
         on_error: Literal["raise", "flag"] = "raise",
