@@ -551,8 +551,18 @@ def test_vector_workers_park_only_between_back_to_back_steps():
         time.sleep(0.02)                   # a long pause before this step
         v.step(v.action_mask.argmax(axis=1).astype(np.int64), threads=2)
         assert v._park_ns == 0
-        v.step(v.action_mask.argmax(axis=1).astype(np.int64), threads=2)
-        assert v._park_ns == limit         # back to back
+        # Back to back: the gap is one argmax, microseconds. A loaded host (CI under
+        # AddressSanitizer beside other work) can still preempt this thread for over the
+        # 1 ms limit between two steps, so the next back-to-back step is given a few tries;
+        # a rule that never parked would fail all of them.
+        parked = []
+        for _ in range(5):
+            v.step(v.action_mask.argmax(axis=1).astype(np.int64), threads=2)
+            parked.append(v._park_ns)
+            if parked[-1] == limit:
+                break
+        assert parked[-1] == limit, parked
+        assert set(parked) <= {0, limit}
     v.close()
 
 
