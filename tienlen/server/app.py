@@ -222,7 +222,7 @@ async def _session(ws: WebSocket, hub: Hub) -> None:
                         raise IllegalActionError("NOT_ALLOWED", "the human seats deal the next hand")
                     table.next_hand()
                 elif kind == "hint":
-                    hint = await table.hint(seat.index)
+                    hint = await table.hint(seat.index, message.get("lang", "en"))
                     conn.send({"v": PROTOCOL_VERSION, "type": "hint", "id": ref, **hint})
                 elif kind == "settings":
                     _apply_settings(table, seat, message)

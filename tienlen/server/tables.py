@@ -249,17 +249,23 @@ class Table:
         self._changed()
         self.broadcast_state()
 
-    async def hint(self, seat: int) -> dict[str, Any]:
-        """The hint level's action and reason for ``seat`` (its turn only)."""
+    async def hint(self, seat: int, lang: str = "en") -> dict[str, Any]:
+        """The hint level's action and reason for ``seat`` (its turn only), the reason in
+        ``lang`` if the game words its reasons in it (``spec.reason_langs``), else in
+        English; ``lang`` in the answer says which."""
+        if lang not in ("en", "zh"):
+            raise IllegalActionError("BAD_MESSAGE", "lang is \"en\" or \"zh\"")
         if not self.settings.get("hints", True):
             raise IllegalActionError("HINTS_OFF", "hints are turned off at this table")
         if self.state.turn != seat:
             raise IllegalActionError("NOT_YOUR_TURN", "a hint is for the seat to act")
         view = self.state.bot_view(seat)
         bot = self.spec.make_bot(self.spec.hint_level, bot_seed(self.seed, seat, self.version))
+        if lang not in getattr(self.spec, "reason_langs", ("en",)):
+            lang = "en"
         action, reason = await asyncio.get_running_loop().run_in_executor(
-            self.hub.pool, bot.explain, view)
-        return {"action": action, "reason": reason, "level": self.spec.hint_level}
+            self.hub.pool, bot.explain, view, lang)
+        return {"action": action, "reason": reason, "lang": lang, "level": self.spec.hint_level}
 
     # ------------------------------------------------------------ the driver
 

@@ -304,7 +304,9 @@ function playSelected() {
   }
 }
 function passTurn() { if (room.view && room.view.can_pass) send({ type: "act", action: { kind: "pass" } }); }
-function askHint() { if (room.view && room.view.turn === room.seat) send({ type: "hint", id: "hint" }); }
+// The hint's reason comes worded in the room's language (the server words it from the bot's
+// structured reason); the room shows it as it is.
+function askHint() { if (room.view && room.view.turn === room.seat) send({ type: "hint", id: "hint", lang: room.lang }); }
 
 function showHint(message) {
   const a = message.action, hand = room.view.hand;
