@@ -244,12 +244,13 @@ def test_a_hint_asked_in_zh_carries_a_chinese_reason(server):
     zh = c.until(lambda m: m["type"] in ("hint", "error"))
     c.send({"type": "hint", "id": 2})
     en = c.until(lambda m: m["type"] in ("hint", "error"))
-    want, reason = table.spec.make_bot("L2", 0).explain(table.state.bot_view(0), "zh")
-    assert zh["type"] == "hint" and zh["action"] == want == en["action"]
-    assert zh["reason"] == reason and zh["lang"] == "zh" and en["lang"] == "en"
+    assert zh["type"] == "hint" and zh["action"] == en["action"]
     assert any("\u4e00" <= ch <= "\u9fff" for ch in zh["reason"]), zh["reason"]
     assert not any(word in zh["reason"] for word in ("your", "plan", "beats", "lead", "the "))
     assert en["reason"] != zh["reason"] and "your" in en["reason"]
+    assert zh["lang"] == "zh" and en["lang"] == "en"
+    want, reason = table.spec.make_bot("L2", 0).explain(table.state.bot_view(0), "zh")
+    assert zh["action"] == want and zh["reason"] == reason
     c.send({"type": "hint", "id": 3, "lang": "fr"})
     bad = c.until(lambda m: m["type"] in ("hint", "error"))
     assert bad["type"] == "error" and bad["code"] == "BAD_MESSAGE" and bad["id"] == 3
