@@ -389,6 +389,21 @@ def test_piped_chinese_from_the_locale_and_eof_mid_hand() -> None:
         assert label in done.stdout, label
 
 
+def test_a_zh_hint_words_the_l3_search_in_chinese_with_no_english_sentence() -> None:
+    # The L3 hint's reason is worded from its structured explanation: in --lang zh none of
+    # the search's English sentences shows (they did before: only L2 strings were translated).
+    done = run_piped("play", "--game", "guandan", "--seed", "1", "--bots", "L1", "--lang", "zh",
+                     stdin="h\n")
+    assert done.returncode == 0, done.stderr
+    out = "".join(done.stdout.split("\n"))        # a reason may wrap across lines
+    assert "建议: " in out
+    for english in ("deals of the cards you cannot see", "played out", "levels a hand",
+                    "beats it without breaking your plan", "nothing else scores clearly better",
+                    "more than", "tried on"):
+        assert english not in out, english
+    assert "你看不到的牌的 400 种发法" in out and "平均每局得" in out
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--bots", "L9"], "unknown Guandan bot level 'L9'"),
     (["--bots", "L1,L2"], "--bots: give one level for all three"),

@@ -64,9 +64,14 @@ def _marked(page, cls):
 
 
 def _ask_hint(page, hub):
-    """Press 提示; the highlighted cards must be the L2 recommendation's, computed here."""
+    """Press 提示; the highlighted cards must be the L2 recommendation's, computed here, and
+    its reason shown in the room's language (Guandan's in Chinese in a Chinese room)."""
     table = _table(hub)
-    expected, _ = table.spec.make_bot(table.spec.hint_level, 0).explain(table.state.bot_view(0))
+    lang = page.evaluate("document.documentElement.lang")
+    expected, reason = table.spec.make_bot(table.spec.hint_level, 0).explain(
+        table.state.bot_view(0), lang)
+    if table.spec.name == "guandan" and lang == "zh":
+        assert any("\u4e00" <= ch <= "\u9fff" for ch in reason) and "your" not in reason
     page.evaluate("delete document.body.dataset.hint")
     page.click("#hint")
     page.wait_for_function("document.body.dataset.hint !== undefined")
@@ -74,6 +79,7 @@ def _ask_hint(page, hub):
         [expected["card"]] if "card" in expected else [])
     assert _marked(page, "hinted") == want
     assert _marked(page, "selected") == want
+    assert reason in page.inner_text("#hint-text")
     if expected["kind"] == "play":
         text = page.inner_text("#hint-text")
         assert expected["label_zh" if "label_zh" in expected else "label"] in text

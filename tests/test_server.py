@@ -231,6 +231,75 @@ def test_hint_is_the_hint_levels_choice(server):
     c.close()
 
 
+def test_a_hint_asked_in_zh_carries_a_chinese_reason(server):
+    # The room sends its language with the hint; the server words the bot's structured
+    # reason in it (it used to answer the English sentence whatever the room's language).
+    hub, port = server
+    info = create(port, "guandan", ["human", "L1", "L1", "L1"], seed=21)
+    table = hub.tables[info["table"]]
+    c = Client(port)
+    c.join(info["table"], info["tokens"]["0"])
+    c.until(lambda m: m["type"] == "state" and m["view"]["turn"] == 0)
+    c.send({"type": "hint", "id": 1, "lang": "zh"})
+    zh = c.until(lambda m: m["type"] in ("hint", "error"))
+    c.send({"type": "hint", "id": 2})
+    en = c.until(lambda m: m["type"] in ("hint", "error"))
+    assert zh["type"] == "hint" and zh["action"] == en["action"]
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in zh["reason"]), zh["reason"]
+    assert not any(word in zh["reason"] for word in ("your", "plan", "beats", "lead", "the "))
+    assert en["reason"] != zh["reason"] and "your" in en["reason"]
+    assert zh["lang"] == "zh" and en["lang"] == "en"
+    want, reason = table.spec.make_bot("L2", 0).explain(table.state.bot_view(0), "zh")
+    assert zh["action"] == want and zh["reason"] == reason
+    c.send({"type": "hint", "id": 3, "lang": "fr"})
+    bad = c.until(lambda m: m["type"] in ("hint", "error"))
+    assert bad["type"] == "error" and bad["code"] == "BAD_MESSAGE" and bad["id"] == 3
+    c.close()
+
+
+def test_a_tienlen_hint_asked_in_zh_says_its_reason_is_english(server):
+    hub, port = server
+    info = create(port, "tienlen", ["human", "L1"], seed=3)
+    c = Client(port)
+    c.join(info["table"], info["tokens"]["0"])
+    c.until(lambda m: m["type"] == "state" and m["view"]["turn"] == 0)
+    c.send({"type": "hint", "id": 1, "lang": "zh"})
+    h = c.until(lambda m: m["type"] in ("hint", "error"))
+    assert h["type"] == "hint" and h["lang"] == "en" and h["reason"]
+    c.close()
+
+
+def test_ai_debug_reasons_come_in_the_tables_lang(server):
+    # The room opens its table with its language and sends it again when it changes; the
+    # bots' reasons (the AI debug log) and a hint asked without lang follow it.
+    hub, port = server
+    r = httpx.post(f"http://127.0.0.1:{port}/api/tables", json={
+        "game": "guandan", "seats": ["human", "L2", "L2", "L2"], "seed": 30,
+        "settings": {"lang": "fr"}})
+    assert r.status_code == 400 and r.json()["error"] == "BAD_SETTINGS"
+    info = create(port, "guandan", ["human", "L2", "L2", "L2"], seed=30,
+                  settings={"ai_debug": True, "lang": "zh"})
+    c = Client(port)
+    welcome = c.join(info["table"], info["tokens"]["0"])
+    assert welcome["settings"]["lang"] == "zh"
+    bot = c.until(lambda m: m["type"] == "action" and m["by"] == "bot")
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in bot["reason"]), bot["reason"]
+    assert not any(word in bot["reason"] for word in ("your", "plan", "beats", "the "))
+    c.until(lambda m: m["type"] == "state" and m["view"]["turn"] == 0)
+    c.send({"type": "hint", "id": 1})
+    hint = c.until(lambda m: m["type"] in ("hint", "error"))
+    assert hint["type"] == "hint" and hint["lang"] == "zh"
+    c.send({"type": "settings", "lang": "de", "hints": False})
+    assert c.until(lambda m: m["type"] in ("settings", "error"))["code"] == "BAD_SETTINGS"
+    assert hub.tables[info["table"]].settings.get("hints", True)   # the refusal changed nothing
+    c.send({"type": "settings", "lang": "en"})
+    assert c.until(lambda m: m["type"] == "settings")["settings"]["lang"] == "en"
+    c.send({"type": "hint", "id": 2})
+    hint = c.until(lambda m: m["type"] in ("hint", "error"))
+    assert hint["lang"] == "en" and "your" in hint["reason"]
+    c.close()
+
+
 def test_size_limit_closes_only_that_socket(server):
     hub, port = server
     info = create(port, "tienlen", ["remote", "remote"], seed=2, settings={"fallback": "wait"})

@@ -211,7 +211,8 @@ class TienlenTableBot:
         assert isinstance(move, Cards)
         return {"kind": "play", "cards": _names(move)}
 
-    def explain(self, view: object) -> tuple[dict[str, Any], str]:
+    def explain(self, view: object, lang: str = "en") -> tuple[dict[str, Any], str]:
+        # Tiến Lên's reasons are worded in English only (reason_langs): lang is not used.
         assert isinstance(view, View)
         from .combos import classify
         from .hints import hint
@@ -230,6 +231,7 @@ class TienlenSpec:
     player_counts = (2, 3, 4)
     bot_levels = LEVELS
     hint_level = "L2"
+    reason_langs = ("en",)
 
     def new_match(self, seed: int, *, players: int | None = None,
                   options: Mapping[str, Any] | None = None) -> TienlenTable:

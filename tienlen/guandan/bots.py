@@ -43,6 +43,7 @@ from .cards import Cards, _wrap
 from .config import RuleConfig
 from .game import GameView, return_candidates, single_value, teams_bits, tribute_candidates
 from .plays import Kind, Play, _make
+from .reasons import Explanation
 
 __all__ = ["Bot", "GreedyBot", "PlanBot", "SearchBot", "make_bot", "LEVELS", "weakest_first",
            "plan_groups", "plan_plays", "plan_decision", "Decision", "DEFAULT_TIME_MS"]
@@ -65,11 +66,23 @@ def weakest_first(plays: Iterable[Play]) -> list[Play]:
 
 @dataclass(frozen=True)
 class Decision:
-    """A bot's choice with the reason a learner can use."""
+    """A bot's choice with the reason a learner can use: ``reason`` in English words and
+    ``why``, the same reason as a value (:class:`~tienlen.guandan.reasons.Explanation`) that
+    words itself in any language (``why.text("zh")``)."""
 
     kind: str
     cards: object
     reason: str
+    why: Explanation | None = None
+
+    @classmethod
+    def because(cls, kind: str, cards: object, why: Explanation) -> Decision:
+        """A decision whose English ``reason`` is ``why``'s wording."""
+        return cls(kind, cards, why.text("en"), why)
+
+    def reason_in(self, lang: str) -> str:
+        """The reason worded in ``lang`` (English for a decision built without ``why``)."""
+        return self.reason if self.why is None else self.why.text(lang)
 
 
 class Bot:
@@ -92,10 +105,10 @@ class Bot:
 
     def explain(self, view: GameView) -> Decision:
         if view.tribute_step == "give":
-            return Decision("give_tribute", self.tribute(view), "the rules make you give your highest card")
+            return Decision.because("give_tribute", self.tribute(view), Explanation("GIVE_HIGHEST"))
         if view.tribute_step == "return":
-            return Decision("return_tribute", self.return_card(view),
-                            "return a low card you do not need")
+            return Decision.because("return_tribute", self.return_card(view),
+                                    Explanation("RETURN_LOW"))
         if view.phase != "play" or view.turn != view.seat:
             raise ValueError(f"seat {view.seat} has nothing to do now")
         return self.choose_play(view)
@@ -130,10 +143,11 @@ class GreedyBot(Bot):
         if view.pile is None:
             singles = [p for p in plays if p.kind is Kind.SINGLE] or list(plays)
             best = min(singles, key=play_strength)
-            return Decision("play", best, "lead your lowest card")
+            return Decision.because("play", best, Explanation("LEAD_LOWEST"))
         if not plays:
-            return Decision("pass", None, "nothing beats the play on the table")
-        return Decision("play", min(plays, key=play_strength), "the smallest play that beats")
+            return Decision.because("pass", None, Explanation("NOTHING_BEATS_TABLE"))
+        return Decision.because("play", min(plays, key=play_strength),
+                                Explanation("SMALLEST_BEAT"))
 
 
 # ---------------------------------------------------------------- the L2 plan
@@ -168,27 +182,18 @@ def plan_groups(hand: Cards, level: int, wild_count: int = 2) -> list[tuple[str,
     return [(_GROUP_NAMES[p.kind], p.rank, p.size) for p in plan_plays(hand, level, config)]
 
 
-def _plan_reason(reason: str, play: Play | None, view: GameView) -> str:
-    if reason == "GO_OUT":
-        return "this play empties your hand"
-    if reason == "LEAD":
+# The core's plan reasons (PLAN_REASONS) whose wording names the play.
+_PLAN_NAMES_PLAY = frozenset({"LEAD", "FOLLOW_GROUP", "FOLLOW_BREAK"})
+
+
+def _plan_reason(reason: str, play: Play | None) -> Explanation:
+    """The plan's reason as an explanation; an unknown or "nothing" reason is NOTHING_BEATS."""
+    if reason in _PLAN_NAMES_PLAY:
         assert play is not None
-        return f"lead your {play.describe()}: it follows your plan and keeps your strong cards for later"
-    if reason == "LEAD_FOR_PARTNER":
-        return "your partner has one card left: lead your lowest single so they can go out"
-    if reason == "FOLLOW_GROUP":
-        assert play is not None
-        return f"{play.describe()} beats it without breaking your plan"
-    if reason == "FOLLOW_BREAK":
-        assert play is not None
-        return f"{play.describe()} beats it at the smallest cost to your plan"
-    if reason == "BOMB":
-        return "bomb now: the trick matters (an opponent or you are close to going out)"
-    if reason == "PASS_PARTNER":
-        return "your partner is winning this trick: let it stand"
-    if reason == "PASS_KEEP":
-        return "keep your bombs and groups: it is too early to spend them"
-    return "nothing you hold beats it"
+        return Explanation(reason, play=play)
+    if reason in ("GO_OUT", "LEAD_FOR_PARTNER", "BOMB", "PASS_PARTNER", "PASS_KEEP"):
+        return Explanation(reason)
+    return Explanation("NOTHING_BEATS")
 
 
 def plan_decision(view: GameView) -> Decision:
@@ -208,9 +213,9 @@ def plan_decision(view: GameView) -> Decision:
         opponents_left=opponents)
     why = _guandan.PLAN_REASONS[reason]
     if a == 0:
-        return Decision("pass", None, _plan_reason(why, None, view))
+        return Decision.because("pass", None, _plan_reason(why, None))
     play = _make(_wrap(a, b), code, view.level, flags)
-    return Decision("play", play, _plan_reason(why, play, view))
+    return Decision.because("play", play, _plan_reason(why, play))
 
 
 class PlanBot(Bot):
@@ -375,28 +380,22 @@ class SearchBot(Bot):
             if mean > self.margin * se and mean > best_gain:
                 best, best_gain = i, mean
         base_rate = base_total / done
-        how = (f"{done} deals of the cards you cannot see, each played out perfectly by both "
-               "teams" if solve else f"{done} deals of the cards you cannot see, each played "
-               "out by the plan")
+        how = Explanation("DEALS_SOLVED" if solve else "DEALS_PLAN", deals=done)
         if best == 0:
-            reason = (f"{base.reason}; tried on {how}, it scores {base_rate:+.2f} levels a "
-                      "hand, and nothing else scores clearly better")
-            return Decision(base.kind, base.cards, reason)
+            assert base.why is not None
+            return Decision.because(base.kind, base.cards,
+                                    Explanation("SEARCH_HELD", base=base.why, how=how,
+                                                rate=base_rate))
         choice = cands[best]
         rate = base_rate + best_gain
-        plan = "passing" if base.cards is None else \
-            base.cards.describe()  # type: ignore[attr-defined]
+        plan = base.cards if base.kind == "play" else None
+        numbers = {"how": how, "rate": rate, "gain": best_gain, "plan": plan,
+                   "base_rate": base_rate}
         if choice is None:
-            return Decision("pass", None,
-                            f"pass and keep your cards for later: on {how}, passing scores "
-                            f"{rate:+.2f} levels a hand, {best_gain:.2f} more than {plan} "
-                            f"({base_rate:+.2f})")
-        why = ("the bomb wins the trick while it still matters" if choice.is_bomb else
-               "it keeps the lead or the cards you need" if view.pile is None else
-               "it takes the trick at a price worth paying")
-        return Decision("play", choice,
-                        f"{choice.describe()}: {why}. On {how}, it scores {rate:+.2f} levels "
-                        f"a hand, {best_gain:.2f} more than {plan} ({base_rate:+.2f})")
+            return Decision.because("pass", None, Explanation("SEARCH_PASS", **numbers))
+        code = ("SEARCH_BOMB" if choice.is_bomb else "SEARCH_LEAD" if view.pile is None
+                else "SEARCH_TAKE")
+        return Decision.because("play", choice, Explanation(code, play=choice, **numbers))
 
     def _candidates(self, view: GameView, base: Decision) -> list[Play | None]:
         """The plan's choice first, then the alternatives worth comparing."""

@@ -7,8 +7,11 @@ classic 提示 button, which cycles through the plays that beat the pile, weakes
 >>> button = TipButton(game.view(0))
 >>> [str(button.press().cards) for _ in range(3)]      # weakest first, then round again
 ['9♠', 'J♠', '9♠']
->>> print(hint(game.view(0), "L2"))
+>>> h = hint(game.view(0), "L2")
+>>> print(h)
 play 9♠ (single 9): single 9 beats it without breaking your plan
+>>> h.why.code, h.reason_in("zh")
+('FOLLOW_GROUP', '单张 9能压过，而且不拆散你的牌型')
 """
 
 from __future__ import annotations
@@ -18,17 +21,24 @@ from dataclasses import dataclass
 from .bots import Decision, make_bot, weakest_first
 from .game import GameView
 from .plays import Play
+from .reasons import Explanation
 
 __all__ = ["Hint", "hint", "TipButton", "tip_plays", "HINT_ITERATIONS"]
 
 
 @dataclass(frozen=True)
 class Hint:
-    """A suggested action and why."""
+    """A suggested action and why: ``reason`` in English words, ``why`` the same reason as a
+    value that words itself in either language (:meth:`reason_in`)."""
 
     kind: str              # "play", "pass", "give_tribute" or "return_tribute"
     cards: object          # a Play, a card id, or None
     reason: str
+    why: Explanation | None = None
+
+    def reason_in(self, lang: str) -> str:
+        """The reason worded in ``lang`` (``"en"`` or ``"zh"``)."""
+        return self.reason if self.why is None else self.why.text(lang)
 
     def __str__(self) -> str:
         if self.kind == "pass":
@@ -58,7 +68,7 @@ def hint(view: GameView, level: str = "L3", *, seed: int = 0) -> Hint:
     """
     options = {"iterations": HINT_ITERATIONS} if str(level).lower() == "l3" else {}
     d: Decision = make_bot(level, seed=seed, **options).explain(view)
-    return Hint(d.kind, d.cards, d.reason)
+    return Hint(d.kind, d.cards, d.reason, d.why)
 
 
 def tip_plays(view: GameView) -> list[Play]:

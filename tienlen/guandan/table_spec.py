@@ -25,6 +25,7 @@ from .game import Game, GameView, single_value
 from .game import IllegalActionError as GameRefusal
 from .match import DEFAULT_MAX_HANDS, Match
 from .plays import Kind, Play
+from .reasons import LANGS as REASON_LANGS
 
 __all__ = ["SPEC", "GuandanSpec", "GuandanTable", "GuandanTableBot", "play_json", "card_names",
            "sort_key"]
@@ -291,16 +292,17 @@ class GuandanTableBot:
         self._bot = bot
         self.name = bot.name
 
-    def explain(self, view: object) -> tuple[dict[str, Any], str]:
+    def explain(self, view: object, lang: str = "en") -> tuple[dict[str, Any], str]:
         assert isinstance(view, GameView)
         d = self._bot.explain(view)
+        reason = d.reason_in(lang)     # worded from the bot's Explanation, not from English
         if d.kind == "pass":
-            return {"kind": "pass"}, d.reason
+            return {"kind": "pass"}, reason
         if d.kind == "play":
             assert isinstance(d.cards, Play)
-            return play_json(d.cards), d.reason
+            return play_json(d.cards), reason
         assert isinstance(d.cards, int)
-        return {"kind": d.kind, "card": Card(d.cards).ascii()}, d.reason
+        return {"kind": d.kind, "card": Card(d.cards).ascii()}, reason
 
     def act(self, view: object) -> dict[str, Any]:
         return self.explain(view)[0]
@@ -313,6 +315,7 @@ class GuandanSpec:
     player_counts = (4,)
     bot_levels = LEVELS
     hint_level = "L2"
+    reason_langs = REASON_LANGS
 
     def new_match(self, seed: int, *, players: int | None = None,
                   options: Mapping[str, Any] | None = None) -> GuandanTable:

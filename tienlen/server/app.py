@@ -38,7 +38,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..table import IllegalActionError, get_spec, spec_names
-from .tables import PROTOCOL_VERSION, Hub, Seat, ServerConfig, Table, TableError
+from .tables import LANGS, PROTOCOL_VERSION, Hub, Seat, ServerConfig, Table, TableError
 
 __all__ = ["create_app", "STATIC", "LOOPBACK_NAMES"]
 
@@ -222,7 +222,7 @@ async def _session(ws: WebSocket, hub: Hub) -> None:
                         raise IllegalActionError("NOT_ALLOWED", "the human seats deal the next hand")
                     table.next_hand()
                 elif kind == "hint":
-                    hint = await table.hint(seat.index)
+                    hint = await table.hint(seat.index, message.get("lang"))
                     conn.send({"v": PROTOCOL_VERSION, "type": "hint", "id": ref, **hint})
                 elif kind == "settings":
                     _apply_settings(table, seat, message)
@@ -247,10 +247,14 @@ def _apply_settings(table: Table, seat: Seat, message: dict[str, Any]) -> None:
         if key in message:
             if not isinstance(message[key], bool):
                 raise IllegalActionError("BAD_SETTINGS", f"{key} is true or false")
+    if "lang" in message and message["lang"] not in LANGS:
+        raise IllegalActionError("BAD_SETTINGS", 'lang is "en" or "zh"')
+    for key in ("hints", "ai_debug", "lang"):     # checked all first: a refusal changes nothing
+        if key in message:
             table.settings[key] = message[key]
             changed = True
     if not changed:
-        raise IllegalActionError("BAD_SETTINGS", "settings takes hints and/or ai_debug")
+        raise IllegalActionError("BAD_SETTINGS", "settings takes hints, ai_debug and/or lang")
     for s in table.seats:
         if s.conn is not None:
             s.conn.send({"v": PROTOCOL_VERSION, "type": "settings", "settings": table.public_settings()})

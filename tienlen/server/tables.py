@@ -186,7 +186,14 @@ class Table:
     def public_settings(self) -> dict[str, Any]:
         return {"hints": bool(self.settings.get("hints", True)),
                 "ai_debug": bool(self.settings.get("ai_debug", False)),
-                "turn_timeout": self.turn_timeout(), "fallback": self.fallback()}
+                "turn_timeout": self.turn_timeout(), "fallback": self.fallback(),
+                "lang": self.lang()}
+
+    def lang(self) -> str:
+        """The language the table words its bots' reasons in (the room's, ``"en"`` or
+        ``"zh"``), where the game words them in it; else English."""
+        value = self.settings.get("lang", "en")
+        return value if value in getattr(self.spec, "reason_langs", ("en",)) else "en"
 
     def broadcast_seats(self) -> None:
         info = self.seat_info()
@@ -249,17 +256,25 @@ class Table:
         self._changed()
         self.broadcast_state()
 
-    async def hint(self, seat: int) -> dict[str, Any]:
-        """The hint level's action and reason for ``seat`` (its turn only)."""
+    async def hint(self, seat: int, lang: str | None = None) -> dict[str, Any]:
+        """The hint level's action and reason for ``seat`` (its turn only), the reason in
+        ``lang`` (default: the table's ``lang`` setting) if the game words its reasons in it
+        (``spec.reason_langs``), else in English; ``lang`` in the answer says which."""
+        if lang is None:
+            lang = self.lang()
+        if lang not in LANGS:
+            raise IllegalActionError("BAD_MESSAGE", "lang is \"en\" or \"zh\"")
         if not self.settings.get("hints", True):
             raise IllegalActionError("HINTS_OFF", "hints are turned off at this table")
         if self.state.turn != seat:
             raise IllegalActionError("NOT_YOUR_TURN", "a hint is for the seat to act")
         view = self.state.bot_view(seat)
         bot = self.spec.make_bot(self.spec.hint_level, bot_seed(self.seed, seat, self.version))
+        if lang not in getattr(self.spec, "reason_langs", ("en",)):
+            lang = "en"
         action, reason = await asyncio.get_running_loop().run_in_executor(
-            self.hub.pool, bot.explain, view)
-        return {"action": action, "reason": reason, "level": self.spec.hint_level}
+            self.hub.pool, bot.explain, view, lang)
+        return {"action": action, "reason": reason, "lang": lang, "level": self.spec.hint_level}
 
     # ------------------------------------------------------------ the driver
 
@@ -355,7 +370,9 @@ class Table:
                     continue
             view = state.bot_view(turn)
             debug = bool(self.settings.get("ai_debug"))
-            think: Callable[[object], Any] = bot.explain if debug else bot.act
+            lang = self.lang()
+            think: Callable[[object], Any] = \
+                (lambda v: bot.explain(v, lang)) if debug else bot.act
             try:
                 answer = await loop.run_in_executor(self.hub.pool, think, view)
             except Exception as error:       # a bot bug must not stop the table
@@ -460,12 +477,20 @@ class Hub:
         self.pool.shutdown(wait=False, cancel_futures=True)
 
 
+#: The languages a table may word its bots' reasons in (a game words fewer: reason_langs).
+LANGS = ("en", "zh")
+
+
 def _check_settings(settings: dict[str, Any], spec: GameSpec) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in settings.items():
         if key in ("hints", "ai_debug"):
             if not isinstance(value, bool):
                 raise TableError("BAD_SETTINGS", f"{key} is true or false")
+            out[key] = value
+        elif key == "lang":
+            if value not in LANGS:
+                raise TableError("BAD_SETTINGS", 'lang is "en" or "zh"')
             out[key] = value
         elif key == "turn_timeout":
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 3600:

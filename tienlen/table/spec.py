@@ -98,8 +98,9 @@ class TableBot(Protocol):
     def act(self, view: object) -> dict[str, Any]:
         """The action to take."""
 
-    def explain(self, view: object) -> tuple[dict[str, Any], str]:
-        """The action and the reason for it, in words (hints, the AI debug panel)."""
+    def explain(self, view: object, lang: str = "en") -> tuple[dict[str, Any], str]:
+        """The action and the reason for it, in words (hints, the AI debug panel): in
+        ``lang`` when it is one of the spec's ``reason_langs``, else in English."""
 
 
 class TableState(Protocol):
@@ -163,6 +164,8 @@ class GameSpec(Protocol):
     bot_levels: tuple[str, ...]
     #: The level whose explanation is the training room's hint.
     hint_level: str
+    #: The languages its bots word their reasons in (``TableBot.explain(view, lang)``).
+    reason_langs: tuple[str, ...]
 
     def new_match(self, seed: int, *, players: int | None = None,
                   options: Mapping[str, Any] | None = None) -> TableState:

@@ -40,7 +40,7 @@ from ..guandan.match import DEFAULT_MAX_HANDS, Match
 from ..guandan.plays import Play
 from .guandan_board import (MatchInfo, SeatLabel, board, card_text, hand_end, play_text,
                             seat_labels, sorted_hand, transcript)
-from .guandan_words import WORDS, Words, rank_text, reason_text, refusal_text
+from .guandan_words import WORDS, Words, rank_text, refusal_text
 from .play import (BOT_PAUSE, _bot_seed, check_card_number, help_table, input_tokens,
                    parse_command)
 from .render import Style
@@ -531,14 +531,15 @@ class GuandanSession:
         self._suggest(game, view, words.tip.format(i=index, n=len(self.tip)), play, None)
 
     def _show_hint(self, game: Game, view: GameView) -> None:
-        """The best play (the L2 plan's), with its reason; y plays it."""
+        """The best play (the L3 search's), with its reason in the session's language; y plays
+        it."""
         words = self.words
         if not self.options.hints:
             raise IllegalActionError("STATE_CONFLICT", words.hints_off, "HINTS_OFF")
         suggestion = hint(view)
         play = suggestion.cards if isinstance(suggestion.cards, Play) else None
         self._suggest(game, view, words.hint, play,
-                      reason_text(suggestion.reason, play, self.lang))
+                      suggestion.reason_in(self.lang))
 
     def _suggest(self, game: Game, view: GameView, label: str, play: Play | None,
                  reason: str | None) -> None:
@@ -632,7 +633,7 @@ class GuandanSession:
                     suggestion = advice.cards
                     text = Text(f"{words.hint}: ", style="bold magenta")
                     text.append_text(card_text(Card(suggestion), self.style))
-                    why = reason_text(advice.reason, None, self.lang)
+                    why = advice.reason_in(self.lang)
                     text.append(f" {self.style.dash} {why}. {words.accept_give}")
                     self.term.print(text)
                     continue

@@ -22,27 +22,13 @@ import os
 from dataclasses import dataclass
 
 from ..guandan.plays import Kind, Play
+from ..guandan.reasons import Explanation, play_words, rank_text
 
 __all__ = ["Words", "WORDS", "LANGS", "default_lang", "describe", "kind_name", "rank_text",
-           "refusal_text", "reason_text", "REFUSALS_ZH", "SESSION_DETAILS"]
+           "refusal_text", "reason_text", "explanation_text", "REFUSALS_ZH", "SESSION_DETAILS"]
 
 #: The languages of the training mode.
 LANGS = ("en", "zh")
-
-_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-_WINDOWS = {Kind.STRAIGHT: 5, Kind.STRAIGHT_FLUSH: 5, Kind.THREE_PAIRS: 3, Kind.PLATE: 2}
-
-
-def rank_text(rank: int) -> str:
-    """A natural rank 2..14 as written on a card (``10``, ``A``); 15 and 16 are the jokers.
-
-    >>> rank_text(14), rank_text(10), rank_text(16)
-    ('A', '10', 'BJ')
-    """
-    if 2 <= rank <= 14:
-        return _RANKS[rank - 2]
-    return "SJ" if rank == 15 else "BJ"
-
 
 @dataclass(frozen=True, slots=True)
 class Words:
@@ -383,20 +369,24 @@ def describe(play: Play, lang: str) -> str:
     """
     if lang != "zh":
         return f"{play.describe()} · {play.kind.chinese}"
-    kind, rank = play.kind, play.rank
-    name = kind.chinese
-    if kind in _WINDOWS:
-        low = rank - _WINDOWS[kind] + 1
-        return f"{name} {rank_text(14 if low == 1 else low)}-{rank_text(rank)}"
-    if kind is Kind.JOKER_BOMB:
-        return name
-    if kind is Kind.BOMB:
-        return f"{name} {rank_text(rank)}（{play.size}张）"
-    return f"{name} {rank_text(rank)}"
+    return play_words(play, "zh")
 
 
-# The bots' reasons (tienlen.guandan.bots) in Chinese; {play} stands for the play's reading.
-# A reason not listed here is shown as the bot wrote it.
+def explanation_text(why: Explanation, lang: str) -> str:
+    """A bot's or hint's reason (its :class:`~tienlen.guandan.reasons.Explanation`) in
+    ``lang``: the wording comes from the reason's code and fields, never from English text.
+
+    >>> from tienlen.guandan import classify
+    >>> king = classify("Ks", 5)[0]
+    >>> explanation_text(Explanation("FOLLOW_GROUP", play=king), "zh")
+    '单张 K能压过，而且不拆散你的牌型'
+    """
+    return why.text(lang)
+
+
+# Older reason strings (before the bots gave an Explanation) in Chinese, for callers that hold
+# only the English text; {play} stands for the play's reading. The training mode words the
+# bots' Explanation instead (explanation_text). A reason not listed here is shown as written.
 _REASONS_TEXT_ZH = {
     "the rules make you give your highest card": "规则要求你交出最大的牌",
     "return a low card you do not need": "还一张你用不上的小牌",
@@ -419,8 +409,10 @@ _SCORES = " levels on simulated deals"
 
 
 def reason_text(reason: str, play: Play | None, lang: str) -> str:
-    """A bot's reason for ``play`` (None: a pass or a card) in ``lang``: Chinese for the
-    reasons the bots give, with the play's reading in Chinese; else as written.
+    """An older bot reason string for ``play`` (None: a pass or a card) in ``lang``: Chinese
+    for the L1/L2 reasons listed above, with the play's reading in Chinese; else as written.
+    Superseded by :func:`explanation_text`, which words the structured reason (the L3
+    search's sentences too); kept for callers that hold only the string.
 
     >>> from tienlen.guandan import classify
     >>> king = classify("Ks", 5)[0]

@@ -304,7 +304,9 @@ function playSelected() {
   }
 }
 function passTurn() { if (room.view && room.view.can_pass) send({ type: "act", action: { kind: "pass" } }); }
-function askHint() { if (room.view && room.view.turn === room.seat) send({ type: "hint", id: "hint" }); }
+// The hint's reason comes worded in the room's language (the server words it from the bot's
+// structured reason); the room shows it as it is.
+function askHint() { if (room.view && room.view.turn === room.seat) send({ type: "hint", id: "hint", lang: room.lang }); }
 
 function showHint(message) {
   const a = message.action, hand = room.view.hand;
@@ -346,7 +348,8 @@ async function startTable(game) {
   const timer = Number($("opt-timer").value) || 0;
   const body = {
     game, seats: ["human", level, level, level],
-    settings: { hints: $("opt-hints").checked, ai_debug: $("opt-debug").checked, turn_timeout: timer },
+    // lang: the table words the bots' reasons (AI debug, hints) in the room's language.
+    settings: { hints: $("opt-hints").checked, ai_debug: $("opt-debug").checked, turn_timeout: timer, lang: room.lang },
   };
   if (room.seed !== undefined) body.seed = room.seed;
   const response = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
@@ -418,9 +421,11 @@ document.addEventListener("DOMContentLoaded", () => {
   $("quit").onclick = () => { backToMenu(); $("goodbye").hidden = false; window.close(); };
   $("settings-open").onclick = () => $("settings").showModal();
   $("settings").addEventListener("close", () => {
+    const changed = room.lang !== $("opt-lang").value;
     room.lang = $("opt-lang").value;
     localStorage.setItem("tienlen.lang", room.lang);
     applyLang();
+    if (changed) send({ type: "settings", lang: room.lang });   // the bots' reasons follow
   });
   $("menu-back").onclick = backToMenu;
   $("result-menu").onclick = backToMenu;
