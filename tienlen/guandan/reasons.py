@@ -71,9 +71,9 @@ def play_words(play: Play, lang: str) -> str:
     return f"{name} {rank_text(rank)}"
 
 
-# Each reason code's wording, by language: a str.format template over the explanation's
-# fields. A Play field is shown as its reading, an Explanation field by its own wording,
-# a None play field as passing. Both languages use the same fields (tests walk the codes).
+#: Each reason code's wording, by language: a str.format template over the explanation's
+#: fields. A Play field is shown as its reading, an Explanation field by its own wording,
+#: a None play field as passing. Both languages use the same fields (tests walk the codes).
 REASON_WORDS: dict[str, dict[str, str]] = {
     # tribute and return (every bot)
     "GIVE_HIGHEST": {"en": "the rules make you give your highest card",
