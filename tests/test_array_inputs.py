@@ -252,6 +252,18 @@ def _gym_vector_step(a: dict[str, Any]) -> Any:
         env.close()
 
 
+def _sb3_first_legal() -> np.ndarray:
+    """Each env's first legal action in NativeVecEnv's own first deal (its seed and
+    opponents are not _vec()'s, so _first_legal's actions would be refused there)."""
+    from tienlen.rl.sb3 import NativeVecEnv
+    env = NativeVecEnv(N)
+    try:
+        env.reset()
+        return env.action_masks().argmax(axis=1).astype(np.int64)
+    finally:
+        env.close()
+
+
 def _sb3_step(a: dict[str, Any]) -> Any:
     from tienlen.rl.sb3 import NativeVecEnv
     env = NativeVecEnv(N)
@@ -422,7 +434,7 @@ RECIPES: dict[str, Recipe] = {
         {"actions": Param(_first_legal, _const(np.full(N, -1, np.int64)))}, _gym_vector_step,
         needs="gymnasium"),
     "tienlen.rl.sb3.NativeVecEnv.step_async": Recipe(
-        {"actions": Param(_first_legal, _const(np.full(N, -1, np.int64)))}, _sb3_step,
+        {"actions": Param(_sb3_first_legal, _const(np.full(N, -1, np.int64)))}, _sb3_step,
         needs="stable_baselines3"),
     "tienlen.rl.gym_env.MaskedDiscrete.sample": Recipe(
         {"mask": Param(_sample_mask, None), "probability": Param(
