@@ -670,7 +670,12 @@ def _aec_side(steps: int, seed: int):
     """The PettingZoo AEC env, every agent acting uniformly over its mask: agent steps."""
     from tienlen.rl import env as make_env
 
-    e = make_env(players=4)
+    return random_aec_side(make_env(players=4), steps, seed)
+
+
+def random_aec_side(e, steps: int, seed: int):
+    """Any game's PettingZoo AEC env, every agent acting uniformly over its mask: a timed
+    side counting agent steps (the Tiến Lên row above, the Guandan row of guandan_rl_bench)."""
     e.reset(seed=seed)
     rng = random.Random(seed)
 
@@ -1102,7 +1107,8 @@ def bench_guandan_game(cfg: Config) -> None:
 def bench_guandan_rl(cfg: Config) -> None:
     import guandan_rl_bench
 
-    guandan_rl_bench.bench_guandan_rl(cfg, {**_gd_api(), "rlcard_side": _rlcard_side})
+    guandan_rl_bench.bench_guandan_rl(cfg, {**_gd_api(), "rlcard_side": _rlcard_side,
+                                          "random_aec_side": random_aec_side})
 
 
 COMPARISONS: dict[str, Callable[[Config], None]] = {

@@ -55,25 +55,10 @@ def _features_side(leads):
     return side
 
 
-def _aec_side(steps: int, seed: int):
+def _aec_side(steps: int, seed: int, random_aec_side):
     from tienlen.rl.guandan_aec import guandan_env
 
-    e = guandan_env()
-    e.reset(seed=seed)
-    rng = random.Random(seed)
-
-    def side():
-        done = 0
-        while done < steps:
-            obs, _, terminated, truncated, _ = e.last()
-            if terminated or truncated:
-                e.reset()
-                continue
-            mask = obs["action_mask"]
-            e.step(rng.choice(np.flatnonzero(mask).tolist()))
-            done += 1
-        return done
-    return side
+    return random_aec_side(guandan_env(), steps, seed)
 
 
 def bench_guandan_rl(cfg, api: dict) -> None:
@@ -88,7 +73,7 @@ def bench_guandan_rl(cfg, api: dict) -> None:
     sides = {"vec": _vec_side(n, 4 if cfg.quick else 16, cfg.seed),
              "features": _features_side(leads)}
     try:
-        sides["aec"] = _aec_side(300 if cfg.quick else 2000, cfg.seed)
+        sides["aec"] = _aec_side(300 if cfg.quick else 2000, cfg.seed, api["random_aec_side"])
         aec_why = ""
     except ImportError as e:
         aec_why = f"pettingzoo not installed ({e}); pip install -e '.[rl]'"
