@@ -219,3 +219,35 @@ def test_room_language_switch_and_narrow_layout(served):
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390
     page.close()
+
+
+def test_room_settings_change_mid_hand(served):
+    # The settings button in the room's scoreboard opens the same dialog as the menu's; what
+    # it sets applies to the table at once: hints off hides 提示, the timer shows a clock.
+    hub, port, browser = served
+    page = browser.new_page(bypass_csp=True, viewport={"width": 1100, "height": 760})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"http://127.0.0.1:{port}/?seed=5&bots=L1&timer=0")
+    page.click("#start-guandan")
+    page.wait_for_selector("#hand .card")
+    assert _my_turn(page)                 # the first hand: we are to act, no clock yet
+    table = _table(hub)
+    assert page.is_visible("#hint") and table.turn_timeout() == 0
+    assert page.inner_text("#sb-clock") == ""
+    page.click("#settings-room")
+    assert page.is_checked("#opt-hints")
+    page.uncheck("#opt-hints")
+    page.fill("#opt-timer", "600")
+    page.click("#settings-close")
+    page.wait_for_function("document.getElementById('hint').hidden === true")
+    assert table.settings["hints"] is False and table.turn_timeout() == 600
+    page.wait_for_function("document.getElementById('sb-clock').textContent !== ''")
+    page.click("#settings-room")          # reopened: the table's settings as they stand
+    assert not page.is_checked("#opt-hints") and page.input_value("#opt-timer") == "600"
+    page.check("#opt-hints")
+    page.click("#settings-close")
+    page.wait_for_function("document.getElementById('hint').hidden === false")
+    assert table.settings["hints"] is True
+    assert errors == []
+    page.close()

@@ -350,6 +350,30 @@ def test_silent_seat_is_played_by_the_fallback_after_the_turn_timer(server):
     c.close()
 
 
+def test_a_human_seat_sets_the_turn_timer_mid_match(server):
+    # The room's settings button: a new timer applies to the turn under way (the clock is
+    # re-sent and the fallback plays the silent seat once it runs out); a bad value in the
+    # same message as a good one is refused whole.
+    hub, port = server
+    info = create(port, "tienlen", ["human", "L1"], seed=4, settings={"turn_timeout": 0})
+    table = hub.tables[info["table"]]
+    c = Client(port)
+    c.join(info["table"], info["tokens"]["0"])
+    c.until(lambda m: m["type"] == "state" and m["view"]["turn"] == 0)
+    assert table.clock() is None
+    c.send({"type": "settings", "turn_timeout": -1, "hints": False})
+    assert c.until(lambda m: m["type"] in ("settings", "error"))["code"] == "BAD_SETTINGS"
+    assert table.turn_timeout() == 0 and table.settings.get("hints", True)
+    c.send({"type": "settings", "turn_timeout": 0.3})
+    settings = c.until(lambda m: m["type"] == "settings")["settings"]
+    assert settings["turn_timeout"] == 0.3
+    clock = c.until(lambda m: m["type"] == "state" and m["clock"] is not None)["clock"]
+    assert clock["seat"] == 0 and clock["timeout"] == 0.3
+    action = c.until(lambda m: m["type"] == "action" and m["seat"] == 0)
+    assert action["by"] == "fallback"
+    c.close()
+
+
 def test_disconnected_seat_is_played_and_a_reconnect_takes_it_back(server):
     hub, port = server
     info = create(port, "tienlen", ["remote", "L1"], seed=6, options={"hands": 3})

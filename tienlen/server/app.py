@@ -38,7 +38,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..table import IllegalActionError, get_spec, spec_names
-from .tables import LANGS, PROTOCOL_VERSION, Hub, Seat, ServerConfig, Table, TableError
+from .tables import (LIVE_SETTINGS, PROTOCOL_VERSION, Hub, Seat, ServerConfig, Table,
+                     TableError, check_settings)
 
 __all__ = ["create_app", "STATIC", "LOOPBACK_NAMES"]
 
@@ -240,24 +241,26 @@ async def _session(ws: WebSocket, hub: Hub) -> None:
 
 
 def _apply_settings(table: Table, seat: Seat, message: dict[str, Any]) -> None:
+    """A human seat changes the table's settings mid-match (the room's settings dialog):
+    checked by the same rules as a new table's settings, all before any is applied, so a
+    refusal changes nothing. A new turn timer restarts the clock of the turn under way."""
     if seat.kind != "human":
         raise IllegalActionError("NOT_ALLOWED", "only a human seat changes the table's settings")
-    changed = False
-    for key in ("hints", "ai_debug"):
-        if key in message:
-            if not isinstance(message[key], bool):
-                raise IllegalActionError("BAD_SETTINGS", f"{key} is true or false")
-    if "lang" in message and message["lang"] not in LANGS:
-        raise IllegalActionError("BAD_SETTINGS", 'lang is "en" or "zh"')
-    for key in ("hints", "ai_debug", "lang"):     # checked all first: a refusal changes nothing
-        if key in message:
-            table.settings[key] = message[key]
-            changed = True
-    if not changed:
-        raise IllegalActionError("BAD_SETTINGS", "settings takes hints, ai_debug and/or lang")
+    asked = {key: message[key] for key in LIVE_SETTINGS if key in message}
+    if not asked:
+        raise IllegalActionError("BAD_SETTINGS", "settings takes " + ", ".join(LIVE_SETTINGS))
+    try:
+        checked = check_settings(asked, table.spec)
+    except TableError as error:
+        raise IllegalActionError(error.code, error.message) from None
+    table.settings.update(checked)
     for s in table.seats:
         if s.conn is not None:
             s.conn.send({"v": PROTOCOL_VERSION, "type": "settings", "settings": table.public_settings()})
+    if "turn_timeout" in checked:
+        table.turn_started = time.monotonic()
+        table.broadcast_state()         # the clock each seat shows
+        table.poke()                    # the driver's fallback deadline moved
 
 
 def create_app(hub: Hub | None = None, *, hosts: Iterable[str] = (),

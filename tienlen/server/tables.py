@@ -428,7 +428,7 @@ class Hub:
             settings = {}
         if not isinstance(settings, dict):
             raise TableError("BAD_SETTINGS", "settings is an object")
-        clean = _check_settings(settings, spec)
+        clean = check_settings(settings, spec)
         try:
             seed = seed_or_fresh(seed)
             state = spec.new_match(seed, players=len(seats), options=options)
@@ -481,7 +481,12 @@ class Hub:
 LANGS = ("en", "zh")
 
 
-def _check_settings(settings: dict[str, Any], spec: GameSpec) -> dict[str, Any]:
+#: The settings a human seat may change during a match (the ``settings`` message).
+LIVE_SETTINGS = ("hints", "ai_debug", "lang", "turn_timeout")
+
+
+def check_settings(settings: dict[str, Any], spec: GameSpec) -> dict[str, Any]:
+    """``settings`` checked (raises :class:`TableError` ``BAD_SETTINGS``) and normalised."""
     out: dict[str, Any] = {}
     for key, value in settings.items():
         if key in ("hints", "ai_debug"):

@@ -373,7 +373,7 @@ function connect() {
     const m = JSON.parse(event.data);
     if (m.type === "welcome") { room.seat = m.seat; room.seats = m.seats; room.settings = m.settings; room.view = null; }
     else if (m.type === "seats") room.seats = m.seats;
-    else if (m.type === "settings") room.settings = m.settings;
+    else if (m.type === "settings") { room.settings = m.settings; if (room.view) render(); }
     else if (m.type === "state") {
       if (room.view && room.view.hand_number !== m.view.hand_number) room.view = null;
       const before = room.view;
@@ -420,12 +420,22 @@ document.addEventListener("DOMContentLoaded", () => {
   $("start-tienlen").onclick = () => startTable("tienlen");
   $("quit").onclick = () => { backToMenu(); $("goodbye").hidden = false; window.close(); };
   $("settings-open").onclick = () => $("settings").showModal();
+  $("settings-room").onclick = () => {
+    // The dialog opens on the table's settings as they stand (another seat may have changed them).
+    $("opt-hints").checked = room.settings.hints !== false;
+    $("opt-debug").checked = !!room.settings.ai_debug;
+    if (room.settings.turn_timeout !== undefined) $("opt-timer").value = room.settings.turn_timeout;
+    $("settings").showModal();
+  };
   $("settings").addEventListener("close", () => {
-    const changed = room.lang !== $("opt-lang").value;
     room.lang = $("opt-lang").value;
     localStorage.setItem("tienlen.lang", room.lang);
     applyLang();
-    if (changed) send({ type: "settings", lang: room.lang });   // the bots' reasons follow
+    // In the room the table takes the new settings at once (the bots' reasons follow the
+    // language; the turn timer restarts); from the menu they are the next table's.
+    if (document.body.dataset.screen === "room" && room.ws)
+      send({ type: "settings", hints: $("opt-hints").checked, ai_debug: $("opt-debug").checked,
+             turn_timeout: Math.max(0, Math.min(3600, Number($("opt-timer").value) || 0)), lang: room.lang });
   });
   $("menu-back").onclick = backToMenu;
   $("result-menu").onclick = backToMenu;
