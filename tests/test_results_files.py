@@ -42,7 +42,6 @@ def test_guandan_games_file_of_the_landed_version_loads():
     loaded = arena.load(DATA / "guandan-v1.jsonl")
     assert loaded.games == 2 and loaded.boards == 1 and loaded.seed == 5
     again = arena.run("L1", "L1", matches=2, hand_cap=3, seed=5)
-    assert loaded.to_json()["teams"] == again.to_json()["teams"]
     for team in (0, 1):
         a, b = loaded.team(team), again.team(team)
         assert (a.match_wins, a.hand_wins, a.mean_place, a.levels, a.decisions) == \
