@@ -351,19 +351,18 @@ def _add_sim(subparsers: _Subparsers) -> None:
                              "run starts)")
     # Issue 15: clusters, streaming and resuming (tienlen.scale, tienlen.results).
     parser.add_argument("--scheduler", metavar="ADDRESS",
-                        help="Tiến Lên only: play on a Dask cluster: tcp://HOST:PORT of a running "
+                        help="play on a Dask cluster (any game): tcp://HOST:PORT of a running "
                              "scheduler, or local:N for N local worker processes "
                              '(needs pip install "tienlen[dask]")')
     parser.add_argument("--out", type=Path, metavar="FILE",
                         help="write every game as it completes to FILE.jsonl (JSON lines) "
-                             "or, Tiến Lên only, FILE.parquet (a Parquet dataset, needs "
-                             "pyarrow)")
+                             "or FILE.parquet (a Parquet dataset, needs pyarrow; not yet "
+                             "with --game guandan)")
     parser.add_argument("--resume", action="store_true",
-                        help="Tiến Lên only (sim --game guandan refuses it): continue the "
-                             "interrupted run in --out, playing only the games not on file "
-                             "(the same lineup, seed and rules)")
+                        help="continue the interrupted run in --out (any game), playing "
+                             "only the games not on file (the same lineup, seed and rules)")
     parser.add_argument("--unit-games", type=int, metavar="N",
-                        help="Tiến Lên only: games per work unit (default: thousands for fast bots, "
+                        help="games per work unit (default: thousands for fast bots, "
                              "fewer for slow ones); never changes the results")
     parser.add_argument("--game", type=_registered_game, default="tienlen", metavar="GAME",
                         help="which game: tienlen, guandan, or any game registered with "

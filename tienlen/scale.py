@@ -29,10 +29,14 @@ import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor, Future
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .arena import ArenaError, BotSpec
-from .rules import Rules
+# The engine's error, not a game's module: a Guandan (or any) run on Dask loads no Tiến Lên.
+from .table.arena import ArenaError
+
+if TYPE_CHECKING:
+    from .arena import BotSpec
+    from .rules import Rules
 
 __all__ = ["ScaleError", "parse_scheduler", "dask_executor", "unit_deals", "sim_options",
            "UNIT_GAMES"]
