@@ -44,8 +44,8 @@ from typing import Any, Final, Literal, Union
 
 import numpy as np
 
-from ..table.arena import (MAX_JOBS, ArenaError, Comparison, Interval, Pace, Stopped, Work,
-                           mean_interval, paired_test, run_work)
+from ..table.arena import (MAX_JOBS, ArenaError, ArenaInterrupted, Comparison, Interval,
+                           Pace, Stopped, Work, mean_interval, paired_test, run_work)
 from ..table.files import (ResultsError, _durable, _json_line, float_column, int_column,
                            int_field, span_field)
 from ..lockfile import WriterLock
@@ -99,12 +99,16 @@ class GamesFileError(DuplicateError, ResultsError):
     before, and a :class:`tienlen.results.ResultsError`, as for a Tiến Lên games file."""
 
 
-class DuplicateInterrupted(KeyboardInterrupt):
+class DuplicateInterrupted(ArenaInterrupted):
     """Ctrl-C stopped :func:`run`: ``result`` holds the completed boards (both games of
-    each), or ``None`` if none was; ``games`` is how many were asked for."""
+    each), or ``None`` if none was; ``games`` is how many were asked for. An
+    :class:`~tienlen.table.arena.ArenaInterrupted`, as every game's arena raises (and a
+    ``KeyboardInterrupt``)."""
+
+    result: DuplicateResult | None  # type: ignore[assignment]
 
     def __init__(self, result: DuplicateResult | None, games: int) -> None:
-        super().__init__()
+        KeyboardInterrupt.__init__(self)
         self.result = result
         self.games = games
 
