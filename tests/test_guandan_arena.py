@@ -453,3 +453,32 @@ def test_guandan_writer_holds_writer_lock(tmp_path) -> None:
     with pytest.raises(DuplicateError, match="exists"):
         GamesWriter(path, teams=["a", "b"], mode="hand", seed=5, hand_cap=100, games=2)
     WriterLock.acquire(path, DuplicateError).release()
+
+
+def test_an_interrupted_games_file_resumes_to_the_whole_run(tmp_path) -> None:
+    """Issue 25: a Guandan games file cut anywhere resumes (its torn tail cut off) and ends
+    as the file of the uninterrupted run; the units on file are not played again."""
+    from tienlen.guandan import arena
+
+    path = tmp_path / "g.jsonl"
+    with arena.GamesWriter(path, teams=["L1+L1", "L1+L1"], mode="hand", seed=3, hand_cap=100,
+                           games=12) as out:
+        arena.run("L1", "L1", hands=12, seed=3, unit_deals=2, on_unit=out.write)
+    whole = arena.load(path)
+    data = path.read_bytes()
+    cut = data[:data.index(b'{"unit": [2, 4]}') + 5]           # inside unit 2..4's line
+    path.write_bytes(cut)
+    assert arena.load(path).boards == 2
+    played = []
+    with arena.GamesWriter(path, teams=["L1+L1", "L1+L1"], mode="hand", seed=3, hand_cap=100,
+                           games=16, resume=True) as out:
+        assert [u.start for u in out.units] == [0] and out.played == 4
+        result = arena.run("L1", "L1", hands=16, seed=3, unit_deals=2, done=out.units,
+                           on_unit=lambda u: (played.append(u.start), out.write(u)))
+    assert played == [2, 4, 6]
+    again = arena.load(path)
+    assert again.games_table() == result.games_table()
+    assert again.games_table()[:len(whole.games_table())] == whole.games_table()
+    with pytest.raises(arena.GamesFileError, match="its seed is 3, this run's is 4"):
+        arena.GamesWriter(path, teams=["L1+L1", "L1+L1"], mode="hand", seed=4, hand_cap=100,
+                          games=16, resume=True)

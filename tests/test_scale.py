@@ -267,3 +267,87 @@ def test_a_cluster_started_with_the_dask_commands_gives_the_serial_results(
                 proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 proc.kill()
+
+
+# --- Guandan on the cluster (issue 25: the same scale-out for every game) ---------------
+
+
+def _same_boards(a, b) -> bool:
+    return a.games_table() == b.games_table()
+
+
+@pytest.fixture(scope="module")
+def guandan_serial():
+    from tienlen.guandan import arena as guandan_arena
+
+    return guandan_arena.run("L1", "L1", hands=60, seed=21)
+
+
+def test_a_cluster_plays_guandan_boards_as_a_serial_run(cluster, guandan_serial) -> None:
+    from tienlen.guandan import arena as guandan_arena
+
+    _, client = cluster
+    units = []
+    result = guandan_arena.run("L1", "L1", hands=60, seed=21, executor=ClientExecutor(client),
+                               unit_deals=4, on_unit=units.append)
+    assert _same_boards(result, guandan_serial)
+    assert sorted(u.start for u in units) == list(range(0, 30, 4))
+
+
+def test_a_killed_worker_loses_no_guandan_game(cluster, guandan_serial) -> None:
+    from tienlen.guandan import arena as guandan_arena
+
+    _, client = cluster
+    client.wait_for_workers(2, timeout=60)
+    victim = next(iter(client.run(os.getpid).values()))
+    after_kill: list[int] = []
+    killed = False
+
+    def on_unit(unit) -> None:
+        nonlocal killed
+        if not killed:
+            os.kill(victim, signal.SIGKILL)    # in the middle of the run: 14 units to go
+            killed = True
+        else:
+            after_kill.append(unit.start)
+
+    result = guandan_arena.run("L1", "L1", hands=60, seed=21, executor=ClientExecutor(client),
+                               unit_deals=2, on_unit=on_unit)
+    assert killed and len(after_kill) == 14
+    assert _same_boards(result, guandan_serial)
+    client.wait_for_workers(2, timeout=60)
+    assert victim not in client.run(os.getpid).values()
+
+
+def test_the_fingerprint_names_both_cores() -> None:
+    from tienlen import core
+    from tienlen.guandan import core as guandan_core
+    from tienlen.scale import _fingerprint
+    from tienlen.seeds import mix
+
+    text = _fingerprint()
+    assert str(core.deal(mix(0, 1), 4)) in text
+    assert str([list(h) for h in guandan_core.deal(mix(0, 1))]) in text
+
+
+def test_guandan_sim_resumes_on_a_scheduler_to_the_serial_result(cluster, tmp_path: Path,
+                                                                 capsys) -> None:
+    from tienlen.guandan import arena as guandan_arena
+
+    local, _ = cluster
+    out = tmp_path / "boards.jsonl"
+    args = ["sim", "--game", "guandan", "--bots", "L1,L1", "--seed", "21", "--out", str(out),
+            "--unit-games", "8", "--scheduler", local.scheduler_address]
+    assert main([*args, "--hands", "24"]) == 0
+    assert guandan_arena.load(out).games == 24
+    assert main([*args, "--hands", "60", "--resume"]) == 0
+    assert "resuming" in capsys.readouterr().err
+    assert _same_boards(guandan_arena.load(out), guandan_arena.run("L1", "L1", hands=60, seed=21))
+    header = json.loads(out.read_text().splitlines()[0])
+    assert header["game"] == "guandan" and header["version"] == 2
+    # another run's file is refused, untouched
+    before = out.read_bytes()
+    assert main(["sim", "--game", "guandan", "--bots", "L2,L1", "--seed", "21", "--out",
+                 str(out), "--hands", "60", "--resume"]) != 0
+    assert "another run's games: its teams" in capsys.readouterr().err
+    assert out.read_bytes() == before

@@ -36,6 +36,7 @@ import math
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -43,10 +44,10 @@ from typing import Any, Final, Literal, Union
 
 import numpy as np
 
-from ..arena import (MAX_JOBS, ArenaError, Comparison, Interval, Pace, Stopped, Work,
-                     mean_interval, paired_test, run_work)
-from ..results import (ResultsError, _durable, _json_line, float_column, int_column, int_field,
-                       span_field)
+from ..table.arena import (MAX_JOBS, ArenaError, ArenaInterrupted, Comparison, Interval,
+                           Pace, Stopped, Work, mean_interval, paired_test, run_work)
+from ..table.files import (ResultsError, _durable, _json_line, float_column, int_column,
+                           int_field, span_field)
 from ..lockfile import WriterLock
 from ..seeds import check_seed, mix
 from .bots import Bot, make_bot
@@ -80,7 +81,9 @@ MAX_HAND_CAP: Final = 1000
 MAX_GAMES: Final = 2_000_000
 #: The schema name in the header of a games file (``--out``).
 SCHEMA: Final = "tienlen.guandan.games"
-_VERSION: Final = 1
+#: Version 2 (issue 25) adds ``game`` and the ``{"games": N}`` line of a resumed run.
+_VERSION: Final = 2
+_READS: Final = (1, 2)
 #: What :meth:`DuplicateResult.compare` compares.
 STATISTICS: Final = ("match_wins", "hand_wins", "places", "levels")
 _TEAMS: Final = ("A", "B")
@@ -96,12 +99,16 @@ class GamesFileError(DuplicateError, ResultsError):
     before, and a :class:`tienlen.results.ResultsError`, as for a Tiến Lên games file."""
 
 
-class DuplicateInterrupted(KeyboardInterrupt):
+class DuplicateInterrupted(ArenaInterrupted):
     """Ctrl-C stopped :func:`run`: ``result`` holds the completed boards (both games of
-    each), or ``None`` if none was; ``games`` is how many were asked for."""
+    each), or ``None`` if none was; ``games`` is how many were asked for. An
+    :class:`~tienlen.table.arena.ArenaInterrupted`, as every game's arena raises (and a
+    ``KeyboardInterrupt``)."""
+
+    result: DuplicateResult | None  # type: ignore[assignment]
 
     def __init__(self, result: DuplicateResult | None, games: int) -> None:
-        super().__init__()
+        KeyboardInterrupt.__init__(self)
         self.result = result
         self.games = games
 
@@ -118,9 +125,8 @@ class DuplicateUnit:
     stopped it; in hand mode nothing, 0), ``hand_wins`` (hands whose first out was the
     team's), ``place_sums`` (the team's two players' places, 1..4, summed over the
     hands), ``levels`` (levels gained, G7.1, summed), ``decisions`` and ``seconds``
-    (the CPU time of this process spent deciding: on a machine shared with other work,
-    wall time says more about the load than about the bot)
-    (spent deciding)."""
+    (the wall-clock seconds its bots spent deciding, as in every game's arena:
+    :mod:`tienlen.table.arena`; before issue 25 this was CPU time)."""
 
     start: int
     stop: int
@@ -228,22 +234,22 @@ class _Boards(Work[DuplicateUnit, "DuplicateResult"]):
         bots = [_build(self.teams[team_at[s]], bot_seed(self.seed, board, s)) for s in range(4)]
         i = board - unit.start
         unit.a_seats[i, seating] = seats[0]
-        clock, cpu = time.perf_counter, time.process_time
+        clock = time.perf_counter
         decisions, seconds = unit.decisions[i, seating], unit.seconds[i, seating]
         where = f"board {board}, seating {seating}"
         while not match.is_over:
             seat = match.turn
             assert seat is not None   # someone acts until the match is over
             team = team_at[seat]
-            c0 = cpu()
+            t0 = clock()
             try:
                 kind, cards = bots[seat].decide(match.game.view(seat))
             except Exception as error:
                 raise DuplicateError(f"{bots[seat].name} (seat {seat}, {where}, hand "
                                      f"{match.hand_number}) raised {type(error).__name__}: "
                                      f"{error}") from error
-            seconds[team] += cpu() - c0
             t1 = clock()
+            seconds[team] += t1 - t0
             decisions[team] += 1
             try:
                 match.act(kind, cards, seat)
@@ -294,7 +300,7 @@ class TeamStats:
     hand_wins: Interval
     mean_place: Interval
     levels: Interval
-    ms_per_decision: float      # CPU time
+    ms_per_decision: float      # wall-clock, as every game's arena
     decisions: int
 
 
@@ -413,7 +419,7 @@ class DuplicateResult:
     def table(self) -> str:
         """The statistics as a Markdown table, then the paired comparisons."""
         lines = [self.title(), "",
-                 "| team | match wins | hand wins | mean place | levels/game | CPU ms/decision |",
+                 "| team | match wins | hand wins | mean place | levels/game | ms/decision |",
                  "|---|---|---|---|---|---:|"]
         for label, s in zip(_TEAMS, self.teams()):
             wins = _pct(s.match_wins) if self.mode == "match" else "-"
@@ -458,7 +464,9 @@ class DuplicateResult:
             "teams": [{"team": label, "name": s.name,
                        "match_wins": interval(s.match_wins) if self.mode == "match" else None,
                        "hand_wins": interval(s.hand_wins), "mean_place": interval(s.mean_place),
-                       "levels": interval(s.levels), "cpu_ms_per_decision": s.ms_per_decision,
+                       "levels": interval(s.levels), "ms_per_decision": s.ms_per_decision,
+                       # (the key before issue 25, when it was CPU time; deprecated)
+                       "cpu_ms_per_decision": s.ms_per_decision,
                        "decisions": s.decisions}
                       for label, s in zip(_TEAMS, self.teams())],
             "comparisons": [{"statistic": c.statistic, "diff": interval(c.diff),
@@ -544,7 +552,9 @@ def run(team_a: TeamSpec, team_b: TeamSpec, *, matches: int | None = None,
         hands: int | None = None, seed: int = 0, jobs: int = 1,
         hand_cap: int = DEFAULT_HAND_CAP, config: RuleConfig = RuleConfig(),
         progress: Callable[[int, int], None] | None = None,
-        on_unit: Callable[[DuplicateUnit], None] | None = None) -> DuplicateResult:
+        on_unit: Callable[[DuplicateUnit], None] | None = None,
+        executor: Executor | None = None, unit_deals: int | None = None,
+        done: Iterable[DuplicateUnit] = ()) -> DuplicateResult:
     """Play ``matches`` whole matches, or ``hands`` first hands, between team A and team B
     (both even: every board is played in both seatings) and return the statistics.
 
@@ -553,6 +563,11 @@ def run(team_a: TeamSpec, team_b: TeamSpec, *, matches: int | None = None,
     result. ``progress(done, total)`` is called as games complete; ``on_unit`` with each
     completed :class:`DuplicateUnit` (in this process; :class:`GamesWriter` writes them to
     disk). Ctrl-C raises :class:`DuplicateInterrupted` holding the completed boards' result.
+    ``executor`` (any :class:`concurrent.futures.Executor`, a Dask cluster's:
+    :mod:`tienlen.scale`) plays the boards there; with ``unit_deals`` boards are played in
+    units of that many, and the units in ``done`` (an earlier run's, from
+    :meth:`GamesWriter.open` with ``resume=True``) are not played again. None of this
+    changes the result.
 
     Raises :class:`DuplicateError` for a bad request (checked before any game starts,
     :func:`check_request`) or a bot that breaks the rules.
@@ -560,7 +575,11 @@ def run(team_a: TeamSpec, team_b: TeamSpec, *, matches: int | None = None,
     mode, games, names = check_request(team_a, team_b, matches=matches, hands=hands,
                                        seed=seed, jobs=jobs, hand_cap=hand_cap, config=config)
     work = _Boards((team_a, team_b), names, mode, seed, hand_cap, config)
-    return run_work(work, games // 2, jobs=jobs, progress=progress, on_unit=on_unit)
+    done = list(done)
+    if not all(isinstance(u, DuplicateUnit) for u in done):
+        raise DuplicateError("done must hold DuplicateUnits")
+    return run_work(work, games // 2, jobs=jobs, executor=executor, progress=progress,
+                    on_unit=on_unit, unit_deals=unit_deals, done=done)
 
 
 # --- games files (--out) ---------------------------------------------------------------
@@ -568,33 +587,67 @@ def run(team_a: TeamSpec, team_b: TeamSpec, *, matches: int | None = None,
 
 class GamesWriter:
     """A JSON-lines file of a run's games, written as each unit completes: a header line
-    (the run: schema, teams, mode, seed, hand cap, rules, games asked for), then per
+    (the run: schema, game, teams, mode, seed, hand cap, rules, games asked for), then per
     unit one line per game and a closing ``{"unit": [start, stop]}`` line, written and
-    flushed to disk together, so that a run cut short (Ctrl-C, a crash) leaves a file
-    whose complete units :func:`load` reads. A game line holds ``board``, ``seating``,
-    ``a_seats``, ``hands`` and per team (A, B) ``match_won``, ``hands_won``,
-    ``place_sum``, ``levels``, ``decisions`` and ``seconds``.
+    flushed to disk together, so that a run cut short (Ctrl-C, a crash, a killed worker's
+    client) leaves a file whose complete units :func:`load` reads. A game line holds
+    ``board``, ``seating``, ``a_seats``, ``hands`` and per team (A, B) ``match_won``,
+    ``hands_won``, ``place_sum``, ``levels``, ``decisions`` and ``seconds``. A resumed run
+    that asks for more games than the header says appends a ``{"games": N}`` line.
 
-    Refuses to overwrite a file. Use as a context manager, or :meth:`close` it."""
+    Refuses to overwrite a file, unless ``resume``: then an existing file of the same run
+    (teams, mode, seed, hand cap, rules) is continued, its torn tail cut off, and
+    :attr:`units` holds its complete units (pass them to :func:`run` as ``done=``); a file
+    of another run is refused, untouched. Use as a context manager, or :meth:`close` it."""
 
     def __init__(self, path: str | os.PathLike[str], *, teams: Sequence[str], mode: Mode,
                  seed: int, hand_cap: int, games: int,
-                 config: RuleConfig = RuleConfig()) -> None:
+                 config: RuleConfig = RuleConfig(), resume: bool = False) -> None:
         self.path = Path(path)
+        self.units: list[DuplicateUnit] = []
         # One writer per file, as for Tiến Lên games files (tienlen.lockfile), held to close().
         self._lock = WriterLock.acquire(self.path, DuplicateError)
+        self.header = {"schema": SCHEMA, "version": _VERSION, "game": "guandan",
+                       "teams": list(teams), "mode": mode, "seed": seed,
+                       "hand_cap": hand_cap, "games": games, "config": config.to_dict()}
         try:
-            self._stream = self.path.open("xb")
+            if resume and self.path.exists():
+                self._stream = self._continue(games)
+            else:
+                self._stream = self.path.open("xb")
+                _durable(self._stream, (json.dumps(self.header) + "\n").encode())
         except FileExistsError:
             self._lock.release()
-            raise DuplicateError(f"{self.path} already exists: name another file") from None
+            raise DuplicateError(f"{self.path} already exists: name another file, or "
+                                 "give --resume to continue its run") from None
         except OSError as error:
             self._lock.release()
             raise DuplicateError(f"cannot create {self.path}: {error.strerror or error}") from None
-        self.header = {"schema": SCHEMA, "version": _VERSION, "teams": list(teams),
-                       "mode": mode, "seed": seed, "hand_cap": hand_cap, "games": games,
-                       "config": config.to_dict()}
-        _durable(self._stream, (json.dumps(self.header) + "\n").encode())
+        except BaseException:
+            self._lock.release()
+            raise
+
+    def _continue(self, games: int) -> Any:
+        found, units, end, planned = _read_games(self.path)
+        for key in ("teams", "mode", "seed", "hand_cap", "config"):
+            mine, theirs = found.get(key), self.header[key]
+            if key == "config":
+                mine = RuleConfig.from_dict(mine).to_dict() if isinstance(mine, dict) else mine
+            if mine != theirs:
+                raise GamesFileError(f"{self.path} holds another run's games: its {key} is "
+                                     f"{mine}, this run's is {theirs}")
+        stream = self.path.open("r+b")
+        stream.truncate(end)
+        stream.seek(end)
+        if planned != games:
+            _durable(stream, (json.dumps({"games": games}) + "\n").encode())
+        self.units = units
+        return stream
+
+    @property
+    def played(self) -> int:
+        """Games in the complete units on file (those of an earlier run and this one's)."""
+        return 2 * sum(u.stop - u.start for u in self.units)
 
     def write(self, unit: DuplicateUnit) -> None:
         lines = []
@@ -611,6 +664,7 @@ class GamesWriter:
                     "seconds": unit.seconds[i, s].tolist()}, separators=(",", ":")))
         lines.append(json.dumps({"unit": [unit.start, unit.stop]}))
         _durable(self._stream, ("\n".join(lines) + "\n").encode())
+        self.units.append(unit)
 
     def close(self) -> None:
         self._stream.close()
@@ -627,11 +681,25 @@ class GamesWriter:
 def load(path: str | os.PathLike[str]) -> DuplicateResult:
     """The result of the complete units in a games file written by :class:`GamesWriter`
     (an interrupted run's file gives the boards it completed; a unit cut short is left
-    out). A file that is not one, holds a value no run writes, or whose units do not cover
+    out). Reads every version written (1: before issue 25; 2: with ``game`` and resumes).
+    A file that is not one, holds a value no run writes, or whose units do not cover
     boards ``0..n-1`` once each, raises :class:`GamesFileError` (a DuplicateError)."""
     if not isinstance(path, (str, os.PathLike)):
         raise GamesFileError(f"path must be a file path; got {path!r:.80}")
     path = Path(path)
+    header, units, _, _ = _read_games(path)
+    if not units:
+        raise GamesFileError(f"{path}: no complete unit of games")
+    try:
+        return DuplicateResult(header["_names"], header["mode"], header["seed"],
+                               header["hand_cap"], units)
+    except DuplicateError as error:
+        raise GamesFileError(f"{path}: {error}") from None
+
+
+def _read_games(path: Path) -> tuple[dict[str, Any], list[DuplicateUnit], int, int | None]:
+    """A games file's header (checked; ``_names`` the teams as a pair), its complete units,
+    the byte offset where they end, and the games the last request asked for."""
     try:
         data = path.read_bytes()
     except OSError as error:
@@ -644,28 +712,37 @@ def load(path: str | os.PathLike[str]) -> DuplicateResult:
         header = _json_line(lines[0], path, 1)
     except ValueError as error:
         raise GamesFileError(str(error)) from None
-    if header.get("schema") != SCHEMA or header.get("version") != _VERSION:
-        raise GamesFileError(f"{path}: not a Guandan games file (version {_VERSION} of "
-                             f"{SCHEMA!r})")
+    if header.get("schema") != SCHEMA or header.get("version") not in _READS:
+        raise GamesFileError(f"{path}: not a Guandan games file (versions "
+                             f"{', '.join(map(str, _READS))} of {SCHEMA!r})")
     try:
         teams = header["teams"]
         if not isinstance(teams, list) or len(teams) != 2 or not all(type(t) is str for t in teams):
             raise ValueError("teams must be two names")
-        names = (teams[0], teams[1])
+        header["_names"] = (teams[0], teams[1])
         mode = header["mode"]
         if mode not in MODES:
             raise ValueError(f"a bad mode {mode!r:.40}")
-        seed = check_seed(header["seed"])
+        check_seed(header["seed"])
         cap = int_field(header["hand_cap"], 1, MAX_HAND_CAP, "hand_cap")
     except (KeyError, TypeError, ValueError) as error:
         raise GamesFileError(f"{path}:1: a bad header ({error})") from None
+    planned = header.get("games")
     units: list[DuplicateUnit] = []
     rows: list[dict[str, Any]] = []
+    offset = end = len(lines[0]) + 1
     for number, line in enumerate(lines[1:], start=2):
+        offset += len(line) + 1
         try:
             record = _json_line(line, path, number)
         except ValueError as error:
             raise GamesFileError(str(error)) from None
+        if set(record) == {"games"} and header["version"] >= 2:
+            if type(record["games"]) is not int or record["games"] < 2:
+                raise GamesFileError(f"{path}:{number}: a bad games count")
+            if not rows:   # between units: part of the file
+                planned, end = record["games"], offset
+            continue
         if "unit" not in record:
             rows.append(record)
             continue
@@ -673,13 +750,8 @@ def load(path: str | os.PathLike[str]) -> DuplicateResult:
             units.append(_unit_from_rows(record["unit"], rows, 1 if mode == "hand" else cap))
         except (KeyError, TypeError, ValueError) as error:
             raise GamesFileError(f"{path}:{number}: a bad unit ({error})") from None
-        rows = []
-    if not units:
-        raise GamesFileError(f"{path}: no complete unit of games")
-    try:
-        return DuplicateResult(names, mode, seed, cap, units)
-    except DuplicateError as error:
-        raise GamesFileError(f"{path}: {error}") from None
+        rows, end = [], offset
+    return header, units, end, planned if type(planned) is int else None
 
 
 #: The most levels a won hand gains under any RuleConfig (double_down_levels <= 12, G7.1).

@@ -13,13 +13,14 @@ the locale.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import locale
 import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO, TypedDict
+from typing import TYPE_CHECKING, Any, TextIO, TypedDict
 
 from .bots import make_bot
 from .cards import Cards
@@ -193,9 +194,7 @@ DEFAULT_SIM_MATCHES = 20
 _DEFAULT_TEAMS = ("L2", "L1")
 # Options of the Tiến Lên sim that mean nothing for the Guandan duplicate arena.
 _TIENLEN_ONLY = (("games", "--games", ": give --matches N or --hands N"),
-                 ("players", "--players", ": Guandan has four"),
-                 ("scheduler", "--scheduler", ""), ("resume", "--resume", ""),
-                 ("unit_games", "--unit-games", ""))
+                 ("players", "--players", ": Guandan has four"))
 
 
 def sim_teams(args: argparse.Namespace) -> tuple[list[str], list[TeamSpec]]:
@@ -264,19 +263,63 @@ def run_sim(args: argparse.Namespace) -> int:
 
         _writable_file(json_path, "--json")
     mode: arena.Mode = "match" if matches is not None else "hand"
+    scheduler = getattr(args, "scheduler", None)
+    resume = bool(getattr(args, "resume", False))
+    unit_games = getattr(args, "unit_games", None)
+    if resume and getattr(args, "out", None) is None:
+        raise GuandanError("--resume continues the run in --out FILE: give --out")
+    if scheduler is not None and args.jobs != 1:
+        raise GuandanError("--jobs and --scheduler exclude each other: the cluster's workers "
+                           "play the games")
+    if unit_games is not None and unit_games % 2:
+        raise GuandanError(f"--unit-games must be even (a board is two games); got {unit_games}")
+    # Checked before a file is made or a cluster started: a bad request leaves nothing.
+    arena.check_request(specs[0], specs[1], matches=matches, hands=hands, seed=seed,
+                        jobs=args.jobs, hand_cap=hand_cap)
+    if scheduler is not None:
+        from ..scale import _distributed, parse_scheduler
+
+        parse_scheduler(scheduler)
+        _distributed()
+    stack = contextlib.ExitStack()
     writer = None
+    options: dict[str, Any] = {}
     if getattr(args, "out", None) is not None:
         if Path(args.out).suffix != ".jsonl":
             raise GuandanError(f"--out {args.out}: the Guandan sim writes JSON lines: name a "
                                ".jsonl file")
-        # Checked before the file is made: a bad request leaves no file behind.
-        arena.check_request(specs[0], specs[1], matches=matches, hands=hands, seed=seed,
-                            jobs=args.jobs, hand_cap=hand_cap)
         writer = arena.GamesWriter(args.out, teams=[arena.team_name(s) for s in specs],
-                                   mode=mode, seed=seed, hand_cap=hand_cap, games=games)
+                                   mode=mode, seed=seed, hand_cap=hand_cap, games=games,
+                                   resume=resume)
+        stack.callback(writer.close)
+        options["done"] = list(writer.units)
+        if writer.units:
+            print(f"resuming {args.out}: {writer.played} of {games} games on file",
+                  file=sys.stderr)
+    workers = args.jobs
+    if scheduler is not None:
+        from ..scale import dask_executor
+
+        try:
+            executor, workers = stack.enter_context(dask_executor(scheduler))
+        except BaseException:
+            stack.close()
+            raise
+        options["executor"] = executor
+    if unit_games is not None:
+        options["unit_deals"] = max(1, unit_games // 2)
+    elif writer is not None or scheduler is not None:
+        from ..scale import unit_deals
+
+        # A match is some ten hands: units of about a tenth of the games of hands.
+        options["unit_deals"] = unit_deals(levels, deals=max(games // 2, 1),
+                                           workers=max(workers, 1),
+                                           unit_games=256 if mode == "match" else 2048)
+    resumed = 2 * sum(u.stop - u.start for u in options.get("done", ()))
     terminal = Terminal()
     progress = progress_bar(terminal)
-    task = progress.add_task(" vs ".join(f"{lv}+{lv}" for lv in levels), total=games)
+    task = progress.add_task(" vs ".join(f"{lv}+{lv}" for lv in levels), total=games,
+                             completed=resumed, resumed=resumed)
 
     def advance(done: int, total: int) -> None:
         progress.update(task, completed=done, total=total)
@@ -289,12 +332,12 @@ def run_sim(args: argparse.Namespace) -> int:
             result = arena.run(specs[0], specs[1], matches=matches, hands=hands,
                                seed=seed, jobs=args.jobs, hand_cap=hand_cap,
                                progress=advance,
-                               on_unit=writer.write if writer is not None else None)
+                               on_unit=writer.write if writer is not None else None,
+                               **options)
     except arena.DuplicateInterrupted as stop:
         interrupted, result = True, stop.result
     finally:
-        if writer is not None:
-            writer.close()
+        stack.close()
     seconds = time.perf_counter() - start
     if interrupted:
         played = 0 if result is None else result.games
@@ -307,6 +350,9 @@ def run_sim(args: argparse.Namespace) -> int:
     if writer is not None:
         terminal.print(f"Games written to {writer.path}", style="dim", soft_wrap=True)
     if interrupted:
+        if writer is not None and writer.played < games:
+            print(f"\n{writer.played} of {games} games are in {writer.path}: run the same "
+                  "command with --resume to finish", file=sys.stderr)
         if json_path is not None:
             terminal.print(f"{json_path} not written: the run did not finish.", style="dim",
                            soft_wrap=True)

@@ -1,0 +1,53 @@
+"""The arena engine written once (tienlen.table.arena, tienlen.table.files): it imports no
+game, the games' arenas import none of each other's modules, and the names that moved
+there stay importable from where they were."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+_TIENLEN_GAME = ("tienlen.game", "tienlen.match", "tienlen._core", "tienlen.core",
+                 "tienlen.bots", "tienlen.arena", "tienlen.results", "tienlen.rules")
+
+
+def _loaded_after(statement: str) -> set[str]:
+    code = ("import sys, tienlen; before = set(sys.modules); " + statement + "; "
+            "print(' '.join(sorted(set(sys.modules) - before)))")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                         text=True).stdout
+    return set(out.split())
+
+
+def test_the_engine_imports_no_game() -> None:
+    new = _loaded_after("import tienlen.table.arena, tienlen.table.files")
+    assert not [m for m in new if "guandan" in m or m in _TIENLEN_GAME], new
+
+
+@pytest.mark.parametrize("module", ["tienlen.guandan.arena", "tienlen.guandan.cli",
+                                    "tienlen.scale"])
+def test_guandan_services_load_no_tienlen_game_module(module: str) -> None:
+    new = _loaded_after(f"import {module}")
+    assert not [m for m in new if m in _TIENLEN_GAME or m.startswith("tienlen.bots")], new
+
+
+def test_the_tienlen_arena_loads_no_guandan_module() -> None:
+    new = _loaded_after("import tienlen.arena, tienlen.results, tienlen.scale")
+    assert not [m for m in new if "guandan" in m], new
+
+
+def test_moved_names_are_the_same_objects_where_they_were() -> None:
+    from tienlen import arena, results
+    from tienlen.table import arena as engine
+    from tienlen.table import files
+
+    for name in ("ArenaResult", "ArenaError", "ArenaInterrupted", "Unit", "Work", "Pace",
+                 "Stopped", "Interval", "Comparison", "BotStats", "mean_interval",
+                 "paired_test", "run_work", "MAX_JOBS", "MAX_GAMES"):
+        assert getattr(arena, name) is getattr(engine, name), name
+    for name in ("ResultsError", "int_field", "int_column", "float_column", "span_field"):
+        assert getattr(results, name) is getattr(files, name), name
+    assert issubclass(files.ResultsError, engine.ArenaError)
+    assert issubclass(engine.ArenaError, ValueError)
