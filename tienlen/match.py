@@ -41,8 +41,8 @@ from .errors import TienlenError
 from .game import _STEPPING, Game
 from .reasons import Wording
 from .rules import Bomb, Penalties, Rules
-from .seeds import (GOLDEN_GAMMA, SEED_LIMIT, check_players, check_seed, seed_or_fresh,
-                    splitmix64)
+from . import seeds as _seeds
+from .seeds import check_players, seed_or_fresh
 
 __all__ = ["Match", "MatchError", "hand_seed", "HandScore", "Payment", "CutChain",
            "finishing_places", "score_hand", "cut_chains", "unplayed_bombs", "bomb_kind"]
@@ -60,7 +60,8 @@ class MatchError(TienlenError):
 
 
 def hand_seed(match_seed: int, number: int) -> int:
-    """The deal seed of hand ``number`` (1-based) of the match seeded ``match_seed``.
+    """The deal seed of hand ``number`` (1-based) of the match seeded ``match_seed``
+    (:func:`tienlen.seeds.hand_seed`; :class:`MatchError` on bad arguments).
 
     It is one splitmix64 step from ``match_seed + number * 0x9E3779B97F4A7C15`` (mod
     2**64), so consecutive hands, and matches with nearby seeds, get unrelated deals.
@@ -68,11 +69,7 @@ def hand_seed(match_seed: int, number: int) -> int:
     >>> hand_seed(0, 1), hand_seed(0, 2)
     (16294208416658607535, 7960286522194355700)
     """
-    # Exact ints only: NumPy ints would wrap in their own arithmetic (another deal).
-    check_seed(match_seed, MatchError)
-    if type(number) is not int or number < 1:
-        raise MatchError(f"number must be a hand number, an int >= 1; got {number!r:.80}")
-    return splitmix64((match_seed + (number - 1) * GOLDEN_GAMMA) % SEED_LIMIT)[1]
+    return _seeds.hand_seed(match_seed, number, MatchError)
 
 
 # --- R11.5: what cards are worth -----------------------------------------------------------

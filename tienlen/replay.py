@@ -45,7 +45,7 @@ from .errors import CardParseError, TienlenError
 from .game import _STEPPING, Game
 from .reasons import IllegalMoveError
 from .rules import Rules
-from .seeds import SEED_LIMIT
+from .seeds import SEED_LIMIT, hand_seed
 
 __all__ = ["ReplayError", "SCHEMA", "VERSION", "MAX_REPLAY_BYTES", "MAX_INDENT", "game_to_json",
            "game_from_json", "read_replay_file", "check_indent"]
@@ -433,7 +433,6 @@ def _check_labels(names: object, match: object, players: int, seed: object) -> R
     """The labels of a replay of ``players`` seats dealt from ``seed``, as JSON values
     (``names`` a list, ``match`` an object), each checked: the one check, for the reader
     and the writer. The first bad one raises :class:`ReplayError` naming it."""
-    from .match import hand_seed
 
     if names is not None:
         names = _list(names, "names")

@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _guandan
-from ..seeds import GOLDEN_GAMMA, SEED_LIMIT, check_seed, seed_or_fresh, splitmix64
+from ..seeds import check_seed, guandan_seed, seed_or_fresh, splitmix64
 from .cards import Cards, _wrap
 from .config import RuleConfig
 from .errors import GuandanError
@@ -1100,7 +1100,6 @@ def random_teams(seed: int) -> tuple[tuple[int, int], tuple[int, int]]:
     return ((0, mate), rest)  # type: ignore[return-value]
 
 
-def _mix(seed: int, salt: int) -> int:
-    """splitmix64's output from the state ``seed + salt * GOLDEN_GAMMA`` (mod 2**64)."""
-    return splitmix64((seed + (salt - 1) * GOLDEN_GAMMA) % SEED_LIMIT)[1]
+# The match's seeds for a salt: tienlen.seeds.guandan_seed (kept under its old name).
+_mix = guandan_seed
 

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..seeds import seed_or_fresh
+from ..seeds import guandan_hand_seed, seed_or_fresh
 from .cards import Cards
 from .config import RuleConfig, TeamFormation
 from .errors import GuandanError
@@ -207,7 +207,7 @@ class Match:
         """The deal seed of hand ``index`` (0-based), drawn from the match seed."""
         if type(index) is not int or index < 0:
             raise GuandanError(f"index must be a hand index, an int >= 0; got {index!r:.80}")
-        return _mix(self._seed, 1000 + index)
+        return guandan_hand_seed(self._seed, index)
 
     @property
     def seed(self) -> int:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from ..seeds import mix
+from ..seeds import table_bot_seed
 
 __all__ = ["Action", "GameSpec", "IllegalActionError", "TableBot", "TableState", "bot_seed",
            "check_action", "ACTION_KINDS"]
@@ -83,10 +83,9 @@ def check_action(action: object) -> dict[str, Any]:
     return out
 
 
-def bot_seed(table_seed: int, seat: int, hand: int = 0) -> int:
-    """The seed of the bot in ``seat`` for hand ``hand`` of a table: the same table seed
-    gives the same bots everywhere."""
-    return mix(table_seed, 0xB07, seat, hand)
+#: The seed of the bot in ``seat`` for hand ``hand`` of a table
+#: (:func:`tienlen.seeds.table_bot_seed`).
+bot_seed = table_bot_seed
 
 
 class TableBot(Protocol):

@@ -28,7 +28,7 @@ from ..match import Match
 from ..reasons import IllegalMoveError, Reason, Wording, play_message
 from ..replay import ReplayLabels, game_to_json_with_labels
 from ..rules import Rules
-from ..seeds import mix
+from ..seeds import session_bot_seed
 from ..view import View
 from .render import (SeatInfo, Style, board, cards_text, combo_text, finishing_table,
                      ordinal, prose_text, scoreboard)
@@ -185,9 +185,8 @@ def save_path(path: Path, hand_number: int) -> Path:
     return path.with_name(f"{path.stem}-{hand_number}{path.suffix or '.json'}")
 
 
-def _bot_seed(match_seed: int, seat: int) -> int:
-    # tienlen.seeds.mix, the one way a seed is derived from others (stable everywhere).
-    return mix(match_seed, seat)
+# The session's bot seeds (kept under the old private name).
+_bot_seed = session_bot_seed
 
 
 @dataclass(frozen=True, slots=True)
