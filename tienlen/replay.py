@@ -46,6 +46,7 @@ from .game import _STEPPING, Game
 from .reasons import IllegalMoveError
 from .rules import Rules
 from .seeds import SEED_LIMIT, hand_seed
+from .table.errors import ReplayError as _SharedReplayError
 
 __all__ = ["ReplayError", "SCHEMA", "VERSION", "MAX_REPLAY_BYTES", "MAX_INDENT", "game_to_json",
            "game_from_json", "read_replay_file", "check_indent"]
@@ -73,15 +74,10 @@ _NAME_LIMIT: Final = 40
 MAX_INDENT: Final = 32
 
 
-class ReplayError(TienlenError):
-    """A replay that cannot be read (or labels that could not be read back, refused when
-    writing). ``field`` names the first bad field or action, such as ``"version"`` or
-    ``"actions[12]"`` (``None`` when the text is not a JSON object at all).
-    """
-
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(f"{field}: {message}" if field else message)
-        self.field = field
+class ReplayError(_SharedReplayError):
+    """A Tiến Lên replay that cannot be read: the shared
+    :class:`tienlen.table.errors.ReplayError` (``field`` names the first bad field or
+    action), under the name it always had."""
 
 
 def _quote(value: object, limit: int = 80) -> str:

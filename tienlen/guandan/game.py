@@ -32,6 +32,7 @@ from .. import _guandan
 from ..seeds import check_seed, guandan_seed, seed_or_fresh, splitmix64
 from .cards import Cards, _wrap
 from .config import RuleConfig
+from ..table.errors import IllegalActionError as _SharedIllegalActionError
 from .errors import GuandanError
 from .plays import Kind, Play, _make
 
@@ -46,7 +47,7 @@ Phase = Literal["deal", "tribute", "play", "over"]
 CardsLike = Union[Cards, str, Iterable[int]]
 
 
-class IllegalActionError(GuandanError):
+class IllegalActionError(_SharedIllegalActionError, GuandanError):
     """A refused action (G8). ``reason`` is one of :data:`REASONS`; ``detail`` a finer
     sub-reason such as ``DOES_NOT_BEAT`` (or the reason itself). Nothing was changed.
 
@@ -56,8 +57,7 @@ class IllegalActionError(GuandanError):
     """
 
     def __init__(self, reason: str, message: str, detail: str | None = None) -> None:
-        super().__init__(f"{reason}: {message}")
-        self.reason = reason
+        super().__init__(reason, message)
         self.detail = detail or reason
         self.code = REASONS.index(reason) + 1
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..seeds import guandan_hand_seed, seed_or_fresh
+from ..table.errors import ReplayError as _SharedReplayError
 from .cards import Cards
 from .config import RuleConfig, TeamFormation
 from .errors import GuandanError
@@ -46,12 +47,10 @@ DEFAULT_MAX_HANDS: Final = 10_000
 _ACE: Final = 14
 
 
-class ReplayError(GuandanError):
-    """A Guandan replay that cannot be read; ``field`` names the first bad part."""
-
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(f"{field}: {message}" if field else message)
-        self.field = field
+class ReplayError(_SharedReplayError, GuandanError):
+    """A Guandan replay that cannot be read; ``field`` names the first bad part. It is the
+    shared :class:`tienlen.table.errors.ReplayError` (as Tiến Lên's replays raise) and a
+    :class:`~tienlen.guandan.errors.GuandanError`."""
 
 
 def level_gain(partner_place: int, config: RuleConfig) -> int:

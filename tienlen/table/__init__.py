@@ -20,12 +20,13 @@ it; the arena, sim and the RL environments are meant to move onto it (issue 25).
 >>> state.verify({"kind": "pass"}, seat=state.turn)      # the leader may not pass
 Traceback (most recent call last):
 ...
-tienlen.table.spec.IllegalActionError: CANNOT_PASS: ...
+tienlen.table.errors.IllegalActionError: CANNOT_PASS: ...
 """
 
+from .errors import ReplayError, TienlenError
 from .registry import get_spec, register, spec_names
 from .spec import (Action, GameSpec, IllegalActionError, TableBot, TableState, bot_seed,
                    check_action)
 
-__all__ = ["Action", "GameSpec", "IllegalActionError", "TableBot", "TableState", "bot_seed",
-           "check_action", "get_spec", "register", "spec_names"]
+__all__ = ["Action", "GameSpec", "IllegalActionError", "ReplayError", "TableBot", "TableState",
+           "TienlenError", "bot_seed", "check_action", "get_spec", "register", "spec_names"]
