@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TypeAlias, TypeVar
 
 from .cards import Card, Cards
+from .cli_shared import symbols_fit, use_ascii, writable_file
 from .combos import Combo, Kind, classify, legal_moves
 from .errors import CardParseError
 from .rules import Rules
@@ -60,16 +61,10 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-def _symbols_fit(stream: object) -> bool:
-    """Whether ``stream`` can print the suit symbols (a legacy console may not)."""
-    encoding = getattr(stream, "encoding", None)
-    if not encoding:  # a text buffer such as io.StringIO takes any str
-        return True
-    try:
-        "♠♣♦♥".encode(encoding)
-    except (UnicodeEncodeError, LookupError):
-        return False
-    return True
+# The shared front-end helpers (tienlen.cli_shared), under the names this module used.
+_symbols_fit = symbols_fit
+_use_ascii = use_ascii
+_writable_file = writable_file
 
 
 # --- tienlen moves -------------------------------------------------------------------
@@ -183,10 +178,6 @@ def _levels(text: str) -> list[str]:
     if not all(levels):
         raise argparse.ArgumentTypeError(f"expected levels separated by commas, got {text!r}")
     return levels
-
-
-def _use_ascii(args: argparse.Namespace) -> bool:
-    return bool(getattr(args, "ascii", False)) or not _symbols_fit(sys.stdout)
 
 
 def add_rules_option(parser: argparse.ArgumentParser) -> None:
@@ -391,19 +382,6 @@ def _count(text: str) -> int:
 
 def _is_l3(level: str) -> bool:
     return level.lower() == "l3"
-
-
-def _writable_file(path: Path, option: str) -> None:
-    """Refuse an output path that cannot be written, before any work is done (so that an
-    hour of simulation is not lost to a typo). Creates nothing."""
-    if path.is_dir():
-        raise ValueError(f"{option} {path}: is a directory; give a file name")
-    parent = path.parent
-    if not parent.is_dir():
-        raise ValueError(f"{option} {path}: the directory {parent} does not exist")
-    if not os.access(parent, os.W_OK | os.X_OK) or (path.exists()
-                                                    and not os.access(path, os.W_OK)):
-        raise ValueError(f"{option} {path}: not writable")
 
 
 @contextlib.contextmanager
