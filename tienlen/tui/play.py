@@ -32,6 +32,7 @@ from ..seeds import session_bot_seed
 from ..view import View
 from .render import (SeatInfo, Style, board, cards_text, combo_text, finishing_table,
                      ordinal, prose_text, scoreboard)
+from .session import Actor, BotActor, Human, Quit, Session
 from .terminal import Terminal
 
 __all__ = ["PlayOptions", "PlaySession", "Command", "parse_command", "cards_from_input",
@@ -207,12 +208,14 @@ class PlayOptions:
     iterations: int | None = None
 
 
-class _Quit(Exception):
-    """The player chose to leave."""
+# The person chose to leave (the one session's Quit, under the name this module used).
+_Quit = Quit
 
 
-class PlaySession:
-    """A match between the person at ``options.seat`` and bots, driven from a terminal."""
+class PlaySession(Session):
+    """A match between the person at ``options.seat`` and bots, driven from a terminal by
+    the one terminal session (:class:`tienlen.tui.session.Session`): this class keeps Tiến
+    Lên's board, words and commands."""
 
     def __init__(self, options: PlayOptions, terminal: Terminal) -> None:
         players = options.players
@@ -242,6 +245,9 @@ class PlaySession:
             self.bots[seat] = make_bot(level, seed=_bot_seed(self.match.seed, seat), **extra)
             seats.append(SeatInfo(names[seat], self.bots[seat].name))
         self.seats = seats
+        self.actors: dict[int, Actor] = {
+            seat: Human() if seat == self.you else BotActor(self.bots[seat])
+            for seat in range(players)}
         self.log: deque[Text] = deque(maxlen=_LOG_LINES)
         # A move shown and waiting for y: a hint, or a #N picked without the list on screen.
         self._pending_hint: Move | None = None
@@ -310,25 +316,36 @@ class PlaySession:
 
     # ------------------------------------------------------------------- match
 
-    def run(self) -> int:
-        """Play hands until the person stops; the exit status (0, or 1 if a replay could
-        not be saved)."""
-        try:
-            self._announce_hand()
-            while True:
-                self._play_hand()
-                self._finish_hand()
-                if not self.term.confirm("Play another hand?", default=True):
-                    break
-                self.match.next_hand()
-                self._announce_hand()
-        except _Quit:
-            pass
-        except EOFError:
-            self.term.print(Text("End of input: leaving the game.", style="dim"))
+    # The one session's hooks (run() is Session.run: play hands until the person stops;
+    # a replay asked for and not written makes the exit status 1, for a script to see).
+
+    def _hand_over(self) -> bool:
+        return self.game.is_over
+
+    def _turn(self) -> int | None:
+        return self.game.turn
+
+    def _next_hand(self) -> bool:
+        if not self.term.confirm("Play another hand?", default=True):
+            return False
+        self.match.next_hand()
+        return True
+
+    def _end_of_input(self) -> None:
+        self.term.print(Text("End of input: leaving the game.", style="dim"))
+
+    def _farewell(self) -> None:
         self.term.print(Text("Thanks for playing.", style="dim"))
-        # A replay that was asked for and not written is a failure a script should see.
-        return 1 if self.save_failed else 0
+
+    def human_turn(self, seat: int) -> None:
+        self._your_turn()
+
+    def bot_turn(self, seat: int, bot: object) -> None:
+        assert isinstance(bot, Bot)
+        self._apply(seat, bot.choose(self.game.view(seat)))
+        if self.term.interactive and not self.game.is_over:
+            self.term.redraw(self._screen())
+            self.term.pause(0 if self.options.fast else BOT_PAUSE)
 
     def _announce_hand(self) -> None:
         game = self.game
@@ -362,15 +379,6 @@ class PlaySession:
             else:
                 text.append(f"{who} {verb}.")
         self._event(text)
-
-    def _play_hand(self) -> None:
-        while not self.game.is_over:
-            seat = self.game.turn
-            assert seat is not None
-            if seat == self.you:
-                self._your_turn()
-            else:
-                self._bot_turn(seat)
 
     def _finish_hand(self) -> None:
         game, match = self.game, self.match
@@ -455,14 +463,6 @@ class PlaySession:
                              f"{self._name(leader)} lead{'' if leader == self.you else 's'}.",
                              style="cyan"))
         return action
-
-    def _bot_turn(self, seat: int) -> None:
-        view = self.game.view(seat)
-        move = self.bots[seat].choose(view)
-        self._apply(seat, move)
-        if self.term.interactive and not self.game.is_over:
-            self.term.redraw(self._screen())
-            self.term.pause(0 if self.options.fast else BOT_PAUSE)
 
     def _situation(self, view: View) -> Text:
         """One line above the prompt saying what the person may do now."""
