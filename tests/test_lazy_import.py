@@ -136,7 +136,7 @@ def test_tienlen_loads_no_guandan_module(statement: str) -> None:
 
 
 def test_the_table_layer_loads_no_game() -> None:
-    loaded = loaded_after("import tienlen.table, tienlen.table.errors, tienlen.table.files, "
+    loaded = loaded_after("import tienlen.table, tienlen.table.errors, tienlen.table.fileio, "
                           "tienlen.table.match")
     assert {m for m in loaded if not _is_shared(m)} == set()
     assert "tienlen.table.spec" in loaded

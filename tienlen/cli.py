@@ -356,6 +356,9 @@ def _add_sim(subparsers: _Subparsers) -> None:
     parser.add_argument("--unit-games", type=int, metavar="N",
                         help="Tiến Lên only: games per work unit (default: thousands for fast bots, "
                              "fewer for slow ones); never changes the results")
+    parser.add_argument("--game", type=_registered_game, default="tienlen", metavar="GAME",
+                        help="which game: tienlen, guandan, or any game registered with "
+                             "tienlen.table.register (default: %(default)s)")
     _add_guandan_options(parser, sim=True)
     parser.set_defaults(run=run_sim)
 
@@ -417,6 +420,8 @@ def _run_sim(args: argparse.Namespace) -> int:
         from .guandan import cli as guandan_cli
 
         return guandan_cli.run_sim(args)
+    if getattr(args, "game", "tienlen") != "tienlen":
+        return _run_table_sim(args)
     import functools
 
     from .bots import make_bot
@@ -464,6 +469,61 @@ def _run_sim(args: argparse.Namespace) -> int:
         labels=levels,
         iterations=args.iterations,
     )
+
+
+def _registered_game(text: str) -> str:
+    """An argparse type: the name of a game in the table registry."""
+    from .table import spec_names
+
+    if text not in spec_names():
+        raise argparse.ArgumentTypeError(f"unknown game {text!r:.40}; choose from "
+                                         f"{', '.join(spec_names())}")
+    return text
+
+
+def _run_table_sim(args: argparse.Namespace) -> int:
+    """``tienlen sim --game NAME`` for a registered game with no arena of its own: the
+    generic arena (:func:`tienlen.table.arena.run_table`, seat rotations), with the same
+    progress bar, Ctrl-C, --out/--resume/--scheduler/--unit-games and --json."""
+    from .table import get_spec
+    from .table.arena import table_work
+    from .tui.sim_view import run_simulation
+    from .tui.terminal import Terminal
+
+    spec = get_spec(args.game)
+    if getattr(args, "rules", "default") != "default":
+        raise ValueError(f"--rules names a Tiến Lên ruleset: leave it out with --game {args.game}")
+    for flag, value in (("--iterations", args.iterations), ("--matches", args.matches),
+                        ("--hands", args.hands), ("--hand-cap", args.hand_cap)):
+        if value is not None:
+            raise ValueError(f"{flag} is not an option of sim --game {args.game}")
+    levels: list[str] = args.bots if args.bots is not None else []
+    players = args.players
+    if players is None:
+        players = len(levels) if len(levels) > 1 else spec.player_counts[-1]
+    if not levels:
+        levels = [spec.bot_levels[-1]] * players
+    elif len(levels) == 1:
+        levels = levels * players
+    if args.json is not None:
+        _writable_file(args.json, "--json")
+    games = args.games if args.games is not None else _default_games(players)
+    work, _ = table_work(args.game, levels, games, players=players, seed=args.seed)
+    rules = rules_from_args(args)
+    if args.scheduler or args.out or args.resume or args.unit_games:
+        from .scale import sim_options
+
+        with sim_options(lineup=levels, games=games, players=players, seed=args.seed,
+                         rules=rules, jobs=args.jobs, scheduler=args.scheduler,
+                         out=args.out, resume=args.resume, unit_games=args.unit_games,
+                         game=args.game, names=work.names) as options:
+            return run_simulation(Terminal(), levels, games=games, players=players,
+                                  seed=args.seed, jobs=args.jobs, rules=rules,
+                                  json_path=args.json, labels=levels, arena_options=options,
+                                  game=args.game)
+    return run_simulation(Terminal(), levels, games=games, players=players, seed=args.seed,
+                          jobs=args.jobs, rules=rules, json_path=args.json, labels=levels,
+                          game=args.game)
 
 
 # --- tienlen replay ------------------------------------------------------------------

@@ -47,7 +47,7 @@ from .reasons import IllegalMoveError
 from .rules import Rules
 from .seeds import SEED_LIMIT, hand_seed
 from .table.errors import ReplayError as _SharedReplayError
-from .table.files import MAX_INDENT, check_indent, read_limited
+from .table.fileio import MAX_INDENT, check_indent, read_limited
 
 __all__ = ["ReplayError", "SCHEMA", "VERSION", "MAX_REPLAY_BYTES", "MAX_INDENT", "game_to_json",
            "game_from_json", "read_replay_file", "check_indent"]

@@ -60,20 +60,21 @@ from .arena import ArenaError, ArenaResult, BotSpec, Unit, entry_names
 from .lockfile import WriterLock
 from .rules import Rules
 from .seeds import SEED_LIMIT
+# Written once for every game's files (issue 25); the names stay importable from here.
+from .table.files import (ResultsError, _durable, _json_line, float_column, int_column,
+                          int_field, span_field)
 
 __all__ = ["RunHeader", "GamesFile", "GamesOnFile", "ResultsError", "read", "load", "SCHEMA"]
 
 #: The schema name in every games file's header.
 SCHEMA = "tienlen.games"
-_VERSION = 1
+#: Version 2 (issue 25) adds the ``game`` field; version 1 files still load.
+_VERSION = 2
+_READS = (1, 2)
 _UNIT_FILE = re.compile(r"unit-(\d+)-(\d+)\.parquet")
 _HEADER_FILE = "_run.json"
 #: Past any run's deals (arena.MAX_GAMES games of two players at most): a unit's bound.
 _MAX_DEALS = 2**40
-
-
-class ResultsError(ArenaError):
-    """A games file that cannot be read, or that belongs to a different run."""
 
 
 def _engine_version() -> str:
@@ -103,8 +104,19 @@ class RunHeader:
     seed: int
     #: Every field of the ruleset: a file of games under other rules (a preset, or a
     #: penalty value changed) is another run.
-    rules: Rules
+    rules: Rules | None
     engine: str
+    #: The registered game (:mod:`tienlen.table.registry`) the games are of; a file of
+    #: version 1 (before issue 25) is Tiến Lên's. Games other than Tiến Lên have no
+    #: ``rules`` here (None).
+    game: str = "tienlen"
+
+    @classmethod
+    def of_table(cls, game: str, lineup: Sequence[str], names: Sequence[str], players: int, *,
+                 seed: int) -> RunHeader:
+        """The header of ``tienlen.table.arena.run_table(game, lineup, ..., seed=)``,
+        ``names`` the entries' names in its result."""
+        return cls(tuple(lineup), tuple(names), players, seed, None, _engine_version(), game)
 
     @classmethod
     def of(cls, lineup: Sequence[BotSpec], players: int, *, seed: int,
@@ -114,17 +126,20 @@ class RunHeader:
                    seed, rules, _engine_version())
 
     def to_json(self) -> dict[str, Any]:
-        return {"schema": SCHEMA, "version": _VERSION, "lineup": list(self.lineup),
-                "names": list(self.names), "players": self.players, "seed": self.seed,
-                "rules": self.rules.to_dict(), "engine": self.engine}
+        return {"schema": SCHEMA, "version": _VERSION, "game": self.game,
+                "lineup": list(self.lineup), "names": list(self.names),
+                "players": self.players, "seed": self.seed,
+                "rules": None if self.rules is None else self.rules.to_dict(),
+                "engine": self.engine}
 
     @classmethod
     def from_json(cls, record: Any, where: str) -> RunHeader:
         if not isinstance(record, dict) or record.get("schema") != SCHEMA:
             raise ResultsError(f"{where}: not a tienlen games file (no {SCHEMA!r} header)")
-        if record.get("version") != _VERSION:
-            raise ResultsError(f"{where}: games file version {record.get('version')!r}; "
-                               f"this tienlen reads version {_VERSION}")
+        version = record.get("version")
+        if version not in _READS:
+            raise ResultsError(f"{where}: games file version {version!r:.20}; this tienlen "
+                               f"reads versions {', '.join(map(str, _READS))}")
         try:
             lineup, names = record["lineup"], record["names"]
             texts = (lineup, names, [record["engine"]])
@@ -132,9 +147,15 @@ class RunHeader:
                 raise ValueError("lineup, names and engine must be text")
             players = int_field(record["players"], 2, 4, "players")
             seed = int_field(record["seed"], 0, SEED_LIMIT - 1, "seed")
+            # Version 1 (before issue 25) has no game field: Tiến Lên's games.
+            game = record["game"] if version >= 2 else "tienlen"
+            if type(game) is not str or not game.isidentifier():
+                raise ValueError(f"game must be a game's name; got {game!r:.40}")
             # Files written before rulesets were data hold a preset name, read the same way.
-            header = cls(tuple(lineup), tuple(names), players, seed,
-                         Rules.from_dict(record["rules"]), record["engine"])
+            rules = (Rules.from_dict(record["rules"]) if game == "tienlen" or
+                     record.get("rules") is not None else None)
+            header = cls(tuple(lineup), tuple(names), players, seed, rules, record["engine"],
+                         game)
         except (KeyError, TypeError, ValueError) as error:
             raise ResultsError(f"{where}: a bad header ({error})") from None
         if len(header.lineup) != header.players or len(header.names) != header.players:
@@ -143,7 +164,7 @@ class RunHeader:
 
     def mismatch(self, other: RunHeader) -> str | None:
         """Why a file with header ``self`` cannot hold the games of run ``other``."""
-        for field in ("lineup", "players", "seed", "rules", "engine"):
+        for field in ("game", "lineup", "players", "seed", "rules", "engine"):
             mine, theirs = getattr(self, field), getattr(other, field)
             if mine != theirs:
                 what = "tienlen version" if field == "engine" else field
@@ -156,66 +177,6 @@ def _show(value: Any) -> str:
         # A custom ruleset has no name to tell it apart: show its fields.
         return value.name if value.name != "custom" else json.dumps(value.to_dict())
     return ",".join(value) if isinstance(value, tuple) else str(value)
-
-
-# --- field checks --------------------------------------------------------------------
-#
-# Every number read from a games file (either game, either format) passes one of these,
-# before any cast: a JSON line holds Python objects of any type and size, a Parquet column
-# any Arrow type, and a cast to the in-memory dtype would wrap (257 -> 1 in an int8) or
-# round silently. Readers raise their own error with the file and line.
-
-
-def int_field(value: object, low: int, high: int, what: str) -> int:
-    """``value`` if it is an int (not a bool, float or text) in ``low..high``."""
-    if type(value) is not int or not low <= value <= high:
-        raise ValueError(f"{what} must be an int in {low}..{high}; got {value!r:.40}")
-    return value
-
-
-def int_column(values: Any, low: int, high: int, what: str) -> np.ndarray:
-    """``values`` (nested lists from JSON, or an array from Parquet) as an int64 array,
-    if every value is an int in ``low..high``; else ValueError saying which field."""
-    if isinstance(values, np.ndarray) and values.dtype != object:
-        if values.dtype.kind not in "iu":
-            raise ValueError(f"{what} holds {values.dtype} values, not integers")
-        if values.size and (int(values.min()) < low or int(values.max()) > high):
-            raise ValueError(f"{what} holds a value outside {low}..{high} "
-                             f"({int(values.min())}..{int(values.max())})")
-        return values.astype(np.int64)
-    objects = np.asarray(values, dtype=object)
-    for value in objects.flat:
-        int_field(value, low, high, what)
-    return objects.astype(np.int64)
-
-
-def float_column(values: Any, low: float, high: float, what: str) -> np.ndarray:
-    """``values`` as a float64 array, if every value is a finite number (an int or a
-    float, not a bool) in ``low..high``; else ValueError saying which field."""
-    if isinstance(values, np.ndarray) and values.dtype != object:
-        if values.dtype.kind not in "iuf":
-            raise ValueError(f"{what} holds {values.dtype} values, not numbers")
-        array = values.astype(np.float64)
-    else:
-        objects = np.asarray(values, dtype=object)
-        if not all(type(v) in (int, float) for v in objects.flat):
-            raise ValueError(f"{what} holds a value that is not a number")
-        try:
-            array = objects.astype(np.float64)
-        except OverflowError:
-            raise ValueError(f"{what} holds a value outside {low}..{high}") from None
-    if not np.isfinite(array).all() or (array.size and (array.min() < low or array.max() > high)):
-        raise ValueError(f"{what} holds a value that is not a finite number in {low}..{high}")
-    return array
-
-
-def span_field(value: object, high: int, what: str) -> tuple[int, int]:
-    """A unit's ``[start, stop]``: two ints, ``0 <= start < stop <= high``."""
-    if not isinstance(value, list) or len(value) != 2:
-        raise ValueError(f"{what} must be [start, stop]; got {value!r:.40}")
-    start = int_field(value[0], 0, high - 1, f"{what} start")
-    stop = int_field(value[1], start + 1, high, f"{what} stop")
-    return start, stop
 
 
 #: The most decisions one entry makes in a game that the int32 column holds.
@@ -444,12 +405,6 @@ class _JsonLines(GamesFile):
         self._stream.close()
 
 
-def _durable(stream: Any, data: bytes) -> None:
-    stream.write(data)
-    stream.flush()
-    os.fsync(stream.fileno())
-
-
 def _read_jsonl(path: Path) -> tuple[GamesOnFile, int | None, list[Unit], int]:
     """The header, the games asked for, the complete units, and the byte offset where they
     end."""
@@ -490,16 +445,6 @@ def _read_jsonl(path: Path) -> tuple[GamesOnFile, int | None, list[Unit], int]:
         else:
             rows.append(record)
     return GamesOnFile(header, planned, units), planned, units, end
-
-
-def _json_line(line: bytes, path: Path, number: int) -> dict[str, Any]:
-    try:
-        record = json.loads(line)
-    except (ValueError, UnicodeDecodeError):
-        raise ResultsError(f"{path}:{number}: not a JSON line") from None
-    if not isinstance(record, dict):
-        raise ResultsError(f"{path}:{number}: not a JSON object")
-    return record
 
 
 def _pyarrow() -> Any:

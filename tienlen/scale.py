@@ -101,12 +101,16 @@ def _distributed() -> Any:
 
 
 def _fingerprint() -> str:
-    """This process's engine: the version and the cards of one deal (runs on workers too:
-    a worker with another build would play other games)."""
+    """This process's engine: the version and the cards of one deal of every native core,
+    Tiến Lên's and Guandan's (runs on workers too: a worker with another build of either
+    would play other games). The cores are imported here, when a cluster is checked, not
+    when this module is."""
     from . import __version__, core
-    from .match import hand_seed
+    from .guandan import core as guandan_core
+    from .seeds import mix
 
-    return f"{__version__} {core.deal(hand_seed(0, 1), 4)}"
+    return (f"{__version__} {core.deal(mix(0, 1), 4)} "
+            f"{[list(h) for h in guandan_core.deal(mix(0, 1))]}")
 
 
 #: The Dask settings of a ``local:N`` cluster (workers started by ``dask worker`` take the
@@ -230,11 +234,14 @@ def _first_line(error: BaseException) -> str:
 @contextlib.contextmanager
 def sim_options(*, lineup: Sequence[BotSpec], games: int, players: int, seed: int,
                 rules: Rules, jobs: int, scheduler: str | None, out: Path | None,
-                resume: bool, unit_games: int | None) -> Iterator[dict[str, Any]]:
+                resume: bool, unit_games: int | None, game: str = "tienlen",
+                names: Sequence[str] | None = None) -> Iterator[dict[str, Any]]:
     """The extra :func:`tienlen.arena.run` arguments for ``tienlen sim --scheduler/--out/
     --resume/--unit-games``: an executor, the unit size, the units already on file and
     the writer of new ones. Checks everything (flags, the file) before starting a
-    cluster. On Ctrl-C, says how much is on file and how to resume."""
+    cluster. On Ctrl-C, says how much is on file and how to resume. ``game`` another
+    registered game than Tiến Lên (:func:`tienlen.table.arena.run_table`): ``lineup``
+    holds its bot levels, ``names`` the result's entry names, and ``rules`` is unused."""
     from .results import GamesFile, RunHeader
 
     if resume and out is None:
@@ -257,9 +264,14 @@ def sim_options(*, lineup: Sequence[BotSpec], games: int, players: int, seed: in
     with contextlib.ExitStack() as stack:
         store = None
         if out is not None:
-            store = stack.enter_context(GamesFile.open(
-                out, RunHeader.of(lineup, players, seed=seed, rules=rules), games=games,
-                resume=resume))
+            if game == "tienlen":
+                header = RunHeader.of(lineup, players, seed=seed, rules=rules)
+            else:
+                assert names is not None
+                header = RunHeader.of_table(game, [str(e) for e in lineup], names, players,
+                                            seed=seed)
+            store = stack.enter_context(GamesFile.open(out, header, games=games,
+                                                       resume=resume))
             options["done"] = store.units
             options["on_unit"] = store.write
             if store.units:

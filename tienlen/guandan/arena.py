@@ -43,10 +43,10 @@ from typing import Any, Final, Literal, Union
 
 import numpy as np
 
-from ..arena import (MAX_JOBS, ArenaError, Comparison, Interval, Pace, Stopped, Work,
-                     mean_interval, paired_test, run_work)
-from ..results import (ResultsError, _durable, _json_line, float_column, int_column, int_field,
-                       span_field)
+from ..table.arena import (MAX_JOBS, ArenaError, Comparison, Interval, Pace, Stopped, Work,
+                           mean_interval, paired_test, run_work)
+from ..table.files import (ResultsError, _durable, _json_line, float_column, int_column,
+                           int_field, span_field)
 from ..lockfile import WriterLock
 from ..seeds import check_seed, mix
 from .bots import Bot, make_bot
@@ -118,9 +118,8 @@ class DuplicateUnit:
     stopped it; in hand mode nothing, 0), ``hand_wins`` (hands whose first out was the
     team's), ``place_sums`` (the team's two players' places, 1..4, summed over the
     hands), ``levels`` (levels gained, G7.1, summed), ``decisions`` and ``seconds``
-    (the CPU time of this process spent deciding: on a machine shared with other work,
-    wall time says more about the load than about the bot)
-    (spent deciding)."""
+    (the wall-clock seconds its bots spent deciding, as in every game's arena:
+    :mod:`tienlen.table.arena`; before issue 25 this was CPU time)."""
 
     start: int
     stop: int
@@ -228,22 +227,22 @@ class _Boards(Work[DuplicateUnit, "DuplicateResult"]):
         bots = [_build(self.teams[team_at[s]], bot_seed(self.seed, board, s)) for s in range(4)]
         i = board - unit.start
         unit.a_seats[i, seating] = seats[0]
-        clock, cpu = time.perf_counter, time.process_time
+        clock = time.perf_counter
         decisions, seconds = unit.decisions[i, seating], unit.seconds[i, seating]
         where = f"board {board}, seating {seating}"
         while not match.is_over:
             seat = match.turn
             assert seat is not None   # someone acts until the match is over
             team = team_at[seat]
-            c0 = cpu()
+            t0 = clock()
             try:
                 kind, cards = bots[seat].decide(match.game.view(seat))
             except Exception as error:
                 raise DuplicateError(f"{bots[seat].name} (seat {seat}, {where}, hand "
                                      f"{match.hand_number}) raised {type(error).__name__}: "
                                      f"{error}") from error
-            seconds[team] += cpu() - c0
             t1 = clock()
+            seconds[team] += t1 - t0
             decisions[team] += 1
             try:
                 match.act(kind, cards, seat)
@@ -294,7 +293,7 @@ class TeamStats:
     hand_wins: Interval
     mean_place: Interval
     levels: Interval
-    ms_per_decision: float      # CPU time
+    ms_per_decision: float      # wall-clock, as every game's arena
     decisions: int
 
 
@@ -413,7 +412,7 @@ class DuplicateResult:
     def table(self) -> str:
         """The statistics as a Markdown table, then the paired comparisons."""
         lines = [self.title(), "",
-                 "| team | match wins | hand wins | mean place | levels/game | CPU ms/decision |",
+                 "| team | match wins | hand wins | mean place | levels/game | ms/decision |",
                  "|---|---|---|---|---|---:|"]
         for label, s in zip(_TEAMS, self.teams()):
             wins = _pct(s.match_wins) if self.mode == "match" else "-"
@@ -458,7 +457,9 @@ class DuplicateResult:
             "teams": [{"team": label, "name": s.name,
                        "match_wins": interval(s.match_wins) if self.mode == "match" else None,
                        "hand_wins": interval(s.hand_wins), "mean_place": interval(s.mean_place),
-                       "levels": interval(s.levels), "cpu_ms_per_decision": s.ms_per_decision,
+                       "levels": interval(s.levels), "ms_per_decision": s.ms_per_decision,
+                       # (the key before issue 25, when it was CPU time; deprecated)
+                       "cpu_ms_per_decision": s.ms_per_decision,
                        "decisions": s.decisions}
                       for label, s in zip(_TEAMS, self.teams())],
             "comparisons": [{"statistic": c.statistic, "diff": interval(c.diff),

@@ -171,7 +171,7 @@ def run_replay(args: argparse.Namespace) -> int:
     from ..tui.render import Style
     from ..tui.terminal import Terminal
 
-    from ..table.files import read_limited
+    from ..table.fileio import read_limited
     from .match import MAX_REPLAY_BYTES
 
     path: Path = args.file

@@ -26,7 +26,7 @@ from typing import Any, Final
 
 from ..seeds import guandan_hand_seed, seed_or_fresh
 from ..table.errors import ReplayError as _SharedReplayError
-from ..table.files import check_indent
+from ..table.fileio import check_indent
 from ..table.match import MatchDriver
 from .cards import Cards
 from .config import RuleConfig, TeamFormation

@@ -171,7 +171,7 @@ def duplicate_tables(result: DuplicateResult, levels: Sequence[str], seconds: fl
         None, "± is the half-width of the 95% confidence interval, over boards.",
         (("team", "team"), ("match wins", "match\nwins"), ("hand wins", "hand\nwins"),
          ("mean place", "mean\nplace"), ("levels/game", "levels\n/game"),
-         ("CPU ms/decision", "CPU ms\nper move")),
+         ("ms/decision", "ms per\nmove")),
         [(f"{label} {stats.name}", _pct(stats.match_wins) if match else "-",
           _pct(stats.hand_wins), _mean(stats.mean_place), _mean(stats.levels),
           f"{stats.ms_per_decision:.2f}")
@@ -288,12 +288,15 @@ def run_simulation(
     labels: Sequence[str] | None = None,
     iterations: int | None = None,
     arena_options: Mapping[str, Any] | None = None,
+    game: str = "tienlen",
 ) -> int:
     """Run the arena with a progress bar, print the table, write ``json_path``; the exit
     status. ``labels`` name the lineup in the bar and the JSON (default: the entries,
     which must then be level names). Ctrl-C prints the completed deals' results and
     returns 130. ``arena_options`` go to :func:`tienlen.arena.run` as they are (an
-    executor, unit size, results streaming: see :func:`tienlen.scale.sim_options`)."""
+    executor, unit size, results streaming: see :func:`tienlen.scale.sim_options`).
+    ``game``: another registered game, played by :func:`tienlen.table.arena.run_table`
+    (``lineup`` its bot levels; ``rules`` unused)."""
     labels = list(labels) if labels is not None else [str(entry) for entry in lineup]
     options = dict(arena_options or {})
     # A resumed run starts from the units on file: the bar shows them as done, and its
@@ -314,13 +317,19 @@ def run_simulation(
     interrupted: arena.ArenaInterrupted | None = None
     with progress:
         try:
-            result: arena.ArenaResult | None = arena.run(
-                lineup, games, players=players, seed=seed, jobs=jobs, rules=rules,
-                progress=advance, **options)
+            result: arena.ArenaResult | None
+            if game == "tienlen":
+                result = arena.run(lineup, games, players=players, seed=seed, jobs=jobs,
+                                   rules=rules, progress=advance, **options)
+            else:
+                from ..table.arena import run_table
+
+                result = run_table(game, [str(e) for e in lineup], games, players=players,
+                                   seed=seed, jobs=jobs, progress=advance, **options)
         except arena.ArenaInterrupted as stop:
             interrupted, result = stop, stop.result
     seconds = time.perf_counter() - start
-    if rules != Rules():
+    if game == "tienlen" and rules != Rules():
         terminal.print(Text(f"Rules: {rules.name} (RULES.md R11)" if rules.name == "southern"
                             else f"Rules: {rules.name}", style="dim"))
 
