@@ -223,17 +223,21 @@ def _add_play(subparsers: _Subparsers) -> None:
             "also be piped in, one per line."
         ),
     )
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4,
-                        help="Tiến Lên: players at the table, you included (default: "
-                             "%(default)s; Guandan is always four)")
+    parser.add_argument("--game", type=_registered_game, default="tienlen", metavar="GAME",
+                        help="which game of the registry: tienlen, guandan, or any other "
+                             "registered one, played on a plain-text board (default: "
+                             "%(default)s)")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=None,
+                        help="Tiến Lên: players at the table, you included (default: 4; "
+                             "Guandan is always four; another game: its own default)")
     parser.add_argument("--seat", type=int, default=0, metavar="N",
                         help="your seat, 0 to players-1 (Guandan: 0 to 3; default: "
                              "%(default)s)")
     parser.add_argument(
-        "--bots", type=_levels, default=["L2"], metavar="LEVELS",
+        "--bots", type=_levels, default=None, metavar="LEVELS",
         help="the bots' levels, one per other seat in seat order or one for all. Tiến "
              "Lên: random, L1, L2, L3; Guandan: L1, L2, L3 (no random bot) for the three "
-             "AIs (default: L2)")
+             "AIs (default: L2; another game: its hint level)")
     _add_game_options(parser)
     parser.add_argument("--hints", action=argparse.BooleanOptionalAction, default=True,
                         help="allow the h command to suggest moves (default: on; Guandan's "
@@ -268,7 +272,12 @@ def run_play(args: argparse.Namespace) -> int:
 
         return run_connect(args)
     rules = rules_from_args(args)
-    if getattr(args, "game", "tienlen") == "guandan":
+    game = getattr(args, "game", "tienlen")
+    if game not in ("tienlen", "guandan"):
+        return _run_table_play(args)
+    args.players = 4 if getattr(args, "players", None) is None else args.players
+    args.bots = getattr(args, "bots", None) or ["L2"]
+    if game == "guandan":
         from .guandan import cli as guandan_cli
 
         return guandan_cli.run_play(args)
@@ -294,6 +303,21 @@ def run_play(args: argparse.Namespace) -> int:
         iterations=args.iterations,
     )
     return PlaySession(options, Terminal()).run()
+
+
+def _run_table_play(args: argparse.Namespace) -> int:
+    """``tienlen play --game NAME`` for a registered game with no screen of its own: the one
+    terminal session on the table protocol (:class:`tienlen.tui.session.TableSession`)."""
+    from .seeds import seed_or_fresh
+    from .tui.session import TableSession
+    from .tui.terminal import Terminal
+
+    for flag, value in (("--save", args.save), ("--iterations", args.iterations)):
+        if value is not None:
+            raise ValueError(f"{flag} is not an option of play --game {args.game}")
+    session = TableSession(args.game, Terminal(), seat=args.seat, levels=args.bots or (),
+                           seed=seed_or_fresh(args.seed), players=args.players)
+    return session.run()
 
 
 # --- tienlen sim ---------------------------------------------------------------------
