@@ -96,8 +96,9 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
 # --- issue 25: one game loads none of the other, the table layer loads no game ------------
 
 # Modules that belong to no game: the package, its errors and seeds, card-text spelling,
-# the table layer and the front-end helpers every CLI shares.
-SHARED = {"tienlen", "tienlen.errors", "tienlen.seeds", "tienlen.spelling", "tienlen.cli_shared"}
+# the table layer, the front-end helpers every CLI shares and the one terminal session.
+SHARED = {"tienlen", "tienlen.errors", "tienlen.seeds", "tienlen.spelling", "tienlen.cli_shared",
+          "tienlen.tui", "tienlen.tui.common", "tienlen.tui.session", "tienlen.tui.terminal"}
 
 
 def _is_shared(name: str) -> bool:
@@ -114,6 +115,7 @@ def _is_guandan(name: str) -> bool:
     "import tienlen.guandan",
     "import tienlen.guandan.match",
     "import tienlen.guandan.cli",
+    "import tienlen.tui.guandan_play",
     "from tienlen.table import get_spec; get_spec('guandan')",
     "from tienlen.guandan.match import Match; Match(seed=1).to_json()",
 ])
@@ -128,6 +130,8 @@ def test_guandan_loads_no_tienlen_module(statement: str) -> None:
     "import tienlen.match",
     "import tienlen.replay",
     "import tienlen.cli",
+    "import tienlen.tui.play",
+    "import tienlen.tui.replay_view",
     "from tienlen.table import get_spec; get_spec('tienlen')",
 ])
 def test_tienlen_loads_no_guandan_module(statement: str) -> None:
@@ -137,7 +141,7 @@ def test_tienlen_loads_no_guandan_module(statement: str) -> None:
 
 def test_the_table_layer_loads_no_game() -> None:
     loaded = loaded_after("import tienlen.table, tienlen.table.errors, tienlen.table.fileio, "
-                          "tienlen.table.match")
+                          "tienlen.table.match, tienlen.tui.session, tienlen.tui.common")
     assert {m for m in loaded if not _is_shared(m)} == set()
     assert "tienlen.table.spec" in loaded
 

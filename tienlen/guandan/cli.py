@@ -122,7 +122,7 @@ def run_moves(args: argparse.Namespace) -> int:
 def run_play(args: argparse.Namespace) -> int:
     """``tienlen play --game guandan``: the full-screen training mode (tienlen.tui)."""
     from ..tui.guandan_play import GuandanOptions, GuandanSession
-    from ..tui.render import Style
+    from ..tui.common import Style
     from ..tui.terminal import Terminal
 
     levels = list(getattr(args, "bots", None) or ["L2"])
@@ -168,7 +168,7 @@ def run_replay(args: argparse.Namespace) -> int:
     """``tienlen replay`` of a Guandan match: every action re-checked on load (a tampered
     file is refused, naming the first bad action), then shown as the training mode shows it."""
     from ..tui.guandan_play import GuandanReplay
-    from ..tui.render import Style
+    from ..tui.common import Style
     from ..tui.terminal import Terminal
 
     from ..table.fileio import read_limited

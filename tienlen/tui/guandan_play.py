@@ -41,10 +41,9 @@ from ..guandan.plays import Play
 from .guandan_board import (MatchInfo, SeatLabel, board, card_text, hand_end, play_text,
                             seat_labels, sorted_hand, transcript)
 from .guandan_words import WORDS, Words, rank_text, refusal_text
-from .play import (BOT_PAUSE, _bot_seed, check_card_number, help_table, input_tokens,
-                   parse_command)
-from .render import Style
-from .replay_view import REPLAY_PAUSE
+from ..seeds import session_bot_seed as _bot_seed
+from .common import (BOT_PAUSE, REPLAY_PAUSE, Style, check_card_number, help_table,
+                     input_tokens, parse_command)
 from .session import Actor, BotActor, Human, Quit, Recorded, Recording, Session
 from .terminal import Terminal
 

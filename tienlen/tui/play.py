@@ -12,7 +12,6 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 from rich.columns import Columns
 from rich.console import Group, RenderableType
@@ -30,6 +29,9 @@ from ..replay import ReplayLabels, game_to_json_with_labels
 from ..rules import Rules
 from ..seeds import session_bot_seed
 from ..view import View
+from .common import (BOT_PAUSE, Command, CommandKind, Style, _is_number, _numbered,
+                     check_card_number, help_table as _help_table, input_tokens,
+                     parse_command)
 from .render import (SeatInfo, Style, board, cards_text, combo_text, finishing_table,
                      ordinal, prose_text, scoreboard)
 from .session import Actor, BotActor, Human, Quit, Session
@@ -45,65 +47,10 @@ _INSTANT_WIN_WORDS = {"four_twos": "four 2s", "dragon": "a dragon (3 to A)",
 
 #: Names for the bots, in seat order after the person's seat.
 BOT_NAMES: tuple[str, ...] = ("Minh", "Lan", "Hoa")
-#: Seconds between two bot moves on an interactive terminal, so each can be read.
-BOT_PAUSE = 0.6
 # How many lines of the action log stay on the redrawn board.
 _LOG_LINES = 6
 # Lines kept free under the board: the prompt and a one-line answer.
 _PROMPT_ROOM = 2
-
-CommandKind = Literal["empty", "play", "pass", "hint", "yes", "no", "moves", "pick", "help",
-                      "quit"]
-
-_WORDS: dict[str, CommandKind] = {
-    "p": "pass", "pass": "pass",
-    "h": "hint", "hint": "hint",
-    "y": "yes", "yes": "yes",
-    "n": "no", "no": "no",           # declines a shown suggestion (no card is named n)
-    "m": "moves", "moves": "moves",
-    "?": "help", "help": "help",
-    "q": "quit", "quit": "quit", "exit": "quit",
-}
-
-
-@dataclass(frozen=True, slots=True)
-class Command:
-    """One line typed at the prompt. ``text`` holds the cards of a play and ``number`` the
-    move number of ``#N``."""
-
-    kind: CommandKind
-    text: str = ""
-    number: int = 0
-
-
-def parse_command(line: str) -> Command:
-    """The command a line of input names; anything unknown is taken as cards to play.
-
-    >>> parse_command(" Pass "), parse_command("#3").number, parse_command("3s 4s").kind
-    (Command(kind='pass', text='', number=0), 3, 'play')
-    >>> parse_command("#x")
-    Traceback (most recent call last):
-    ...
-    ValueError: '#x': after # give the number of a move from the list (m shows it)
-    >>> parse_command("#²")
-    Traceback (most recent call last):
-    ...
-    ValueError: '#²': after # give the number of a move from the list (m shows it)
-    """
-    text = line.strip()
-    if not text:
-        return Command("empty")
-    word = _WORDS.get(text.lower())
-    if word is not None:
-        return Command(word)
-    if text.startswith("#"):
-        digits = text[1:].strip()
-        if not _is_number(digits):
-            raise ValueError(f"{text!r}: after # give the number of a move from the list "
-                             "(m shows it)")
-        return Command("pick", number=int(digits))
-    return Command("play", text=text)
-
 
 def cards_from_input(text: str, hand: Cards) -> Cards:
     """The cards named by ``text``: card names (``3s 10h A♠``) and/or 1-based positions in
@@ -136,40 +83,6 @@ def cards_from_input(text: str, hand: Cards) -> Cards:
             raise ValueError(f"{card} is named twice")
         chosen.append(card)
     return Cards(chosen)
-
-
-def input_tokens(text: str) -> list[str | int]:
-    """The words of a typed play (split at spaces and commas, as card text is): numbers as
-    ints, the rest (card names) as text. Guandan's screen reads plays with it (Tiến Lên's
-    :func:`cards_from_input` splits the same way).
-
-    >>> input_tokens(" 3s, 10 ²  ")
-    ['3s', 10, '²']
-    """
-    return [int(t) if _is_number(t) else t for t in text.replace(",", " ").split()]
-
-
-def check_card_number(number: int, count: int) -> int:
-    """``number`` if it names one of ``count`` cards (1-based), else a ValueError saying how
-    the hand is numbered."""
-    if not 1 <= number <= count:
-        raise ValueError(f"there is no card {number}: {_numbered(count, 'card')}")
-    return number
-
-
-def _is_number(text: str) -> bool:
-    """ASCII digits only: ``"²".isdigit()`` is true, yet ``int("²")`` fails."""
-    return text.isascii() and text.isdigit()
-
-
-def _numbered(count: int, noun: str) -> str:
-    """How the items of a numbered list are numbered, for an out-of-range number."""
-    if count == 1:
-        return f"your hand has one {noun}, number 1" if noun == "card" else \
-            f"there is one {noun}, #1"
-    if noun == "card":
-        return f"your hand has {count} cards, numbered 1-{count}"
-    return f"the {noun}s are numbered 1-{count}"
 
 
 def bot_names(players: int, you: int) -> list[str]:
@@ -642,10 +555,4 @@ _HELP: Sequence[tuple[str, str]] = (
 def help_table(style: Style, rows: Sequence[tuple[str, str]] = _HELP, *,
                title: str = "Commands", headers: tuple[str, str] = ("type", "to")) -> Table:
     """The commands, one row each (Tiến Lên's by default; Guandan passes its own)."""
-    table = Table(title=title, box=style.box, title_justify="left", title_style="bold")
-    table.add_column(headers[0])
-    table.add_column(headers[1])
-    for keys, what in rows:
-        table.add_row(style.words(keys), what)
-    return table
-
+    return _help_table(style, rows, title=title, headers=headers)
