@@ -69,3 +69,13 @@ def test_every_error_is_a_tienlen_error_and_a_value_error() -> None:
     assert errors.TienlenError is TienlenError
     assert issubclass(GuandanError, TienlenError) and issubclass(TienlenError, ValueError)
     assert issubclass(IllegalActionError, TienlenError) and issubclass(ReplayError, TienlenError)
+
+
+def test_the_rl_envs_refusal_is_the_shared_illegal_action_error() -> None:
+    from tienlen.rl.encoding import IllegalActionError as EnvIllegal
+
+    error = EnvIllegal("action 9 is outside the action mask")
+    assert isinstance(error, IllegalActionError) and error.reason_code == "ILLEGAL_ACTION"
+    assert str(error) == error.message == "action 9 is outside the action mask"
+    again = pickle.loads(pickle.dumps(error))
+    assert type(again) is EnvIllegal and str(again) == str(error)
