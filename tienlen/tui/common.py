@@ -86,6 +86,7 @@ def numbered_grid(cells: Sequence[Text], *, indices: bool = True, per_row: int |
     return grid
 
 
+#: The kinds of command a typed line can be.
 CommandKind = Literal["empty", "play", "pass", "hint", "yes", "no", "moves", "pick", "help",
                       "quit"]
 
