@@ -91,3 +91,140 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
     assert not hasattr(tienlen, "bots_and_hints")
     assert "__version__" in dir(tienlen)
     assert tienlen.__version__ == importlib.metadata.version("tienlen")
+
+
+# --- issue 25: one game loads none of the other, the table layer loads no game ------------
+
+# Modules that belong to no game: the package, its errors and seeds, card-text spelling,
+# the table layer, the front-end helpers every CLI shares and the one terminal session.
+SHARED = {"tienlen", "tienlen.errors", "tienlen.seeds", "tienlen.spelling", "tienlen.cli_shared",
+          "tienlen.tui", "tienlen.tui.common", "tienlen.tui.session", "tienlen.tui.terminal"}
+
+
+def _is_shared(name: str) -> bool:
+    return name in SHARED or name == "tienlen.table" or name.startswith("tienlen.table.")
+
+
+def _is_guandan(name: str) -> bool:
+    return name.startswith("tienlen.guandan") or name in (
+        "tienlen._guandan", "tienlen.tui.guandan_play", "tienlen.tui.guandan_board",
+        "tienlen.tui.guandan_words")
+
+
+@pytest.mark.parametrize("statement", [
+    "import tienlen.guandan",
+    "import tienlen.guandan.match",
+    "import tienlen.guandan.cli",
+    "import tienlen.tui.guandan_play",
+    "from tienlen.table import get_spec; get_spec('guandan')",
+    "from tienlen.guandan.match import Match; Match(seed=1).to_json()",
+])
+def test_guandan_loads_no_tienlen_module(statement: str) -> None:
+    loaded = loaded_after(statement)
+    assert "tienlen.guandan" in loaded
+    assert {m for m in loaded if not _is_shared(m) and not _is_guandan(m)} == set()
+
+
+@pytest.mark.parametrize("statement", [
+    "import tienlen.game",
+    "import tienlen.match",
+    "import tienlen.replay",
+    "import tienlen.cli",
+    "import tienlen.tui.play",
+    "import tienlen.tui.replay_view",
+    "from tienlen.table import get_spec; get_spec('tienlen')",
+])
+def test_tienlen_loads_no_guandan_module(statement: str) -> None:
+    loaded = loaded_after(statement)
+    assert {m for m in loaded if _is_guandan(m)} == set()
+
+
+def test_the_table_layer_loads_no_game() -> None:
+    loaded = loaded_after("import tienlen.table, tienlen.table.errors, tienlen.table.fileio, "
+                          "tienlen.table.match, tienlen.tui.session, tienlen.tui.common")
+    assert {m for m in loaded if not _is_shared(m)} == set()
+    assert "tienlen.table.spec" in loaded
+
+
+def _module_imports(lazy: bool) -> dict[str, set[str]]:
+    """Which tienlen modules each tienlen module imports: at load (``lazy`` False: module
+    level, outside ``if TYPE_CHECKING``), or anywhere (inside functions too)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(tienlen.__file__).parent
+    modules = {}
+    for path in root.rglob("*.py"):
+        parts = list(path.relative_to(root.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        modules[".".join(parts)] = path
+
+    def resolve(module: str, level: int, name: str | None, package: bool) -> str:
+        if level == 0:
+            return name or ""
+        base = module.split(".")[:None if package else -1]
+        base = base[:len(base) - (level - 1)]
+        return ".".join(base + ([name] if name else []))
+
+    graph: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        package = path.name == "__init__.py"
+        found: set[str] = set()
+
+        def visit(nodes: list[ast.stmt]) -> None:
+            for node in nodes:
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    if lazy:
+                        visit(node.body)
+                    continue
+                if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                    continue
+                if isinstance(node, ast.Import):
+                    found.update(a.name for a in node.names)
+                elif isinstance(node, ast.ImportFrom):
+                    target = resolve(module, node.level, node.module, package)
+                    for alias in node.names:
+                        sub = f"{target}.{alias.name}"
+                        found.add(sub if sub in modules else target)
+                for field in ("body", "orelse", "finalbody", "handlers"):
+                    visit(getattr(node, field, []))
+
+        visit(ast.parse(path.read_text(encoding="utf-8")).body)
+        graph[module] = {m for m in found if m in modules and m != module}
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    found: list[list[str]] = []
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def walk(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                found.append(stack[stack.index(nxt):] + [nxt])
+            elif nxt not in state:
+                walk(nxt)
+        stack.pop()
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            walk(node)
+    return found
+
+
+def test_no_import_circles() -> None:
+    """No module imports, at load, one that imports it back; and counting imports inside
+    functions too, the one circle left is Game.to_json / Game.from_json handing the file
+    format to its owner, tienlen.replay (which builds Games). cli <-> guandan.cli and
+    game -> replay -> match -> game are gone."""
+    assert _cycles(_module_imports(lazy=False)) == []
+    assert _cycles(_module_imports(lazy=True)) == [["tienlen.game", "tienlen.replay",
+                                                    "tienlen.game"]]
+    graph = _module_imports(lazy=True)
+    assert "tienlen.cli" not in graph["tienlen.guandan.cli"]
+    assert "tienlen.match" not in graph["tienlen.replay"]

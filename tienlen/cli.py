@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TypeAlias, TypeVar
 
 from .cards import Card, Cards
+from .cli_shared import symbols_fit, use_ascii, writable_file
 from .combos import Combo, Kind, classify, legal_moves
 from .errors import CardParseError
 from .rules import Rules
@@ -60,16 +61,10 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-def _symbols_fit(stream: object) -> bool:
-    """Whether ``stream`` can print the suit symbols (a legacy console may not)."""
-    encoding = getattr(stream, "encoding", None)
-    if not encoding:  # a text buffer such as io.StringIO takes any str
-        return True
-    try:
-        "♠♣♦♥".encode(encoding)
-    except (UnicodeEncodeError, LookupError):
-        return False
-    return True
+# The shared front-end helpers (tienlen.cli_shared), under the names this module used.
+_symbols_fit = symbols_fit
+_use_ascii = use_ascii
+_writable_file = writable_file
 
 
 # --- tienlen moves -------------------------------------------------------------------
@@ -185,10 +180,6 @@ def _levels(text: str) -> list[str]:
     return levels
 
 
-def _use_ascii(args: argparse.Namespace) -> bool:
-    return bool(getattr(args, "ascii", False)) or not _symbols_fit(sys.stdout)
-
-
 def add_rules_option(parser: argparse.ArgumentParser) -> None:
     """``--rules NAME``, the one definition every Tiến Lên command shares: a preset of
     :class:`~tienlen.rules.Rules` (read back with ``Rules.from_name(args.rules)``)."""
@@ -232,17 +223,21 @@ def _add_play(subparsers: _Subparsers) -> None:
             "also be piped in, one per line."
         ),
     )
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4,
-                        help="Tiến Lên: players at the table, you included (default: "
-                             "%(default)s; Guandan is always four)")
+    parser.add_argument("--game", type=_registered_game, default="tienlen", metavar="GAME",
+                        help="which game of the registry: tienlen, guandan, or any other "
+                             "registered one, played on a plain-text board (default: "
+                             "%(default)s)")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=None,
+                        help="Tiến Lên: players at the table, you included (default: 4; "
+                             "Guandan is always four; another game: its own default)")
     parser.add_argument("--seat", type=int, default=0, metavar="N",
                         help="your seat, 0 to players-1 (Guandan: 0 to 3; default: "
                              "%(default)s)")
     parser.add_argument(
-        "--bots", type=_levels, default=["L2"], metavar="LEVELS",
+        "--bots", type=_levels, default=None, metavar="LEVELS",
         help="the bots' levels, one per other seat in seat order or one for all. Tiến "
              "Lên: random, L1, L2, L3; Guandan: L1, L2, L3 (no random bot) for the three "
-             "AIs (default: L2)")
+             "AIs (default: L2; another game: its hint level)")
     _add_game_options(parser)
     parser.add_argument("--hints", action=argparse.BooleanOptionalAction, default=True,
                         help="allow the h command to suggest moves (default: on; Guandan's "
@@ -277,7 +272,12 @@ def run_play(args: argparse.Namespace) -> int:
 
         return run_connect(args)
     rules = rules_from_args(args)
-    if getattr(args, "game", "tienlen") == "guandan":
+    game = getattr(args, "game", "tienlen")
+    if game not in ("tienlen", "guandan"):
+        return _run_table_play(args)
+    args.players = 4 if getattr(args, "players", None) is None else args.players
+    args.bots = getattr(args, "bots", None) or ["L2"]
+    if game == "guandan":
         from .guandan import cli as guandan_cli
 
         return guandan_cli.run_play(args)
@@ -303,6 +303,21 @@ def run_play(args: argparse.Namespace) -> int:
         iterations=args.iterations,
     )
     return PlaySession(options, Terminal()).run()
+
+
+def _run_table_play(args: argparse.Namespace) -> int:
+    """``tienlen play --game NAME`` for a registered game with no screen of its own: the one
+    terminal session on the table protocol (:class:`tienlen.tui.session.TableSession`)."""
+    from .seeds import seed_or_fresh
+    from .tui.session import TableSession
+    from .tui.terminal import Terminal
+
+    for flag, value in (("--save", args.save), ("--iterations", args.iterations)):
+        if value is not None:
+            raise ValueError(f"{flag} is not an option of play --game {args.game}")
+    session = TableSession(args.game, Terminal(), seat=args.seat, levels=args.bots or (),
+                           seed=seed_or_fresh(args.seed), players=args.players)
+    return session.run()
 
 
 # --- tienlen sim ---------------------------------------------------------------------
@@ -393,19 +408,6 @@ def _count(text: str) -> int:
 
 def _is_l3(level: str) -> bool:
     return level.lower() == "l3"
-
-
-def _writable_file(path: Path, option: str) -> None:
-    """Refuse an output path that cannot be written, before any work is done (so that an
-    hour of simulation is not lost to a typo). Creates nothing."""
-    if path.is_dir():
-        raise ValueError(f"{option} {path}: is a directory; give a file name")
-    parent = path.parent
-    if not parent.is_dir():
-        raise ValueError(f"{option} {path}: the directory {parent} does not exist")
-    if not os.access(parent, os.W_OK | os.X_OK) or (path.exists()
-                                                    and not os.access(path, os.W_OK)):
-        raise ValueError(f"{option} {path}: not writable")
 
 
 @contextlib.contextmanager

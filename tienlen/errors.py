@@ -1,7 +1,8 @@
 """Exceptions raised by the ``tienlen`` package.
 
 Every error is a :class:`ValueError`, so callers that only want to reject bad input can
-catch that one type; the subclasses say which kind of input was wrong.
+catch that one type; the subclasses say which kind of input was wrong. The errors
+every game shares (a refused action, an unreadable file) are in :mod:`tienlen.table.errors`.
 
 >>> from tienlen.cards import Cards
 >>> try:
@@ -17,7 +18,9 @@ __all__ = ["TienlenError", "CardParseError", "ComboError"]
 
 
 class TienlenError(ValueError):
-    """Base class of the errors raised by ``tienlen``."""
+    """Base class of the errors raised by ``tienlen``, in every game (Guandan's too, on
+    purpose: see :mod:`tienlen.table.errors`). This module imports nothing, so that any
+    game or layer may use the base without loading another game."""
 
 
 class CardParseError(TienlenError):

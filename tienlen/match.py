@@ -41,8 +41,9 @@ from .errors import TienlenError
 from .game import _STEPPING, Game
 from .reasons import Wording
 from .rules import Bomb, Penalties, Rules
-from .seeds import (GOLDEN_GAMMA, SEED_LIMIT, check_players, check_seed, seed_or_fresh,
-                    splitmix64)
+from . import seeds as _seeds
+from .seeds import check_players, seed_or_fresh
+from .table.match import MatchDriver
 
 __all__ = ["Match", "MatchError", "hand_seed", "HandScore", "Payment", "CutChain",
            "finishing_places", "score_hand", "cut_chains", "unplayed_bombs", "bomb_kind"]
@@ -60,7 +61,8 @@ class MatchError(TienlenError):
 
 
 def hand_seed(match_seed: int, number: int) -> int:
-    """The deal seed of hand ``number`` (1-based) of the match seeded ``match_seed``.
+    """The deal seed of hand ``number`` (1-based) of the match seeded ``match_seed``
+    (:func:`tienlen.seeds.hand_seed`; :class:`MatchError` on bad arguments).
 
     It is one splitmix64 step from ``match_seed + number * 0x9E3779B97F4A7C15`` (mod
     2**64), so consecutive hands, and matches with nearby seeds, get unrelated deals.
@@ -68,11 +70,7 @@ def hand_seed(match_seed: int, number: int) -> int:
     >>> hand_seed(0, 1), hand_seed(0, 2)
     (16294208416658607535, 7960286522194355700)
     """
-    # Exact ints only: NumPy ints would wrap in their own arithmetic (another deal).
-    check_seed(match_seed, MatchError)
-    if type(number) is not int or number < 1:
-        raise MatchError(f"number must be a hand number, an int >= 1; got {number!r:.80}")
-    return splitmix64((match_seed + (number - 1) * GOLDEN_GAMMA) % SEED_LIMIT)[1]
+    return _seeds.hand_seed(match_seed, number, MatchError)
 
 
 # --- R11.5: what cards are worth -----------------------------------------------------------
@@ -392,8 +390,10 @@ def score_hand(game: Game) -> HandScore:
     return HandScore(places, points, tuple(payments), instant)
 
 
-class Match:
-    """A series of hands between the same seats, with a scoreboard (R10, R11.5).
+class Match(MatchDriver[Game, "tuple[tuple[int, ...], HandScore]"]):
+    """A series of hands between the same seats, with a scoreboard (R10, R11.5), on the
+    one match driver (:class:`tienlen.table.match.MatchDriver`): a finished hand stays the
+    current one until :meth:`next_hand` deals the next.
 
     A seat in place *p* (1 = first out) scores ``players - p`` points (R10.2): 3, 2, 1, 0
     with four players. :attr:`results` lists the finishing order of every completed hand,
@@ -412,6 +412,9 @@ class Match:
     """
 
     __slots__ = ("_players", "_seed", "_rules", "_game", "_number", "_done", "_scored")
+
+    _LOCK = _STEPPING
+    _STATE_ERROR = MatchError
 
     def __init__(
         self,
@@ -449,11 +452,6 @@ class Match:
         return self._rules
 
     @property
-    def game(self) -> Game:
-        """The current hand."""
-        return self._game
-
-    @property
     def hand_number(self) -> int:
         """The current hand's number, 1 for the first."""
         return self._number
@@ -461,20 +459,26 @@ class Match:
     def next_hand(self) -> None:
         """Deal the next hand, led by the winner of the one just finished (R7.3, R10.1).
         Raises :class:`MatchError` (a ``ValueError``) while the current hand is in play."""
-        # One check-then-deal at a time: two threads could otherwise both see the hand over
-        # and deal twice (a hand recorded twice and a number skipped).
-        with _STEPPING:
-            if not self._game.is_over:
-                raise MatchError(
-                    f"hand {self._number} is not over yet: finish it before dealing the next")
-            finished = self._game.finished
-            score = self._current_score()
-            assert score is not None
-            game = Game(self._players, seed=hand_seed(self._seed, self._number + 1),
-                        rules=self._rules, leader=finished[0])
-            self._done.append((finished, score))
-            self._number += 1
-            self._game = game
+        super().next_hand()
+
+    # --- the match driver's hooks ----------------------------------------------------------
+
+    def _not_over_message(self) -> str:
+        return f"hand {self._number} is not over yet: finish it before dealing the next"
+
+    def _settle(self, hand: Game) -> tuple[tuple[int, ...], HandScore]:
+        score = self._current_score()
+        assert score is not None
+        return hand.finished, score
+
+    def _record(self, result: tuple[tuple[int, ...], HandScore]) -> None:
+        self._done.append(result)
+
+    def _next_deal(self, hand: Game, result: tuple[tuple[int, ...], HandScore]) -> Game:
+        game = Game(self._players, seed=hand_seed(self._seed, self._number + 1),
+                    rules=self._rules, leader=result[0][0])
+        self._number += 1
+        return game
 
     def _current_score(self) -> HandScore | None:
         """The current hand's score once it is over (computed once per hand)."""

@@ -25,7 +25,7 @@ from typing import Any
 from . import _core
 from .cards import Card, Cards
 from .combos import Kind
-from .errors import TienlenError
+from .table.errors import IllegalActionError
 
 __all__ = ["Reason", "IllegalMoveError", "Wording", "reason_from_core"]
 
@@ -200,10 +200,14 @@ def _fill(template: str, fields: Mapping[str, Any], seat_name: Callable[[int], s
     return template.format_map({name: show(name, value) for name, value in fields.items()})
 
 
-class IllegalMoveError(TienlenError):
+class IllegalMoveError(IllegalActionError):
     """An action the rules do not allow. ``reason`` says which rule refused it; the message
     says it in words a player can learn from. ``seat`` is the seat that tried to act and
     ``cards`` the cards it tried to play (``None`` for a pass). The game is unchanged.
+
+    It is the one :class:`tienlen.table.errors.IllegalActionError` (``reason`` a
+    :class:`Reason`, :attr:`reason_code` its name); unlike other games' refusals its text is
+    the message alone, as it always was.
 
     ``fields`` holds everything the message was built from (the seat whose turn it is, the
     pile, the cards not held, the card a first lead must include, ...), and
@@ -226,8 +230,7 @@ class IllegalMoveError(TienlenError):
         seat: int | None = None,
         cards: Cards | None = None,
     ) -> None:
-        super().__init__(message)
-        self.reason = reason
+        super().__init__(reason, message, text=message)
         self.seat = seat
         self.cards = cards
         self.wording = message if isinstance(message, Wording) else Wording(

@@ -45,7 +45,9 @@ from .errors import CardParseError, TienlenError
 from .game import _STEPPING, Game
 from .reasons import IllegalMoveError
 from .rules import Rules
-from .seeds import SEED_LIMIT
+from .seeds import SEED_LIMIT, hand_seed
+from .table.errors import ReplayError as _SharedReplayError
+from .table.fileio import MAX_INDENT, check_indent, read_limited
 
 __all__ = ["ReplayError", "SCHEMA", "VERSION", "MAX_REPLAY_BYTES", "MAX_INDENT", "game_to_json",
            "game_from_json", "read_replay_file", "check_indent"]
@@ -69,19 +71,14 @@ _LABEL_FIELDS: Final = ("names", "match")
 # Replays written before rulesets were data lack "rules": they were played under the contract.
 _OPTIONAL_FIELDS: Final = ("rules",)
 _NAME_LIMIT: Final = 40
-#: The widest ``indent=`` the JSON writers take (replays and Guandan match files).
-MAX_INDENT: Final = 32
+# The JSON writers' indent check and its limit are the table layer's (both games' files):
+# re-exported here under the names they always had.
 
 
-class ReplayError(TienlenError):
-    """A replay that cannot be read (or labels that could not be read back, refused when
-    writing). ``field`` names the first bad field or action, such as ``"version"`` or
-    ``"actions[12]"`` (``None`` when the text is not a JSON object at all).
-    """
-
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(f"{field}: {message}" if field else message)
-        self.field = field
+class ReplayError(_SharedReplayError):
+    """A Tiến Lên replay that cannot be read: the shared
+    :class:`tienlen.table.errors.ReplayError` (``field`` names the first bad field or
+    action), under the name it always had."""
 
 
 def _quote(value: object, limit: int = 80) -> str:
@@ -107,36 +104,10 @@ def read_replay_file(path: str | os.PathLike[str], *, limit: int = MAX_REPLAY_BY
     ...
     tienlen.replay.ReplayError: the file is larger than 1048576 bytes: not a replay (a whole hand takes a few KB)
     """
-    # open() takes an int as a file descriptor: read_replay_file(0) would read stdin and
-    # then close it. Only a path is a replay file.
-    if not isinstance(path, (str, bytes, os.PathLike)):
-        raise ReplayError(f"a replay file is given by its path; got {_quote(path)}")
-    if type(limit) is not int or limit < 0:
+    if type(limit) is not int or limit < 0:   # (a TienlenError, as it always was)
         raise TienlenError(f"limit must be an int >= 0; got {_quote(limit)}")
-    with open(path, "rb") as file:
-        data = file.read(limit + 1)
-    if len(data) > limit:
-        note = " (a whole hand takes a few KB)" if limit == MAX_REPLAY_BYTES else ""
-        raise ReplayError(f"the file is larger than {limit} bytes: not a replay{note}")
-    return data
-
-
-def check_indent(indent: object, error: type[ValueError] = ValueError) -> int | None:
-    """``indent`` if it is None (one line) or an int of spaces in 0..:data:`MAX_INDENT`;
-    otherwise raise ``error``. The JSON writers' one check: ``json.dumps`` raises
-    TypeError for a float, takes a bool as a number, and builds lines as wide as a huge
-    indent asks, until memory runs out.
-
-    >>> check_indent(2), check_indent(None)
-    (2, None)
-    >>> check_indent(10**9)
-    Traceback (most recent call last):
-    ...
-    ValueError: indent must be None or an int in 0..32; got 1000000000
-    """
-    if indent is not None and (type(indent) is not int or not 0 <= indent <= MAX_INDENT):
-        raise error(f"indent must be None or an int in 0..{MAX_INDENT}; got {_quote(indent)}")
-    return indent
+    return read_limited(path, limit, ReplayError,
+                        " (a whole hand takes a few KB)" if limit == MAX_REPLAY_BYTES else "")
 
 
 def game_to_json(game: Game, *, indent: int | None = None) -> str:
@@ -433,7 +404,6 @@ def _check_labels(names: object, match: object, players: int, seed: object) -> R
     """The labels of a replay of ``players`` seats dealt from ``seed``, as JSON values
     (``names`` a list, ``match`` an object), each checked: the one check, for the reader
     and the writer. The first bad one raises :class:`ReplayError` naming it."""
-    from .match import hand_seed
 
     if names is not None:
         names = _list(names, "names")

@@ -1,5 +1,18 @@
 """Seeds: what a seed is, and splitmix64, the one mixing function behind every derived seed.
 
+Every seed Python derives from another is derived here, by one of two formulas, and each
+derivation has a name (the values are fixed: replays, match files and golden deals depend on
+them, ``tests/test_seed_derivations.py``):
+
+- :func:`stream`: the ``k``-th splitmix64 output after ``seed`` (the state ``seed + k·γ``),
+  for a sequence of seeds from one seed: a Tiến Lên match's deals (:func:`hand_seed`), a
+  Guandan match's deals, first leader and drawn partners (:func:`guandan_seed`,
+  :func:`guandan_hand_seed`);
+- :func:`mix`: splitmix64 chained over a tuple of ints, for a seed named by several
+  coordinates: the terminal session's bots (:func:`session_bot_seed`), a table's bots
+  (:func:`table_bot_seed`), a duplicate run's boards and their bots (:func:`board_seed`,
+  :func:`board_bot_seed`), an arena's per-game bots.
+
 A seed is an int in [0, 2**64): :func:`check_seed` is the one check of that, for every
 class that takes a seed; :func:`check_players` is the one check of a deal's player count. The core seeds its PRNG (xoshiro256**) with splitmix64 outputs
 (``src/state.pxi``, R1.4); :func:`splitmix64` is the same step in Python, for the seeds
@@ -26,7 +39,9 @@ from __future__ import annotations
 import secrets
 from typing import Final
 
-__all__ = ["SEED_LIMIT", "check_players", "check_seed", "mix", "seed_or_fresh", "splitmix64"]
+__all__ = ["SEED_LIMIT", "check_players", "check_seed", "mix", "seed_or_fresh", "splitmix64",
+           "stream", "hand_seed", "guandan_seed", "guandan_hand_seed", "session_bot_seed",
+           "table_bot_seed", "board_seed", "board_bot_seed"]
 
 #: Seeds are ints in [0, SEED_LIMIT).
 SEED_LIMIT: Final = 1 << 64
@@ -105,3 +120,58 @@ def seed_or_fresh(seed: object, error: type[ValueError] = ValueError) -> int:
     ValueError: seed must be an int in [0, 2**64) or None; got 1.0
     """
     return secrets.randbits(64) if seed is None else check_seed(seed, error, or_none=True)
+
+
+def stream(seed: int, index: int) -> int:
+    """Output ``index`` (0-based) of the splitmix64 stream that starts at ``seed``: one
+    step from the state ``seed + index * GOLDEN_GAMMA`` (mod 2**64). Consecutive indices,
+    and nearby seeds, give unrelated values. Exact ints only (checked by the callers)."""
+    return splitmix64((seed + index * GOLDEN_GAMMA) % SEED_LIMIT)[1]
+
+
+def hand_seed(match_seed: int, number: int, error: type[ValueError] = ValueError) -> int:
+    """The deal seed of hand ``number`` (1-based) of a Tiến Lên match seeded
+    ``match_seed``: :func:`stream` output ``number - 1``. Bad arguments raise ``error``.
+
+    >>> hand_seed(0, 1), hand_seed(0, 2)
+    (16294208416658607535, 7960286522194355700)
+    """
+    # Exact ints only: NumPy ints would wrap in their own arithmetic (another deal).
+    check_seed(match_seed, error)
+    if type(number) is not int or number < 1:
+        raise error(f"number must be a hand number, an int >= 1; got {number!r:.80}")
+    return stream(match_seed, number - 1)
+
+
+def guandan_seed(seed: int, salt: int) -> int:
+    """A Guandan match's seed for ``salt`` (1-based: salt 3 draws the first leader, 7 the
+    partners, 1000 + i deals hand i): :func:`stream` output ``salt - 1``."""
+    return stream(seed, salt - 1)
+
+
+def guandan_hand_seed(seed: int, index: int) -> int:
+    """The deal seed of hand ``index`` (0-based) of a Guandan match seeded ``seed``."""
+    return guandan_seed(seed, 1000 + index)
+
+
+def session_bot_seed(match_seed: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` of a terminal session (``tienlen play``, either
+    game) on the match seeded ``match_seed``."""
+    return mix(match_seed, seat)
+
+
+def table_bot_seed(table_seed: int, seat: int, hand: int = 0) -> int:
+    """The seed of the bot in ``seat`` for hand ``hand`` of a table (the server): the same
+    table seed gives the same bots everywhere."""
+    return mix(table_seed, 0xB07, seat, hand)
+
+
+def board_seed(seed: int, board: int) -> int:
+    """The match seed of board ``board`` (0-based) of a duplicate run with ``seed``."""
+    return mix(seed, 1, board)
+
+
+def board_bot_seed(seed: int, board: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` on ``board`` of a duplicate run: the same in both
+    seatings, so that equal teams play the two games of a board identically."""
+    return mix(seed, 2, board, seat)

@@ -49,7 +49,8 @@ from ..table.arena import (MAX_JOBS, ArenaError, ArenaInterrupted, Comparison, I
 from ..table.files import (ResultsError, _durable, _json_line, float_column, int_column,
                            int_field, span_field)
 from ..lockfile import WriterLock
-from ..seeds import check_seed, mix
+from .. import seeds as _seeds
+from ..seeds import check_seed
 from .bots import Bot, make_bot
 from .config import RuleConfig
 from .errors import GuandanError
@@ -167,15 +168,12 @@ class DuplicateUnit:
                                for name in DuplicateUnit._ARRAYS))
 
 
-def board_seed(seed: int, board: int) -> int:
-    """The match seed of board ``board`` (0-based) of a run with ``seed``."""
-    return mix(seed, 1, board)
-
-
-def bot_seed(seed: int, board: int, seat: int) -> int:
-    """The seed of the bot in ``seat`` on ``board``: the same in both seatings, so that
-    equal teams play the two games of a board identically."""
-    return mix(seed, 2, board, seat)
+#: The match seed of board ``board`` (0-based) of a run with ``seed``
+#: (:func:`tienlen.seeds.board_seed`).
+board_seed = _seeds.board_seed
+#: The seed of the bot in ``seat`` on ``board``: the same in both seatings, so that equal
+#: teams play the two games of a board identically (:func:`tienlen.seeds.board_bot_seed`).
+bot_seed = _seeds.board_bot_seed
 
 
 def team_seats(match: Match, seating: int) -> tuple[tuple[int, int], tuple[int, int]]:

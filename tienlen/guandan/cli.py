@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypedDict
 
+from ..cli_shared import use_ascii, writable_file
 from .bots import make_bot
 from .cards import Cards
 from .errors import CardError, GuandanError
@@ -34,18 +35,27 @@ if TYPE_CHECKING:   # the arena (numpy, process pools) loads only for sim
 __all__ = ["run_play", "run_moves", "run_replay", "run_sim", "LABELS", "default_lang",
            "run_moves_text", "TrainingSession"]
 
-# The training mode's words (English and Chinese, the plan's labels) live with its screen.
-from ..tui.guandan_words import WORDS as LABELS  # noqa: E402
-from ..tui.guandan_words import default_lang, kind_name, rank_text  # noqa: E402
 
 
 def __getattr__(name: str) -> object:
-    # The full-screen session loads rich; ``moves`` and ``sim`` do not need it.
+    # The terminal UI loads on first use: the full-screen session (rich) and the training
+    # mode's words (English and Chinese, the plan's labels), which live with its screen.
     if name == "TrainingSession":
         from ..tui.guandan_play import GuandanSession
 
         return GuandanSession
+    if name == "LABELS":
+        from ..tui.guandan_words import WORDS
+
+        return WORDS
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def default_lang() -> str:
+    """The training mode's language from the locale (:func:`tienlen.tui.guandan_words.default_lang`)."""
+    from ..tui.guandan_words import default_lang as lang
+
+    return lang()
 
 
 def show_cards(cards: Cards, ascii_: bool) -> str:
@@ -53,6 +63,8 @@ def show_cards(cards: Cards, ascii_: bool) -> str:
 
 
 def show_play(play: Play, lang: str, ascii_: bool) -> str:
+    from ..tui.guandan_words import kind_name
+
     return f"{show_cards(play.cards, ascii_)}  [{kind_name(play.kind, lang)}: {play.describe()}]"
 
 
@@ -60,6 +72,8 @@ def show_play(play: Play, lang: str, ascii_: bool) -> str:
 
 def run_moves_text(hand_words: Sequence[str], level: int | str, pile: str | None, lang: str,
                    ascii_: bool, pile_kind: str | None = None) -> list[str]:
+    from ..tui.guandan_words import kind_name, rank_text
+
     hand = Cards.parse(" ".join(hand_words))
     if not hand:
         raise GuandanError("hand: no cards given")
@@ -109,7 +123,7 @@ def run_moves(args: argparse.Namespace) -> int:
 def run_play(args: argparse.Namespace) -> int:
     """``tienlen play --game guandan``: the full-screen training mode (tienlen.tui)."""
     from ..tui.guandan_play import GuandanOptions, GuandanSession
-    from ..tui.render import Style
+    from ..tui.common import Style
     from ..tui.terminal import Terminal
 
     levels = list(getattr(args, "bots", None) or ["L2"])
@@ -130,14 +144,11 @@ def run_play(args: argparse.Namespace) -> int:
         raise GuandanError("--iterations sets L3's search, and no L3 plays")
     save = getattr(args, "save", None)
     if save is not None:
-        from ..cli import _writable_file
-
-        _writable_file(save, "--save")
-    from ..cli import _use_ascii
+        writable_file(save, "--save")
 
     options = GuandanOptions(
         seat=getattr(args, "seat", 0), levels=tuple(levels), seed=getattr(args, "seed", None),
-        lang=getattr(args, "lang", None) or default_lang(), style=Style(ascii=_use_ascii(args)),
+        lang=getattr(args, "lang", None) or default_lang(), style=Style(ascii=use_ascii(args)),
         hints=getattr(args, "hints", True), save=save, fast=bool(getattr(args, "fast", False)),
         iterations=iterations)
     return GuandanSession(options, Terminal()).run()
@@ -158,29 +169,27 @@ def run_replay(args: argparse.Namespace) -> int:
     """``tienlen replay`` of a Guandan match: every action re-checked on load (a tampered
     file is refused, naming the first bad action), then shown as the training mode shows it."""
     from ..tui.guandan_play import GuandanReplay
-    from ..tui.render import Style
+    from ..tui.common import Style
     from ..tui.terminal import Terminal
 
-    from .. import replay as tienlen_replay
+    from ..table.fileio import read_limited
     from .match import MAX_REPLAY_BYTES
 
     path: Path = args.file
     try:
-        # Tiến Lên's reader, at this format's limit: at most that much is read, so a huge
+        # The shared reader, at this format's limit: at most that much is read, so a huge
         # file or /dev/zero is refused instead of filling memory.
-        data = tienlen_replay.read_replay_file(path, limit=MAX_REPLAY_BYTES)
+        data = read_limited(path, MAX_REPLAY_BYTES, ReplayError)
     except OSError as error:
         raise GuandanError(f"cannot read {path}: {error.strerror or error}") from None
-    except tienlen_replay.ReplayError as error:
+    except ReplayError as error:
         raise GuandanError(f"{path}: {error}") from None
     try:
         match = Match.from_json(data)
     except ReplayError as e:
         raise GuandanError(f"{path}: {e}") from None
-    from ..cli import _use_ascii
-
     lang = getattr(args, "lang", None) or default_lang()
-    style = Style(ascii=_use_ascii(args))
+    style = Style(ascii=use_ascii(args))
     replay = GuandanReplay(match, Terminal(), lang=lang, style=style,
                            step=bool(getattr(args, "step", False)),
                            fast=bool(getattr(args, "fast", False)))
@@ -259,9 +268,7 @@ def run_sim(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else 0
     json_path: Path | None = getattr(args, "json", None)
     if json_path is not None:
-        from ..cli import _writable_file
-
-        _writable_file(json_path, "--json")
+        writable_file(json_path, "--json")
     mode: arena.Mode = "match" if matches is not None else "hand"
     scheduler = getattr(args, "scheduler", None)
     resume = bool(getattr(args, "resume", False))

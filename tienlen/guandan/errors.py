@@ -1,8 +1,12 @@
 """Exceptions raised by :mod:`tienlen.guandan`.
 
-Every error is a :class:`ValueError` (through :class:`tienlen.errors.TienlenError`), so a
-caller that only wants to reject bad input catches one type; the subclasses say which input
-was wrong.
+Every error is a :class:`ValueError`, and a :class:`~tienlen.table.errors.TienlenError`
+(the base of every error of the package, whichever game raised it: a decision, not an
+accident of history, see :mod:`tienlen.table.errors`), so a caller that only wants to reject bad input catches one type; the subclasses say
+which input was wrong. A refused action (:class:`tienlen.guandan.game.IllegalActionError`) and an
+unreadable match file (:class:`tienlen.guandan.match.ReplayError`) are also the table
+layer's shared :class:`~tienlen.table.errors.IllegalActionError` and
+:class:`~tienlen.table.errors.ReplayError`.
 
 >>> from tienlen.guandan import Cards
 >>> try:
@@ -14,7 +18,7 @@ a third copy of 5♥ ('5h'): a hand holds at most two of each card
 
 from __future__ import annotations
 
-from tienlen.errors import TienlenError
+from ..errors import TienlenError
 
 __all__ = ["GuandanError", "CardError", "PlayError"]
 

@@ -29,9 +29,10 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _guandan
-from ..seeds import GOLDEN_GAMMA, SEED_LIMIT, check_seed, seed_or_fresh, splitmix64
+from ..seeds import check_seed, guandan_seed, seed_or_fresh, splitmix64
 from .cards import Cards, _wrap
 from .config import RuleConfig
+from ..table.errors import IllegalActionError as _SharedIllegalActionError
 from .errors import GuandanError
 from .plays import Kind, Play, _make
 
@@ -46,7 +47,7 @@ Phase = Literal["deal", "tribute", "play", "over"]
 CardsLike = Union[Cards, str, Iterable[int]]
 
 
-class IllegalActionError(GuandanError):
+class IllegalActionError(_SharedIllegalActionError, GuandanError):
     """A refused action (G8). ``reason`` is one of :data:`REASONS`; ``detail`` a finer
     sub-reason such as ``DOES_NOT_BEAT`` (or the reason itself). Nothing was changed.
 
@@ -56,8 +57,7 @@ class IllegalActionError(GuandanError):
     """
 
     def __init__(self, reason: str, message: str, detail: str | None = None) -> None:
-        super().__init__(f"{reason}: {message}")
-        self.reason = reason
+        super().__init__(reason, message)
         self.detail = detail or reason
         self.code = REASONS.index(reason) + 1
 
@@ -1100,7 +1100,6 @@ def random_teams(seed: int) -> tuple[tuple[int, int], tuple[int, int]]:
     return ((0, mate), rest)  # type: ignore[return-value]
 
 
-def _mix(seed: int, salt: int) -> int:
-    """splitmix64's output from the state ``seed + salt * GOLDEN_GAMMA`` (mod 2**64)."""
-    return splitmix64((seed + (salt - 1) * GOLDEN_GAMMA) % SEED_LIMIT)[1]
+# The match's seeds for a salt: tienlen.seeds.guandan_seed (kept under its old name).
+_mix = guandan_seed
 

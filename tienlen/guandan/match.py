@@ -24,7 +24,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..seeds import seed_or_fresh
+from ..seeds import guandan_hand_seed, seed_or_fresh
+from ..table.errors import ReplayError as _SharedReplayError
+from ..table.fileio import check_indent
+from ..table.match import MatchDriver
 from .cards import Cards
 from .config import RuleConfig, TeamFormation
 from .errors import GuandanError
@@ -46,12 +49,10 @@ DEFAULT_MAX_HANDS: Final = 10_000
 _ACE: Final = 14
 
 
-class ReplayError(GuandanError):
-    """A Guandan replay that cannot be read; ``field`` names the first bad part."""
-
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(f"{field}: {message}" if field else message)
-        self.field = field
+class ReplayError(_SharedReplayError, GuandanError):
+    """A Guandan replay that cannot be read; ``field`` names the first bad part. It is the
+    shared :class:`tienlen.table.errors.ReplayError` (as Tiến Lên's replays raise) and a
+    :class:`~tienlen.guandan.errors.GuandanError`."""
 
 
 def level_gain(partner_place: int, config: RuleConfig) -> int:
@@ -153,8 +154,9 @@ def _check_max_hands(max_hands: object) -> int:
     return max_hands
 
 
-class Match:
-    """Hands of Guandan until a team wins at A (G7.3), or until ``max_hands`` hands have
+class Match(MatchDriver[Game, HandResult]):
+    """Hands of Guandan, on the one match driver (:class:`tienlen.table.match.MatchDriver`,
+    dealing each hand as the last one ends), until a team wins at A (G7.3), or until ``max_hands`` hands have
     been played: then the match is over with no winner (:attr:`capped`), and every later
     action is refused (``GAME_OVER``), changing nothing.
 
@@ -179,6 +181,10 @@ class Match:
 
     __slots__ = ("_seed", "_config", "_teams", "_levels", "_failed", "_declarer", "_game",
                  "_results", "_winner", "_actions", "_first_leader", "_max_hands")
+
+    DEALS_AT_HAND_END = True
+    _LOCK = _STEPPING
+    _STATE_ERROR = GuandanError
 
     def __init__(self, seed: int | None = None, config: RuleConfig = RuleConfig(), *,
                  max_hands: int = DEFAULT_MAX_HANDS) -> None:
@@ -207,7 +213,7 @@ class Match:
         """The deal seed of hand ``index`` (0-based), drawn from the match seed."""
         if type(index) is not int or index < 0:
             raise GuandanError(f"index must be a hand index, an int >= 0; got {index!r:.80}")
-        return _mix(self._seed, 1000 + index)
+        return guandan_hand_seed(self._seed, index)
 
     @property
     def seed(self) -> int:
@@ -249,11 +255,6 @@ class Match:
     def first_leader(self) -> int:
         """Who led the first hand (G5.2: drawn from the match seed)."""
         return self._first_leader
-
-    @property
-    def game(self) -> Game:
-        """The current hand (the last one once the match is over)."""
-        return self._game
 
     @property
     def max_hands(self) -> int:
@@ -327,8 +328,7 @@ class Match:
 
     def _after(self, action: Action) -> Action:
         self._actions.append((len(self._results), action))
-        if self._game.is_over:
-            self._finish_hand()
+        self._after_action()
         return action
 
     def verify_play(self, cards: object, seat: int | None = None, reading: object = None) -> None:
@@ -403,24 +403,26 @@ class Match:
 
     # ------------------------------------------------------------ levels (G7)
 
-    def _finish_hand(self) -> None:
-        game = self._game
-        places = game.places
+    def _settle(self, hand: Game) -> HandResult:
+        places = hand.places
         assert places is not None
         levels, failed, won, gain = settle(self._levels, self._failed, self._declarer, places,
                                            self._teams, self._config)
-        win = self.team_of(places[0])
-        self._levels, self._failed = list(levels), list(failed)
-        self._results.append(HandResult(len(self._results), game.level, self._declarer, places,
-                                        win, gain, levels, failed, won))
-        if won:
-            self._winner = win
-            return
-        if len(self._results) >= self._max_hands:
-            return      # capped: the last hand stays the current game, and the match is over
-        self._declarer = win
-        self._game = Game(self.hand_seed(len(self._results)), level=self._levels[win],
-                          config=self._config, teams=self._teams, previous_order=places)
+        return HandResult(len(self._results), hand.level, self._declarer, places,
+                          self.team_of(places[0]), gain, levels, failed, won)
+
+    def _record(self, result: HandResult) -> None:
+        self._levels, self._failed = list(result.levels), list(result.failed_attempts)
+        self._results.append(result)
+        if result.match_won:
+            self._winner = result.winner
+
+    def _next_deal(self, hand: Game, result: HandResult) -> Game | None:
+        if result.match_won or len(self._results) >= self._max_hands:
+            return None     # won, or capped: the last hand stays the current game
+        self._declarer = win = result.winner
+        return Game(self.hand_seed(len(self._results)), level=self._levels[win],
+                    config=self._config, teams=self._teams, previous_order=result.places)
 
     # ------------------------------------------------------------ copies, equality, replays
 
@@ -461,8 +463,6 @@ class Match:
         """The match as versioned JSON: the seed, the rules and every action; and
         ``max_hands`` when it is not :data:`DEFAULT_MAX_HANDS` (so that a file of a match
         with the default cap reads as it always did)."""
-        from ..replay import check_indent     # the JSON writers' one check
-
         check_indent(indent, GuandanError)
         with _STEPPING:     # not half-way through another thread's action
             return self._to_json(indent)

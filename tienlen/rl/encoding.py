@@ -22,6 +22,7 @@ from .. import _core
 from ..errors import TienlenError
 from ..rules import Rules
 from ..seeds import check_players, check_seed, splitmix64
+from ..table.errors import IllegalActionError as _SharedIllegalActionError
 
 if TYPE_CHECKING:
     import gymnasium
@@ -57,8 +58,16 @@ FIELDS: dict[str, tuple[int, int]] = {
 }
 
 
-class IllegalActionError(TienlenError):
-    """An action outside the action mask; the env is left exactly as it was."""
+class IllegalActionError(_SharedIllegalActionError):
+    """An action outside the action mask; the env is left exactly as it was. It is the one
+    :class:`tienlen.table.errors.IllegalActionError` (reason ``ILLEGAL_ACTION``; its text
+    the message alone, as it always was)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("ILLEGAL_ACTION", message, text=message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.message,), dict(self.__dict__))
 
 
 class EnvStateError(TienlenError):

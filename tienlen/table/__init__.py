@@ -8,8 +8,10 @@ as JSON-able data, verifies / checks / applies an action (:class:`IllegalActionE
 nothing changed, on refusal), gives one seat's view as JSON-able data and the outcome of
 each hand. Bots come from the spec by level and answer the game's own view.
 
-This package imports no game. Today the server (:mod:`tienlen.server`) is written against
-it; the arena, sim and the RL environments are meant to move onto it (issue 25).
+This package imports no game. Written against it, once for every game: the server
+(:mod:`tienlen.server`), the arena and sim (:mod:`tienlen.table.arena`), the match driver
+(:mod:`tienlen.table.match`) and the terminal session (:mod:`tienlen.tui.session`); the
+shared errors are :mod:`tienlen.table.errors` (see docs/architecture.md).
 
 >>> from tienlen.table import get_spec, spec_names
 >>> spec_names()
@@ -20,12 +22,13 @@ it; the arena, sim and the RL environments are meant to move onto it (issue 25).
 >>> state.verify({"kind": "pass"}, seat=state.turn)      # the leader may not pass
 Traceback (most recent call last):
 ...
-tienlen.table.spec.IllegalActionError: CANNOT_PASS: ...
+tienlen.table.errors.IllegalActionError: CANNOT_PASS: ...
 """
 
+from .errors import ReplayError, TienlenError
 from .registry import get_spec, register, spec_names
 from .spec import (Action, GameSpec, IllegalActionError, TableBot, TableState, bot_seed,
                    check_action)
 
-__all__ = ["Action", "GameSpec", "IllegalActionError", "TableBot", "TableState", "bot_seed",
-           "check_action", "get_spec", "register", "spec_names"]
+__all__ = ["Action", "GameSpec", "IllegalActionError", "ReplayError", "TableBot", "TableState",
+           "TienlenError", "bot_seed", "check_action", "get_spec", "register", "spec_names"]

@@ -24,7 +24,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from ..seeds import mix
+from ..seeds import table_bot_seed
+from .errors import IllegalActionError
 
 __all__ = ["Action", "GameSpec", "IllegalActionError", "TableBot", "TableState", "bot_seed",
            "check_action", "ACTION_KINDS"]
@@ -35,14 +36,6 @@ Action = Mapping[str, Any]
 ACTION_KINDS = ("play", "pass", "give_tribute", "return_tribute")
 
 
-class IllegalActionError(ValueError):
-    """A refused action: ``reason`` is an upper-case code (``NOT_YOUR_TURN``,
-    ``CANNOT_PASS``, ``INVALID_CARDS`` ...), ``message`` says why in words."""
-
-    def __init__(self, reason: str, message: str) -> None:
-        super().__init__(f"{reason}: {message}")
-        self.reason = reason
-        self.message = message
 
 
 def check_action(action: object) -> dict[str, Any]:
@@ -54,7 +47,7 @@ def check_action(action: object) -> dict[str, Any]:
     >>> check_action({"kind": "jump"})
     Traceback (most recent call last):
     ...
-    tienlen.table.spec.IllegalActionError: BAD_ACTION: kind must be one of play, pass, give_tribute, return_tribute; got 'jump'
+    tienlen.table.errors.IllegalActionError: BAD_ACTION: kind must be one of play, pass, give_tribute, return_tribute; got 'jump'
     """
     if not isinstance(action, Mapping):
         raise IllegalActionError("BAD_ACTION", f"an action is an object; got {type(action).__name__}")
@@ -83,10 +76,9 @@ def check_action(action: object) -> dict[str, Any]:
     return out
 
 
-def bot_seed(table_seed: int, seat: int, hand: int = 0) -> int:
-    """The seed of the bot in ``seat`` for hand ``hand`` of a table: the same table seed
-    gives the same bots everywhere."""
-    return mix(table_seed, 0xB07, seat, hand)
+#: The seed of the bot in ``seat`` for hand ``hand`` of a table
+#: (:func:`tienlen.seeds.table_bot_seed`).
+bot_seed = table_bot_seed
 
 
 class TableBot(Protocol):

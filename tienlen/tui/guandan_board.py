@@ -4,7 +4,7 @@ by the level's order, the end of a hand.
 Everything drawn comes from a :class:`~tienlen.guandan.game.GameView` (what the person may
 know) and the match's public record (levels, results); nothing here decides a rule. The
 pieces shared with Tiến Lên's screen (the style, the numbered hand grid, the terminal) come
-from :mod:`tienlen.tui.render` and :mod:`tienlen.tui.terminal`.
+from :mod:`tienlen.tui.common` and :mod:`tienlen.tui.terminal`.
 
 >>> from tienlen.guandan import Cards
 >>> [str(c) for c in sorted_hand(Cards.parse("BJ 7h 2s As 7s SJ 3d"), 7)]   # level 7: 7♥ wild
@@ -26,7 +26,7 @@ from ..guandan.game import Action, GameView, Tribute, single_value
 from ..guandan.match import HandResult
 from ..guandan.plays import Play
 from .guandan_words import Words, describe, rank_text
-from .render import BOARD_WIDTH, Style, numbered_grid
+from .common import BOARD_WIDTH, Style, numbered_grid
 
 __all__ = ["SeatLabel", "MatchInfo", "sorted_hand", "card_text", "cards_text", "play_text",
            "team_style", "board", "transcript", "hand_end", "per_row", "panel_width",

@@ -41,10 +41,10 @@ from ..guandan.plays import Play
 from .guandan_board import (MatchInfo, SeatLabel, board, card_text, hand_end, play_text,
                             seat_labels, sorted_hand, transcript)
 from .guandan_words import WORDS, Words, rank_text, refusal_text
-from .play import (BOT_PAUSE, _bot_seed, check_card_number, help_table, input_tokens,
-                   parse_command)
-from .render import Style
-from .replay_view import REPLAY_PAUSE
+from ..seeds import session_bot_seed as _bot_seed
+from .common import (BOT_PAUSE, REPLAY_PAUSE, Style, check_card_number, help_table,
+                     input_tokens, parse_command)
+from .session import Actor, BotActor, Human, Quit, Recorded, Recording, Session
 from .terminal import Terminal
 
 __all__ = ["GuandanOptions", "GuandanSession", "GuandanReplay", "cards_from_input"]
@@ -81,8 +81,8 @@ class GuandanOptions:
     max_hands: int = DEFAULT_MAX_HANDS
 
 
-class _Quit(Exception):
-    """The player chose to leave."""
+# The person chose to leave (the one session's Quit, under the name this module used).
+_Quit = Quit
 
 
 def cards_from_input(text: str, hand: Cards, level: int, wild_count: int = 2) -> Cards:
@@ -124,9 +124,11 @@ def _numbers_of(play_cards: Cards, hand: Sequence[Card]) -> list[int]:
     return numbers
 
 
-class GuandanSession:
+class GuandanSession(Session):
     """A Guandan match between the person at ``options.seat``, an AI partner and two AI
-    opponents, driven from a terminal."""
+    opponents, driven from a terminal by the one terminal session
+    (:class:`tienlen.tui.session.Session`): this class keeps Guandan's board, words,
+    tribute and 提示 button."""
 
     def __init__(self, options: GuandanOptions, terminal: Terminal) -> None:
         if not 0 <= options.seat <= 3:
@@ -152,6 +154,9 @@ class GuandanSession:
                 self.bots[seat] = make_bot(level, seed=_bot_seed(self.match.seed, seat), **extra)
             except TypeError:  # a bot without the iterations option
                 raise ValueError("--iterations is not supported by this version's L3") from None
+        self.actors: dict[int, Actor] = {
+            seat: Human() if seat == self.you else BotActor(self.bots[seat])
+            for seat in range(4)}
         self.seats: list[SeatLabel] = seat_labels(
             self.you, self.match.teams, self.words,
             {s: b.name for s, b in self.bots.items()})
@@ -167,6 +172,8 @@ class GuandanSession:
         self.save_failed = False
         # The hand last acted in, kept when the match moves on to the next deal.
         self._finished_game = self.match.game
+        # The hand being played (the match deals the next one as it ends).
+        self._hand = self.match.game
 
     # ------------------------------------------------------------------ helpers
 
@@ -247,39 +254,49 @@ class GuandanSession:
 
     # ------------------------------------------------------------------- match
 
-    def run(self) -> int:
-        """Play hands until a team wins at A or the person stops; the exit status (0, or 1
-        if the replay could not be saved). Ctrl-C saves the match so far, then propagates."""
-        words = self.words
-        try:
-            while True:
-                self._announce_hand()
-                if not self._play_hand():
-                    break
-                self._finish_hand()
-                if self.match.capped:
-                    self.term.print(Text(words.match_capped.format(n=len(self.match.results)),
-                                         style="bold yellow"))
-                if self.match.is_over:
-                    break
-                if not self._next_hand():
-                    break
-        except _Quit:
-            pass
-        except EOFError:
-            self.term.print(Text(words.eof, style="dim"))
-        except KeyboardInterrupt:
-            self._save(announce=True)
-            raise
+    # The one session's hooks (run() is Session.run: hands until a team wins at A or the
+    # person stops; exit status 1 if the replay could not be saved; Ctrl-C saves the match
+    # so far, then propagates).
+
+    def _hand_over(self) -> bool:
+        return self._hand.is_over
+
+    def _turn(self) -> int | None:
+        return self._hand.turn
+
+    def _match_over(self) -> bool:
+        if self.match.capped:
+            self.term.print(Text(self.words.match_capped.format(n=len(self.match.results)),
+                                 style="bold yellow"))
+        return self.match.is_over
+
+    def _end_of_input(self) -> None:
+        self.term.print(Text(self.words.eof, style="dim"))
+
+    def _interrupted(self) -> None:
         self._save(announce=True)
-        self._farewell()
-        return 1 if self.save_failed else 0
+
+    def _close(self) -> None:
+        self._save(announce=True)
+
+    def human_turn(self, seat: int) -> None:
+        self._your_turn(self._hand)
+
+    def bot_turn(self, seat: int, bot: object) -> None:
+        assert isinstance(bot, Bot)
+        game = self._hand
+        kind, cards = bot.decide(game.view(seat))
+        self._apply(seat, kind, cards)
+        # Paced on a terminal, one frame a move; --fast draws only the person's turns.
+        if self.term.interactive and not game.is_over and not self.options.fast:
+            self._show(self._screen(game))
+            self.term.pause(BOT_PAUSE)
 
     def _farewell(self) -> None:
         self.term.print(Text(self.words.thanks, style="dim"))
 
     def _announce_hand(self) -> None:
-        game = self.match.game
+        game = self._hand = self.match.game
         self.log.clear()
         self.trick.clear()
         self.levels_before = self.match.levels
@@ -289,18 +306,6 @@ class GuandanSession:
                          style="bold"))
         if game.anti_tribute:
             self._event(Text(self.words.anti, style="yellow"))
-
-    def _play_hand(self) -> bool:
-        """Play the current hand to its end; False if it cannot be finished."""
-        game = self.match.game
-        while not game.is_over:
-            seat = game.turn
-            assert seat is not None  # someone acts until the hand is over
-            if seat == self.you:
-                self._your_turn(game)
-            else:
-                self._bot_turn(game, seat)
-        return True
 
     def _finish_hand(self) -> None:
         match = self.match
@@ -401,14 +406,6 @@ class GuandanSession:
         """Whether to deal the next hand: the person presses Enter (q stops; the end of
         input leaves as it does at any prompt)."""
         return self.term.ask(self.words.next_hand).lower() not in ("q", "quit")
-
-    def _bot_turn(self, game: Game, seat: int) -> None:
-        kind, cards = self.bots[seat].decide(game.view(seat))
-        self._apply(seat, kind, cards)
-        # Paced on a terminal, one frame a move; --fast draws only the person's turns.
-        if self.term.interactive and not game.is_over and not self.options.fast:
-            self._show(self._screen(game))
-            self.term.pause(BOT_PAUSE)
 
     # ----------------------------------------------------------------- the person
 
@@ -667,7 +664,9 @@ class GuandanReplay(GuandanSession):
         super().__init__(options, terminal)
         self.bots.clear()
         self.seats = seat_labels(0, self.match.teams, self.words, {}, neutral=True)
-        self.actions = iter([action for _, action in recorded.history])
+        # Every seat acts from the one record.
+        recording = Recording(action for _, action in recorded.history)
+        self.actors = {seat: Recorded(recording) for seat in range(4)}
         self.step = step
 
     @property
@@ -681,27 +680,23 @@ class GuandanReplay(GuandanSession):
         view = game.view(self.you)
         return replace(view, history=game.history, tributes=game.tributes)
 
-    def _play_hand(self) -> bool:
-        game = self.match.game
-        while not game.is_over:
-            action = next(self.actions, None)
-            if action is None:
-                return False  # the match was saved before this hand ended
-            if action.action == "play":
-                self._apply(action.seat, "play", action.play)
-            elif action.action == "pass":
-                self._apply(action.seat, "pass")
+    def recorded_turn(self, seat: int, action: object) -> None:
+        assert isinstance(action, Action)
+        game = self._hand
+        if action.action == "play":
+            self._apply(action.seat, "play", action.play)
+        elif action.action == "pass":
+            self._apply(action.seat, "pass")
+        else:
+            assert action.cards is not None  # the match's own record shows every card
+            self._apply(action.seat, action.action, action.cards.ids[0])
+        if self.term.interactive and not game.is_over:
+            self._show(self._screen(game))
+            if self.step:
+                if not self.term.wait_for_enter():
+                    raise _Quit
             else:
-                assert action.cards is not None  # the match's own record shows every card
-                self._apply(action.seat, action.action, action.cards.ids[0])
-            if self.term.interactive and not game.is_over:
-                self._show(self._screen(game))
-                if self.step:
-                    if not self.term.wait_for_enter():
-                        raise _Quit
-                else:
-                    self.term.pause(0 if self.options.fast else REPLAY_PAUSE)
-        return True
+                self.term.pause(0 if self.options.fast else REPLAY_PAUSE)
 
     def _next_hand(self) -> bool:
         return self.term.wait_for_enter() if self.step and self.term.interactive else True

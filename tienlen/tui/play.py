@@ -12,7 +12,6 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 from rich.columns import Columns
 from rich.console import Group, RenderableType
@@ -28,10 +27,14 @@ from ..match import Match
 from ..reasons import IllegalMoveError, Reason, Wording, play_message
 from ..replay import ReplayLabels, game_to_json_with_labels
 from ..rules import Rules
-from ..seeds import mix
+from ..seeds import session_bot_seed
 from ..view import View
+from .common import (BOT_PAUSE, Command, CommandKind, Style, _is_number, _numbered,
+                     check_card_number, help_table as _help_table, input_tokens,
+                     parse_command)
 from .render import (SeatInfo, Style, board, cards_text, combo_text, finishing_table,
                      ordinal, prose_text, scoreboard)
+from .session import Actor, BotActor, Human, Quit, Session
 from .terminal import Terminal
 
 __all__ = ["PlayOptions", "PlaySession", "Command", "parse_command", "cards_from_input",
@@ -44,65 +47,10 @@ _INSTANT_WIN_WORDS = {"four_twos": "four 2s", "dragon": "a dragon (3 to A)",
 
 #: Names for the bots, in seat order after the person's seat.
 BOT_NAMES: tuple[str, ...] = ("Minh", "Lan", "Hoa")
-#: Seconds between two bot moves on an interactive terminal, so each can be read.
-BOT_PAUSE = 0.6
 # How many lines of the action log stay on the redrawn board.
 _LOG_LINES = 6
 # Lines kept free under the board: the prompt and a one-line answer.
 _PROMPT_ROOM = 2
-
-CommandKind = Literal["empty", "play", "pass", "hint", "yes", "no", "moves", "pick", "help",
-                      "quit"]
-
-_WORDS: dict[str, CommandKind] = {
-    "p": "pass", "pass": "pass",
-    "h": "hint", "hint": "hint",
-    "y": "yes", "yes": "yes",
-    "n": "no", "no": "no",           # declines a shown suggestion (no card is named n)
-    "m": "moves", "moves": "moves",
-    "?": "help", "help": "help",
-    "q": "quit", "quit": "quit", "exit": "quit",
-}
-
-
-@dataclass(frozen=True, slots=True)
-class Command:
-    """One line typed at the prompt. ``text`` holds the cards of a play and ``number`` the
-    move number of ``#N``."""
-
-    kind: CommandKind
-    text: str = ""
-    number: int = 0
-
-
-def parse_command(line: str) -> Command:
-    """The command a line of input names; anything unknown is taken as cards to play.
-
-    >>> parse_command(" Pass "), parse_command("#3").number, parse_command("3s 4s").kind
-    (Command(kind='pass', text='', number=0), 3, 'play')
-    >>> parse_command("#x")
-    Traceback (most recent call last):
-    ...
-    ValueError: '#x': after # give the number of a move from the list (m shows it)
-    >>> parse_command("#²")
-    Traceback (most recent call last):
-    ...
-    ValueError: '#²': after # give the number of a move from the list (m shows it)
-    """
-    text = line.strip()
-    if not text:
-        return Command("empty")
-    word = _WORDS.get(text.lower())
-    if word is not None:
-        return Command(word)
-    if text.startswith("#"):
-        digits = text[1:].strip()
-        if not _is_number(digits):
-            raise ValueError(f"{text!r}: after # give the number of a move from the list "
-                             "(m shows it)")
-        return Command("pick", number=int(digits))
-    return Command("play", text=text)
-
 
 def cards_from_input(text: str, hand: Cards) -> Cards:
     """The cards named by ``text``: card names (``3s 10h A♠``) and/or 1-based positions in
@@ -137,40 +85,6 @@ def cards_from_input(text: str, hand: Cards) -> Cards:
     return Cards(chosen)
 
 
-def input_tokens(text: str) -> list[str | int]:
-    """The words of a typed play (split at spaces and commas, as card text is): numbers as
-    ints, the rest (card names) as text. Guandan's screen reads plays with it (Tiến Lên's
-    :func:`cards_from_input` splits the same way).
-
-    >>> input_tokens(" 3s, 10 ²  ")
-    ['3s', 10, '²']
-    """
-    return [int(t) if _is_number(t) else t for t in text.replace(",", " ").split()]
-
-
-def check_card_number(number: int, count: int) -> int:
-    """``number`` if it names one of ``count`` cards (1-based), else a ValueError saying how
-    the hand is numbered."""
-    if not 1 <= number <= count:
-        raise ValueError(f"there is no card {number}: {_numbered(count, 'card')}")
-    return number
-
-
-def _is_number(text: str) -> bool:
-    """ASCII digits only: ``"²".isdigit()`` is true, yet ``int("²")`` fails."""
-    return text.isascii() and text.isdigit()
-
-
-def _numbered(count: int, noun: str) -> str:
-    """How the items of a numbered list are numbered, for an out-of-range number."""
-    if count == 1:
-        return f"your hand has one {noun}, number 1" if noun == "card" else \
-            f"there is one {noun}, #1"
-    if noun == "card":
-        return f"your hand has {count} cards, numbered 1-{count}"
-    return f"the {noun}s are numbered 1-{count}"
-
-
 def bot_names(players: int, you: int) -> list[str]:
     """Seat names: "You" for the person, a bot name for every other seat."""
     names = iter(BOT_NAMES)
@@ -185,9 +99,8 @@ def save_path(path: Path, hand_number: int) -> Path:
     return path.with_name(f"{path.stem}-{hand_number}{path.suffix or '.json'}")
 
 
-def _bot_seed(match_seed: int, seat: int) -> int:
-    # tienlen.seeds.mix, the one way a seed is derived from others (stable everywhere).
-    return mix(match_seed, seat)
+# The session's bot seeds (kept under the old private name).
+_bot_seed = session_bot_seed
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,12 +121,14 @@ class PlayOptions:
     iterations: int | None = None
 
 
-class _Quit(Exception):
-    """The player chose to leave."""
+# The person chose to leave (the one session's Quit, under the name this module used).
+_Quit = Quit
 
 
-class PlaySession:
-    """A match between the person at ``options.seat`` and bots, driven from a terminal."""
+class PlaySession(Session):
+    """A match between the person at ``options.seat`` and bots, driven from a terminal by
+    the one terminal session (:class:`tienlen.tui.session.Session`): this class keeps Tiến
+    Lên's board, words and commands."""
 
     def __init__(self, options: PlayOptions, terminal: Terminal) -> None:
         players = options.players
@@ -243,6 +158,9 @@ class PlaySession:
             self.bots[seat] = make_bot(level, seed=_bot_seed(self.match.seed, seat), **extra)
             seats.append(SeatInfo(names[seat], self.bots[seat].name))
         self.seats = seats
+        self.actors: dict[int, Actor] = {
+            seat: Human() if seat == self.you else BotActor(self.bots[seat])
+            for seat in range(players)}
         self.log: deque[Text] = deque(maxlen=_LOG_LINES)
         # A move shown and waiting for y: a hint, or a #N picked without the list on screen.
         self._pending_hint: Move | None = None
@@ -311,25 +229,36 @@ class PlaySession:
 
     # ------------------------------------------------------------------- match
 
-    def run(self) -> int:
-        """Play hands until the person stops; the exit status (0, or 1 if a replay could
-        not be saved)."""
-        try:
-            self._announce_hand()
-            while True:
-                self._play_hand()
-                self._finish_hand()
-                if not self.term.confirm("Play another hand?", default=True):
-                    break
-                self.match.next_hand()
-                self._announce_hand()
-        except _Quit:
-            pass
-        except EOFError:
-            self.term.print(Text("End of input: leaving the game.", style="dim"))
+    # The one session's hooks (run() is Session.run: play hands until the person stops;
+    # a replay asked for and not written makes the exit status 1, for a script to see).
+
+    def _hand_over(self) -> bool:
+        return self.game.is_over
+
+    def _turn(self) -> int | None:
+        return self.game.turn
+
+    def _next_hand(self) -> bool:
+        if not self.term.confirm("Play another hand?", default=True):
+            return False
+        self.match.next_hand()
+        return True
+
+    def _end_of_input(self) -> None:
+        self.term.print(Text("End of input: leaving the game.", style="dim"))
+
+    def _farewell(self) -> None:
         self.term.print(Text("Thanks for playing.", style="dim"))
-        # A replay that was asked for and not written is a failure a script should see.
-        return 1 if self.save_failed else 0
+
+    def human_turn(self, seat: int) -> None:
+        self._your_turn()
+
+    def bot_turn(self, seat: int, bot: object) -> None:
+        assert isinstance(bot, Bot)
+        self._apply(seat, bot.choose(self.game.view(seat)))
+        if self.term.interactive and not self.game.is_over:
+            self.term.redraw(self._screen())
+            self.term.pause(0 if self.options.fast else BOT_PAUSE)
 
     def _announce_hand(self) -> None:
         game = self.game
@@ -363,15 +292,6 @@ class PlaySession:
             else:
                 text.append(f"{who} {verb}.")
         self._event(text)
-
-    def _play_hand(self) -> None:
-        while not self.game.is_over:
-            seat = self.game.turn
-            assert seat is not None
-            if seat == self.you:
-                self._your_turn()
-            else:
-                self._bot_turn(seat)
 
     def _finish_hand(self) -> None:
         game, match = self.game, self.match
@@ -456,14 +376,6 @@ class PlaySession:
                              f"{self._name(leader)} lead{'' if leader == self.you else 's'}.",
                              style="cyan"))
         return action
-
-    def _bot_turn(self, seat: int) -> None:
-        view = self.game.view(seat)
-        move = self.bots[seat].choose(view)
-        self._apply(seat, move)
-        if self.term.interactive and not self.game.is_over:
-            self.term.redraw(self._screen())
-            self.term.pause(0 if self.options.fast else BOT_PAUSE)
 
     def _situation(self, view: View) -> Text:
         """One line above the prompt saying what the person may do now."""
@@ -643,10 +555,4 @@ _HELP: Sequence[tuple[str, str]] = (
 def help_table(style: Style, rows: Sequence[tuple[str, str]] = _HELP, *,
                title: str = "Commands", headers: tuple[str, str] = ("type", "to")) -> Table:
     """The commands, one row each (Tiến Lên's by default; Guandan passes its own)."""
-    table = Table(title=title, box=style.box, title_justify="left", title_style="bold")
-    table.add_column(headers[0])
-    table.add_column(headers[1])
-    for keys, what in rows:
-        table.add_row(style.words(keys), what)
-    return table
-
+    return _help_table(style, rows, title=title, headers=headers)

@@ -7,16 +7,16 @@ who has finished all come from the engine.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from rich import box
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from ..cards import Card, Cards
+from .common import BOARD_WIDTH, Style, numbered_grid
 from ..combos import Combo
 from ..actions import Action
 from ..reasons import SEAT_FIELDS, Wording, seat_words
@@ -40,46 +40,6 @@ __all__ = [
 
 # ♦ and ♥ are the red suits; ♠ and ♣ stay in the terminal's own colour.
 _SUIT_STYLE = ("", "", "red", "red")
-# Suit symbols left in plain text (a legend such as "♠ ♣ ♦ ♥", or text typed by the player),
-# with the emoji variation selector some keyboards add after them. Cards that the engine or
-# a hint names are fields of a Wording and drawn by card_text, never found in the text.
-_ASCII_SUITS = str.maketrans({"♠": "s", "♣": "c", "♦": "d", "♥": "h", "\ufe0f": ""})
-_ACCENTS = str.maketrans({"ế": "e", "ê": "e", "Ế": "E"})
-#: Columns of the board panel: fits an 80-column terminal.
-BOARD_WIDTH = 72
-
-
-@dataclass(frozen=True, slots=True)
-class Style:
-    """How to draw: ``ascii`` writes ``3s 10h`` and ASCII boxes instead of ``3♠ 10♥``."""
-
-    ascii: bool = False
-
-    @property
-    def box(self) -> box.Box:
-        return box.ASCII if self.ascii else box.ROUNDED
-
-    @property
-    def title(self) -> str:
-        return "Tien Len" if self.ascii else "Tiến Lên"
-
-    @property
-    def arrow(self) -> str:
-        return ">" if self.ascii else "▶"
-
-    @property
-    def dash(self) -> str:
-        return "-" if self.ascii else "—"
-
-    def words(self, text: str) -> str:
-        """Plain ``text`` in the chosen form: in ASCII, suit symbols as letters, no accents
-        or long dashes. Messages that name cards or seats are Wordings: draw those with
-        :func:`prose_text`, which renders each card itself."""
-        if not self.ascii:
-            return text
-        return text.translate(_ASCII_SUITS).translate(_ACCENTS).replace("—", "-")
-
-
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
     """Who sits in a seat: a name, a bot level (``None`` for a person) and whether the
@@ -152,27 +112,6 @@ def hand_grid(hand: Cards, style: Style, *, indices: bool = True) -> Table:
     """The hand in strength order (the cards' own order), with a 1-based index under each
     card: the numbers the player may type instead of the cards."""
     return numbered_grid([card_text(card, style) for card in hand], indices=indices)
-
-
-def numbered_grid(cells: Sequence[Text], *, indices: bool = True, per_row: int | None = None,
-                  empty: str = "(no cards)", marked: Collection[int] = ()) -> Table:
-    """Cards drawn as ``cells``, each over its 1-based number, ``per_row`` to a row (all in
-    one row by default). Both games' hands are drawn with it; ``marked`` numbers are shown
-    highlighted (cards a suggestion would play)."""
-    grid = Table.grid(padding=(0, 1))
-    width = len(cells) if per_row is None else min(per_row, len(cells))
-    for _ in range(max(width, 1)):
-        grid.add_column(justify="center", min_width=3)
-    if not cells:
-        grid.add_row(Text(empty, style="dim"))
-        return grid
-    for start in range(0, len(cells), width):
-        chunk = cells[start:start + width]
-        grid.add_row(*chunk)
-        if indices:
-            grid.add_row(*(Text(str(i), style="bold reverse" if i in marked else "dim")
-                           for i in range(start + 1, start + len(chunk) + 1)))
-    return grid
 
 
 def _last_actions(history: Sequence[Action], players: int) -> list[Action | None]:

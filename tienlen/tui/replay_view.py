@@ -19,12 +19,13 @@ from ..reasons import Wording
 from ..replay import ReplayError, ReplayLabels, read_replay_file, replay_labels
 from .render import (SeatInfo, Style, board, cards_text, combo_text, finishing_table, ordinal,
                      prose_text)
+from .common import REPLAY_PAUSE as _REPLAY_PAUSE
 from .terminal import Terminal
 
 __all__ = ["load_replay", "replay_file", "REPLAY_PAUSE"]
 
 #: Seconds between two actions on an interactive terminal without ``--step``.
-REPLAY_PAUSE = 0.8
+REPLAY_PAUSE = _REPLAY_PAUSE
 
 
 def load_replay(path: Path) -> tuple[Game, ReplayLabels]:
