@@ -510,7 +510,7 @@ class Game:
         else:
             a, b = ts                      # already in turn order after the first out
             # G6.5: the higher card to the first out (the core's rule).
-            swap = _guandan.tribute_swap(a.card, b.card, self._level)
+            swap = _guandan.tribute_swap(a.card, b.card, self._level)  # type: ignore[arg-type]
             hi, lo = (b, a) if swap else (a, b)
             ts[:] = [Tribute(hi.payer, first, hi.card, None),
                      Tribute(lo.payer, second, lo.card, None)]
