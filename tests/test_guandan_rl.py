@@ -292,6 +292,42 @@ def test_native_seats_play_legal_matches(policy: int) -> None:
     assert ended > 0 and int(v.episodes.sum()) == ended
 
 
+@pytest.mark.parametrize("policy", [core.RANDOM, core.GREEDY, core.PLAN])
+def test_native_seats_take_the_policy_action(policy: int) -> None:
+    """The vectorised env's native seats choose without listing their plays (RANDOM counts
+    the groups of the list and lists one); each of their moves is still exactly the move
+    GdTable.policy_action names on a copy of the table (same draws, same play), so a copy
+    stepped by policy_action after the learner's action ends where the env's table does."""
+    n = 6
+    v = core.GdVecGames(n, learner_seats=(0,), policies=(policy,) * 4, seed=21)
+    rng = np.random.default_rng(4)
+    checked = 0
+    for _ in range(150):
+        nl = v.num_legal.astype(np.int64)
+        actions = (rng.random(n) * (nl + v.can_pass)).astype(np.int64) + 1 - v.can_pass
+        copies = [v.table(i) for i in range(n)]
+        v.step(actions)
+        for i, c in enumerate(copies):
+            c.step(int(actions[i]))
+            while c.turn != 0:
+                if c.phase == "hand_over":
+                    c.next_hand()
+                elif c.is_over:
+                    break
+                else:
+                    c.step(c.policy_action(policy))
+            if c.is_over:
+                continue                 # the env drew a new match: nothing to compare
+            t = v.table(i)
+            assert (c.hands, c.played, c.pile_code, c.turn, c.levels, c.hand_index) == \
+                (t.hands, t.played, t.pile_code, t.turn, t.levels, t.hand_index)
+            for a, b in zip(c.legal_actions(), t.legal_actions()):
+                assert np.array_equal(a, b)
+            assert c.policy_action(core.RANDOM) == t.policy_action(core.RANDOM)   # same stream
+            checked += 1
+    assert checked > 500
+
+
 def test_threads_step_the_same_tables() -> None:
     one = core.GdVecGames(300, learner_seats=(0, 2), policies=(core.GREEDY,) * 4, seed=8)
     two = core.GdVecGames(300, learner_seats=(0, 2), policies=(core.GREEDY,) * 4, seed=8)
@@ -407,3 +443,55 @@ def test_the_worked_example_in_docs_rl_md() -> None:
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     runner.run(test)
     assert runner.failures == 0 and runner.tries > 3
+
+
+# ---------------------------------------------------------------- settlement (G7)
+
+@pytest.mark.parametrize("double_down, limit", [(3, 3), (4, 2), (2, 0)])
+def test_vec_settlement_equals_the_match_settlement(double_down: int, limit: int) -> None:
+    """Many random hands on the vectorised env (learner at seat 0, native RANDOM seats):
+    every settled hand's gain, match result and the levels, failed attempts and declarer
+    the table goes on with equal tienlen.guandan.match.settle's and the independent
+    reference's (tests/guandan_reference_game.py RefMatch) for the same places."""
+    import guandan_reference_game as model
+
+    from tienlen.guandan import RuleConfig
+    from tienlen.guandan.match import settle
+    n = 48
+    cfg = RuleConfig(double_down_levels=double_down, failed_attempts_limit=limit)
+    ref_cfg = {"double_down_levels": double_down, "failed_attempts_limit": limit}
+    teams = ((0, 2), (1, 3))
+    v = core.GdVecGames(n, learner_seats=(0,), policies=(core.RANDOM,) * 4, seed=limit,
+                        reward_weights=(0.0, 1.0, 100.0), double_down_levels=double_down,
+                        failed_attempts_limit=limit)
+    rng = np.random.default_rng(limit)
+    hands = at_ace = won = 0
+    for _ in range(700):
+        before = [v.table(i) for i in range(n)]
+        nl = v.num_legal.astype(np.int64)
+        v.step((rng.random(n) * (nl + v.can_pass)).astype(np.int64) + 1 - v.can_pass)
+        for i in np.flatnonzero(v.terminated | v.truncated):
+            b = before[i]
+            places = tuple(np.argsort(v.places[i]).tolist())
+            declarer = None if b.declarer < 0 else b.declarer
+            levels, failed, match_won, gain = settle(b.levels, b.failed_attempts, declarer,
+                                                     places, teams, cfg)
+            m = model.RefMatch(ref_cfg, teams)
+            m.levels, m.failed, m.declarer = list(b.levels), list(b.failed_attempts), declarer
+            m.settle(list(places))
+            assert match_won == (m.winner is not None)
+            assert (levels, failed) == (tuple(m.levels), tuple(m.failed))
+            win = places[0] % 2
+            assert v.final_rewards[i].tolist() == [
+                (1.0 if s % 2 == win else -1.0) * (gain + (100.0 if match_won else 0.0))
+                for s in range(4)]
+            after = v.table(i)
+            if match_won:
+                won += 1
+                assert after.hand_index == 0        # a new match
+            else:
+                assert (after.levels, after.failed_attempts, after.declarer) == (levels, failed, win)
+                assert after.hand_index == b.hand_index + 1
+            hands += 1
+            at_ace += 14 in b.levels
+    assert hands > 300 and at_ace > 20 and won > 0

@@ -268,6 +268,29 @@ GR_FIELDS: Final[tuple[tuple[str, int, int], ...]]
 
 class GdActionError(ValueError): ...
 
+# ---------------------------------------------------------------- tribute, return, levels (G6, G7)
+
+def tribute_faces(
+    once: SupportsIndex, twice: SupportsIndex, level: SupportsIndex,
+    flags: SupportsIndex = 0, can_tribute_wild: bool = False,
+) -> int: ...
+def return_faces(
+    once: SupportsIndex, twice: SupportsIndex, level: SupportsIndex,
+    tribute_return_max_rank: SupportsIndex = 10,
+) -> int: ...
+def tribute_payers(
+    previous_order: Iterable[SupportsIndex], big_jokers: Iterable[SupportsIndex],
+    team0: SupportsIndex = 5,
+) -> tuple[tuple[int, ...], bool]: ...
+def tribute_swap(first_card: SupportsIndex, second_card: SupportsIndex, level: SupportsIndex) -> bool: ...
+def level_gain(partner_place: SupportsIndex, double_down_levels: SupportsIndex = 3) -> int: ...
+def settle_levels(
+    levels: Iterable[SupportsIndex], failed: Iterable[SupportsIndex], declarer: SupportsIndex,
+    places: Iterable[SupportsIndex], team0: SupportsIndex = 5,
+    double_down_levels: SupportsIndex = 3, failed_attempts_limit: SupportsIndex = 3,
+) -> tuple[tuple[int, int], tuple[int, int], bool, int, int]: ...
+
+
 def legal_action_features(
     once: SupportsIndex, twice: SupportsIndex, level: SupportsIndex,
     pile_code: SupportsIndex = 0, flags: SupportsIndex = 0,

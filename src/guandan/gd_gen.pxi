@@ -587,29 +587,61 @@ cdef void gen_windows(const GHand* h, uint32_t pile, Out* o, int kind, int width
         _window_list(o, h, rs, width, per, code)
 
 
-cdef int64_t gen_plays(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
-    """Every legal play of h on `pile` (0 = lead). Counts when o.masks is NULL. Returns o.n."""
+cdef enum:
+    GEN_GROUPS = 10             # gen_group's groups, in listing order
+
+
+cdef inline void gen_group(const GHand* h, uint32_t pile, Out* o, int g) noexcept nogil:
+    """Group g (0..GEN_GROUPS - 1) of gen_plays' list: singles, pairs, triples, full houses,
+    straights, three pairs, plates, bombs, straight flushes, the joker bomb. gen_plays is
+    these groups one after the other; a caller that wants the i-th play only (the vectorised
+    env's random seats) counts every group and lists the one that holds it."""
     cdef int pk = ckind(pile)
     cdef bint lead = pile == 0
-    if lead or pk == K_SINGLE:
-        gen_sets(h, pile, o, K_SINGLE, 1)
-    if lead or pk == K_PAIR:
-        gen_sets(h, pile, o, K_PAIR, 2)
-    if lead or pk == K_TRIPLE:
-        gen_sets(h, pile, o, K_TRIPLE, 3)
-    if lead or pk == K_FULL_HOUSE:
-        gen_full_houses(h, pile, o)
-    if lead or pk == K_STRAIGHT:
-        gen_windows(h, pile, o, K_STRAIGHT, 5, 1)
-    if lead or pk == K_THREE_PAIRS:
-        gen_windows(h, pile, o, K_THREE_PAIRS, 3, 2)
-    if lead or pk == K_PLATE:
-        gen_windows(h, pile, o, K_PLATE, 2, 3)
-    gen_bombs(h, pile, o)
-    if not (h.flags & F_NO_STRAIGHT_FLUSH):
-        gen_straight_flushes(h, pile, o)
-    if h.js == 2 and h.jb == 2 and want(mkcode(K_JOKER_BOMB, 4, R_BIG_JOKER), pile, h):
-        put(o, SJ_BIT | BJ_BIT, SJ_BIT | BJ_BIT, mkcode(K_JOKER_BOMB, 4, R_BIG_JOKER))
+    if g == 0:
+        if lead or pk == K_SINGLE:
+            gen_sets(h, pile, o, K_SINGLE, 1)
+    elif g == 1:
+        if lead or pk == K_PAIR:
+            gen_sets(h, pile, o, K_PAIR, 2)
+    elif g == 2:
+        if lead or pk == K_TRIPLE:
+            gen_sets(h, pile, o, K_TRIPLE, 3)
+    elif g == 3:
+        if lead or pk == K_FULL_HOUSE:
+            gen_full_houses(h, pile, o)
+    elif g == 4:
+        if lead or pk == K_STRAIGHT:
+            gen_windows(h, pile, o, K_STRAIGHT, 5, 1)
+    elif g == 5:
+        if lead or pk == K_THREE_PAIRS:
+            gen_windows(h, pile, o, K_THREE_PAIRS, 3, 2)
+    elif g == 6:
+        if lead or pk == K_PLATE:
+            gen_windows(h, pile, o, K_PLATE, 2, 3)
+    elif g == 7:
+        gen_bombs(h, pile, o)
+    elif g == 8:
+        if not (h.flags & F_NO_STRAIGHT_FLUSH):
+            gen_straight_flushes(h, pile, o)
+    else:
+        if h.js == 2 and h.jb == 2 and want(mkcode(K_JOKER_BOMB, 4, R_BIG_JOKER), pile, h):
+            put(o, SJ_BIT | BJ_BIT, SJ_BIT | BJ_BIT, mkcode(K_JOKER_BOMB, 4, R_BIG_JOKER))
+
+
+cdef int64_t gen_plays(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
+    """Every legal play of h on `pile` (0 = lead). Counts when o.masks is NULL. Returns o.n."""
+    # Written out so that each inlined gen_group folds to its one branch.
+    gen_group(h, pile, o, 0)
+    gen_group(h, pile, o, 1)
+    gen_group(h, pile, o, 2)
+    gen_group(h, pile, o, 3)
+    gen_group(h, pile, o, 4)
+    gen_group(h, pile, o, 5)
+    gen_group(h, pile, o, 6)
+    gen_group(h, pile, o, 7)
+    gen_group(h, pile, o, 8)
+    gen_group(h, pile, o, 9)
     return o.n
 
 

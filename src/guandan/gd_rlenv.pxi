@@ -8,9 +8,9 @@
 # mix(seed, 3), later hands start with tribute and return (G6) judged on the new deal, and
 # levels move as G7 says, exactly as tienlen.guandan.Match does for the same seed. The play
 # phase is the core's GState (gd_state.pxi); tribute, return and the level settlement are
-# written here in C because the vectorised env steps them without the GIL. The Python
-# Game/Match implement the same G6/G7 clauses; tests/test_guandan_rl.py holds the two to the
-# same action lists and outcomes, move by move, on the same seeds.
+# gd_match.pxi's gm_* functions, the one implementation of G6/G7 that tienlen.guandan's
+# Game and Match call too; tests/test_guandan_rl.py holds the tables to Match's action
+# lists and outcomes, move by move, on the same seeds.
 
 from libc.stdlib cimport realloc, calloc
 from libc.string cimport memset
@@ -189,13 +189,6 @@ cdef inline int gr_draw_seat(uint64_t seed) noexcept nogil:
     return <int>(g_splitmix64(&x) >> 62)
 
 
-cdef inline int gr_face_value(int face, int level) noexcept nogil:
-    """A card's single-card value (G1.5; the wild is a level card)."""
-    if face >= 52:
-        return single_value(R_SMALL_JOKER if face == SJ_ID else R_BIG_JOKER, level)
-    return single_value(face // 4 + 2, level)
-
-
 cdef inline int gr_count(uint64_t once, uint64_t twice) noexcept nogil:
     return GD_POPCOUNT(once) + GD_POPCOUNT(twice)
 
@@ -266,8 +259,8 @@ cdef int gr_refresh(GTab* t, const GCfg* cfg) noexcept nogil:
     allocation failure."""
     cdef Out o
     cdef GHand h
-    cdef int seat = gr_turn(t), face, v, top, wid, rank
-    cdef uint64_t held, m
+    cdef int seat = gr_turn(t)
+    cdef uint64_t m
     t.nmoves = 0
     if seat < 0:
         return 0
@@ -298,61 +291,16 @@ cdef int gr_refresh(GTab* t, const GCfg* cfg) noexcept nogil:
         return 0
     if gr_reserve(t, 54) < 0:
         return -1
-    held = t.s.once[seat]
-    wid = wild_id(t.s.level, cfg.flags)
     if t.phase == GR_TRIBUTE:
-        # G6.3: every face of the highest single-card value (a wild only if allowed).
-        top = -1
-        m = held
-        while m:
-            face = GD_CTZ(m)
-            m &= m - 1
-            if face == wid and not cfg.tribute_wild:
-                continue
-            v = gr_face_value(face, t.s.level)
-            if v > top:
-                top = v
-        m = held
-        while m:
-            face = GD_CTZ(m)
-            m &= m - 1
-            if (face != wid or cfg.tribute_wild) and gr_face_value(face, t.s.level) == top:
-                t.masks[2 * t.nmoves] = (<uint64_t>1) << face
-                t.masks[2 * t.nmoves + 1] = 0
-                t.codes[t.nmoves] = 0
-                t.nmoves += 1
-        return 0
-    # G6.4: naturals of rank 2 .. return_max other than the level rank; holding none, every
-    # face of the lowest single-card value.
-    m = held & NAT_MASK
+        m = gm_tribute_faces(t.s.once[seat], t.s.level, cfg.flags, cfg.tribute_wild)
+    else:
+        m = gm_return_faces(t.s.once[seat], t.s.level, cfg.return_max)
     while m:
-        face = GD_CTZ(m)
+        t.masks[2 * t.nmoves] = m & (~m + 1)
+        t.masks[2 * t.nmoves + 1] = 0
+        t.codes[t.nmoves] = 0
+        t.nmoves += 1
         m &= m - 1
-        rank = face // 4 + 2
-        if rank <= cfg.return_max and rank != t.s.level:
-            t.masks[2 * t.nmoves] = (<uint64_t>1) << face
-            t.masks[2 * t.nmoves + 1] = 0
-            t.codes[t.nmoves] = 0
-            t.nmoves += 1
-    if t.nmoves:
-        return 0
-    top = 99
-    m = held
-    while m:
-        face = GD_CTZ(m)
-        m &= m - 1
-        v = gr_face_value(face, t.s.level)
-        if v < top:
-            top = v
-    m = held
-    while m:
-        face = GD_CTZ(m)
-        m &= m - 1
-        if gr_face_value(face, t.s.level) == top:
-            t.masks[2 * t.nmoves] = (<uint64_t>1) << face
-            t.masks[2 * t.nmoves + 1] = 0
-            t.codes[t.nmoves] = 0
-            t.nmoves += 1
     return 0
 
 
@@ -374,7 +322,8 @@ cdef void gr_start_play(GTab* t, int leader) noexcept nogil:
 cdef void gr_start_hand(GTab* t, const GCfg* cfg) noexcept nogil:
     """Deal hand t.hand_index of the match and set up its tribute (G6) or its lead."""
     cdef uint64_t hands[8]
-    cdef int p, first, mate, place, big, i, j, tmp
+    cdef int p, i, anti = 0
+    cdef int big[4]
     cdef int8_t payers[2]
     g_deal(gr_mix(t.seed, 1000 + <uint64_t>t.hand_index), hands)
     for p in range(4):
@@ -396,30 +345,13 @@ cdef void gr_start_hand(GTab* t, const GCfg* cfg) noexcept nogil:
     if t.hand_index == 0:
         gr_start_play(t, gr_draw_seat(gr_mix(t.seed, 3)))
         return
-    first = t.prev[0]
-    mate = first ^ 2
-    place = 1
-    while t.prev[place] != mate:
-        place += 1
-    if place == 1:
-        payers[0] = t.prev[2]
-        payers[1] = t.prev[3]
-        t.ntrib = 2
-    else:
-        payers[0] = t.prev[3] if place == 2 else t.prev[2]
-        t.ntrib = 1
-    big = 0
-    for i in range(t.ntrib):
-        big += ((t.s.once[payers[i]] >> BJ_ID) & 1) + ((t.s.twice[payers[i]] >> BJ_ID) & 1)
-    if big >= 2:
+    for p in range(4):
+        big[p] = ((t.s.once[p] >> BJ_ID) & 1) + ((t.s.twice[p] >> BJ_ID) & 1)
+    t.ntrib = gm_tribute_payers(t.prev, t.s.team0, big, payers, &anti)
+    if anti:
         t.anti = 1
-        t.ntrib = 0
-        gr_start_play(t, first)
+        gr_start_play(t, t.prev[0])
         return
-    if t.ntrib == 2 and ((payers[1] - first) & 3) < ((payers[0] - first) & 3):
-        tmp = payers[0]
-        payers[0] = payers[1]
-        payers[1] = tmp
     for i in range(t.ntrib):
         t.tpayer[i] = payers[i]
     t.phase = GR_TRIBUTE
@@ -450,8 +382,9 @@ cdef void gr_new_match(GTab* t, uint64_t seed, const GCfg* cfg) noexcept nogil:
 cdef void gr_settle(GTab* t, const GCfg* cfg) noexcept nogil:
     """The hand is over: places (G5.8) and levels (G7, as tienlen.guandan.match.settle);
     phase GR_HAND_OVER (gr_next_hand deals on), or GR_OVER once the match is won or capped."""
-    cdef int i, n = t.s.nfinished, last, k, s, win, mate, pp, gain, d = t.declarer
-    cdef bint won = False
+    cdef int i, n = t.s.nfinished, last, k, s, win = 0, gain = 0, won = 0, d = t.declarer
+    cdef int lv[2]
+    cdef int fa[2]
     for i in range(n):
         t.last_places[i] = t.s.order[i]
     last = t.s.order[n - 1]
@@ -461,23 +394,16 @@ cdef void gr_settle(GTab* t, const GCfg* cfg) noexcept nogil:
         if t.s.once[s]:
             t.last_places[k] = s
             k += 1
-    win = t.last_places[0] & 1
-    mate = t.last_places[0] ^ 2
-    pp = 1
-    while t.last_places[pp - 1] != mate:
-        pp += 1
-    gain = cfg.double_down if pp == 2 else (2 if pp == 3 else 1)
-    if d >= 0 and t.levels[d] == 14:
-        if win == d and (pp == 2 or pp == 3):
-            won = True
-            gain = 0
-        else:
-            t.failed[d] += 1
-    if not won:
-        t.levels[win] = t.levels[win] + gain if t.levels[win] + gain < 14 else 14
-        if d >= 0 and cfg.fail_limit and t.failed[d] >= cfg.fail_limit:
-            t.levels[d] = 2
-            t.failed[d] = 0
+    lv[0] = t.levels[0]
+    lv[1] = t.levels[1]
+    fa[0] = t.failed[0]
+    fa[1] = t.failed[1]
+    gm_settle(lv, fa, d, t.last_places, t.s.team0, cfg.double_down, cfg.fail_limit,
+              &win, &gain, &won)
+    t.levels[0] = lv[0]
+    t.levels[1] = lv[1]
+    t.failed[0] = <int8_t>(fa[0] if fa[0] < 127 else 127)
+    t.failed[1] = <int8_t>(fa[1] if fa[1] < 127 else 127)
     t.last_win = win
     t.last_gain = gain
     t.last_match = won
@@ -518,7 +444,7 @@ cdef void gr_give(GTab* t, int face) noexcept nogil:
     if t.ntrib == 1:
         t.trecv[0] = t.prev[0]
     else:
-        if gr_face_value(t.tcard[1], t.s.level) > gr_face_value(t.tcard[0], t.s.level):
+        if gm_tribute_swap(t.tcard[0], t.tcard[1], t.s.level):
             a = t.tpayer[0]
             t.tpayer[0] = t.tpayer[1]
             t.tpayer[1] = a
@@ -565,10 +491,6 @@ cdef inline void gr_record(GTab* t, int seat, uint64_t a, uint64_t b, bint lead)
 cdef int gr_apply(GTab* t, int64_t a, const GCfg* cfg) noexcept nogil:
     """Apply legal action id `a` (trusted) for the seat to act; settles a finished hand.
     Returns 1 if a hand ended, else 0 (the legal list is NOT refreshed)."""
-    cdef int seat = gr_turn(t)
-    cdef uint64_t ma, mb
-    cdef uint32_t code
-    cdef bint lead
     if t.phase == GR_TRIBUTE:
         gr_give(t, GD_CTZ(t.masks[2 * (a - 1)]))
         return 0
@@ -580,15 +502,74 @@ cdef int gr_apply(GTab* t, int64_t a, const GCfg* cfg) noexcept nogil:
         if t.s.owner < 0:
             t.leader = -1
         return 0
-    ma = t.masks[2 * (a - 1)]
-    mb = t.masks[2 * (a - 1) + 1]
-    code = t.codes[a - 1]
-    lead = t.s.pile_code == 0
+    return gr_apply_play(t, t.masks[2 * (a - 1)], t.masks[2 * (a - 1) + 1], t.codes[a - 1], cfg)
+
+
+cdef int gr_apply_play(GTab* t, uint64_t ma, uint64_t mb, uint32_t code, const GCfg* cfg) noexcept nogil:
+    """gr_apply for a play given by its cards and code (trusted legal) in the play phase."""
+    cdef int seat = t.s.turn
+    cdef bint lead = t.s.pile_code == 0
     gs_play(&t.s, ma, mb, code)
     gr_record(t, seat, ma, mb, lead)
     if t.s.turn < 0:
         gr_settle(t, cfg)
         return 1
+    return 0
+
+
+cdef int gr_native_play(GTab* t, int policy, uint64_t* act) noexcept nogil:
+    """The play-phase choice of native `policy`, found without listing the seat's plays:
+    act = (once, twice, code), all 0 for a pass. It is gr_policy_pick's choice: RANDOM makes
+    the same draw (uniform over the ids, pass included where allowed) and takes the same
+    play, by counting gen_plays' groups and listing only the group that holds the pick (the
+    list is left stale: t.nmoves = 0); GREEDY and PLAN take their policy's play. 0; 1 when
+    the caller must list and use gr_policy_pick instead (a policy's pass on a lead); -1 on
+    allocation failure."""
+    cdef GHand h
+    cdef Out o
+    cdef PlanView v
+    cdef Plan P, tmp
+    cdef int64_t cnt[GEN_GROUPS]
+    cdef int64_t total = 0, i
+    cdef int g
+    cdef int can_pass = t.s.pile_code != 0
+    if policy != GS_RANDOM:
+        if policy == GS_PLAN:
+            plan_view_of(&t.s, &v)
+            if plan_decide(&v, &P, &tmp, act) < 0:
+                return -1
+        elif gr_greedy(t, act) < 0:
+            return -1
+        return 1 if act[0] == 0 and not can_pass else 0
+    gs_ghand(&t.s, &h)
+    o.masks = NULL
+    o.codes = NULL
+    o.cap = 0
+    o.overflow = 0
+    for g in range(GEN_GROUPS):
+        o.n = 0
+        gen_group(&h, t.s.pile_code, &o, g)
+        cnt[g] = o.n
+        total += o.n
+    i = <int64_t>g_rng_below(&t.rng, <uint32_t>(total + can_pass))
+    act[0] = act[1] = act[2] = 0
+    t.nmoves = 0
+    if i >= total:
+        return 0
+    g = 0
+    while i >= cnt[g]:
+        i -= cnt[g]
+        g += 1
+    if gr_reserve(t, cnt[g]) < 0:
+        return -1
+    o.masks = t.masks
+    o.codes = t.codes
+    o.cap = t.cap
+    o.n = 0
+    gen_group(&h, t.s.pile_code, &o, g)
+    act[0] = t.masks[2 * i]
+    act[1] = t.masks[2 * i + 1]
+    act[2] = t.codes[i]
     return 0
 
 
@@ -612,7 +593,7 @@ cdef int gr_policy_pick(GTab* t, int policy, int64_t* pick) noexcept nogil:
         if t.phase == GR_RETURN:
             bv = 99
             for i in range(n):
-                val = gr_face_value(GD_CTZ(t.masks[2 * i]), t.s.level)
+                val = gm_face_value(GD_CTZ(t.masks[2 * i]), t.s.level)
                 if val < bv:
                     bv = val
                     best = i
@@ -724,9 +705,11 @@ cdef inline void gr_set_bits(uint8_t* o, uint64_t m) noexcept nogil:
 cdef int64_t gr_features(const GTab* t, int64_t rows, int64_t* ids, uint8_t* cards,
                          uint8_t* reading) noexcept nogil:
     """The variable list: pass first (where allowed), then every listed action, each with
-    its action id, card vector (2 x 54) and reading. Writes at most `rows` rows into
-    `cards` / `reading`, which the caller has zeroed; returns how many the list has (it may
-    be more than were written)."""
+    its action id, card vector (2 x 54) and reading. Writes every byte of at most `rows`
+    rows into `cards` / `reading` (no need to zero them first: one sequential pass of
+    8-byte lookups, where zeroing and then setting each card's byte wrote the ~84 KB of a
+    27-card lead's cards twice); returns how many the list has (it may be more than were
+    written)."""
     cdef int64_t n = 0, i, top
     cdef uint8_t* c
     cdef uint64_t wb = gr_wild_bit(t)
@@ -735,13 +718,14 @@ cdef int64_t gr_features(const GTab* t, int64_t rows, int64_t* ids, uint8_t* car
     if t.phase == GR_PLAY and t.s.pile_code != 0:
         if rows > 0:
             ids[0] = 0                    # pass: no cards, reading all 0
+            memset(cards, 0, GR_CARDS)
+            memset(reading, 0, GR_READING)
         n = 1
     top = t.nmoves if t.nmoves < rows - n else rows - n
     for i in range(top if top > 0 else 0):
         ids[n + i] = i + 1
         c = cards + GR_CARDS * (n + i)
-        gr_set_bits(c, t.masks[2 * i])
-        gr_set_bits(c + 54, t.masks[2 * i + 1])
+        gr_cards(c, t.masks[2 * i], t.masks[2 * i + 1])
         gr_reading(t, i, reading + GR_READING * (n + i), wb)
     return n + t.nmoves
 
@@ -796,9 +780,9 @@ cdef tuple _gr_features_arrays(const GTab* t):
     ids = cnp.PyArray_EMPTY(1, d1, cnp.NPY_INT64, 0)
     d2[0] = n
     d2[1] = GR_CARDS
-    cards = cnp.PyArray_ZEROS(2, d2, cnp.NPY_UINT8, 0)
+    cards = cnp.PyArray_EMPTY(2, d2, cnp.NPY_UINT8, 0)      # gr_features writes every byte
     d2[1] = GR_READING
-    reading = cnp.PyArray_ZEROS(2, d2, cnp.NPY_UINT8, 0)
+    reading = cnp.PyArray_EMPTY(2, d2, cnp.NPY_UINT8, 0)
     if n:
         gr_features(t, n, <int64_t*>cnp.PyArray_DATA(ids), <uint8_t*>cnp.PyArray_DATA(cards),
                     <uint8_t*>cnp.PyArray_DATA(reading))
@@ -1187,34 +1171,51 @@ cdef inline float gv_seat_reward(const GVCore* c, const GTab* t, int seat) noexc
     return sign * (c.w_hand + c.w_gain * t.last_gain + (c.w_match if t.last_match else 0.0))
 
 
-cdef int gv_natives(GVCore* c, Py_ssize_t i, float* acc, int* ended) noexcept nogil:
+cdef int gv_natives(GVCore* c, Py_ssize_t i, float* acc, int* ended, int listed) noexcept nogil:
     """Native seats act until a learner seat is to act or the episode ends. Hand results
     on the way add into acc[seat]; ended: 1 when the episode ended (hand mode: a hand; match
-    mode: the match). 0, or -1 on allocation failure / a runaway loop."""
+    mode: the match). `listed`: whether t's legal list is the seat to act's; native seats
+    in the play phase choose without one (gr_native_play), and the list is made fresh for
+    the learner seat this returns at. 0, or -1 on allocation failure / a runaway loop."""
     cdef GTab* t = &c.games[i]
-    cdef int seat, p, guard = 0
+    cdef int seat, p, r, guard = 0, hand_ended
     cdef int64_t pick
+    cdef uint64_t act[3]
     while True:
         seat = gr_turn(t)
         if seat < 0:
             if t.phase == GR_HAND_OVER and not ended[0]:
                 gr_next_hand(t, &c.cfg)
-                if gr_refresh(t, &c.cfg) < 0:
-                    return -1
+                listed = 0
                 continue
             return 0
         if c.learner[seat]:
+            if not listed and gr_refresh(t, &c.cfg) < 0:
+                return -1
             return 0
-        if gr_policy_pick(t, c.policy[seat], &pick) < 0:
-            return -1
-        if gr_apply(t, pick, &c.cfg):
+        r = 1
+        if t.phase == GR_PLAY:
+            r = gr_native_play(t, c.policy[seat], act)
+            if r < 0:
+                return -1
+        if r == 0:
+            if act[0] == 0:
+                hand_ended = gr_apply(t, 0, &c.cfg)
+            else:
+                hand_ended = gr_apply_play(t, act[0], act[1], <uint32_t>act[2], &c.cfg)
+        else:
+            if not listed and gr_refresh(t, &c.cfg) < 0:
+                return -1
+            if gr_policy_pick(t, c.policy[seat], &pick) < 0:
+                return -1
+            hand_ended = gr_apply(t, pick, &c.cfg)
+        listed = 0
+        if hand_ended:
             for p in range(4):
                 acc[p] += gv_seat_reward(c, t, p)
             if not c.episode_match or t.phase == GR_OVER:
                 ended[0] = 1
                 return 0
-        if gr_refresh(t, &c.cfg) < 0:
-            return -1
         guard += 1
         if guard > 20000:
             return -1
@@ -1242,12 +1243,10 @@ cdef int gv_new_episode(GVCore* c, Py_ssize_t i, int fresh_match) noexcept nogil
         else:
             gr_next_hand(t, &c.cfg)
         fresh_match = 0
-        if gr_refresh(t, &c.cfg) < 0:
-            return -1
         for p in range(4):
             acc[p] = 0
         ended = 0
-        if gv_natives(c, i, acc, &ended) < 0:
+        if gv_natives(c, i, acc, &ended, 0) < 0:
             return -1
         if not ended:
             break
@@ -1281,9 +1280,7 @@ cdef int gv_step_one(GVCore* c, Py_ssize_t i) noexcept nogil:
         if not c.episode_match or t.phase == GR_OVER:
             ended = 1
     if not ended:
-        if gr_refresh(t, &c.cfg) < 0:
-            return -1
-        if gv_natives(c, i, acc, &ended) < 0:
+        if gv_natives(c, i, acc, &ended, 0) < 0:
             return -1
     c.p_reward[i] = acc[seat]
     if not ended:
@@ -1597,7 +1594,7 @@ cdef int gv_first(GVCore* c, Py_ssize_t i) noexcept nogil:
     cdef float acc[4]
     cdef int ended = 0
     acc[0] = acc[1] = acc[2] = acc[3] = 0
-    if gv_natives(c, i, acc, &ended) < 0:
+    if gv_natives(c, i, acc, &ended, 1) < 0:
         return -1
     if ended:
         return gv_new_episode(c, i, 0)

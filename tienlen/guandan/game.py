@@ -215,36 +215,31 @@ def _check_exchange(hand: object, level: object, config: object) -> None:
 
 
 def _payable(hand: Cards, level: int, config: RuleConfig) -> int:
-    """The faces of ``hand`` a payer may give at all, as a mask of original ids: every face
-    held, the wild only with ``can_tribute_wild`` (G6.3). Zero: none (G6.10)."""
-    faces = hand._once | hand._twice
-    wild = _wild(level, config)
-    return faces if wild < 0 or config.can_tribute_wild else faces & ~(1 << wild)
+    """The faces ``hand`` may give as tribute (G6.3, the core's ``tribute_faces``), as a
+    mask of original ids. Zero: none (G6.10)."""
+    return int(_guandan.tribute_faces(hand._once, hand._twice, level, config.flags,
+                                      config.can_tribute_wild))
+
+
+def _faces(mask: int) -> tuple[int, ...]:
+    return tuple(c for c in range(54) if mask >> c & 1)
 
 
 def tribute_candidates(hand: Cards, level: int, config: RuleConfig) -> tuple[int, ...]:
     """The card faces a payer may give (G6.3): every face of the highest single-card value
-    among the cards allowed (wilds only with ``can_tribute_wild``)."""
+    among the cards allowed (wilds only with ``can_tribute_wild``). The rule is the core's
+    (``tribute_faces``), which the vectorised env uses too."""
     _check_exchange(hand, level, config)
-    mask = _payable(hand, level, config)
-    allowed = [c for c in range(54) if mask >> c & 1]
-    if not allowed:
-        return ()
-    top = max(single_value(c, level) for c in allowed)
-    return tuple(sorted(c for c in allowed if single_value(c, level) == top))
+    return _faces(_payable(hand, level, config))
 
 
 def return_candidates(hand: Cards, level: int, config: RuleConfig) -> tuple[int, ...]:
     """The faces a receiver may return (G6.4): naturals of rank 2 .. tribute_return_max_rank
-    other than the level rank; holding none, any face of the lowest value."""
+    other than the level rank; holding none, any face of the lowest value (the core's
+    ``return_faces``)."""
     _check_exchange(hand, level, config)
-    faces = sorted(set(hand.ids))
-    ok = tuple(c for c in faces
-               if c < 52 and c // 4 + 2 <= config.tribute_return_max_rank and c // 4 + 2 != level)
-    if ok or not faces:
-        return ok
-    low = min(single_value(c, level) for c in faces)
-    return tuple(c for c in faces if single_value(c, level) == low)
+    return _faces(int(_guandan.return_faces(hand._once, hand._twice, level,
+                                            config.tribute_return_max_rank)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -418,16 +413,10 @@ class Game:
 
     def _setup_tribute(self, order: tuple[int, ...]) -> None:
         first = order[0]
-        mate = self.partner(first)
-        place = order.index(mate)          # 1, 2 or 3 (0-based place of the partner)
-        if place == 1:
-            payers = [s for s in order[2:]]
-        elif place == 2:
-            payers = [order[3]]
-        else:
-            payers = [order[2]]
-        big = sum(self._hands[p].count(53) for p in payers)
-        if big >= 2:
+        # G6.2 (who pays), G6.6 (anti-tribute): the core's rule, as the vectorised env's.
+        payers, anti = _guandan.tribute_payers(order, [h.count(53) for h in self._hands],
+                                               self._team0)
+        if anti:
             self._anti = True               # G6.6: 抗贡; the previous first out leads
             self._leader = first
             self._start_play(first)
@@ -440,8 +429,7 @@ class Game:
                     f"seat {p} must pay tribute (G6.2) but holds only wild cards "
                     f"({self._hands[p]}), which may not be given (G6.3: can_tribute_wild is "
                     "off): no deal can make this hand (G6.10)")
-        # Payers act going round from the seat after the first out.
-        payers.sort(key=lambda s: (s - first) % 4)
+        # (Payers act going round from the seat after the first out: the core's order.)
         self._tributes = [Tribute(p, None, None, None) for p in payers]
         self._phase = "tribute"
         self._leader = -1
@@ -521,9 +509,9 @@ class Game:
             ts[0] = Tribute(ts[0].payer, first, ts[0].card, None)
         else:
             a, b = ts                      # already in turn order after the first out
-            va = single_value(a.card, self._level)  # type: ignore[arg-type]
-            vb = single_value(b.card, self._level)  # type: ignore[arg-type]
-            hi, lo = (b, a) if vb > va else (a, b)
+            # G6.5: the higher card to the first out (the core's rule).
+            swap = _guandan.tribute_swap(a.card, b.card, self._level)  # type: ignore[arg-type]
+            hi, lo = (b, a) if swap else (a, b)
             ts[:] = [Tribute(hi.payer, first, hi.card, None),
                      Tribute(lo.payer, second, lo.card, None)]
         for t in ts:

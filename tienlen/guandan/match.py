@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
+from .. import _guandan
 from ..seeds import guandan_hand_seed, seed_or_fresh
 from ..table.errors import ReplayError as _SharedReplayError
 from ..table.fileio import check_indent
@@ -32,7 +33,7 @@ from .cards import Cards
 from .config import RuleConfig, TeamFormation
 from .errors import GuandanError
 from .game import (_STEPPING, Action, Game, IllegalActionError, _draw_seat, _mix, _seat_given,
-                   _teams_arg, random_teams)
+                   _teams_arg, random_teams, teams_bits)
 from .plays import Play
 
 __all__ = ["HandResult", "Match", "settle", "ReplayError", "SCHEMA", "VERSION", "MAX_REPLAY_BYTES",
@@ -65,7 +66,7 @@ def level_gain(partner_place: int, config: RuleConfig) -> int:
         raise ValueError(f"partner_place must be 2, 3 or 4; got {partner_place!r:.80}")
     if not isinstance(config, RuleConfig):
         raise GuandanError(f"config must be a RuleConfig; got {type(config).__name__}")
-    return {2: config.double_down_levels, 3: 2, 4: 1}[partner_place]
+    return int(_guandan.level_gain(partner_place, config.double_down_levels))
 
 
 def settle(levels: tuple[int, int] | list[int], failed: tuple[int, int] | list[int],
@@ -87,23 +88,11 @@ def settle(levels: tuple[int, int] | list[int], failed: tuple[int, int] | list[i
     tienlen.guandan.errors.GuandanError: levels must be two ints 2..14; got (15, 9)
     """
     teams = _check_settle(levels, failed, declarer, places, teams, config)
-    lv, fa = list(levels), list(failed)
-    first = places[0]
-    win = 0 if first in teams[0] else 1
-    team = teams[win]
-    mate = team[1] if team[0] == first else team[0]
-    partner_place = places.index(mate) + 1
-    gain = level_gain(partner_place, config)
-    if declarer is not None and lv[declarer] == _ACE:
-        if win == declarer and partner_place in (2, 3):
-            return (lv[0], lv[1]), (fa[0], fa[1]), True, 0        # G7.3: 过A
-        fa[declarer] += 1                                           # G7.4: a failed attempt
-    lv[win] = min(_ACE, lv[win] + gain)                             # G7.1, G7.2
-    limit = config.failed_attempts_limit
-    if declarer is not None and limit and fa[declarer] >= limit:    # G7.6: then the drop
-        lv[declarer] = 2
-        fa[declarer] = 0
-    return (lv[0], lv[1]), (fa[0], fa[1]), False, gain
+    # G7.1-G7.6: the core's rule (settle_levels), the one the vectorised env settles by.
+    lv, fa, won, gain, _ = _guandan.settle_levels(
+        levels, failed, -1 if declarer is None else declarer, places, teams_bits(teams),
+        config.double_down_levels, config.failed_attempts_limit)
+    return lv, fa, won, gain
 
 
 def _pair(value: object, low: int, high: int | None = None) -> bool:
