@@ -13,7 +13,8 @@ the core's native ``random``, ``greedy`` (≈ L1) or ``plan`` (≈ L2) policies.
 Every ``--eval-every`` seconds the greedy policy plays ``--eval-boards`` first hands of
 fixed deals in both seatings against native ``random`` and ``greedy`` teams; the shares of
 hands won go to ``OUT/curve.csv`` and the network to ``OUT/dmc.pt`` (the bot spec
-``dmc:OUT/dmc.pt``). ``--plot`` draws the curve (matplotlib) from a finished run.
+``dmc:OUT/dmc.pt``; ``OUT/dmc-best.pt`` is the best of them against random, then greedy).
+``--plot`` draws the curve (matplotlib) from a finished run.
 
     OMP_NUM_THREADS=1 nice -n 10 python examples/train_guandan_dmc.py --minutes 35 --out /tmp/dmc
     python examples/train_guandan_dmc.py --plot /tmp/dmc/curve.csv --png docs/guandan_dmc_curve.png
@@ -203,6 +204,7 @@ def train(args: argparse.Namespace) -> None:
     budget = args.minutes * 60 if args.steps is None else float("inf")
     step = 0
     first_loss = last_loss = None
+    best = [(-1.0, -1.0)]
 
     def log_eval() -> None:
         nonlocal losses
@@ -215,8 +217,14 @@ def train(args: argparse.Namespace) -> None:
         row = [round(secs, 1), decisions, hands, updates, round(loss, 5), round(vr, 4), round(vg, 4)]
         with open(curve, "a", newline="") as fh:
             csv.writer(fh).writerow(row)
-        save_checkpoint(net, out / "dmc.pt", seconds=secs, decisions=decisions, hands=hands,
-                        tables=list(args.tables), seed=args.seed)
+        meta = dict(seconds=secs, decisions=decisions, hands=hands, tables=list(args.tables),
+                    seed=args.seed, vs_random=vr, vs_greedy=vg)
+        save_checkpoint(net, out / "dmc.pt", **meta)
+        # The policy's strength swings as its Q estimates do: keep the best network on the
+        # curve's fixed deals as well (the arena then measures it on other deals).
+        if (vr, vg) > best[0]:
+            best[0] = (vr, vg)
+            save_checkpoint(net, out / "dmc-best.pt", **meta)
         print(json.dumps(dict(zip(fields, row))), flush=True)
 
     while True:
