@@ -16,9 +16,9 @@ hands won go to ``OUT/curve.csv`` and the network to ``OUT/dmc.pt`` (the bot spe
 ``dmc:OUT/dmc.pt``; ``OUT/dmc-best.pt`` is the best of them against random, then greedy).
 ``--plot`` draws the curve (matplotlib) from a finished run.
 
-    OMP_NUM_THREADS=1 nice -n 10 python examples/train_guandan_dmc.py --minutes 35 --out /tmp/dmc
+    OMP_NUM_THREADS=1 nice -n 10 python examples/train_guandan_dmc.py --minutes 17 --out /tmp/dmc
     python examples/train_guandan_dmc.py --plot /tmp/dmc/curve.csv --png docs/guandan_dmc_curve.png
-    tienlen sim --game guandan --bots dmc:/tmp/dmc/dmc.pt,random --hands 800 --jobs 2
+    tienlen sim --game guandan --bots dmc:/tmp/dmc/dmc-best.pt,random --hands 800 --seed 1
 """
 
 from __future__ import annotations
@@ -295,7 +295,7 @@ def plot(csv_path: str, png: str) -> None:
     ax.set_ylabel("first hands won (%)")
     ax.set_ylim(0, 100)
     ax.set_title("Guandan DMC: greedy policy, fixed deals, both seatings")
-    ax.legend(loc="lower right")
+    ax.legend(loc="center right")
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(png)
@@ -305,9 +305,9 @@ def plot(csv_path: str, png: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", default="/tmp/guandan_dmc")
-    p.add_argument("--minutes", type=float, default=35.0)
+    p.add_argument("--minutes", type=float, default=17.0)
     p.add_argument("--steps", type=int, default=None, help="stop after this many actor steps")
-    p.add_argument("--tables", nargs="+", default=["self:32", "random:16", "greedy:32", "plan:16"],
+    p.add_argument("--tables", nargs="+", default=["random:64", "greedy:48"],
                    help="KIND:N groups of tables: self, random, greedy, plan")
     p.add_argument("--hidden", type=int, default=256)
     p.add_argument("--head", type=int, default=128)
@@ -315,10 +315,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--batch", type=int, default=512)
     p.add_argument("--replay", type=float, default=2.0, help="rows trained per row generated")
     p.add_argument("--buffer", type=int, default=200_000)
-    p.add_argument("--eps", type=float, default=0.05)
-    p.add_argument("--level-weight", type=float, default=0.0,
+    p.add_argument("--eps", type=float, default=0.1)
+    p.add_argument("--level-weight", type=float, default=0.5,
                    help="reward per level gained besides 1 for the hand (reward_weights)")
-    p.add_argument("--eval-every", type=float, default=180.0, help="seconds; 0: no evaluation")
+    p.add_argument("--eval-every", type=float, default=120.0, help="seconds; 0: no evaluation")
     p.add_argument("--eval-boards", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--loss-trace", action="store_true")

@@ -10,6 +10,14 @@ per decision and the action's once per legal action, so that scoring all ~700 pl
 27-card lead costs one small matrix product per play: ``Q(o, a) = head(relu(W_o o + W_a
 a + b))``. torch is imported only when a network is built or loaded (the ``[train]``
 extra); nothing else in :mod:`tienlen` needs it.
+
+A bot's view encodes to the env's observation (:func:`view_observation`):
+
+>>> from tienlen.guandan import Match
+>>> match = Match(seed=5)
+>>> obs = view_observation(match.game.view(match.turn))
+>>> obs.shape, bool((obs == _guandan.GdTable(seed=5).observe(match.turn)).all())
+((747,), True)
 """
 
 from __future__ import annotations
