@@ -175,3 +175,40 @@ def test_training_smoke_loss_falls_and_checkpoint_plays(tmp_path: Path) -> None:
     assert result.games == 2 * boards
     if full:
         assert result.teams()[0].hand_wins.value >= 0.75
+    _plays_in_the_training_mode(spec)
+
+
+def _plays_in_the_training_mode(spec: str) -> None:
+    """``tienlen play --game guandan --bots dmc:PATH``: the session seats the checkpoint as
+    the three AIs, and they play (the person's input scripted: pass, 提示, play it)."""
+    import io
+
+    from tienlen.tui.guandan_play import GuandanOptions, GuandanSession
+    from tienlen.tui.terminal import Terminal
+
+    class Scripted(Terminal):
+        def __init__(self) -> None:
+            super().__init__(stdin=io.StringIO(), stdout=io.StringIO())
+            self.lines = iter(["p", "t", "y"] * 40)
+
+        def ask(self, prompt: object) -> str:
+            line = next(self.lines, None)
+            if line is None:
+                raise EOFError
+            return line
+
+    session = GuandanSession(GuandanOptions(seed=0, levels=(spec,) * 3, lang="en"), Scripted())
+    session.run()
+    plays = [a for _, a in session.match.history if a.seat != 0 and a.action == "play"]
+    assert plays
+
+
+@pytest.mark.skipif(not HAVE_TORCH, reason="torch not installed (the [train] extra)")
+def test_the_committed_checkpoint_loads_and_plays() -> None:
+    """docs/rl.md's checkpoint: a DmcBot whose every choice in two arena hands is legal
+    (the arena refuses an illegal one), and a file that is not a checkpoint is refused."""
+    path = ROOT / "examples" / "checkpoints" / "guandan_dmc.pt"
+    result = arena.run(f"dmc:{path}", "L1", hands=2, seed=4)
+    assert result.games == 2
+    with pytest.raises(ValueError, match="not a DMC checkpoint"):
+        make_bot(f"dmc:{SCRIPT}")
