@@ -296,6 +296,18 @@ def legal_action_features(
     pile_code: SupportsIndex = 0, flags: SupportsIndex = 0,
 ) -> _Features: ...
 
+def observe_fields(
+    seat: SupportsIndex, hand: tuple[SupportsIndex, SupportsIndex],
+    cards_left: Iterable[SupportsIndex],
+    played: Iterable[tuple[SupportsIndex, SupportsIndex]],
+    pile: tuple[SupportsIndex, SupportsIndex] = (0, 0), pile_code: SupportsIndex = 0,
+    pile_owner: SupportsIndex = -1, trick_leader: SupportsIndex = -1, turn: SupportsIndex = -1,
+    finished: Iterable[SupportsIndex] = (), level: SupportsIndex = 2,
+    levels: Iterable[SupportsIndex] = (2, 2), declarer: SupportsIndex = -1,
+    failed_attempts: Iterable[SupportsIndex] = (0, 0),
+    tributes: Iterable[tuple[SupportsIndex, SupportsIndex]] = (), flags: SupportsIndex = 0,
+) -> _U8Array: ...
+
 @disjoint_base  # a C extension type: it cannot be a second base of a class
 class GdTable:
     def __init__(

@@ -236,7 +236,7 @@ def _add_play(subparsers: _Subparsers) -> None:
     parser.add_argument(
         "--bots", type=_levels, default=None, metavar="LEVELS",
         help="the bots' levels, one per other seat in seat order or one for all. Tiến "
-             "Lên: random, L1, L2, L3; Guandan: L1, L2, L3 (no random bot) for the three "
+             "Lên: random, L1, L2, L3; Guandan: random, L1, L2, L3 or dmc:PATH for the three "
              "AIs (default: L2; another game: its hint level)")
     _add_game_options(parser)
     parser.add_argument("--hints", action=argparse.BooleanOptionalAction, default=True,

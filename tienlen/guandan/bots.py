@@ -1,15 +1,19 @@
 """Guandan bots: players that choose from one seat's :class:`~tienlen.guandan.game.GameView`.
 
-=====  ====================  ==========================================================
-level  class                 plays
-=====  ====================  ==========================================================
-L1     :class:`GreedyBot`    the plan's basic AI: leads its lowest single, beats with the
-                             smallest play that beats
-L2     :class:`PlanBot`      splits its hand into groups and plays by the plan, keeps bombs
-                             until they matter, lets a partner's winning play stand (the
-                             core's plan policy, the one PLAN playouts use)
-L3     :class:`SearchBot`    information-set Monte Carlo over the core's native PLAN playouts
-=====  ====================  ==========================================================
+======  ====================  ==========================================================
+level   class                 plays
+======  ====================  ==========================================================
+L1      :class:`GreedyBot`    the plan's basic AI: leads its lowest single, beats with the
+                              smallest play that beats
+L2      :class:`PlanBot`      splits its hand into groups and plays by the plan, keeps bombs
+                              until they matter, lets a partner's winning play stand (the
+                              core's plan policy, the one PLAN playouts use)
+L3      :class:`SearchBot`    information-set Monte Carlo over the core's native PLAN playouts
+random  :class:`RandomBot`     a uniformly random legal action (the floor)
+======  ====================  ==========================================================
+
+``dmc:PATH`` seats a trained Deep Monte Carlo network (:class:`tienlen.rl.guandan_dmc.DmcBot`,
+torch needed: the ``[train]`` extra).
 
 Every bot answers :meth:`Bot.decide` with an action ``(kind, cards)`` for the current phase:
 ``("play", Play)``, ``("pass", None)``, ``("give_tribute", card)`` or
@@ -45,8 +49,9 @@ from .game import GameView, return_candidates, single_value, teams_bits, tribute
 from .plays import Kind, Play, _make
 from .reasons import Explanation
 
-__all__ = ["Bot", "GreedyBot", "PlanBot", "SearchBot", "make_bot", "LEVELS", "weakest_first",
-           "plan_groups", "plan_plays", "plan_decision", "Decision", "DEFAULT_TIME_MS"]
+__all__ = ["Bot", "RandomBot", "GreedyBot", "PlanBot", "SearchBot", "make_bot", "LEVELS", "weakest_first",
+           "plan_groups", "plan_plays", "plan_decision", "Decision", "DEFAULT_TIME_MS",
+           "is_bot_spec", "POLICY_SPECS"]
 
 #: The level names, weakest first, as the CLI spells them.
 LEVELS = ("L1", "L2", "L3")
@@ -564,18 +569,57 @@ class _Knowledge:
                                             passes, finished)
 
 
-_BY_LEVEL = {"l1": GreedyBot, "l2": PlanBot, "l3": SearchBot}
+class RandomBot(Bot):
+    """``random``: a uniformly random legal action (a play or, on a pile, the pass; any
+    allowed tribute or return card): the floor a learned policy is measured against."""
+
+    level = "random"
+
+    def choose_play(self, view: GameView) -> Decision:
+        plays = list(view.legal_plays)
+        n = len(plays) + int(view.can_pass)
+        pick = self.rng.randrange(n)
+        if pick == len(plays):
+            return Decision.because("pass", None, Explanation("RANDOM", play=None))
+        return Decision.because("play", plays[pick], Explanation("RANDOM", play=plays[pick]))
+
+    def tribute(self, view: GameView) -> int:
+        return self.rng.choice(sorted(tribute_candidates(view.hand, view.level, view.config)))
+
+    def return_card(self, view: GameView) -> int:
+        return self.rng.choice(sorted(return_candidates(view.hand, view.level, view.config)))
+
+
+_BY_LEVEL: dict[str, type[Bot]] = {"l1": GreedyBot, "l2": PlanBot, "l3": SearchBot,
+                                   "random": RandomBot}
+#: Prefixes of bot specs that name a trained policy file, and the module that builds it
+#: (imported only when such a spec is used: it needs torch, the ``[train]`` extra).
+POLICY_SPECS: dict[str, str] = {"dmc:": "tienlen.rl.guandan_dmc"}
+
+
+def is_bot_spec(spec: str) -> bool:
+    """Whether ``spec`` names a Guandan bot: a level (``random``, L1..L3) or ``dmc:PATH``."""
+    low = str(spec).lower()
+    return low in _BY_LEVEL or any(low.startswith(p) and len(low) > len(p) for p in POLICY_SPECS)
 
 
 def make_bot(level: str, seed: int | None = None, **options: Any) -> Bot:
-    """A Guandan bot of ``level`` ("L1", "L2" or "L3", any case).
+    """A Guandan bot of ``level`` ("random", "L1", "L2" or "L3", any case), or a trained
+    policy: ``"dmc:PATH"`` (a checkpoint of ``examples/train_guandan_dmc.py``; needs torch).
 
     >>> make_bot("l2", seed=4)
     <PlanBot L2 seed=4>
     """
+    for prefix, module in POLICY_SPECS.items():
+        if isinstance(level, str) and level.lower().startswith(prefix):
+            from importlib import import_module
+
+            bot: Bot = import_module(module).from_spec(level, seed=seed, **options)
+            return bot
     cls = _BY_LEVEL.get(str(level).lower())
     if cls is None:
-        raise ValueError(f"unknown Guandan bot level {level!r}; choose from {', '.join(LEVELS)}")
+        raise ValueError(f"unknown Guandan bot level {level!r}; choose from random, "
+                         f"{', '.join(LEVELS)} or dmc:PATH")
     return cls(seed, **options)
 
 

@@ -217,11 +217,12 @@ def sim_teams(args: argparse.Namespace) -> tuple[list[str], list[TeamSpec]]:
     if len(levels) != 2:
         raise GuandanError(f"--bots for Guandan names two teams, team A then team B (e.g. "
                            f"L3,L2); got {len(levels)} levels")
-    known = {level.lower() for level in _bot_levels()}
+    from .bots import is_bot_spec
+
     for level in levels:
-        if level.lower() not in known:
+        if not is_bot_spec(level):
             raise GuandanError(f"--bots: unknown Guandan level {level!r}; choose from "
-                               f"{', '.join(_bot_levels())}")
+                               f"random, {', '.join(_bot_levels())} or dmc:PATH")
     iterations = getattr(args, "iterations", None)
     if iterations is not None and not any(level.lower() == "l3" for level in levels):
         raise GuandanError("--iterations sets L3's search, and no team is L3")

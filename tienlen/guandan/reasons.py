@@ -129,6 +129,11 @@ REASON_WORDS: dict[str, dict[str, str]] = {
                           "({base_rate:+.2f})",
                     "zh": "{play}：拿下这一轮，代价值得。{how}，这手牌平均每局得 "
                           "{rate:+.2f} 级，比{plan}（{base_rate:+.2f}）多 {gain:.2f} 级"},
+    "RANDOM": {"en": "{play}, chosen at random among the legal actions",
+               "zh": "{play}，从合法的出法中随机选出"},
+    "POLICY_VALUE": {"en": "{play}: the trained network values it highest ({value:+.2f} "
+                           "hands won, expected)",
+                     "zh": "{play}：训练好的网络估值最高（预计 {value:+.2f} 手胜）"},
 }
 
 # A play field that is None: the plan's choice was to pass.
