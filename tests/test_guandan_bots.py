@@ -115,9 +115,11 @@ def test_hint_never_breaks_a_bomb_of_four_4s_for_a_full_house():
     game = Game(hands=[hand, "Ts Td Jc Qc 6s 6d 7s 7d", "Ac Ad Kc Kd 8h 8c",
                        "3s 3h 3c 5s 5d 8s 8d Js Jd Tc Th"], leader=3)
     game.play("3s 3h 3c 5s 5d")
-    for level in ("L2", "L3"):
-        h = hint(game.view(0), level) if level == "L2" else hint(game.view(0))
-        assert h.kind == "play" and h.cards.kind is Kind.BOMB, (level, str(h))
+    h = hint(game.view(0), "L2")
+    assert h.kind == "play" and h.cards.kind is Kind.BOMB, str(h)
+    # L3 may weigh the bomb against passing (on its 150 deals it passes), never the 444 + 99.
+    h = hint(game.view(0))
+    assert h.kind == "pass" or h.cards.kind is Kind.BOMB, str(h)
     # Nobody close to out (the full house's owner keeps 13 cards, more than the plan's
     # PLAN_BOMB_OWNER): keep the bomb and pass.
     game = Game(hands=[hand, "Ts Td Jc Qc 6s 6d 7s 7d", "Ac Ad Kc Kd 8h 8c Qh Qs",
