@@ -1,17 +1,22 @@
-"""This tree's Guandan L2 (the core's plan policy) against the L2 of another build of the
-core, in the duplicate arena (first hands, both seatings per board), in one process.
+"""This tree's Guandan L2 (the core's plan policy), or L3 (whose playouts play it), against
+the same level on another build of the core, in the duplicate arena (first hands, both
+seatings per board), in one process.
 
     python bench/guandan_ab_plan.py --base /path/to/other/tienlen/_guandan.cpython-*.so --hands 600
+    python bench/guandan_ab_plan.py --base OLD.so --level L3 --iterations 50 --hands 300
 
 The other build is loaded under another package name (``ab_cores.load_base``); its L2 is
-this tree's PlanBot asking that module's ``plan_move``. Prints the arena table (hand wins,
-mean place, levels per hand) with the paired A - B differences: A is this tree's L2. Every
-decision is deterministic, so the numbers are exact reruns.
+this tree's PlanBot asking that module's ``plan_move``, its L3 this tree's SearchBot with
+every core call (plan, legal plays, sampled states, playouts, solver) going to that module.
+Prints the arena table (hand wins, mean place, levels per hand) with the paired A - B
+differences: A is this tree's bot. Every decision is deterministic (L3 on ``--iterations``),
+so the numbers are exact reruns.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -21,12 +26,25 @@ sys.path.insert(0, str(HERE))
 
 from ab_cores import load_base  # noqa: E402
 from tienlen.guandan import arena  # noqa: E402
-from tienlen.guandan.bots import Decision, PlanBot, _plan_reason  # noqa: E402
-from tienlen.guandan.cards import _wrap  # noqa: E402
+from tienlen.guandan import bots  # noqa: E402
+from tienlen.guandan.bots import Decision, PlanBot, SearchBot  # noqa: E402
 from tienlen.guandan.game import GameView  # noqa: E402
-from tienlen.guandan.plays import _make  # noqa: E402
 
 BASE: ModuleType | None = None
+
+
+def _with_base(fn):
+    """Run ``fn`` with the bots module's core swapped for the base build."""
+    @functools.wraps(fn)
+    def wrapped(*args, **kwargs):
+        assert BASE is not None
+        saved = bots._guandan
+        bots._guandan = BASE
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            bots._guandan = saved
+    return wrapped
 
 
 class BasePlanBot(PlanBot):
@@ -36,21 +54,21 @@ class BasePlanBot(PlanBot):
     def name(self) -> str:
         return "L2(base)"
 
+    @_with_base
     def choose_play(self, view: GameView) -> Decision:
-        assert BASE is not None
-        seat, partner, sizes, hand = view.seat, view.partner, view.hand_sizes, view.hand
-        owner = view.pile_owner
-        flags = view.config.flags
-        reason, a, b, code = BASE.plan_move(
-            hand.once, hand.twice, view.level, 0 if view.pile is None else view.pile.code, flags,
-            owner_partner=owner is not None and owner == partner,
-            owner_left=0 if owner is None else sizes[owner], partner_left=sizes[partner],
-            opponents_left=tuple(sizes[s] for s in range(4) if s != seat and s != partner))
-        why = BASE.PLAN_REASONS[reason]
-        if a == 0:
-            return Decision("pass", None, _plan_reason(why, None, view))
-        play = _make(_wrap(a, b), code, view.level, flags)
-        return Decision("play", play, _plan_reason(why, play, view))
+        return bots.plan_decision(view)
+
+
+class BaseSearchBot(SearchBot):
+    """L3 on the base build's core (its plan, playouts and solver)."""
+
+    @property
+    def name(self) -> str:
+        return super().name + "(base)"
+
+    @_with_base
+    def choose_play(self, view: GameView) -> Decision:
+        return super().choose_play(view)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,9 +77,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--base", required=True, type=Path)
     ap.add_argument("--hands", type=int, default=600)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--level", choices=("L2", "L3"), default="L2")
+    ap.add_argument("--iterations", type=int, default=50, help="L3's sampled deals a decision")
     args = ap.parse_args(argv)
     BASE = load_base(args.base, "tienlen_base", "_guandan")
-    result = arena.run("L2", BasePlanBot, hands=args.hands, seed=args.seed, jobs=1)
+    if args.level == "L2":
+        a, b = "L2", BasePlanBot
+    else:
+        a = functools.partial(SearchBot, iterations=args.iterations)
+        b = functools.partial(BaseSearchBot, iterations=args.iterations)
+    result = arena.run(a, b, hands=args.hands, seed=args.seed, jobs=1)
     print(result.table())
     return 0
 

@@ -66,8 +66,20 @@ def test_plan_groups_include_the_wilds():
     hand = Cards.parse("3s 3d 3c 4s 4d 4c 7s 8s 9s 10d Jd Ks Kd BJ 2h")
     groups = plan_groups(hand, 2)
     assert sum(n for _, _, n in groups) == len(hand)
-    assert ("plate", 4, 6) in groups and ("straight", 11, 5) in groups
-    assert ("single", 2, 1) in groups                      # the wild 2♥ alone: a level single
+    # The classic greedy split (plate 333444, straight 7-J, pair of K, the wild 2♥ alone,
+    # the big joker) needs 5 turns; the plan keeps the split with the fewest (issue 29): the
+    # wild turns 333 into a bomb, 444 + KK is a full house: 3 turns and a bomb.
+    assert sorted(groups) == sorted([("bomb", 3, 4), ("full_house", 4, 5),
+                                     ("straight", 11, 5), ("single", 16, 1)])
+
+
+def test_plan_split_keeps_the_split_with_the_fewest_turns():
+    # The classic greedy split takes the three pairs 77 88 99 first and leaves 3 4 5 6 as
+    # four singles: 5 turns. The straight 3-7 from the bottom leaves 7, 88, 99: 4 turns.
+    hand = Cards.parse("3s 4d 5c 6h 7s 7d 8s 8d 9s 9d")
+    groups = plan_groups(hand, 2)
+    assert sorted(groups) == sorted([("straight", 7, 5), ("single", 7, 1), ("pair", 8, 2),
+                                     ("pair", 9, 2)])
 
 
 def test_a_wild_completes_a_straight_of_lone_cards():

@@ -12,6 +12,12 @@ cdef enum:
     PLAN_STACK = 1024               # plays a follow lists into the stack buffer
     PLAN_BREAK_CODES = 8            # distinct readings tried when a follow breaks the plan
     PLAN_DANGER = 6                 # an opponent this close to out makes every trick matter
+    PLAN_SPLITS = 9                 # greedy splits plan_split compares
+    # A bomb is spent on a pile nothing else beats when the pile's owner holds this many
+    # cards or fewer, or the seat's own hand needs this many turns or fewer (issue 29:
+    # 12 and 3, were 8 and 2).
+    PLAN_BOMB_OWNER = 12
+    PLAN_BOMB_TURNS = 3
     PLAN_BREAKS_BOMB = 1 << 20      # _break_cost: the play breaks a bomb of the plan
     # Why plan_decide chose its action (PLAN_REASONS in Python).
     PR_PASS_NOTHING = 0
@@ -113,12 +119,15 @@ cdef inline void _add(Plan* P, uint64_t a, uint64_t b, uint32_t code) noexcept n
             P.nonbomb += 1
 
 
-cdef void plan_split(uint64_t once, uint64_t twice, int level, int flags, Plan* P) noexcept nogil:
-    """Split the hand into groups, greedily, in the order that saves the most turns: the joker
-    bomb and bombs; straight flushes of mostly lone cards; plates, three pairs and straights made of cards that would otherwise be
-    lone; wilds completing a straight of four lone cards or turning a triple into a bomb;
-    then triples (with the lowest pair as full houses), pairs and singles. Every card lands
-    in exactly one group, and every group is a play of the hand (tests/test_guandan_plan.py)."""
+cdef void _split_one(uint64_t once, uint64_t twice, int level, int flags, int st_lone,
+                     int sf_lone, bint multi, Plan* P) noexcept nogil:
+    """One greedy split of the hand into groups, in the order that saves the most turns: the
+    joker bomb and bombs; straight flushes taking at least `sf_lone` lone cards; plates and
+    three pairs (unless `multi` is 0); straights taking at least `st_lone` % 100 cards that
+    would otherwise be lone (from the top, or from the bottom when `st_lone` >= 100); wilds
+    completing a straight of four lone cards or turning a triple into a bomb; then triples
+    (with the lowest pairs as full houses), pairs and singles. Every card lands in exactly
+    one group, and every group is a play of the hand (tests/test_guandan_plan.py)."""
     cdef GHand h
     cdef uint8_t pat[15]
     cdef int r, top, i, c, w, js, jb, missing, lone, top5, ok, np_, nt, suit
@@ -156,13 +165,13 @@ cdef void plan_split(uint64_t once, uint64_t twice, int level, int flags, Plan* 
                         ok = 0
                         break
                     lone += _pc(pat[r]) == 1
-                if ok and lone >= 3:
+                if ok and lone >= sf_lone:
                     a = 0
                     for i in range(5):
                         _take_type(pat, _wr(top - i), suit, &a)
                     _add(P, a, 0, mkcode(K_STRAIGHT_FLUSH, 5, top))
     # Plates: two neighbouring triples (A also below the 2).
-    for top in range(14, 1, -1):
+    for top in range(14 if multi else 0, 1, -1):
         if _pc(pat[top]) == 3 and _pc(pat[_wr(top - 1)]) == 3:
             a = 0
             b = 0
@@ -170,7 +179,7 @@ cdef void plan_split(uint64_t once, uint64_t twice, int level, int flags, Plan* 
             _take(pat, _wr(top - 1), 3, &a, &b)
             _add(P, a, b, mkcode(K_PLATE, 6, top))
     # Three pairs: three neighbouring pairs.
-    for top in range(14, 2, -1):
+    for top in range(14 if multi else 0, 2, -1):
         if (_pc(pat[top]) == 2 and _pc(pat[top - 1]) == 2
                 and _pc(pat[_wr(top - 2)]) == 2):
             a = 0
@@ -180,6 +189,8 @@ cdef void plan_split(uint64_t once, uint64_t twice, int level, int flags, Plan* 
             _add(P, a, b, mkcode(K_THREE_PAIRS, 6, top))
     # Straights that take at least three lone cards.
     for top in range(top5, 4, -1):
+        if st_lone >= 100:
+            top = top5 + 5 - top          # scan from the bottom
         ok = 1
         lone = 0
         for i in range(5):
@@ -188,7 +199,7 @@ cdef void plan_split(uint64_t once, uint64_t twice, int level, int flags, Plan* 
                 ok = 0
                 break
             lone += c == 1
-        if ok and lone >= 3:
+        if ok and lone >= st_lone % 100:
             a = 0
             b = 0
             for i in range(5):
@@ -260,6 +271,39 @@ cdef void plan_split(uint64_t once, uint64_t twice, int level, int flags, Plan* 
         _add(P, SJ_BIT, SJ_BIT if js == 2 else 0, mkcode(js, js, R_SMALL_JOKER))
     if jb:
         _add(P, BJ_BIT, BJ_BIT if jb == 2 else 0, mkcode(jb, jb, R_BIG_JOKER))
+
+
+cdef void plan_split(uint64_t once, uint64_t twice, int level, int flags, Plan* P) noexcept nogil:
+    """The hand's split into groups with the fewest turns (non-bomb groups) among
+    PLAN_SPLITS greedy splits (_split_one: the classic one first, then ones that trade
+    straights, straight flushes, three pairs and plates against the pairs and triples they
+    break); more bombs break a tie, then the earlier split (issue 29: the decomposition that
+    minimises the plays to go out)."""
+    cdef Plan Q
+    cdef int v, key, bkey
+    _split_one(once, twice, level, flags, 3, 3, 1, P)
+    bkey = P.nonbomb * 64 - (P.n - P.nonbomb)
+    for v in range(1, PLAN_SPLITS):
+        if v == 1:
+            _split_one(once, twice, level, flags, 2, 3, 1, &Q)
+        elif v == 2:
+            _split_one(once, twice, level, flags, 4, 3, 1, &Q)
+        elif v == 3:
+            _split_one(once, twice, level, flags, 99, 3, 1, &Q)
+        elif v == 4:
+            _split_one(once, twice, level, flags, 3, 3, 0, &Q)
+        elif v == 5:
+            _split_one(once, twice, level, flags, 2, 2, 1, &Q)
+        elif v == 6:
+            _split_one(once, twice, level, flags, 103, 3, 1, &Q)
+        elif v == 7:
+            _split_one(once, twice, level, flags, 102, 3, 1, &Q)
+        else:
+            _split_one(once, twice, level, flags, 102, 2, 0, &Q)
+        key = Q.nonbomb * 64 - (Q.n - Q.nonbomb)
+        if key < bkey:
+            bkey = key
+            memcpy(P, &Q, sizeof(Plan))
 
 
 cdef inline int _lowest_value(uint32_t code, int level) noexcept nogil:
@@ -424,7 +468,7 @@ cdef int plan_decide(const PlanView* v, Plan* P, Plan* tmp, uint64_t* act) noexc
         act[1] = sm[2 * best + 1]
         act[2] = sc[best]
         return PR_FOLLOW_BREAK
-    if danger or v.owner_left <= 8 or P.nonbomb <= 2:
+    if danger or v.owner_left <= PLAN_BOMB_OWNER or P.nonbomb <= PLAN_BOMB_TURNS:
         # A bomb of the plan that beats, the weakest; else the weakest legal bomb.
         best = -1
         bkey = 1 << 30
