@@ -215,17 +215,18 @@ _MASK52 = (1 << 52) - 1
 
 def _played_from_key(key: int) -> Combo:
     mask = key & _MASK52
-    code = (key >> 52 & 0xF) << 12 | mask.bit_count() << 6 | key >> 56
+    code = _core.make_code(key >> 52 & 0xF, mask.bit_count(), key >> 56)
     return _combo_from_code(code, _interned(mask))
 
 
 _PLAYED: _core.MaskTable[Combo] = _core.MaskTable(_played_from_key, _PLAYED_LIMIT)
 _played_get = _PLAYED.__getitem__
+_played_key = _core.played_key
 
 
 def _played_combo(code: int, cards: Cards) -> Combo:
     """The Combo of a play the core accepted with ``code`` (no checks: hot path)."""
-    return _played_get(cards._mask | (code >> 12) << 52 | (code & 0x3F) << 56)
+    return _played_get(_played_key(cards._mask, code))
 
 
 def _as_cards(cards: Cards | str) -> Cards:

@@ -541,7 +541,7 @@ class Game:
             # the core's table); only a refusal pays for building its reason.
             action = (self._state.play_record(parsed, _PLAYED, Action)
                       if seat is None or not self._wrong_seat(seat) else -1)
-            if type(action) is int:
+            if isinstance(action, int):
                 self._verified_play(parsed, seat)
                 raise AssertionError("unreachable: the core refused a play that verifies")
             # self._record(action), inlined: the path every play takes
@@ -568,7 +568,7 @@ class Game:
         try:
             action = (self._state.pass_record(_PASSES)
                       if seat is None or not self._wrong_seat(seat) else -1)
-            if type(action) is int:
+            if isinstance(action, int):
                 self.verify_pass(seat)
                 raise AssertionError("unreachable: the core refused a pass that verifies")
             # self._record(action), inlined: the path every pass takes
