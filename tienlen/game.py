@@ -703,6 +703,13 @@ class Game:
 
     __copy__ = copy
 
+    def __getstate__(self) -> tuple[None, dict[str, object]]:
+        # Every slot but the cached LegalMoves view, which holds the core state natively:
+        # pickled, it would be rebuilt (from this game) before this game's state is back.
+        slots = {name: getattr(self, name) for name in Game.__slots__ if hasattr(self, name)}
+        slots["_legal"] = None
+        return None, slots
+
     def __deepcopy__(self, memo: dict[int, object]) -> Game:
         return self.copy()
 
