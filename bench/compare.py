@@ -289,17 +289,28 @@ def _ddz_first_lead(game, rng: random.Random):
     while True:
         s = game.new_initial_state()
         while not s.is_terminal():
-            if s.is_chance_node():
-                s.apply_action(rng.choice(s.chance_outcomes())[0])
-                continue
             legal = s.legal_actions()
-            if min(legal) >= _DDZ_FIRST_PLAY_ACTION:
+            if not s.is_chance_node() and min(legal) >= _DDZ_FIRST_PLAY_ACTION:
                 return s
             s.apply_action(rng.choice(legal))
 
 
 def _ddz_random_game(game, rng: random.Random) -> None:
-    # The deal's chance outcomes are uniform, so a uniform pick samples them exactly.
+    """One random dou_dizhu game driven the plain fast way: a uniform pick of
+    ``legal_actions()`` at every node, chance nodes included. Every chance node of dou_dizhu
+    is uniform and its legal actions are its outcomes, so this samples the deal exactly as
+    ``chance_outcomes()`` would, without building the (action, probability) pairs: ~1.6x
+    fewer OpenSpiel games/s were measured that way (kept, for information, as
+    ``_ddz_random_game_outcomes``)."""
+    choice = rng.choice
+    s = game.new_initial_state()
+    while not s.is_terminal():
+        s.apply_action(choice(s.legal_actions()))
+
+
+def _ddz_random_game_outcomes(game, rng: random.Random) -> None:
+    """The same game with the chance nodes sampled through ``chance_outcomes()`` (how
+    compare.py drove OpenSpiel before issue 25): slower for OpenSpiel, for information."""
     s = game.new_initial_state()
     while not s.is_terminal():
         if s.is_chance_node():
@@ -449,7 +460,13 @@ def bench_game(cfg: Config) -> None:
             for _ in range(k):
                 _ddz_random_game(game, rng)
             return k
+
+        def os_outcomes():
+            for _ in range(k):
+                _ddz_random_game_outcomes(game, rng)
+            return k
         sides["openspiel"] = os_side
+        sides["openspiel_outcomes"] = os_outcomes
     s = interleave(sides, cfg.rounds)
     common = {"checked_games_per_s": 1e9 / med(s["checked"]),
               "unchecked_games_per_s": 1e9 / med(s["unchecked"])}
@@ -457,9 +474,12 @@ def bench_game(cfg: Config) -> None:
         skip(name, goal, why)
     else:
         r = ratio(s["openspiel"], s["checked"])
+        # The goal is judged against OpenSpiel driven the fast way; the ratio against the
+        # chance_outcomes() driver (how this row read before issue 25) is kept for information.
         record(Result(name, goal, r, "x", r >= 1.0,
                       {**common, "openspiel_games_per_s": 1e9 / med(s["openspiel"]),
-                       "iqr": iqr(s["openspiel"], s["checked"])}))
+                       "iqr": iqr(s["openspiel"], s["checked"]),
+                       "vs_openspiel_chance_outcomes": ratio(s["openspiel_outcomes"], s["checked"])}))
     record(Result("tienlen.Game apply_unchecked vs checked", "", ratio(s["checked"], s["unchecked"]),
                   "x", None, common))
 
@@ -635,16 +655,15 @@ def _rlcard_side(seed: int, steps: int):
 
 def _openspiel_apply_side(game, rng: random.Random, games: int):
     """OpenSpiel dou_dizhu random games driven from Python: apply_action calls (chance
-    nodes of the deal included) per run."""
+    nodes of the deal included) per run, driven the fast way (see _ddz_random_game)."""
+    choice = rng.choice
+
     def side():
         calls = 0
         for _ in range(games):
             s = game.new_initial_state()
             while not s.is_terminal():
-                if s.is_chance_node():
-                    s.apply_action(rng.choice(s.chance_outcomes())[0])
-                else:
-                    s.apply_action(rng.choice(s.legal_actions()))
+                s.apply_action(choice(s.legal_actions()))   # chance nodes too: see _ddz_random_game
                 calls += 1
         return calls
     return side

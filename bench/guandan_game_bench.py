@@ -35,8 +35,8 @@ def _ddz_dealt_states(game, rng: random.Random, n: int) -> list:
     out = []
     while len(out) < n:
         s = game.new_initial_state()
-        while s.is_chance_node():
-            s.apply_action(rng.choice(s.chance_outcomes())[0])
+        while s.is_chance_node():   # uniform outcomes, listed by legal_actions(): the fast way
+            s.apply_action(rng.choice(s.legal_actions()))
         out.append(s)
     return out
 
@@ -52,11 +52,8 @@ def _ddz_decisions_side(game, rng: random.Random, games: int, calls: int):
         decisions = 0
         for s in pending.pop() if pending else _ddz_dealt_states(game, rng, games):
             while not s.is_terminal():
-                if s.is_chance_node():
-                    s.apply_action(rng.choice(s.chance_outcomes())[0])
-                else:
-                    s.apply_action(rng.choice(s.legal_actions()))
-                    decisions += 1
+                decisions += not s.is_chance_node()
+                s.apply_action(rng.choice(s.legal_actions()))
         return decisions
     return side
 

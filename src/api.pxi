@@ -595,31 +595,7 @@ cdef class GameState:
         """legal_moves_list() with every mask mapped through `table` (a MaskTable): the
         Python layer passes its table of shared move objects, so listing N moves is N
         probes in C, with no Python int or Python call per move on a hit."""
-        cdef uint64_t buf[STACK_MOVES]
-        cdef uint64_t* moves
-        cdef int64_t n, i
-        cdef list out
-        if self.s.turn < 0:
-            return []
-        if TL_POPCOUNT(self.s.hands[self.s.turn]) > 13:
-            n = st_moves(&self.s, NULL)
-            if n > MAX_MOVES_C:
-                raise ValueError(f"{n} legal moves exceed MAX_MOVES={MAX_MOVES_C}")
-        # Listed before any lookup: a miss runs the table's factory, Python code that could
-        # act on this state; the list is of the state as it was when called.
-        n = st_moves_buffered(&self.s, buf, STACK_MOVES, &moves)
-        if n < 0:
-            raise MemoryError()
-        try:
-            out = PyList_New(n)
-            for i in range(n):
-                value = table.get(moves[i])
-                Py_INCREF(value)            # PyList_SET_ITEM steals a reference
-                PyList_SET_ITEM(out, i, value)
-            return out
-        finally:
-            if moves != buf:
-                free(moves)
+        return _moves_through(self, table)
 
     def can_pass(self):
         return st_check_pass(&self.s) == R_OK
@@ -674,6 +650,53 @@ cdef class GameState:
             return -reason
         st_pass(&self.s)
         return 0
+
+    def play_record(self, cards, combos, record):
+        """tienlen.Game.play's checked play in one call: if `cards` (an object whose
+        ``_mask`` is its card mask, a tienlen Cards) may be played now, play it and return
+        ``record((seat, "play", cards, combo))``, the record of the action, where combo is
+        ``combos[played_key(mask, code)]``; otherwise change nothing and return minus the
+        reason code (an int). `record` is a tuple subclass (tienlen's Action)."""
+        cdef uint32_t code = 0
+        cdef uint64_t m
+        cdef int seat, reason
+        cdef MaskTable table
+        if not isinstance(combos, MaskTable):
+            raise ValueError(f"combos must be a MaskTable; got {_quote(combos)}")
+        if not (isinstance(record, type) and issubclass(record, tuple)):
+            raise ValueError(f"record must be a tuple subclass; got {_quote(record)}")
+        table = <MaskTable>combos
+        m = _mask_arg(cards._mask, "cards._mask")
+        reason = st_check_play(&self.s, m, &code)
+        if reason != R_OK:
+            return -reason
+        combo = table.find(_played_key(m, code))
+        if combo is None:
+            # A miss runs the table's factory, Python code: the play is checked again
+            # against the state as it is once that returns.
+            combo = table.get(_played_key(m, code))
+            reason = st_check_play(&self.s, m, &code)
+            if reason != R_OK:
+                return -reason
+        seat = self.s.turn
+        st_play(&self.s, m, code)
+        return tuple.__new__(record, (seat, _PLAY_WORD, cards, combo))
+
+    def pass_record(self, records):
+        """tienlen.Game.pass_turn's checked pass in one call: pass if allowed and return
+        ``records[seat]`` (the seat that passed); otherwise change nothing and return minus
+        the reason code."""
+        cdef int seat = self.s.turn
+        cdef int reason
+        if type(records) is not tuple:
+            raise ValueError(f"records must be a tuple; got {_quote(records)}")
+        reason = st_check_pass(&self.s)
+        if reason != R_OK:
+            return -reason
+        if seat >= len(<tuple>records):
+            raise ValueError(f"records has no entry for seat {seat}")
+        st_pass(&self.s)
+        return records[seat]
 
     def apply_checked(self, mask):
         """Checked path: apply `mask` (0 = pass) or raise ValueError naming the reason."""
@@ -782,6 +805,127 @@ cdef int _memo_for(SplitMemo* m, int policy) except -1:
     if policy == P_PLAN and memo_open(m) < 0:
         raise MemoryError("could not allocate the split memo")
     return 0
+
+
+cdef list _moves_through(GameState g, MaskTable table):
+    """GameState.legal_moves_through, shared with LegalView.__iter__."""
+    cdef uint64_t buf[STACK_MOVES]
+    cdef uint64_t* moves
+    cdef int64_t n, i
+    cdef list out
+    if g.s.turn < 0:
+        return []
+    if TL_POPCOUNT(g.s.hands[g.s.turn]) > 13:
+        n = st_moves(&g.s, NULL)
+        if n > MAX_MOVES_C:
+            raise ValueError(f"{n} legal moves exceed MAX_MOVES={MAX_MOVES_C}")
+    # Listed before any lookup: a miss runs the table's factory, Python code that could
+    # act on this state; the list is of the state as it was when called.
+    n = st_moves_buffered(&g.s, buf, STACK_MOVES, &moves)
+    if n < 0:
+        raise MemoryError()
+    try:
+        out = PyList_New(n)
+        for i in range(n):
+            value = table.get(moves[i])
+            Py_INCREF(value)            # PyList_SET_ITEM steals a reference
+            PyList_SET_ITEM(out, i, value)
+        return out
+    finally:
+        if moves != buf:
+            free(moves)
+
+
+cdef str _PLAY_WORD = "play"
+
+
+cdef inline uint64_t _played_key(uint64_t m, uint32_t code) noexcept nogil:
+    """The key of a play's record in a combos table: its mask, kind and top card
+    (``mask | kind << 52 | top << 56``, below 2**62). The code's card count is the mask's, so
+    the key names the (code, mask) pair exactly."""
+    return m | (<uint64_t>((code >> 12) & 0xF) << 52) | (<uint64_t>(code & 0x3F) << 56)
+
+
+def played_key(mask, code):
+    """The key GameState.play_record looks a play's combo up under, for a (mask, code) pair
+    the core accepted: ``mask | kind << 52 | top << 56``.
+
+    >>> played_key(1, classify(1)) == 1 | SINGLE << 52
+    True
+    """
+    cdef uint64_t m = _mask_arg(mask, "mask")
+    cdef uint32_t c = <uint32_t>_int_arg(code, "code", 1, 0xFFFF)
+    if ((c >> 6) & 0x3F) != <uint32_t>TL_POPCOUNT(m):
+        raise ValueError(f"code {code!r} is not a code of {TL_POPCOUNT(m)} cards")
+    return _played_key(m, c)
+
+
+@cython.auto_pickle(False)
+cdef class LegalView:
+    """The native base of tienlen.game.LegalMoves: the legal plays of `state`'s seat to act,
+    each mask mapped through `table` (a MaskTable), listed and counted in C. Live: it reads
+    the state as it is whenever it is asked.
+
+    >>> from tienlen import core
+    >>> s = core.GameState([0b111, 0b111000])
+    >>> view = LegalView(s, MaskTable(lambda m: m))
+    >>> len(view), list(view) == s.legal_moves_list(), bool(view)
+    (7, True, True)
+    """
+    cdef GameState _st
+    cdef MaskTable _table
+    # The last list made, and the inputs of move generation it was made from: a view asked
+    # twice about one position (list() asks len() for a length hint, then iterates) lists
+    # once. The moves are a function of exactly these fields (st_moves' arguments).
+    cdef list _last
+    cdef uint64_t _k_hand
+    cdef uint64_t _k_flags
+    cdef uint32_t _k_pile
+    cdef int _k_locked
+    cdef int _k_must
+
+    def __init__(self, state, table):
+        if not isinstance(state, GameState):
+            raise ValueError(f"state must be a GameState; got {_quote(state)}")
+        if not isinstance(table, MaskTable):
+            raise ValueError(f"table must be a MaskTable; got {_quote(table)}")
+        self._st = state
+        self._table = table
+        self._last = None
+
+    cdef list _moves(self):
+        cdef State* s
+        cdef int t
+        cdef uint64_t hand, flags
+        cdef uint32_t pile
+        cdef int locked, must
+        if self._st is None or self._table is None:
+            raise ValueError("this LegalView was never initialised")
+        s = &self._st.s
+        t = s.turn
+        if t < 0:
+            return []
+        hand, pile, flags = s.hands[t], s.pile_code, s.rules.flags
+        locked, must = (s.locked >> t) & 1, s.must_include
+        if (self._last is not None and hand == self._k_hand and pile == self._k_pile
+                and flags == self._k_flags and locked == self._k_locked and must == self._k_must):
+            return self._last
+        # Keyed by the inputs as read before listing: a table miss runs Python code.
+        out = _moves_through(self._st, self._table)
+        self._last = out
+        self._k_hand, self._k_pile, self._k_flags = hand, pile, flags
+        self._k_locked, self._k_must = locked, must
+        return out
+
+    def __iter__(self):
+        # An iterator over the kept list: the caller never holds the list itself.
+        return iter(self._moves())
+
+    def __len__(self):
+        return len(self._moves())
+
+    def __bool__(self):
+        return len(self._moves()) > 0
 
 
 def _state_from_key(key):

@@ -115,6 +115,18 @@ cdef class MaskTable:
         self.used += 1
         return value
 
+    cdef object find(self, uint64_t mask):
+        """The object for `mask` (mask < 2**63) if the table holds one, else None; never
+        runs the factory."""
+        cdef uint64_t key = (mask << 1) | MT_USED
+        cdef Py_ssize_t i
+        if self.keys == NULL:
+            return None
+        i = self._probe(key)
+        if self.keys[i] == key:
+            return <object>self.values[i]
+        return None
+
     def __getitem__(self, mask):
         cdef int overflow = 0
         cdef long long m
@@ -152,3 +164,4 @@ cdef class MaskTable:
 
     def __reduce__(self):
         raise TypeError("MaskTable holds references it owns natively and cannot be pickled")
+

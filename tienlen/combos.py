@@ -21,7 +21,7 @@ from enum import IntEnum
 from typing import final
 
 from . import _core
-from .cards import _CARDS, _INTERNED, Card, Cards, _wrap
+from .cards import _CARDS, _INTERNED, Card, Cards, _interned, _wrap
 from .errors import ComboError
 from .rules import Rules
 
@@ -205,22 +205,28 @@ _new_combo = object.__new__
 
 # One shared Combo per (code, mask) that the core has reported for a play. A game records
 # a Combo with every play, and the same single, pair or run is played in game after game:
-# a hit is one dict lookup, where building the object cost three times as much. Combo is
-# immutable, so sharing is safe; cleared when full, so it stays bounded.
+# a hit is one probe of the core's MaskTable (from C, inside GameState.play_record, on the
+# checked path), where building the object cost three times as much. The key is the core's
+# ``played_key``: mask | kind << 52 | top << 56 (the code's card count is the mask's). Combo
+# is immutable, so sharing is safe; the table starts again when full, so it stays bounded.
 _PLAYED_LIMIT = 1 << 15
-_PLAYED: dict[int, Combo] = {}
-_played_get = _PLAYED.get
+_MASK52 = (1 << 52) - 1
+
+
+def _played_from_key(key: int) -> Combo:
+    mask = key & _MASK52
+    code = _core.make_code(key >> 52 & 0xF, mask.bit_count(), key >> 56)
+    return _combo_from_code(code, _interned(mask))
+
+
+_PLAYED: _core.MaskTable[Combo] = _core.MaskTable(_played_from_key, _PLAYED_LIMIT)
+_played_get = _PLAYED.__getitem__
+_played_key = _core.played_key
 
 
 def _played_combo(code: int, cards: Cards) -> Combo:
     """The Combo of a play the core accepted with ``code`` (no checks: hot path)."""
-    key = code << 52 | cards._mask
-    combo = _played_get(key)
-    if combo is None:
-        if len(_PLAYED) >= _PLAYED_LIMIT:
-            _PLAYED.clear()
-        combo = _PLAYED[key] = _combo_from_code(code, cards)
-    return combo
+    return _played_get(_played_key(cards._mask, code))
 
 
 def _as_cards(cards: Cards | str) -> Cards:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import threading
 import warnings
+from operator import attrgetter
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 from typing import Final
@@ -42,7 +43,7 @@ from .actions import (
 )
 from .cards import _INTERNED, Card, Cards, _interned
 from .errors import TienlenError
-from .combos import Combo, _played_combo, classify
+from .combos import _PLAYED, Combo, _played_combo, classify
 from .reasons import (
     IllegalMoveError,
     Reason,
@@ -83,7 +84,13 @@ def _as_cards(cards: object) -> Cards:
     return Cards(cards)  # type: ignore[arg-type]
 
 
-class LegalMoves:
+if TYPE_CHECKING:
+    _LegalBase = _core.LegalView[Cards]
+else:   # generic in the stub only
+    _LegalBase = _core.LegalView
+
+
+class LegalMoves(_LegalBase):
     """A lazy view of the plays open to the seat to act, like python-chess's
     ``LegalMoveGenerator``: nothing is listed until it is iterated, ``len()`` is the core's
     closed-form count, and ``in`` asks :meth:`Game.can_play`. It is live: it always reflects
@@ -101,18 +108,19 @@ class LegalMoves:
     ('3♠ 3♣', [1, 2, 64, 3])
     """
 
+    # Iteration, len() and bool() are the core's LegalView: the moves are listed and mapped
+    # to the shared Cards (the core only returns subsets of a valid hand, so the masks skip
+    # Cards' validation) in C, in the core's order: by kind, then number of cards, then mask.
     __slots__ = ("_game",)
 
     def __init__(self, game: Game) -> None:
+        # A game's core state is set once (in _setup) and never replaced, so the view can
+        # hold it.
+        super().__init__(game._state, _INTERNED)
         self._game = game
 
-    def __iter__(self) -> Iterator[Cards]:
-        # The core's order: by kind, then number of cards, then mask. The core only returns
-        # subsets of a valid hand, so the masks skip Cards' validation.
-        return iter(self._game._state.legal_moves_through(_INTERNED))
-
-    def __len__(self) -> int:
-        return self._game._state.count_legal_moves()
+    def __reduce__(self) -> tuple[type[LegalMoves], tuple[Game]]:
+        return (LegalMoves, (self._game,))
 
     def __getitem__(self, index: int) -> Cards:
         # Lets a caller pick the i-th move (e.g. uniformly at random, with len()) without
@@ -122,9 +130,6 @@ class LegalMoves:
     def masks(self) -> "np.ndarray":
         """The moves as the core's uint64 mask array (no Python objects built)."""
         return self._game._state.legal_moves()
-
-    def __bool__(self) -> bool:
-        return self._game._state.count_legal_moves() > 0
 
     def __contains__(self, move: object) -> bool:
         if isinstance(move, _PassType):
@@ -396,11 +401,17 @@ class Game:
             return None
         return self._state.finished[0], ALL_INSTANT_WINS[win]
 
-    @property
-    def is_over(self) -> bool:
-        """Whether the hand has ended (only one seat still holds cards, R9.2; or a dealt
-        instant win, R11.3)."""
-        return self._state.turn < 0
+    if TYPE_CHECKING:
+        @property
+        def is_over(self) -> bool:
+            """Whether the hand has ended."""
+    else:
+        # The core state's own is_over, read in C (attrgetter): a random-game loop asks it
+        # before every action, and a Python getter cost three times as much.
+        is_over = property(
+            attrgetter("_state.is_over"),
+            doc="""Whether the hand has ended (only one seat still holds cards, R9.2; or a
+            dealt instant win, R11.3).""")
 
     @property
     def loser(self) -> int | None:
@@ -526,15 +537,20 @@ class Game:
         # acquire/release, not `with`: half the cost, on the path every action takes
         _STEPPING.acquire()
         try:
-            state = self._state
-            turn = state.turn
-            # One core call checks and applies; only a refusal pays for building its reason.
-            code = state.try_play(parsed._mask) if seat is None or not self._wrong_seat(seat) else -1
-            if code <= 0:
+            # One core call checks, applies and builds the record (its Combo shared through
+            # the core's table); only a refusal pays for building its reason.
+            action = (self._state.play_record(parsed, _PLAYED, Action)
+                      if seat is None or not self._wrong_seat(seat) else -1)
+            if isinstance(action, int):
                 self._verified_play(parsed, seat)
                 raise AssertionError("unreachable: the core refused a play that verifies")
-            return self._record(_new_action(Action, (turn, "play", parsed,
-                                                     _played_combo(code, parsed))))
+            # self._record(action), inlined: the path every play takes
+            if self._shared:
+                self._hist = self._hist.copy()
+                self._shared = False
+            self._hist.append(action)
+            self._hist_tuple = None
+            return action
         finally:
             _STEPPING.release()
 
@@ -550,11 +566,18 @@ class Game:
         """
         _STEPPING.acquire()
         try:
-            turn = self._state.turn
-            if (seat is not None and self._wrong_seat(seat)) or self._state.try_pass():
+            action = (self._state.pass_record(_PASSES)
+                      if seat is None or not self._wrong_seat(seat) else -1)
+            if isinstance(action, int):
                 self.verify_pass(seat)
                 raise AssertionError("unreachable: the core refused a pass that verifies")
-            return self._record(_PASSES[turn])
+            # self._record(action), inlined: the path every pass takes
+            if self._shared:
+                self._hist = self._hist.copy()
+                self._shared = False
+            self._hist.append(action)
+            self._hist_tuple = None
+            return action
         finally:
             _STEPPING.release()
 
@@ -679,6 +702,13 @@ class Game:
         return twin
 
     __copy__ = copy
+
+    def __getstate__(self) -> tuple[None, dict[str, object]]:
+        # Every slot but the cached LegalMoves view, which holds the core state natively:
+        # pickled, it would be rebuilt (from this game) before this game's state is back.
+        slots = {name: getattr(self, name) for name in Game.__slots__ if hasattr(self, name)}
+        slots["_legal"] = None
+        return None, slots
 
     def __deepcopy__(self, memo: dict[int, object]) -> Game:
         return self.copy()

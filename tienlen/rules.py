@@ -119,6 +119,10 @@ def _frozen(name: str, value: Any, allowed: tuple[str, ...], pairs: bool = False
     return items
 
 
+_FLAGS_LIMIT = 256
+_FLAGS: dict[Rules, int] = {}   # Rules.flags by ruleset: few rulesets, each read many times
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """A ruleset. Immutable and hashable; ``Rules()`` is the contract.
@@ -233,6 +237,19 @@ class Rules:
         Match's business and not part of it). Bits are differences from the contract: bit 0
         R2.8, bits 1-28 a cut toggled, bits 29-32 an out-of-turn bomb toggled, bits 33-36 an
         instant win enabled."""
+        # Memoised by value: every Game reads it when it is dealt, and working it out
+        # walks every (bomb, target) pair (several us). A hit is one hash of the ruleset.
+        try:
+            flags = _FLAGS.get(self)
+        except TypeError:       # a field that cannot be hashed: work it out every time
+            return self._flags()
+        if flags is None:
+            if len(_FLAGS) >= _FLAGS_LIMIT:
+                _FLAGS.clear()
+            flags = _FLAGS[self] = self._flags()
+        return flags
+
+    def _flags(self) -> int:
         flags = 0 if self.twos_in_sequences else _F_NO_TWOS
         for bomb in ALL_BOMBS:
             for target in ALL_TARGETS:
