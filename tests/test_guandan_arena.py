@@ -571,6 +571,12 @@ def test_an_interrupted_parquet_file_resumes_to_the_whole_run(tmp_path) -> None:
     assert again.games_table() == result.games_table()
     assert again.games_table()[:len(whole.games_table())] == whole.games_table()
     assert json.loads((path / "_run.json").read_text())["games"] == 16
+    # A run shorter than the games on file is refused, untouched.
+    before = _snapshot(path)
+    with pytest.raises(arena.GamesFileError, match="ask for at least 16 games"):
+        arena.GamesWriter(path, teams=teams, mode="hand", seed=3, hand_cap=100, games=8,
+                          resume=True)
+    assert _snapshot(path) == before
     # A unit holding a value no run writes is refused by the JSON lines' checks.
     import pyarrow.parquet as pq
 
@@ -579,6 +585,25 @@ def test_an_interrupted_parquet_file_resumes_to_the_whole_run(tmp_path) -> None:
     pq.write_table(table.set_column(3, "hands", pa_array([0] * table.num_rows)), first)
     with pytest.raises(arena.GamesFileError, match="a bad unit.*hands"):
         arena.load(path)
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
+def test_discard_removes_only_a_games_file_this_writer_created_empty(tmp_path, suffix) -> None:
+    if suffix == ".parquet":
+        pytest.importorskip("pyarrow")
+    path = tmp_path / f"g{suffix}"
+    kwargs: dict[str, Any] = dict(teams=["L1+L1", "L1+L1"], mode="hand", seed=3, hand_cap=100,
+                                  games=4)
+    GamesWriter(path, **kwargs).discard()
+    assert list(tmp_path.iterdir()) == []
+    with GamesWriter(path, **kwargs) as out:
+        run("L1", "L1", hands=4, seed=3, on_unit=out.write)
+    # Reopened to resume, or holding games: discarding keeps it.
+    GamesWriter(path, **kwargs, resume=True).discard()
+    assert load(path).games == 4
+    with GamesWriter(path, **{**kwargs, "games": 8}, resume=True) as out:
+        out.discard()
+    assert load(path).games == 4
 
 
 def pa_array(values: list[int]) -> Any:

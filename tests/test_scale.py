@@ -174,6 +174,18 @@ def test_an_unreachable_scheduler_is_a_quick_clear_error(capsys, tmp_path: Path)
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
+def test_an_unreachable_scheduler_leaves_no_guandan_file(capsys, tmp_path: Path,
+                                                        suffix: str) -> None:
+    address = f"tcp://127.0.0.1:{_closed_port()}"
+    status = main(["sim", "--game", "guandan", "--bots", "L1,L1", "--hands", "8",
+                   "--scheduler", address, "--out", str(tmp_path / f"games{suffix}")])
+    assert status == 2
+    assert list(tmp_path.iterdir()) == []     # the run never started: no file left
+    assert capsys.readouterr().err.startswith(
+        f"tienlen: error: cannot reach the Dask scheduler at {address}")
+
+
 def test_scheduler_addresses_and_unit_sizes() -> None:
     assert parse_scheduler("tcp://10.1.2.3:8786") == ("address", "tcp://10.1.2.3:8786")
     assert parse_scheduler("local:3") == ("local", 3)

@@ -636,8 +636,11 @@ class GamesWriter:
         self.units: list[DuplicateUnit] = []
         self._stream: Any = None
         self._dataset: ParquetUnits | None = None
+        self._closed = False
         # One writer per file, as for Tiến Lên games files (tienlen.lockfile), held to close().
         self._lock = WriterLock.acquire(self.path, DuplicateError)
+        #: Whether this writer created the file (rather than reopening it to resume).
+        self.created = not self.path.exists()
         self.header = {"schema": SCHEMA, "version": _VERSION, "game": "guandan",
                        "teams": list(teams), "mode": mode, "seed": seed,
                        "hand_cap": hand_cap, "games": games, "config": config.to_dict()}
@@ -666,7 +669,7 @@ class GamesWriter:
             if not resume:
                 raise FileExistsError
             found, units, planned = _read_parquet(self.path)
-            self._check_same_run(found)     # before anything in it changes
+            self._check_same_run(found, units, games)     # before anything in it changes
             dataset.clean()
             if planned != games:
                 dataset.set_header(self.header)
@@ -675,7 +678,9 @@ class GamesWriter:
             dataset.create(self.header)
         self._dataset = dataset
 
-    def _check_same_run(self, found: dict[str, Any]) -> None:
+    def _check_same_run(self, found: dict[str, Any], units: list[DuplicateUnit],
+                        games: int) -> None:
+        """Refuse, before the file is touched, another run's file or a shorter run."""
         for key in ("teams", "mode", "seed", "hand_cap", "config"):
             mine, theirs = found.get(key), self.header[key]
             if key == "config":
@@ -683,10 +688,14 @@ class GamesWriter:
             if mine != theirs:
                 raise GamesFileError(f"{self.path} holds another run's games: its {key} is "
                                      f"{mine}, this run's is {theirs}")
+        stop = max((u.stop for u in units), default=0)
+        if 2 * stop > games:
+            raise GamesFileError(f"{self.path} already holds boards up to {stop - 1}, more "
+                                 f"than {games} games have: ask for at least {2 * stop} games")
 
     def _continue(self, games: int) -> Any:
         found, units, end, planned = _read_games(self.path)
-        self._check_same_run(found)
+        self._check_same_run(found, units, games)
         stream = self.path.open("r+b")
         stream.truncate(end)
         stream.seek(end)
@@ -712,9 +721,32 @@ class GamesWriter:
         self.units.append(unit)
 
     def close(self) -> None:
+        """Release the file and its writer lock (every unit written is already on disk)."""
+        if self._closed:
+            return
+        self._closed = True
         if self._stream is not None:
             self._stream.close()
         self._lock.release()
+
+    def discard(self) -> None:
+        """Close, and remove the file if this writer created it and wrote no unit (the
+        run could not start, as a Tiến Lên games file's :meth:`~tienlen.results.GamesFile.discard`):
+        a failed start leaves no file behind. A file resumed, or holding games, is kept."""
+        if self._closed:
+            return
+        try:
+            if self._stream is not None:
+                self._stream.close()
+                self._stream = None
+            if self.created and not self.units:
+                # Removed while still locked: no other run sees it half-removed.
+                if self._dataset is not None:
+                    self._dataset.discard()
+                else:
+                    self.path.unlink(missing_ok=True)
+        finally:
+            self.close()
 
     def __enter__(self) -> GamesWriter:
         return self

@@ -303,6 +303,8 @@ def run_sim(args: argparse.Namespace) -> int:
         try:
             executor, workers = stack.enter_context(dask_executor(scheduler))
         except BaseException:
+            if writer is not None:
+                writer.discard()    # the file this run created, still empty
             stack.close()
             raise
         options["executor"] = executor
