@@ -431,6 +431,57 @@ def test_hostile_guandan_value_is_results_error(tmp_path, match_file_lines, name
     assert isinstance(caught.value, DuplicateError)
 
 
+#: The hostile values a Parquet unit can hold (Arrow has no int of 2**70; a unit's span
+#: is its file name).
+HOSTILE_GUANDAN_PARQUET = [name for name, (where, _) in HOSTILE_GUANDAN.items()
+                           if where != "unit" and "2**70" not in name]
+
+
+@pytest.fixture(scope="module")
+def match_dataset(tmp_path_factory):
+    """The same 4-match run as ``match_file_lines``, as a Parquet dataset."""
+    pytest.importorskip("pyarrow")
+    path = tmp_path_factory.mktemp("gdp") / "g.parquet"
+    with GamesWriter(path, teams=["L1+L1", "L1+L1"], mode="match", seed=5, hand_cap=100,
+                     games=4) as out:
+        run("L1", "L1", matches=4, seed=5, on_unit=out.write, hand_cap=100)
+    return path
+
+
+@pytest.mark.parametrize("name", [*HOSTILE_GUANDAN_PARQUET, "unit-backwards", "no-header",
+                                  "not-parquet"])
+def test_hostile_guandan_parquet_value_is_results_error(tmp_path, match_dataset, name) -> None:
+    import shutil
+
+    import pyarrow
+    import pyarrow.parquet as pq
+
+    from tienlen.results import ResultsError
+
+    path = tmp_path / "g.parquet"
+    shutil.copytree(match_dataset, path)
+    first = sorted(path.glob("unit-*.parquet"))[0]
+    if name == "unit-backwards":
+        first.rename(path / "unit-0000000005-0000000003.parquet")
+    elif name == "no-header":
+        (path / "_run.json").unlink()
+    elif name == "not-parquet":
+        first.write_bytes(b"PAR1 not really")
+    elif HOSTILE_GUANDAN[name][0] == "header":
+        record = json.loads((path / "_run.json").read_text())
+        record.update(HOSTILE_GUANDAN[name][1])
+        (path / "_run.json").write_text(json.dumps(record))
+    else:
+        rows = pq.read_table(first).to_pylist()
+        rows[0].update(HOSTILE_GUANDAN[name][1])
+        pq.write_table(pyarrow.Table.from_pylist(rows), first)
+    with pytest.raises(ResultsError, match=r"g\.parquet(/_run\.json)?: (a bad header|no readable)"
+                       r"|unit-\d+-\d+\.parquet: (a bad|not a readable) unit") as caught:
+        load(path)
+    assert isinstance(caught.value, DuplicateError)
+    assert load(match_dataset).boards == 2      # the checks accept what a run writes
+
+
 def test_hostile_guandan_file_untouched_loads(tmp_path, match_file_lines) -> None:
     # The checks accept every file a run writes.
     path = tmp_path / "g.jsonl"
