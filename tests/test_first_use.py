@@ -347,10 +347,10 @@ def test_play_and_sim_help_say_which_game_has_what() -> None:
     assert "Guandan adds t (提示)" in play
     assert "Tiến Lên: random, L1, L2, L3; Guandan: L1, L2, L3 (no random bot)" in play
     sim = " ".join(run_cli("sim", "--help", COLUMNS="200").stdout.split())
-    # Issue 25: every game has --resume and --scheduler; Parquet is still Tiến Lên's.
+    # Issue 25: every game has --resume, --scheduler and Parquet files.
     assert "--resume continue the interrupted run in --out (any game)" in sim
     assert "--scheduler ADDRESS play on a Dask cluster (any game)" in sim
-    assert "FILE.parquet (a Parquet dataset, needs pyarrow; not yet with --game guandan)" in sim
+    assert "FILE.parquet (a Parquet dataset, needs pyarrow), for every --game" in sim
     # and it is so: Guandan's --resume needs --out, and a random Guandan bot is refused
     refused = run_cli("sim", "--game", "guandan", "--resume")
     assert refused.returncode == 2 and "--resume continues the run in --out FILE" in refused.stderr

@@ -431,6 +431,57 @@ def test_hostile_guandan_value_is_results_error(tmp_path, match_file_lines, name
     assert isinstance(caught.value, DuplicateError)
 
 
+#: The hostile values a Parquet unit can hold (Arrow has no int of 2**70; a unit's span
+#: is its file name).
+HOSTILE_GUANDAN_PARQUET = [name for name, (where, _) in HOSTILE_GUANDAN.items()
+                           if where != "unit" and "2**70" not in name]
+
+
+@pytest.fixture(scope="module")
+def match_dataset(tmp_path_factory):
+    """The same 4-match run as ``match_file_lines``, as a Parquet dataset."""
+    pytest.importorskip("pyarrow")
+    path = tmp_path_factory.mktemp("gdp") / "g.parquet"
+    with GamesWriter(path, teams=["L1+L1", "L1+L1"], mode="match", seed=5, hand_cap=100,
+                     games=4) as out:
+        run("L1", "L1", matches=4, seed=5, on_unit=out.write, hand_cap=100)
+    return path
+
+
+@pytest.mark.parametrize("name", [*HOSTILE_GUANDAN_PARQUET, "unit-backwards", "no-header",
+                                  "not-parquet"])
+def test_hostile_guandan_parquet_value_is_results_error(tmp_path, match_dataset, name) -> None:
+    import shutil
+
+    import pyarrow
+    import pyarrow.parquet as pq
+
+    from tienlen.results import ResultsError
+
+    path = tmp_path / "g.parquet"
+    shutil.copytree(match_dataset, path)
+    first = sorted(path.glob("unit-*.parquet"))[0]
+    if name == "unit-backwards":
+        first.rename(path / "unit-0000000005-0000000003.parquet")
+    elif name == "no-header":
+        (path / "_run.json").unlink()
+    elif name == "not-parquet":
+        first.write_bytes(b"PAR1 not really")
+    elif HOSTILE_GUANDAN[name][0] == "header":
+        record = json.loads((path / "_run.json").read_text())
+        record.update(HOSTILE_GUANDAN[name][1])
+        (path / "_run.json").write_text(json.dumps(record))
+    else:
+        rows = pq.read_table(first).to_pylist()
+        rows[0].update(HOSTILE_GUANDAN[name][1])
+        pq.write_table(pyarrow.Table.from_pylist(rows), first)
+    with pytest.raises(ResultsError, match=r"g\.parquet(/_run\.json)?: (a bad header|no readable)"
+                       r"|unit-\d+-\d+\.parquet: (a bad|not a readable) unit") as caught:
+        load(path)
+    assert isinstance(caught.value, DuplicateError)
+    assert load(match_dataset).boards == 2      # the checks accept what a run writes
+
+
 def test_hostile_guandan_file_untouched_loads(tmp_path, match_file_lines) -> None:
     # The checks accept every file a run writes.
     path = tmp_path / "g.jsonl"
@@ -482,3 +533,153 @@ def test_an_interrupted_games_file_resumes_to_the_whole_run(tmp_path) -> None:
     with pytest.raises(arena.GamesFileError, match="its seed is 3, this run's is 4"):
         arena.GamesWriter(path, teams=["L1+L1", "L1+L1"], mode="hand", seed=4, hand_cap=100,
                           games=16, resume=True)
+
+
+# --- Parquet games files (issue 25: every format Tiến Lên's sim writes) ----------------
+
+
+def _snapshot(path) -> dict[str, bytes]:
+    """Every file of a Parquet dataset, by name: to tell that a refusal left it untouched."""
+    return {p.name: p.read_bytes() for p in sorted(path.iterdir())}
+
+
+def test_a_parquet_games_file_holds_the_games_of_the_jsonl_file(tmp_path) -> None:
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.dataset
+
+    from tienlen import results
+    from tienlen.guandan import arena
+
+    files = {}
+    for suffix in (".jsonl", ".parquet"):
+        files[suffix] = path = tmp_path / f"g{suffix}"
+        with arena.GamesWriter(path, teams=["L2+L2", "L1+L1"], mode="hand", seed=5,
+                               hand_cap=100, games=10) as out:
+            arena.run("L2", "L1", hands=10, seed=5, unit_deals=2, jobs=2, on_unit=out.write)
+    jsonl, parquet = (arena.load(files[s]) for s in (".jsonl", ".parquet"))
+    assert parquet.games_table() == jsonl.games_table()
+    assert (parquet.names, parquet.mode, parquet.seed) == (("L2+L2", "L1+L1"), "hand", 5)
+    header = json.loads((files[".parquet"] / "_run.json").read_text())
+    assert header["game"] == "guandan" and header["version"] == 2 and header["games"] == 10
+    # The dataset reads as one table, with the JSON lines' game rows (but the seconds
+    # spent deciding, which differ from run to run).
+    table = pa.dataset.dataset(files[".parquet"], format="parquet").to_table()
+    rows = [json.loads(line) for line in files[".jsonl"].read_text().splitlines()[1:]
+            if '"board"' in line]
+
+    def games(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        assert all(len(r.pop("seconds")) == 2 for r in rows)
+        return sorted(rows, key=lambda r: (r["board"], r["seating"]))
+
+    assert len(rows) == 10 and games(table.to_pylist()) == games(rows)
+    # A Tiến Lên dataset is not a Guandan one, and the other way round.
+    tienlen_file = tmp_path / "t.parquet"
+    with results.GamesFile.open(tienlen_file, results.RunHeader.of(["L1", "random"], 2, seed=5),
+                                games=4) as out:
+        from tienlen.arena import run as run_tienlen
+
+        run_tienlen(["L1", "random"], 4, players=2, seed=5, unit_deals=2, on_unit=out.write)
+    with pytest.raises(arena.GamesFileError, match="not a Guandan games file"):
+        arena.load(tienlen_file)
+    with pytest.raises(results.ResultsError, match="not a tienlen games file"):
+        results.load(files[".parquet"])
+    with pytest.raises(DuplicateError, match="exists"):
+        arena.GamesWriter(files[".parquet"], teams=["a", "b"], mode="hand", seed=5,
+                          hand_cap=100, games=10)
+
+
+def test_an_interrupted_parquet_file_resumes_to_the_whole_run(tmp_path) -> None:
+    pytest.importorskip("pyarrow")
+    from tienlen.guandan import arena
+
+    path = tmp_path / "g.parquet"
+    teams = ["L1+L1", "L1+L1"]
+    with arena.GamesWriter(path, teams=teams, mode="hand", seed=3, hand_cap=100,
+                           games=12) as out:
+        arena.run("L1", "L1", hands=12, seed=3, unit_deals=2, on_unit=out.write)
+    whole = arena.load(path)
+    # An interruption: the last two units gone, one of them caught half-written.
+    units = sorted(p for p in path.iterdir() if p.name.startswith("unit-"))
+    assert len(units) == 3
+    units[2].unlink()
+    units[1].rename(path / f".{units[1].name}.tmp")
+    assert arena.load(path).boards == 2
+    # Another run's resume is refused, the dataset untouched (its torn unit too).
+    before = _snapshot(path)
+    with pytest.raises(arena.GamesFileError, match="its seed is 3, this run's is 4"):
+        arena.GamesWriter(path, teams=teams, mode="hand", seed=4, hand_cap=100, games=16,
+                          resume=True)
+    assert _snapshot(path) == before
+    played = []
+    with arena.GamesWriter(path, teams=teams, mode="hand", seed=3, hand_cap=100, games=16,
+                           resume=True) as out:
+        assert [u.start for u in out.units] == [0] and out.played == 4
+        result = arena.run("L1", "L1", hands=16, seed=3, unit_deals=2, done=out.units,
+                           on_unit=lambda u: (played.append(u.start), out.write(u)))
+    assert played == [2, 4, 6]
+    assert not list(path.glob(".*.tmp"))
+    again = arena.load(path)
+    assert again.games_table() == result.games_table()
+    assert again.games_table()[:len(whole.games_table())] == whole.games_table()
+    assert json.loads((path / "_run.json").read_text())["games"] == 16
+    # A run shorter than the games on file is refused, untouched.
+    before = _snapshot(path)
+    with pytest.raises(arena.GamesFileError, match="ask for at least 16 games"):
+        arena.GamesWriter(path, teams=teams, mode="hand", seed=3, hand_cap=100, games=8,
+                          resume=True)
+    assert _snapshot(path) == before
+    # A unit holding a value no run writes is refused by the JSON lines' checks.
+    import pyarrow.parquet as pq
+
+    first = sorted(path.glob("unit-*.parquet"))[0]
+    table = pq.read_table(first)
+    pq.write_table(table.set_column(3, "hands", pa_array([0] * table.num_rows)), first)
+    with pytest.raises(arena.GamesFileError, match="a bad unit.*hands"):
+        arena.load(path)
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
+def test_discard_removes_only_a_games_file_this_writer_created_empty(tmp_path, suffix) -> None:
+    if suffix == ".parquet":
+        pytest.importorskip("pyarrow")
+    path = tmp_path / f"g{suffix}"
+    kwargs: dict[str, Any] = dict(teams=["L1+L1", "L1+L1"], mode="hand", seed=3, hand_cap=100,
+                                  games=4)
+    GamesWriter(path, **kwargs).discard()
+    assert list(tmp_path.iterdir()) == []
+    with GamesWriter(path, **kwargs) as out:
+        run("L1", "L1", hands=4, seed=3, on_unit=out.write)
+    # Reopened to resume, or holding games: discarding keeps it.
+    GamesWriter(path, **kwargs, resume=True).discard()
+    assert load(path).games == 4
+    with GamesWriter(path, **{**kwargs, "games": 8}, resume=True) as out:
+        out.discard()
+    assert load(path).games == 4
+
+
+def pa_array(values: list[int]) -> Any:
+    import pyarrow
+
+    return pyarrow.array(values, pyarrow.int32())
+
+
+def test_sim_cli_writes_and_resumes_parquet(tmp_path, capsys) -> None:
+    pytest.importorskip("pyarrow")
+    out, summary = tmp_path / "games.parquet", tmp_path / "summary.json"
+    args = ["sim", "--game", "guandan", "--bots", "L1,L1", "--seed", "11", "--out", str(out),
+            "--unit-games", "4"]
+    assert main([*args, "--hands", "8"]) == 0
+    assert load(out).games == 8
+    assert main([*args, "--hands", "12", "--resume", "--json", str(summary)]) == 0
+    assert "resuming" in capsys.readouterr().err
+    assert load(out).games_table() == run("L1", "L1", hands=12, seed=11).games_table()
+    record = json.loads(summary.read_text())
+    assert record["game"] == "guandan" and "rules" not in record
+    before = _snapshot(out)
+    assert main(["sim", "--game", "guandan", "--bots", "L2,L1", "--seed", "11", "--out",
+                 str(out), "--hands", "12", "--resume"]) != 0
+    assert "another run's games: its teams" in capsys.readouterr().err
+    assert _snapshot(out) == before
+    assert main(["sim", "--game", "guandan", "--hands", "4", "--out",
+                 str(tmp_path / "g.csv")]) != 0
+    assert "name a .jsonl (JSON lines) or .parquet" in capsys.readouterr().err

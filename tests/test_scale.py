@@ -174,6 +174,18 @@ def test_an_unreachable_scheduler_is_a_quick_clear_error(capsys, tmp_path: Path)
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
+def test_an_unreachable_scheduler_leaves_no_guandan_file(capsys, tmp_path: Path,
+                                                        suffix: str) -> None:
+    address = f"tcp://127.0.0.1:{_closed_port()}"
+    status = main(["sim", "--game", "guandan", "--bots", "L1,L1", "--hands", "8",
+                   "--scheduler", address, "--out", str(tmp_path / f"games{suffix}")])
+    assert status == 2
+    assert list(tmp_path.iterdir()) == []     # the run never started: no file left
+    assert capsys.readouterr().err.startswith(
+        f"tienlen: error: cannot reach the Dask scheduler at {address}")
+
+
 def test_scheduler_addresses_and_unit_sizes() -> None:
     assert parse_scheduler("tcp://10.1.2.3:8786") == ("address", "tcp://10.1.2.3:8786")
     assert parse_scheduler("local:3") == ("local", 3)
@@ -330,12 +342,20 @@ def test_the_fingerprint_names_both_cores() -> None:
     assert str([list(h) for h in guandan_core.deal(mix(0, 1))]) in text
 
 
+def _file_state(path: Path) -> object:
+    """A games file's bytes, or a Parquet dataset's files' bytes by name."""
+    if path.is_dir():
+        return {p.name: p.read_bytes() for p in sorted(path.iterdir())}
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
 def test_guandan_sim_resumes_on_a_scheduler_to_the_serial_result(cluster, tmp_path: Path,
-                                                                 capsys) -> None:
+                                                                 capsys, suffix) -> None:
     from tienlen.guandan import arena as guandan_arena
 
     local, _ = cluster
-    out = tmp_path / "boards.jsonl"
+    out = tmp_path / f"boards{suffix}"
     args = ["sim", "--game", "guandan", "--bots", "L1,L1", "--seed", "21", "--out", str(out),
             "--unit-games", "8", "--scheduler", local.scheduler_address]
     assert main([*args, "--hands", "24"]) == 0
@@ -343,11 +363,12 @@ def test_guandan_sim_resumes_on_a_scheduler_to_the_serial_result(cluster, tmp_pa
     assert main([*args, "--hands", "60", "--resume"]) == 0
     assert "resuming" in capsys.readouterr().err
     assert _same_boards(guandan_arena.load(out), guandan_arena.run("L1", "L1", hands=60, seed=21))
-    header = json.loads(out.read_text().splitlines()[0])
+    header = json.loads((out / "_run.json").read_text() if suffix == ".parquet"
+                        else out.read_text().splitlines()[0])
     assert header["game"] == "guandan" and header["version"] == 2
     # another run's file is refused, untouched
-    before = out.read_bytes()
+    before = _file_state(out)
     assert main(["sim", "--game", "guandan", "--bots", "L2,L1", "--seed", "21", "--out",
                  str(out), "--hands", "60", "--resume"]) != 0
     assert "another run's games: its teams" in capsys.readouterr().err
-    assert out.read_bytes() == before
+    assert _file_state(out) == before

@@ -51,3 +51,19 @@ def test_moved_names_are_the_same_objects_where_they_were() -> None:
         assert getattr(results, name) is getattr(files, name), name
     assert issubclass(files.ResultsError, engine.ArenaError)
     assert issubclass(engine.ArenaError, ValueError)
+
+
+def test_one_parquet_writer_for_every_game() -> None:
+    """Issue 25: both games' Parquet games files are written and read by
+    tienlen.table.files.ParquetUnits; no game module calls pyarrow's Parquet I/O itself."""
+    import inspect
+
+    from tienlen import results
+    from tienlen.guandan import arena as guandan_arena
+    from tienlen.table import files
+
+    assert "write_table" in inspect.getsource(files.ParquetUnits)
+    for module in (results, guandan_arena):
+        source = inspect.getsource(module)
+        assert "ParquetUnits(" in source, module.__name__
+        assert "write_table" not in source and "read_table" not in source, module.__name__

@@ -86,6 +86,8 @@ def test_sim_game_toy_prints_the_table_and_json(toy, tmp_path: Path, capsys):
     assert "toy-low #3" in out
     record = json.loads(path.read_text())
     assert [b["name"] for b in record["bots"]] == ["toy-low", "toy-low #2", "toy-low #3"]
+    # The record names its game and claims no Tiến Lên ruleset (issue 25).
+    assert record["game"] == "toy" and record["rules"] is None
 
 
 def test_a_dask_cluster_plays_the_toy(toy):

@@ -371,8 +371,8 @@ def _add_sim(subparsers: _Subparsers) -> None:
                              '(needs pip install "tienlen[dask]")')
     parser.add_argument("--out", type=Path, metavar="FILE",
                         help="write every game as it completes to FILE.jsonl (JSON lines) "
-                             "or FILE.parquet (a Parquet dataset, needs pyarrow; not yet "
-                             "with --game guandan)")
+                             "or FILE.parquet (a Parquet dataset, needs pyarrow), for "
+                             "every --game")
     parser.add_argument("--resume", action="store_true",
                         help="continue the interrupted run in --out (any game), playing "
                              "only the games not on file (the same lineup, seed and rules)")

@@ -42,11 +42,9 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
 import os
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,8 +59,8 @@ from .lockfile import WriterLock
 from .rules import Rules
 from .seeds import SEED_LIMIT
 # Written once for every game's files (issue 25); the names stay importable from here.
-from .table.files import (ResultsError, _durable, _json_line, float_column, int_column,
-                          int_field, span_field)
+from .table.files import (HEADER_FILE, ParquetUnits, ResultsError, _durable, _json_line,
+                          float_column, int_column, int_field, span_field)
 
 __all__ = ["RunHeader", "GamesFile", "GamesOnFile", "ResultsError", "read", "load", "SCHEMA"]
 
@@ -71,8 +69,7 @@ SCHEMA = "tienlen.games"
 #: Version 2 (issue 25) adds the ``game`` field; version 1 files still load.
 _VERSION = 2
 _READS = (1, 2)
-_UNIT_FILE = re.compile(r"unit-(\d+)-(\d+)\.parquet")
-_HEADER_FILE = "_run.json"
+_HEADER_FILE = HEADER_FILE
 #: Past any run's deals (arena.MAX_GAMES games of two players at most): a unit's bound.
 _MAX_DEALS = 2**40
 
@@ -313,9 +310,7 @@ class GamesFile:
             if not self.created or self.units:
                 return
             if self.path.is_dir():
-                (self.path / _HEADER_FILE).unlink(missing_ok=True)
-                with contextlib.suppress(OSError):
-                    self.path.rmdir()
+                ParquetUnits(self.path, ResultsError).discard()
             else:
                 self.path.unlink(missing_ok=True)
         finally:
@@ -447,103 +442,53 @@ def _read_jsonl(path: Path) -> tuple[GamesOnFile, int | None, list[Unit], int]:
     return GamesOnFile(header, planned, units), planned, units, end
 
 
-def _pyarrow() -> Any:
-    try:
-        import pyarrow
-        import pyarrow.parquet
-    except ImportError:
-        raise ResultsError('writing .parquet needs pyarrow: pip install "tienlen[dask]" '
-                           "(or write .jsonl)") from None
-    return pyarrow
+_COLUMNS = ("deal", "rotation", "seats", "places", "decisions", "seconds")
 
 
 class _ParquetDir(GamesFile):
+    _dataset: ParquetUnits
+
     @classmethod
     def open(cls, path: Path, header: RunHeader, games: int) -> _ParquetDir:  # type: ignore[override]
-        _pyarrow()
+        dataset = ParquetUnits(path, ResultsError)
         created = False
         if path.exists():
             found = _read_parquet(path)
             _check_resumable(path, found, header, games)
-            for leftover in path.glob(".unit-*.tmp"):
-                leftover.unlink()  # a unit the interruption caught half-written
+            dataset.clean()
             units = found.units
             if found.games != games:
-                _replace(path / _HEADER_FILE, _header_text(header, games))
+                dataset.set_header(_header_record(header, games))
         else:
-            try:
-                path.mkdir(parents=False)
-                _replace(path / _HEADER_FILE, _header_text(header, games))
-            except OSError as error:
-                raise ResultsError(f"cannot create {path}: {error.strerror or error}") from None
+            dataset.create(_header_record(header, games))
             units = []
             created = True
         self = cls(path, header, games, units)
         self.created = created
+        self._dataset = dataset
         return self
 
     def write(self, unit: Unit) -> None:
-        pa = _pyarrow()
-        cols = _rows(unit, self.header.players)
-        n = len(self.header.lineup)
-
-        def lists(values: np.ndarray) -> Any:
-            return pa.FixedSizeListArray.from_arrays(pa.array(values.reshape(-1)), n)
-
-        table = pa.table({
-            "deal": pa.array(cols["deal"]),
-            "rotation": pa.array(cols["rotation"]),
-            **{name: lists(cols[name]) for name in ("seats", "places", "decisions", "seconds")},
-        }).replace_schema_metadata({"tienlen": json.dumps(self.header.to_json())})
-        name = f"unit-{unit.start:010d}-{unit.stop:010d}.parquet"
-        temporary = self.path / f".{name}.tmp"
-        pa.parquet.write_table(table, temporary)
-        with temporary.open("rb") as stream:
-            os.fsync(stream.fileno())
-        os.replace(temporary, self.path / name)
+        self._dataset.write(unit.start, unit.stop, _rows(unit, self.header.players),
+                            self.header.to_json())
         self.units.append(unit)
 
 
-def _header_text(header: RunHeader, games: int) -> bytes:
-    return (json.dumps({**header.to_json(), "games": games}, indent=1) + "\n").encode()
-
-
-def _replace(path: Path, data: bytes) -> None:
-    temporary = path.with_name(f".{path.name}.tmp")
-    with temporary.open("wb") as stream:
-        _durable(stream, data)
-    os.replace(temporary, path)
+def _header_record(header: RunHeader, games: int) -> dict[str, Any]:
+    return {**header.to_json(), "games": games}
 
 
 def _read_parquet(path: Path) -> GamesOnFile:
-    pa = _pyarrow()
-    try:
-        record = json.loads((path / _HEADER_FILE).read_text(encoding="utf-8"))
-    except OSError as error:
-        raise ResultsError(f"{path}: no readable {_HEADER_FILE} "
-                           f"({error.strerror or error}): not a tienlen games dataset") from None
-    except ValueError:
-        raise ResultsError(f"{path}/{_HEADER_FILE}: not JSON") from None
-    header = RunHeader.from_json(record, f"{path}/{_HEADER_FILE}")
+    dataset = ParquetUnits(path, ResultsError)
+    record = dataset.header()
+    header = RunHeader.from_json(record, f"{path}/{HEADER_FILE}")
     planned = record.get("games")
     if planned is not None and (type(planned) is not int or planned < 1):
-        raise ResultsError(f"{path}/{_HEADER_FILE}: a bad games count")
+        raise ResultsError(f"{path}/{HEADER_FILE}: a bad games count")
     units = []
-    for file in sorted(path.iterdir()):
-        match = _UNIT_FILE.fullmatch(file.name)
-        if not match:
-            continue
+    for start, stop, cols, file in dataset.units(_COLUMNS):
         try:
-            table = pa.parquet.read_table(file)
-            cols = {"deal": table.column("deal").to_numpy(),
-                    "rotation": table.column("rotation").to_numpy()}
-            for name in ("seats", "places", "decisions", "seconds"):
-                flat = table.column(name).combine_chunks().flatten().to_numpy()
-                cols[name] = flat.reshape(table.num_rows, -1)
-        except (OSError, KeyError, ValueError, pa.ArrowException) as error:
-            raise ResultsError(f"{file}: not a readable unit ({error})") from None
-        try:
-            start, stop = span_field([int(match[1]), int(match[2])], _MAX_DEALS, "unit")
+            start, stop = span_field([start, stop], _MAX_DEALS, "unit")
             units.append(_unit(start, stop, header.players, len(header.lineup), cols,
                                str(file)))
         except ValueError as error:

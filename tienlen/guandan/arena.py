@@ -46,8 +46,8 @@ import numpy as np
 
 from ..table.arena import (MAX_JOBS, ArenaError, ArenaInterrupted, Comparison, Interval,
                            Pace, Stopped, Work, mean_interval, paired_test, run_work)
-from ..table.files import (ResultsError, _durable, _json_line, float_column, int_column,
-                           int_field, span_field)
+from ..table.files import (HEADER_FILE, ParquetUnits, ResultsError, _durable, _json_line,
+                           float_column, int_column, int_field, span_field)
 from ..lockfile import WriterLock
 from .. import seeds as _seeds
 from ..seeds import check_seed
@@ -583,33 +583,69 @@ def run(team_a: TeamSpec, team_b: TeamSpec, *, matches: int | None = None,
 # --- games files (--out) ---------------------------------------------------------------
 
 
+#: A game row's fields, in the order a JSON line and a Parquet unit hold them.
+_COLUMNS: Final = ("board", "seating", "a_seats", "hands", "match_won", "hands_won",
+                   "place_sum", "levels", "decisions", "seconds")
+
+
+def _columns(unit: DuplicateUnit) -> dict[str, np.ndarray]:
+    """A unit as game-row columns, one row per game in (board, seating) order: per team
+    fields as rows x 2 (team A, team B)."""
+    boards = unit.stop - unit.start
+    return {
+        "board": np.repeat(np.arange(unit.start, unit.stop, dtype=np.int64), 2),
+        "seating": np.tile(np.arange(2, dtype=np.int8), boards),
+        "a_seats": unit.a_seats.reshape(-1, 2), "hands": unit.hands.reshape(-1),
+        "match_won": unit.match_wins.reshape(-1, 2), "hands_won": unit.hand_wins.reshape(-1, 2),
+        "place_sum": unit.place_sums.reshape(-1, 2), "levels": unit.levels.reshape(-1, 2),
+        "decisions": unit.decisions.reshape(-1, 2), "seconds": unit.seconds.reshape(-1, 2),
+    }
+
+
 class GamesWriter:
-    """A JSON-lines file of a run's games, written as each unit completes: a header line
-    (the run: schema, game, teams, mode, seed, hand cap, rules, games asked for), then per
-    unit one line per game and a closing ``{"unit": [start, stop]}`` line, written and
-    flushed to disk together, so that a run cut short (Ctrl-C, a crash, a killed worker's
-    client) leaves a file whose complete units :func:`load` reads. A game line holds
-    ``board``, ``seating``, ``a_seats``, ``hands`` and per team (A, B) ``match_won``,
-    ``hands_won``, ``place_sum``, ``levels``, ``decisions`` and ``seconds``. A resumed run
-    that asks for more games than the header says appends a ``{"games": N}`` line.
+    """A file of a run's games, written as each unit completes, so that a run cut short
+    (Ctrl-C, a crash, a killed worker's client) leaves a file whose complete units
+    :func:`load` reads. A game row holds ``board``, ``seating``, ``a_seats``, ``hands``
+    and per team (A, B) ``match_won``, ``hands_won``, ``place_sum``, ``levels``,
+    ``decisions`` and ``seconds``. Two formats, chosen by the file name, as for Tiến Lên
+    (:mod:`tienlen.results`):
+
+    ``NAME.parquet``
+        A Parquet dataset (a directory; needs ``pyarrow``, the ``dask`` extra):
+        ``_run.json`` holds the header (the run: schema, game, teams, mode, seed, hand
+        cap, rules, games asked for) and each unit is one file ``unit-START-STOP.parquet``
+        of game rows, renamed into place once complete
+        (:class:`tienlen.table.files.ParquetUnits`, the Tiến Lên writer's).
+    any other name (``NAME.jsonl``)
+        JSON lines: the header line, then per unit one line per game and a closing
+        ``{"unit": [start, stop]}`` line, written and flushed to disk together. A resumed
+        run that asks for more games than the header says appends a ``{"games": N}`` line.
 
     Refuses to overwrite a file, unless ``resume``: then an existing file of the same run
-    (teams, mode, seed, hand cap, rules) is continued, its torn tail cut off, and
-    :attr:`units` holds its complete units (pass them to :func:`run` as ``done=``); a file
-    of another run is refused, untouched. Use as a context manager, or :meth:`close` it."""
+    (teams, mode, seed, hand cap, rules) is continued, its torn tail cut off (a unit file
+    left half-written removed), and :attr:`units` holds its complete units (pass them to
+    :func:`run` as ``done=``); a file of another run is refused, untouched. Use as a
+    context manager, or :meth:`close` it."""
 
     def __init__(self, path: str | os.PathLike[str], *, teams: Sequence[str], mode: Mode,
                  seed: int, hand_cap: int, games: int,
                  config: RuleConfig = RuleConfig(), resume: bool = False) -> None:
         self.path = Path(path)
         self.units: list[DuplicateUnit] = []
+        self._stream: Any = None
+        self._dataset: ParquetUnits | None = None
+        self._closed = False
         # One writer per file, as for Tiến Lên games files (tienlen.lockfile), held to close().
         self._lock = WriterLock.acquire(self.path, DuplicateError)
+        #: Whether this writer created the file (rather than reopening it to resume).
+        self.created = not self.path.exists()
         self.header = {"schema": SCHEMA, "version": _VERSION, "game": "guandan",
                        "teams": list(teams), "mode": mode, "seed": seed,
                        "hand_cap": hand_cap, "games": games, "config": config.to_dict()}
         try:
-            if resume and self.path.exists():
+            if self.path.suffix == ".parquet":
+                self._open_parquet(games, resume)
+            elif resume and self.path.exists():
                 self._stream = self._continue(games)
             else:
                 self._stream = self.path.open("xb")
@@ -625,8 +661,24 @@ class GamesWriter:
             self._lock.release()
             raise
 
-    def _continue(self, games: int) -> Any:
-        found, units, end, planned = _read_games(self.path)
+    def _open_parquet(self, games: int, resume: bool) -> None:
+        dataset = ParquetUnits(self.path, GamesFileError)
+        if self.path.exists():
+            if not resume:
+                raise FileExistsError
+            found, units, planned = _read_parquet(self.path)
+            self._check_same_run(found, units, games)     # before anything in it changes
+            dataset.clean()
+            if planned != games:
+                dataset.set_header(self.header)
+            self.units = units
+        else:
+            dataset.create(self.header)
+        self._dataset = dataset
+
+    def _check_same_run(self, found: dict[str, Any], units: list[DuplicateUnit],
+                        games: int) -> None:
+        """Refuse, before the file is touched, another run's file or a shorter run."""
         for key in ("teams", "mode", "seed", "hand_cap", "config"):
             mine, theirs = found.get(key), self.header[key]
             if key == "config":
@@ -634,6 +686,14 @@ class GamesWriter:
             if mine != theirs:
                 raise GamesFileError(f"{self.path} holds another run's games: its {key} is "
                                      f"{mine}, this run's is {theirs}")
+        stop = max((u.stop for u in units), default=0)
+        if 2 * stop > games:
+            raise GamesFileError(f"{self.path} already holds boards up to {stop - 1}, more "
+                                 f"than {games} games have: ask for at least {2 * stop} games")
+
+    def _continue(self, games: int) -> Any:
+        found, units, end, planned = _read_games(self.path)
+        self._check_same_run(found, units, games)
         stream = self.path.open("r+b")
         stream.truncate(end)
         stream.seek(end)
@@ -648,25 +708,43 @@ class GamesWriter:
         return 2 * sum(u.stop - u.start for u in self.units)
 
     def write(self, unit: DuplicateUnit) -> None:
-        lines = []
-        for i in range(unit.stop - unit.start):
-            for s in (0, 1):
-                lines.append(json.dumps({
-                    "board": unit.start + i, "seating": s, "a_seats": unit.a_seats[i, s].tolist(),
-                    "hands": int(unit.hands[i, s]),
-                    "match_won": unit.match_wins[i, s].tolist(),
-                    "hands_won": unit.hand_wins[i, s].tolist(),
-                    "place_sum": unit.place_sums[i, s].tolist(),
-                    "levels": unit.levels[i, s].tolist(),
-                    "decisions": unit.decisions[i, s].tolist(),
-                    "seconds": unit.seconds[i, s].tolist()}, separators=(",", ":")))
-        lines.append(json.dumps({"unit": [unit.start, unit.stop]}))
-        _durable(self._stream, ("\n".join(lines) + "\n").encode())
+        cols = _columns(unit)
+        if self._dataset is not None:
+            self._dataset.write(unit.start, unit.stop, cols, self.header)
+        else:
+            lines = [json.dumps({name: cols[name][i].tolist() for name in _COLUMNS},
+                                separators=(",", ":")) for i in range(len(cols["board"]))]
+            lines.append(json.dumps({"unit": [unit.start, unit.stop]}))
+            _durable(self._stream, ("\n".join(lines) + "\n").encode())
         self.units.append(unit)
 
     def close(self) -> None:
-        self._stream.close()
+        """Release the file and its writer lock (every unit written is already on disk)."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._stream is not None:
+            self._stream.close()
         self._lock.release()
+
+    def discard(self) -> None:
+        """Close, and remove the file if this writer created it and wrote no unit (the
+        run could not start, as a Tiến Lên games file's :meth:`~tienlen.results.GamesFile.discard`):
+        a failed start leaves no file behind. A file resumed, or holding games, is kept."""
+        if self._closed:
+            return
+        try:
+            if self._stream is not None:
+                self._stream.close()
+                self._stream = None
+            if self.created and not self.units:
+                # Removed while still locked: no other run sees it half-removed.
+                if self._dataset is not None:
+                    self._dataset.discard()
+                else:
+                    self.path.unlink(missing_ok=True)
+        finally:
+            self.close()
 
     def __enter__(self) -> GamesWriter:
         return self
@@ -677,15 +755,21 @@ class GamesWriter:
 
 
 def load(path: str | os.PathLike[str]) -> DuplicateResult:
-    """The result of the complete units in a games file written by :class:`GamesWriter`
-    (an interrupted run's file gives the boards it completed; a unit cut short is left
-    out). Reads every version written (1: before issue 25; 2: with ``game`` and resumes).
-    A file that is not one, holds a value no run writes, or whose units do not cover
-    boards ``0..n-1`` once each, raises :class:`GamesFileError` (a DuplicateError)."""
+    """The result of the complete units in a games file written by :class:`GamesWriter`,
+    JSON lines or (a ``.parquet`` name) a Parquet dataset (an interrupted run's file gives
+    the boards it completed; a unit cut short is left out). Reads every version written
+    (1: before issue 25; 2: with ``game`` and resumes). A file that is not one, holds a
+    value no run writes, or whose units do not cover boards ``0..n-1`` once each, raises
+    :class:`GamesFileError` (a DuplicateError)."""
     if not isinstance(path, (str, os.PathLike)):
         raise GamesFileError(f"path must be a file path; got {path!r:.80}")
     path = Path(path)
-    header, units, _, _ = _read_games(path)
+    if path.suffix == ".parquet":
+        if not path.exists():
+            raise GamesFileError(f"{path}: no such file")
+        header, units, _ = _read_parquet(path)
+    else:
+        header, units, _, _ = _read_games(path)
     if not units:
         raise GamesFileError(f"{path}: no complete unit of games")
     try:
@@ -693,6 +777,50 @@ def load(path: str | os.PathLike[str]) -> DuplicateResult:
                                header["hand_cap"], units)
     except DuplicateError as error:
         raise GamesFileError(f"{path}: {error}") from None
+
+
+def _check_header(header: dict[str, Any], where: str) -> dict[str, Any]:
+    """A games file's header, checked; ``_names`` added: the teams as a pair."""
+    if header.get("schema") != SCHEMA or header.get("version") not in _READS:
+        raise GamesFileError(f"{where}: not a Guandan games file (versions "
+                             f"{', '.join(map(str, _READS))} of {SCHEMA!r})")
+    try:
+        teams = header["teams"]
+        if not isinstance(teams, list) or len(teams) != 2 or not all(type(t) is str for t in teams):
+            raise ValueError("teams must be two names")
+        header["_names"] = (teams[0], teams[1])
+        mode = header["mode"]
+        if mode not in MODES:
+            raise ValueError(f"a bad mode {mode!r:.40}")
+        check_seed(header["seed"])
+        int_field(header["hand_cap"], 1, MAX_HAND_CAP, "hand_cap")
+    except (KeyError, TypeError, ValueError) as error:
+        raise GamesFileError(f"{where}: a bad header ({error})") from None
+    return header
+
+
+def _game_cap(header: dict[str, Any]) -> int:
+    """The most hands one game of the run plays."""
+    return 1 if header["mode"] == "hand" else int(header["hand_cap"])
+
+
+def _read_parquet(path: Path) -> tuple[dict[str, Any], list[DuplicateUnit], int | None]:
+    """A Parquet games dataset's header (checked), its complete units in board order, and
+    the games the last request asked for."""
+    dataset = ParquetUnits(path, GamesFileError)
+    header = _check_header(dataset.header(), f"{path}/{HEADER_FILE}")
+    planned = header.get("games")
+    cap = _game_cap(header)
+    units: list[DuplicateUnit] = []
+    for start, stop, cols, file in dataset.units(_COLUMNS):
+        # The same rows as a JSON file's, checked by the same code.
+        rows = [{name: cols[name][i].tolist() for name in _COLUMNS}
+                for i in range(len(cols["board"]))]
+        try:
+            units.append(_unit_from_rows([start, stop], rows, cap))
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise GamesFileError(f"{file}: a bad unit ({error})") from None
+    return header, units, planned if type(planned) is int else None
 
 
 def _read_games(path: Path) -> tuple[dict[str, Any], list[DuplicateUnit], int, int | None]:
@@ -710,21 +838,8 @@ def _read_games(path: Path) -> tuple[dict[str, Any], list[DuplicateUnit], int, i
         header = _json_line(lines[0], path, 1)
     except ValueError as error:
         raise GamesFileError(str(error)) from None
-    if header.get("schema") != SCHEMA or header.get("version") not in _READS:
-        raise GamesFileError(f"{path}: not a Guandan games file (versions "
-                             f"{', '.join(map(str, _READS))} of {SCHEMA!r})")
-    try:
-        teams = header["teams"]
-        if not isinstance(teams, list) or len(teams) != 2 or not all(type(t) is str for t in teams):
-            raise ValueError("teams must be two names")
-        header["_names"] = (teams[0], teams[1])
-        mode = header["mode"]
-        if mode not in MODES:
-            raise ValueError(f"a bad mode {mode!r:.40}")
-        check_seed(header["seed"])
-        cap = int_field(header["hand_cap"], 1, MAX_HAND_CAP, "hand_cap")
-    except (KeyError, TypeError, ValueError) as error:
-        raise GamesFileError(f"{path}:1: a bad header ({error})") from None
+    header = _check_header(header, f"{path}:1" if header.get("schema") == SCHEMA else str(path))
+    cap = _game_cap(header)
     planned = header.get("games")
     units: list[DuplicateUnit] = []
     rows: list[dict[str, Any]] = []
@@ -745,7 +860,7 @@ def _read_games(path: Path) -> tuple[dict[str, Any], list[DuplicateUnit], int, i
             rows.append(record)
             continue
         try:
-            units.append(_unit_from_rows(record["unit"], rows, 1 if mode == "hand" else cap))
+            units.append(_unit_from_rows(record["unit"], rows, cap))
         except (KeyError, TypeError, ValueError) as error:
             raise GamesFileError(f"{path}:{number}: a bad unit ({error})") from None
         rows, end = [], offset

@@ -293,9 +293,9 @@ def run_sim(args: argparse.Namespace) -> int:
     writer = None
     options: dict[str, Any] = {}
     if getattr(args, "out", None) is not None:
-        if Path(args.out).suffix != ".jsonl":
-            raise GuandanError(f"--out {args.out}: the Guandan sim writes JSON lines: name a "
-                               ".jsonl file")
+        if Path(args.out).suffix not in (".jsonl", ".parquet"):
+            raise GuandanError(f"--out {args.out}: name a .jsonl (JSON lines) or .parquet "
+                               "(pyarrow) file")
         writer = arena.GamesWriter(args.out, teams=[arena.team_name(s) for s in specs],
                                    mode=mode, seed=seed, hand_cap=hand_cap, games=games,
                                    resume=resume)
@@ -311,6 +311,8 @@ def run_sim(args: argparse.Namespace) -> int:
         try:
             executor, workers = stack.enter_context(dask_executor(scheduler))
         except BaseException:
+            if writer is not None:
+                writer.discard()    # the file this run created, still empty
             stack.close()
             raise
         options["executor"] = executor
@@ -367,7 +369,7 @@ def run_sim(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     assert result is not None
     if json_path is not None:
-        record = {**result.to_json(), "lineup": levels, "jobs": args.jobs,
+        record = {**result.to_json(), "game": "guandan", "lineup": levels, "jobs": args.jobs,
                   "iterations": getattr(args, "iterations", None), "seconds": seconds}
         try:
             json_path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")

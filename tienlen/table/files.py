@@ -1,5 +1,6 @@
 """What every game's results files share (issue 25): the error, durable appends, JSON
-lines, and the checks every number read from a file passes. Imports no game.
+lines, the checks every number read from a file passes, and the Parquet dataset of units
+(:class:`ParquetUnits`) every game's ``--out NAME.parquet`` is. Imports no game.
 
 >>> int_column([[1, 2], [3, 4]], 1, 4, "places").tolist()
 [[1, 2], [3, 4]]
@@ -11,8 +12,11 @@ ValueError: won must be an int in 0..1; got True
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +25,7 @@ import numpy as np
 from .arena import ArenaError
 
 __all__ = ["ResultsError", "int_field", "int_column", "float_column", "span_field",
-           "durable", "json_line"]
+           "durable", "json_line", "ParquetUnits", "HEADER_FILE"]
 
 
 class ResultsError(ArenaError):
@@ -106,3 +110,128 @@ def json_line(line: bytes, path: Path, number: int) -> dict[str, Any]:
 
 durable = _durable
 _json_line = json_line
+
+
+# --- Parquet datasets of units -------------------------------------------------------
+
+#: The file naming the run in a Parquet dataset of games (``_``: readers skip it).
+HEADER_FILE = "_run.json"
+_UNIT_FILE = re.compile(r"unit-(\d+)-(\d+)\.parquet")
+
+
+def _pyarrow(error: type[ResultsError]) -> Any:
+    try:
+        import pyarrow
+        import pyarrow.parquet
+    except ImportError:
+        raise error('writing .parquet needs pyarrow: pip install "tienlen[dask]" '
+                    "(or write .jsonl)") from None
+    return pyarrow
+
+
+def _replace(path: Path, data: bytes) -> None:
+    temporary = path.with_name(f".{path.name}.tmp")
+    with temporary.open("wb") as stream:
+        _durable(stream, data)
+    os.replace(temporary, path)
+
+
+class ParquetUnits:
+    """A directory of games as Spark and Dask write a Parquet dataset, for any game's
+    rows (written once for every game, issue 25): :data:`HEADER_FILE` holds the run's
+    header (a JSON object), and each work unit is one file ``unit-START-STOP.parquet``,
+    written under a temporary name, flushed to disk and renamed into place, so that every
+    file in it is complete, whenever the run was cut short. A unit's columns are one value
+    per game row (1-D arrays) or a fixed number per row (2-D arrays, as fixed-size lists).
+    ``pyarrow.dataset``, pandas, Polars and DuckDB read the directory as one table.
+
+    ``error`` is the game's :class:`ResultsError` class, raised for every problem."""
+
+    def __init__(self, path: Path, error: type[ResultsError] = ResultsError) -> None:
+        self.path = path
+        self.error = error
+        self.pa = _pyarrow(error)
+
+    def create(self, header: Mapping[str, Any]) -> None:
+        """Make the directory (not if anything is at ``path``) and its header."""
+        try:
+            self.path.mkdir(parents=False)
+            self.set_header(header)
+        except OSError as error:
+            raise self.error(f"cannot create {self.path}: {error.strerror or error}") from None
+
+    def set_header(self, header: Mapping[str, Any]) -> None:
+        """Replace the header (a resumed run's new games count), atomically."""
+        _replace(self.path / HEADER_FILE, (json.dumps(header, indent=1) + "\n").encode())
+
+    def header(self) -> dict[str, Any]:
+        """The header as written (unchecked: the game checks its fields)."""
+        where = self.path / HEADER_FILE
+        try:
+            record = json.loads(where.read_text(encoding="utf-8"))
+        except OSError as error:
+            raise self.error(f"{self.path}: no readable {HEADER_FILE} "
+                             f"({error.strerror or error}): not a tienlen games dataset") from None
+        except ValueError:
+            raise self.error(f"{where}: not JSON") from None
+        if not isinstance(record, dict):
+            raise self.error(f"{where}: not a JSON object")
+        return record
+
+    def clean(self) -> None:
+        """Remove the unit an interruption caught half-written (only when resuming, after
+        the header was found to be this run's: a foreign dataset stays untouched)."""
+        for leftover in self.path.glob(".unit-*.tmp"):
+            leftover.unlink()
+
+    def write(self, start: int, stop: int, columns: Mapping[str, np.ndarray],
+              header: Mapping[str, Any]) -> None:
+        """Unit ``start..stop-1``'s rows (``header`` is kept in the file's metadata)."""
+        pa = self.pa
+        arrays: dict[str, Any] = {}
+        for name, values in columns.items():
+            if values.ndim == 1:
+                arrays[name] = pa.array(values)
+            else:
+                arrays[name] = pa.FixedSizeListArray.from_arrays(
+                    pa.array(np.ascontiguousarray(values).reshape(-1)), values.shape[1])
+        table = pa.table(arrays).replace_schema_metadata({"tienlen": json.dumps(header)})
+        name = f"unit-{start:010d}-{stop:010d}.parquet"
+        temporary = self.path / f".{name}.tmp"
+        pa.parquet.write_table(table, temporary)
+        with temporary.open("rb") as stream:
+            os.fsync(stream.fileno())
+        os.replace(temporary, self.path / name)
+
+    def units(self, names: tuple[str, ...]) -> list[tuple[int, int, dict[str, np.ndarray], Path]]:
+        """Every complete unit on file as (start, stop, its columns ``names``, its file), in
+        file-name order; a 1-D column comes back 1-D, a list column as rows x values. The
+        values are not checked: the game checks them (:func:`int_column`, ...)."""
+        pa = self.pa
+        found: list[tuple[int, int, dict[str, np.ndarray], Path]] = []
+        for file in sorted(self.path.iterdir()):
+            match = _UNIT_FILE.fullmatch(file.name)
+            if not match:
+                continue
+            try:
+                table = pa.parquet.read_table(file)
+                cols: dict[str, np.ndarray] = {}
+                for name in names:
+                    column = table.column(name).combine_chunks()
+                    if pa.types.is_fixed_size_list(column.type) or pa.types.is_list(column.type):
+                        flat = column.flatten().to_numpy(zero_copy_only=False)
+                        if table.num_rows and flat.size % table.num_rows:
+                            raise ValueError(f"{name} has rows of different lengths")
+                        cols[name] = flat.reshape(table.num_rows, -1)
+                    else:
+                        cols[name] = column.to_numpy(zero_copy_only=False)
+            except (OSError, KeyError, ValueError, pa.ArrowException) as error:
+                raise self.error(f"{file}: not a readable unit ({error})") from None
+            found.append((int(match[1]), int(match[2]), cols, file))
+        return found
+
+    def discard(self) -> None:
+        """Remove a dataset that holds no unit yet (a run that could not start)."""
+        (self.path / HEADER_FILE).unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            self.path.rmdir()

@@ -219,19 +219,22 @@ def _interval(interval: arena.Interval) -> dict[str, float | None]:
 
 
 def results_json(result: arena.ArenaResult, *, lineup: Sequence[str], rules: Rules,
-                 jobs: int, seconds: float, iterations: int | None = None) -> dict[str, Any]:
+                 jobs: int, seconds: float, iterations: int | None = None,
+                 game: str = "tienlen") -> dict[str, Any]:
     """The same results as :func:`results_table`, as a JSON-ready dict. ``iterations`` is
     L3's fixed sample count (``null``: its time budget); ``loser_rate`` is the last-place
-    rate (the key predates the wording)."""
+    rate (the key predates the wording). ``game`` names the registered game played; a
+    game other than Tiến Lên has no ruleset here (``"rules": null``)."""
     return {
         "schema": SCHEMA,
         "version": 1,
+        "game": game,
         "lineup": list(lineup),
         "players": result.players,
         "games": result.games,
         "deals": result.deals,
         "seed": result.seed,
-        "rules": rules.name,
+        "rules": rules.name if game == "tienlen" else None,
         "jobs": jobs,
         "iterations": iterations,
         "seconds": seconds,
@@ -348,7 +351,7 @@ def run_simulation(
     print_table(terminal, results_table(result, seconds, width=terminal.console.width))
     if json_path is not None:
         record = results_json(result, lineup=labels, rules=rules, jobs=jobs, seconds=seconds,
-                              iterations=iterations)
+                              iterations=iterations, game=game)
         try:
             json_path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
         except OSError as error:
