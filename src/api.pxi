@@ -869,8 +869,8 @@ cdef class LegalView:
     >>> from tienlen import core
     >>> s = core.GameState([0b111, 0b111000])
     >>> view = LegalView(s, MaskTable(lambda m: m))
-    >>> len(view), list(view) == s.legal_moves_list(), bool(view)
-    (7, True, True)
+    >>> len(view), list(view) == s.legal_moves_list(), bool(view)  # the leads holding 3♠ (R7.2)
+    (4, True, True)
     """
     cdef GameState _st
     cdef MaskTable _table

@@ -345,14 +345,15 @@ def test_play_and_sim_help_say_which_game_has_what() -> None:
     play = " ".join(run_cli("play", "--help", COLUMNS="200").stdout.split())
     assert "--game guandan the Guandan (掼蛋) training mode" in play
     assert "Guandan adds t (提示)" in play
-    assert "Tiến Lên: random, L1, L2, L3; Guandan: L1, L2, L3 (no random bot)" in play
+    assert "Tiến Lên: random, L1, L2, L3; Guandan: random, L1, L2, L3 or dmc:PATH" in play
     sim = " ".join(run_cli("sim", "--help", COLUMNS="200").stdout.split())
     # Issue 25: every game has --resume, --scheduler and Parquet files.
     assert "--resume continue the interrupted run in --out (any game)" in sim
     assert "--scheduler ADDRESS play on a Dask cluster (any game)" in sim
     assert "FILE.parquet (a Parquet dataset, needs pyarrow), for every --game" in sim
-    # and it is so: Guandan's --resume needs --out, and a random Guandan bot is refused
+    # and it is so: Guandan's --resume needs --out, and an unknown Guandan bot is refused
+    # with the levels it has (random since the DMC baseline, issue 26)
     refused = run_cli("sim", "--game", "guandan", "--resume")
     assert refused.returncode == 2 and "--resume continues the run in --out FILE" in refused.stderr
-    random_bot = run_cli("play", "--game", "guandan", "--bots", "random")
-    assert random_bot.returncode == 2 and "L1, L2, L3" in random_bot.stderr
+    unknown_bot = run_cli("play", "--game", "guandan", "--bots", "L9")
+    assert unknown_bot.returncode == 2 and "random, L1, L2, L3 or dmc:PATH" in unknown_bot.stderr
