@@ -16,7 +16,7 @@ hands won go to ``OUT/curve.csv`` and the network to ``OUT/dmc.pt`` (the bot spe
 ``dmc:OUT/dmc.pt``; ``OUT/dmc-best.pt`` is the best of them against random, then greedy).
 ``--plot`` draws the curve (matplotlib) from a finished run.
 
-    OMP_NUM_THREADS=1 nice -n 10 python examples/train_guandan_dmc.py --minutes 17 --out /tmp/dmc
+    OMP_NUM_THREADS=1 python examples/train_guandan_dmc.py --minutes 20 --out /tmp/dmc
     python examples/train_guandan_dmc.py --plot /tmp/dmc/curve.csv --png docs/guandan_dmc_curve.png
     tienlen sim --game guandan --bots dmc:/tmp/dmc/dmc-best.pt,random --hands 800 --seed 1
 """

@@ -2,7 +2,7 @@
 bot's view encodes to exactly what the env gave the network, the random bot, and a
 training smoke run whose checkpoint plays in the arena as ``dmc:PATH``.
 
-``TIENLEN_TRAIN_FULL=1`` runs the documented 17-minute training instead of the smoke run
+``TIENLEN_TRAIN_FULL=1`` runs the documented 20-minute training instead of the smoke run
 and checks docs/rl.md's required result (≥ 75% of first hands won against a random team,
 400 boards in both seatings)."""
 
@@ -157,7 +157,7 @@ def test_training_smoke_loss_falls_and_checkpoint_plays(tmp_path: Path) -> None:
     playing legal hands (the arena refuses an illegal action)."""
     out = tmp_path / "run"
     full = os.environ.get("TIENLEN_TRAIN_FULL") == "1"
-    args = (["--minutes", "17"] if full else
+    args = (["--minutes", "20"] if full else
             ["--steps", "300", "--tables", "self:8", "greedy:8", "--eval-every", "0",
              "--batch", "256", "--lr", "1e-3", "--loss-trace"])
     env = dict(os.environ, OMP_NUM_THREADS="1")
