@@ -1045,12 +1045,21 @@ def bench_guandan(cfg: Config) -> None:
             return items
         return CoreMeter(run)
 
-    for fname, fn in (("count_legal_plays_many", gd.count_legal_plays_many),
-                      ("legal_plays_many", gd.legal_plays_many)):
-        calls = [(fn, h, lv) for h, lv in chunks]
+    # count_legal_plays_many gets 10x the rows: 2,000 rows are ~2 ms a call, and at that
+    # length the row measured how soon this VM wakes a second core (a worker parked between
+    # rounds started after the other had finished: call overlap 0-0.5 with a core idle),
+    # not whether the calls run in parallel. legal_plays_many's 2,000 rows are ~15 ms.
+    many = gw.dealt_hands(cfg.thread_hands // 2, cfg.seed + 2)
+    mh, ml, _ = gw.as_arrays(many)
+    mhalf = len(many) // 2
+    count_chunks = [(mh[:mhalf].copy(), ml[:mhalf].copy()), (mh[mhalf:].copy(), ml[mhalf:].copy())]
+    for fname, fn, rows, pair in (("count_legal_plays_many", gd.count_legal_plays_many,
+                                   len(many), count_chunks),
+                                  ("legal_plays_many", gd.legal_plays_many, len(big), chunks)):
+        calls = [(fn, h, lv) for h, lv in pair]
         ov1: list[float] = []
         ov2: list[float] = []
-        one, two = make(pool1, calls, len(big), ov1), make(pool2, calls, len(big), ov2)
+        one, two = make(pool1, calls, rows, ov1), make(pool2, calls, rows, ov2)
         s = interleave({"1 thread": one, "2 threads": two}, cfg.rounds, perf_ns)
         r = ratio(s["1 thread"], s["2 threads"])
         busy = ""

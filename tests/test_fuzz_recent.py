@@ -499,14 +499,15 @@ def test_vecgames_reset_honours_ctrl_c() -> None:
     import signal
     import time
 
-    # One reset deals N games (about 0.3 s at 2**15 on one core, seconds under the
-    # sanitizers; the soak run deals 2**18). The signal comes 50 ms into it: a reset that
+    # One reset deals N games (about 0.2 s at 2**17 on a quiet core, seconds under the
+    # sanitizers; the soak run deals 2**19: 2**15 had become 54 ms, racing the signal). The
+    # signal comes 50 ms into it: a reset that
     # ignored Ctrl-C would finish first, leaving no env flagged as not reached. (A loop of
     # resets would let the signal land between two of them, where nothing is flagged.)
     script = textwrap.dedent("""
         import sys
         from tienlen import _core
-        N = %d""" % (1 << (18 if SOAK else 15)) + """
+        N = %d""" % (1 << (19 if SOAK else 17)) + """
         v = _core.VecGames(N, opponents=(_core.PLAN,) * 3)
         print("ready", flush=True)
         try:

@@ -4,7 +4,8 @@
 # sized and generated from: another thread writing into the caller's array mid-call cannot
 # make the listing pass disagree with the counting pass that sized the output. Work runs in
 # chunks of rows with the GIL released; between chunks the GIL is taken back to let Ctrl-C
-# (and any other pending signal) interrupt a long call.
+# (and any other pending signal) interrupt a long call, on the main thread only (the one
+# that handles signals; gd_watch_signals): elsewhere the rows run in one GIL-free stretch.
 
 cdef enum:
     MANY_CHUNK = 512                # rows per GIL-free stretch
@@ -83,12 +84,15 @@ cdef int _check_rows(const uint64_t[:, ::1] h, const uint8_t[::1] lv, const uint
 cdef int _count_rows(const uint64_t[:, ::1] h, const uint8_t[::1] lv, const uint32_t[::1] pc,
                      int f, int64_t[::1] out) except -1:
     cdef Py_ssize_t i = 0, j, k, n = h.shape[0]
+    # Chunks only where signals are handled (gd_watch_signals); elsewhere one GIL-free run.
+    cdef Py_ssize_t chunk = MANY_CHUNK if gd_watch_signals() else n
     while i < n:
-        j = i + MANY_CHUNK if i + MANY_CHUNK < n else n
+        j = i + chunk if i + chunk < n else n
         with nogil:
             for k in range(i, j):
                 out[k] = count_plays(h[k, 0], h[k, 1], lv[k], pc[k], f)
-        PyErr_CheckSignals()
+        if chunk != n:
+            PyErr_CheckSignals()
         i = j
     return 0
 
@@ -124,8 +128,9 @@ cdef int _fill_rows(const uint64_t[:, ::1] h, const uint8_t[::1] lv, const uint3
     cdef Py_ssize_t i = 0, j, k, n = h.shape[0], bad = -1
     cdef GHand g
     cdef Out o
+    cdef Py_ssize_t chunk = MANY_CHUNK if gd_watch_signals() else n
     while i < n:
-        j = i + MANY_CHUNK if i + MANY_CHUNK < n else n
+        j = i + chunk if i + chunk < n else n
         with nogil:
             for k in range(i, j):
                 ghand_init(&g, h[k, 0], h[k, 1], lv[k], f)
@@ -142,7 +147,8 @@ cdef int _fill_rows(const uint64_t[:, ::1] h, const uint8_t[::1] lv, const uint3
         if bad >= 0:
             raise RuntimeError(f"legal_plays_many: row {bad} listed a different number of plays "
                                "than it counted (a core bug)")
-        PyErr_CheckSignals()
+        if chunk != n:
+            PyErr_CheckSignals()
         i = j
     return 0
 

@@ -684,10 +684,14 @@ cdef class GdState:
         # Read once, under the GIL: each chunk releases it, and another thread may play on
         # this state meanwhile; every playout starts from this one snapshot.
         start = self.s
+        # Chunks of 256 where signals are handled (gd_watch_signals), else as long as `chunk`
+        # (an int) holds.
+        cdef bint watch = gd_watch_signals()
+        cdef int64_t most = 256 if watch else (1 << 30)
         for i in range(4):
             firsts[i] = 0
         while done < total and not failed:
-            chunk = <int>min(256, total - done)
+            chunk = <int>min(most, total - done)
             with nogil:
                 for j in range(chunk):
                     c = start
@@ -698,7 +702,8 @@ cdef class GdState:
                     if c.nfinished:
                         firsts[c.order[0]] += 1
             done += chunk
-            _gs_check_signals()
+            if watch:
+                _gs_check_signals()
         if failed:
             raise MemoryError("playout could not allocate a move buffer")
         return (firsts[0], firsts[1], firsts[2], firsts[3]), dec
