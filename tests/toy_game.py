@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from tienlen.table.spec import Action, IllegalActionError, check_action
+from tienlen.table.spec import Action, CanFromVerify, IllegalActionError, check_action
 
 RANKS = 9
 HAND = 6
@@ -172,7 +172,7 @@ def _action_json(play: tuple[int, ...] | None) -> dict[str, Any]:
     return {"kind": "play", "cards": [str(r) for r in play]}
 
 
-class ToyTable:
+class ToyTable(CanFromVerify):
     """A toy match at a table (:class:`tienlen.table.TableState`)."""
 
     game = NAME
@@ -228,13 +228,6 @@ class ToyTable:
         error = self._hand.refusal(seat, play)
         if error is not None:
             raise error
-
-    def can(self, action: Action, seat: int) -> bool:
-        try:
-            self.verify(action, seat)
-        except IllegalActionError:
-            return False
-        return True
 
     def apply(self, action: Action, seat: int) -> dict[str, Any]:
         play = _parse(action)

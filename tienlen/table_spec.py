@@ -25,7 +25,7 @@ from .combos import Combo
 from .errors import CardParseError
 from .match import Match
 from .reasons import IllegalMoveError
-from .table.spec import Action, IllegalActionError, check_action
+from .table.spec import Action, CanFromVerify, IllegalActionError, check_action
 from .view import View
 
 __all__ = ["SPEC", "TienlenSpec", "TienlenTable", "TienlenTableBot", "DEFAULT_HANDS"]
@@ -55,7 +55,7 @@ def _record(action: GameAction) -> dict[str, Any]:
     return dict(_combo_json(action.cards, action.combo), seat=action.seat)
 
 
-class TienlenTable:
+class TienlenTable(CanFromVerify):
     """A Tiến Lên match at a table (see :class:`tienlen.table.TableState`)."""
 
     game = "tienlen"
@@ -133,13 +133,6 @@ class TienlenTable:
                 game.verify_play(cards, seat)
         except IllegalMoveError as error:
             raise IllegalActionError(error.reason.name, str(error)) from None
-
-    def can(self, action: Action, seat: int) -> bool:
-        try:
-            self.verify(action, seat)
-        except IllegalActionError:
-            return False
-        return True
 
     def apply(self, action: Action, seat: int) -> dict[str, Any]:
         _, cards = self._check(action, seat)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..table.spec import Action, IllegalActionError, check_action
+from ..table.spec import Action, CanFromVerify, IllegalActionError, check_action
 from .bots import LEVELS, Bot, make_bot
 from .cards import RANKS, Card, Cards
 from .errors import GuandanError
@@ -99,7 +99,7 @@ def _parse_card(name: str) -> Card:
         raise IllegalActionError("INVALID_CARDS", str(error)) from None
 
 
-class GuandanTable:
+class GuandanTable(CanFromVerify):
     """A Guandan match at a table (see :class:`tienlen.table.TableState`)."""
 
     game = "guandan"
@@ -194,13 +194,6 @@ class GuandanTable:
 
     def verify(self, action: Action, seat: int) -> None:
         self._call(action, seat, do=False)
-
-    def can(self, action: Action, seat: int) -> bool:
-        try:
-            self.verify(action, seat)
-        except IllegalActionError:
-            return False
-        return True
 
     def apply(self, action: Action, seat: int) -> dict[str, Any]:
         game = self._match.game

@@ -28,7 +28,7 @@ from ..seeds import table_bot_seed
 from .errors import IllegalActionError
 
 __all__ = ["Action", "GameSpec", "IllegalActionError", "TableBot", "TableState", "bot_seed",
-           "check_action", "ACTION_KINDS"]
+           "check_action", "ACTION_KINDS", "CanFromVerify"]
 
 #: An action as data: see the module's docstring.
 Action = Mapping[str, Any]
@@ -144,6 +144,24 @@ class TableState(Protocol):
 
     def outcome(self) -> dict[str, Any] | None:
         """The last finished hand's result (places, scores or levels), None before any."""
+
+
+class CanFromVerify:
+    """``can`` derived from ``verify``, so that a game's :class:`TableState` writes the
+    check once (pokerkit's verify / can / do): mix it in and define ``verify``."""
+
+    __slots__ = ()
+
+    def verify(self, action: Action, seat: int) -> None:
+        raise NotImplementedError
+
+    def can(self, action: Action, seat: int) -> bool:
+        """Whether ``verify`` accepts ``action`` for ``seat``."""
+        try:
+            self.verify(action, seat)
+        except IllegalActionError:
+            return False
+        return True
 
 
 class GameSpec(Protocol):
