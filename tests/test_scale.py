@@ -41,10 +41,17 @@ def same(a: arena.ArenaResult, b: arena.ArenaResult) -> bool:
 
 @pytest.fixture(scope="module")
 def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None,
-                                  worker_dashboard_address=None,
-                                  scheduler_kwargs={"dashboard_address": "127.0.0.1:0"}) as local:
+    # The settings of `--scheduler local:N` (tienlen.scale): the kill tests below kill a
+    # worker twice, about as far apart as Dask's default lost-worker-timeout (15 s), which
+    # with Dask's defaults could close the restarted worker's nanny.
+    import dask
+
+    from tienlen.scale import _LOCAL_CLUSTER_CONFIG
+
+    with dask.config.set(_LOCAL_CLUSTER_CONFIG), distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+            dashboard_address=None, worker_dashboard_address=None,
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"}) as local:
         with distributed.Client(local, set_as_default=False) as client:
             yield local, client
 
@@ -329,6 +336,43 @@ def test_a_killed_worker_loses_no_guandan_game(cluster, guandan_serial) -> None:
     assert _same_boards(result, guandan_serial)
     client.wait_for_workers(2, timeout=60)
     assert victim not in client.run(os.getpid).values()
+
+
+def test_a_local_cluster_survives_a_second_death_at_the_lost_worker_deadline() -> None:
+    # Found by CI: Dask closes a removed worker's nanny for good when no worker of its name
+    # has registered lost-worker-timeout (15 s by default) after the removal. A worker
+    # killed, restarted, and killed again just before that deadline (its replacement not
+    # yet up) lost its nanny, and a `--scheduler local:N` run went on a worker short.
+    from dask.utils import parse_timedelta
+
+    with dask_executor("local:1") as (executor, workers):
+        import dask
+
+        assert isinstance(executor, ClientExecutor)
+        client = executor._client
+        deadline = parse_timedelta(dask.config.get("distributed.deploy.lost-worker-timeout"))
+        assert deadline > 24 * 3600    # never, for a run on one machine
+        [first] = _worker_pids(client)
+        os.kill(first, signal.SIGKILL)
+        killed_at = time.monotonic()
+        deadline_then = 15.0            # Dask's default, to kill the replacement just before it
+        while _worker_pids(client) in ([], [first]):
+            time.sleep(0.05)            # the nanny's restart
+        time.sleep(max(0.0, killed_at + deadline_then - 0.3 - time.monotonic()))
+        [second] = _worker_pids(client)
+        os.kill(second, signal.SIGKILL)
+        time.sleep(1.0)                 # past the first removal's deadline
+        give_up = time.monotonic() + 30
+        while _worker_pids(client) in ([], [second]) and time.monotonic() < give_up:
+            time.sleep(0.05)
+        pids = _worker_pids(client)
+        assert len(pids) == workers == 1 and pids[0] not in (first, second)
+
+
+def _worker_pids(client) -> list[int]:
+    # The live workers' pids (a worker that has just died, not yet removed, is skipped).
+    return [pid for pid in client.run(os.getpid, on_error="ignore").values()
+            if isinstance(pid, int)]
 
 
 def test_the_fingerprint_names_both_cores() -> None:

@@ -124,6 +124,13 @@ _LOCAL_CLUSTER_CONFIG: dict[str, object] = {
     "distributed.admin.tick.interval": "1s",
     "distributed.admin.system-monitor.interval": "5s",
     "distributed.worker.memory.monitor-interval": "1s",
+    # A worker removed from the scheduler has its nanny closed for good when no worker of
+    # its name has registered lost-worker-timeout (15 s) later. That is meant for job
+    # queues; here the nanny restarts a killed worker at once, and a second death of the
+    # restarted worker that falls just at the first one's deadline (its replacement not yet
+    # registered) closed the nanny and left the cluster a worker short for the rest of the
+    # run. Local workers are the nanny's to restart, so that hard close never comes.
+    "distributed.deploy.lost-worker-timeout": "1000d",
 }
 
 
