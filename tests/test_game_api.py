@@ -399,6 +399,21 @@ def test_apply_unchecked_records_like_the_checked_path() -> None:
     assert fast.history == checked.history
 
 
+def test_apply_unchecked_trusts_the_caller_for_a_play_the_rules_refuse() -> None:
+    # The fast path takes the checked path's one core call for a legal move; a move the
+    # rules refuse but that corrupts nothing (here 4♦ on 9♥) is still applied and
+    # recorded, as the caller vouched for it.
+    game = Game.from_hands(["9h 3s 5c", "Kh 4d 6d"])
+    game.play("3s")
+    game.pass_turn()
+    game.play("9h")
+    assert not game.can_play("4d")
+    action = game.apply_unchecked(C("4d"))
+    assert (action.seat, action.action, action.cards) == (1, "play", C("4d"))
+    assert action.combo == Combo.from_cards(C("4d")) and game.history[-1] is action
+    assert game.hand(1) == C("Kh 6d") and game.turn == 0
+
+
 def test_apply_unchecked_still_refuses_corrupting_moves() -> None:
     game = Game.from_hands(["3s 4s 9h", "6d 7d Jc"])
     before = game.snapshot()

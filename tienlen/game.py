@@ -606,17 +606,33 @@ class Game:
         ...       "|", game.apply_unchecked(PASS))
         seat 0 plays 3♠ | seat 1 passes
         """
+        # A move the rules allow takes the checked path's one core call (check, apply and
+        # record: cheaper than applying here and building the record in Python); only a
+        # move they refuse, which the caller vouched for, is applied the trusting way.
         if move is PASS or (type(move) is int and move == 0):
             _STEPPING.acquire()
             try:
-                turn = self._state.turn
-                self._state.apply(0)
-                return self._record(_PASSES[turn])
+                action = self._state.pass_record(_PASSES)
+                if isinstance(action, int):
+                    turn = self._state.turn
+                    self._state.apply(0)
+                    action = _PASSES[turn]
+                return self._record(action)
             finally:
                 _STEPPING.release()
         cards = move if type(move) is Cards else _as_cards(move)
         _STEPPING.acquire()
         try:
+            if cards._mask:
+                action = self._state.play_record(cards, _PLAYED, Action)
+                if not isinstance(action, int):
+                    # self._record(action), inlined as in play()
+                    if self._shared:
+                        self._hist = self._hist.copy()
+                        self._shared = False
+                    self._hist.append(action)
+                    self._hist_tuple = None
+                    return action
             turn = self._state.turn
             if not cards._mask:
                 if hasattr(type(move), "__index__") and not isinstance(move, bool):
