@@ -278,6 +278,7 @@ class ModelAgent(RuleAgent):
         if m["type"] == "notify" and m["stage"] == "episodeOver":
             team = (self.pos, (self.pos or 0) ^ 2)
             TEAM_PATTERNS["".join("1" if s in team else "0" for s in m["order"])]
+            self.RANK[m["curRank"]]              # DanZero+ looks for a deal played at A
         super().parse(m)
 
     def decide(self, m: dict[str, Any]) -> int:
