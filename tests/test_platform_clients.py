@@ -22,6 +22,9 @@ Every ``actionList`` is checked against our core's legal plays for the hand and 
 describes, and every action the server announces for a seat is the entry that seat chose:
 so every action played was legal per the core. The matches end, and the team wins the
 server prints add up to the games asked and agree with ``gameResult``.
+
+Two smaller tests pin the card order inside an action that rule bots index into (a full
+house's triple before its pair, windows low to high), case by case and over dealt hands.
 """
 
 from __future__ import annotations
@@ -388,3 +391,57 @@ def test_platform_style_agents_play_full_matches_through_the_cli() -> None:
     assert result is not None and all(a.result == result for a in agents)
     assert result["victoryNum"] == [wins[0], wins[1], wins[0], wins[1]]
     assert result["draws"] == [draws] * 4
+
+
+@pytest.mark.parametrize("cards,level,kind,want", [
+    # a full house: its triple, then its pair, whichever rank is lower
+    ("3s 3d Kc Kd Kh", 5, Kind.FULL_HOUSE, ["HK", "CK", "DK", "S3", "D3"]),
+    # a wild card after its rank's own cards, in the triple or in the pair
+    ("7s 7d 2h 3s 3d", 2, Kind.FULL_HOUSE, ["S7", "D7", "H2", "S3", "D3"]),
+    ("7s 7d 7c 2h 3s", 2, Kind.FULL_HOUSE, ["S7", "C7", "D7", "S3", "H2"]),
+    # windows low to high, an ace-low window's A first
+    ("Ah 2s 3s 4s 5s", 9, Kind.STRAIGHT, ["HA", "S2", "S3", "S4", "S5"]),
+    ("10s Js Qs Ks As", 5, Kind.STRAIGHT_FLUSH, ["ST", "SJ", "SQ", "SK", "SA"]),
+    ("As Ad 2s 2h 3s 3d", 2, Kind.THREE_PAIRS, ["SA", "DA", "S2", "H2", "S3", "D3"]),
+    ("Ks Kd Kh As Ad Ac", 9, Kind.PLATE, ["SK", "HK", "DK", "SA", "CA", "DA"]),
+    ("3s 4s 6s 7s 10h", 10, Kind.STRAIGHT_FLUSH, ["S3", "S4", "HT", "S6", "S7"]),
+    # one rank: hand order, a wild standing in last; the level's own heart in hand order
+    ("2s 2h 2h 2c 9h", 9, Kind.BOMB, ["S2", "H2", "H2", "C2", "H9"]),
+    ("9s 9c 9h", 9, Kind.TRIPLE, ["S9", "H9", "C9"]),
+    ("SJ BJ SJ BJ", 5, Kind.JOKER_BOMB, ["SB", "SB", "HR", "HR"]),
+])
+def test_action_cards_are_in_the_order_agents_index(cards: str, level: int, kind: Kind,
+                                                     want: list[str]) -> None:
+    from tienlen.server.v1006 import action_tuple
+
+    # the reading whose first card is the wanted first card's rank (7 7 ☆ 3 3: triple 7, not 3)
+    tuples = [action_tuple(p) for p in classify(cards, level) if p.kind is kind]
+    assert want in [t[2] for t in tuples if t[2][0][1] == want[0][1]], tuples
+
+
+def test_every_legal_play_lists_its_cards_by_structure() -> None:
+    """Over dealt hands at every level: a full house's first three cards are its triple's
+    rank (or wild), its last two another; a window's cards climb one rank at a time."""
+    from tienlen.guandan import deal
+    from tienlen.server.v1006 import action_tuple
+
+    rank_of = {r: i + 2 for i, r in enumerate(LETTERS)}
+    checked = Counter[str]()
+    for level in range(2, 15):
+        hand = deal(seed=level)[level % 4]
+        wild = "H" + LETTERS[level - 2]
+        for play in legal_plays(hand, level, None):
+            type_, rank, names = action_tuple(play)
+            ranks = [None if n == wild and play.uses_wild else n[1] for n in names]
+            if type_ == "ThreeWithTwo":
+                assert {r for r in ranks[:3] if r} == {rank}, names
+                assert len({r for r in ranks[3:] if r}) <= 1 and rank not in ranks[3:], names
+            elif type_ in ("Straight", "StraightFlush", "ThreePair", "TwoTrips"):
+                per = {"ThreePair": 2, "TwoTrips": 3}.get(type_, 1)
+                low = 1 if rank == "A" else rank_of[rank]
+                for i, r in enumerate(ranks):
+                    if r is not None:
+                        want = low + i // per
+                        assert rank_of[r] == want or (r == "A" and want == 1), names
+            checked[type_] += 1
+    assert checked["ThreeWithTwo"] > 50 and checked["Straight"] > 20
