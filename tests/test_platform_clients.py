@@ -445,3 +445,26 @@ def test_every_legal_play_lists_its_cards_by_structure() -> None:
                         assert rank_of[r] == want or (r == "A" and want == 1), names
             checked[type_] += 1
     assert checked["ThreeWithTwo"] > 50 and checked["Straight"] > 20
+
+
+def test_a_follow_list_seen_from_the_platform_is_ours_entry_by_entry() -> None:
+    """One actionList captured from the platform's server sits in a public agent's sources
+    (xiaoxiaowei666/NUAA-guandan-main-xxw, util.py): following a straight 9-K with a hand
+    of spade 7 to K, a ten of diamonds, hearts and clubs J and Q, a second heart J, a
+    diamond K and the heart A. Its 41 entries, described here rather than copied: the PASS,
+    the 36 straights T-A with the ten's suit varying slowest (S, D), then the J's (S, H, C),
+    the Q's (S, H, C), the K's (S, D), the A always the heart; then the J bomb; then the
+    spade straight flushes from 7, 8 and 9. Ours lists the same entries in the same order,
+    card order included."""
+    import itertools
+
+    from tienlen.server.v1006 import PASS_TUPLE, action_tuple
+
+    hand = Cards.parse("7s 8s 9s 10s 10d Js Jh Jh Jc Qs Qh Qc Ks Kd Ah")
+    pile = classify("9d 10c Jd Qd Kh", 2)[0]
+    ours = [PASS_TUPLE] + [action_tuple(p) for p in legal_plays(hand, 2, pile)]
+    straights = [["Straight", "T", [t + "T", j + "J", q + "Q", k + "K", "HA"]]
+                 for t, j, q, k in itertools.product("SD", "SHC", "SHC", "SD")]
+    flushes = [["StraightFlush", ORDER[low], ["S" + r for r in ORDER[low:low + 5]]]
+               for low in (6, 7, 8)]
+    assert ours == [PASS] + straights + [["Bomb", "J", ["SJ", "HJ", "HJ", "CJ"]]] + flushes
