@@ -468,3 +468,24 @@ def test_a_follow_list_seen_from_the_platform_is_ours_entry_by_entry() -> None:
     flushes = [["StraightFlush", ORDER[low], ["S" + r for r in ORDER[low:low + 5]]]
                for low in (6, 7, 8)]
     assert ours == [PASS] + straights + [["Bomb", "J", ["SJ", "HJ", "HJ", "CJ"]]] + flushes
+
+
+def test_an_act_message_seen_from_the_platform_has_our_hand_and_list() -> None:
+    """A second capture (AltmanD/guandan_mcc, offline/rl-frame/actor/player.py): at level A,
+    seat 3 follows a single Q holding 27 cards. Its handCards run 2 to A with the suits in
+    S H C D order inside each rank and the small joker last; its actionList is the PASS and
+    the singles K (spade), A (club), A (diamond, listed once though held twice), small
+    joker. Ours writes the same hand and the same list."""
+    from tienlen.server.v1006 import PASS_TUPLE, action_tuple, hand_cards
+
+    hand = Cards.parse("2s 2d 3c 4s 4c 4d 5s 5h 6c 6d 7c 7d 8h 8d 9h 9c 9c 10d Jc Jd Qh Qc "
+                       "Ks Ac Ad Ad SJ")
+    names = hand_cards(hand, 14)
+    assert names[:3] == ["S2", "D2", "C3"] and names[-5:] == ["SK", "CA", "DA", "DA", "SB"]
+    assert [LETTERS.index(n[1]) for n in names[:-1]] == sorted(LETTERS.index(n[1])
+                                                               for n in names[:-1])
+    assert all(SUIT_ROW[a[0]] <= SUIT_ROW[b[0]] for a, b in zip(names, names[1:-1])
+               if a[1] == b[1])
+    follow = [PASS_TUPLE] + [action_tuple(p) for p in legal_plays(hand, 14, classify("Qs", 14)[0])]
+    assert follow == [PASS, ["Single", "K", ["SK"]], ["Single", "A", ["CA"]],
+                      ["Single", "A", ["DA"]], ["Single", "B", ["SB"]]]
