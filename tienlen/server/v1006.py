@@ -17,7 +17,7 @@ import asyncio
 import json
 import random
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +29,7 @@ from ..guandan.table_spec import GuandanTable, sort_key
 from ..seeds import mix, seed_or_fresh
 from ..table import TableBot, bot_seed, get_spec
 
-__all__ = ["card_text", "action_tuple", "PASS_TUPLE", "PlatformRunner", "run_platform",
+__all__ = ["card_text", "action_tuple", "play_cards", "PASS_TUPLE", "PlatformRunner", "run_platform",
            "DEFAULT_PORT"]
 
 #: The platform's offline server port, which its agents connect to unchanged.
@@ -68,17 +68,77 @@ def hand_cards(cards: Cards, level: int) -> list[str]:
     return [card_text(c) for c in sorted(cards.ids, key=lambda c: sort_key(c, level))]
 
 
+def _natural_rank(card: int) -> int:
+    """A card's own rank: 2..14, the jokers 15 (small) and 16 (big)."""
+    return (card >> 2) + 2 if card < 52 else card - 37
+
+
+def _slots(play: Play, ids: Sequence[int], wild: int) -> list[int]:
+    """The ranks the platform lists a play's cards by, one per card, in its order: a
+    full house its triple then its pair, a window (straight, three pairs, plate, straight
+    flush) low to high (the A of an ace-low window first), anything else its one rank."""
+    kind = play.kind
+    if kind in _WIDTH:
+        width = _WIDTH[kind]
+        ranks = [14 if r == 1 else r for r in range(play.rank - width + 1, play.rank + 1)]
+        return [r for r in ranks for _ in range(play.size // width)]
+    if kind is Kind.FULL_HOUSE:
+        others = [_natural_rank(c) for c in ids if c != wild and _natural_rank(c) != play.rank]
+        pair = others[0] if others else play.level
+        return [play.rank] * 3 + [pair] * 2
+    if kind is Kind.JOKER_BOMB:
+        return sorted(_natural_rank(c) for c in ids)
+    return [play.rank] * play.size
+
+
+def play_cards(play: Play) -> list[int]:
+    """A play's cards (original ids) in the order the platform's agents read them: slot by
+    slot (see ``_slots``), each slot's own cards in hand order, then the wild cards that
+    stand in for that rank. Agents index into it: a rule bot takes ``cards[0]`` as the
+    triple and ``cards[3]`` as the pair of a full house, ``cards[0], [2], [4]`` as the three
+    pairs of a ThreePair."""
+    level = play.level
+    wild = (level - 2) * 4 + 1 if play.uses_wild else -1
+    ids = sorted(play.cards.ids, key=lambda c: sort_key(c, level))
+    slots = _slots(play, ids, wild)
+    taken: list[int | None] = [None] * len(slots)
+    standin = [False] * len(slots)
+    rest = list(ids)
+    # each slot its own rank's card first (the level's heart counts as its own rank) ...
+    for natural_wild in (False, True):
+        for i, rank in enumerate(slots):
+            if taken[i] is None:
+                card = next((c for c in rest if _natural_rank(c) == rank
+                             and (c == wild) == natural_wild), None)
+                if card is not None:
+                    taken[i] = card
+                    rest.remove(card)
+    # ... then the wild cards fill what is left
+    for i in range(len(slots)):
+        if taken[i] is None and rest:
+            taken[i] = rest.pop(0)
+            standin[i] = True
+    first = {rank: slots.index(rank) for rank in slots}
+    order = sorted(range(len(slots)), key=lambda i: (
+        first[slots[i]], standin[i], sort_key(taken[i] or 0, level)))
+    return [c for i in order if (c := taken[i]) is not None] + rest
+
+
 def action_tuple(play: Play) -> list[Any]:
     """A play as ``[type, rank, cards]``: the rank of singles, pairs, triples and bombs is
     their cards' (``B``/``R`` for jokers), of a full house its triple's, of a window its
     lowest card (A2345 is ``A``); the joker bomb is ``["Bomb", "JOKER", ...]``. Cards are
-    listed in hand order with the wild cards last.
+    listed as the platform's agents read them (:func:`play_cards`): a full house's triple
+    before its pair, a window low to high, a wild card after the cards of the rank it
+    stands for.
 
     >>> from tienlen.guandan import classify
     >>> action_tuple(classify("Ah 2s 3s 4s 5s", 9)[0])
-    ['Straight', 'A', ['S2', 'S3', 'S4', 'S5', 'HA']]
+    ['Straight', 'A', ['HA', 'S2', 'S3', 'S4', 'S5']]
     >>> action_tuple(classify("2s 2h 2h 2c 9h", 9)[-1])
     ['Bomb', '2', ['S2', 'H2', 'H2', 'C2', 'H9']]
+    >>> action_tuple(classify("3s 3d Kc Kd Kh", 5)[0])
+    ['ThreeWithTwo', 'K', ['HK', 'CK', 'DK', 'S3', 'D3']]
     """
     kind = play.kind
     if kind is Kind.JOKER_BOMB:
@@ -88,9 +148,7 @@ def action_tuple(play: Play) -> list[Any]:
         rank = "A" if low == 1 else rank_text(low)
     else:
         rank = rank_text(play.rank)
-    wild = (play.level - 2) * 4 + 1 if play.uses_wild else -1
-    ids = sorted(play.cards.ids, key=lambda c: (c == wild, sort_key(c, play.level)))
-    return [_TYPES[kind], rank, [card_text(c) for c in ids]]
+    return [_TYPES[kind], rank, [card_text(c) for c in play_cards(play)]]
 
 
 def level_text(level: int) -> str:
@@ -105,6 +163,8 @@ class Agent:
     send: Callable[[str], Any]
     inbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     gone: bool = False
+    #: closes the socket normally (1000) once the last match is played
+    close: Callable[[], Awaitable[Any]] | None = None
 
 
 class PlatformRunner:
@@ -138,12 +198,13 @@ class PlatformRunner:
     def open_seats(self) -> list[int]:
         return [p for p, k in enumerate(self.seat_kinds) if k == "agent" and p not in self.agents]
 
-    def connect(self, send: Callable[[str], Any]) -> Agent | None:
+    def connect(self, send: Callable[[str], Any],
+                close: Callable[[], Awaitable[Any]] | None = None) -> Agent | None:
         """Seat a new connection at the next open seat (None: the table is full)."""
         free = self.open_seats()
         if not free or self.ready.is_set():
             return None
-        agent = Agent(free[0], send)
+        agent = Agent(free[0], send, close=close)
         self.agents[agent.pos] = agent
         self.log(f"client connected: myPos {agent.pos}")
         if not self.open_seats():
@@ -211,14 +272,18 @@ class PlatformRunner:
     def _public(self, game: Game, trick: dict[int, list[Any]]) -> list[dict[str, Any]]:
         return [{"rest": len(game.hand(s)), "playArea": trick.get(s)} for s in range(4)]
 
+    def _ranks(self, table: GuandanTable, pos: int) -> dict[str, str]:
+        """``selfRank``, ``oppoRank`` (the teams' levels, seen from ``pos``) and ``curRank``."""
+        m = table.match
+        return {"selfRank": level_text(m.levels[m.team_of(pos)]),
+                "oppoRank": level_text(m.levels[1 - m.team_of(pos)]),
+                "curRank": level_text(m.game.level)}
+
     def _act(self, table: GuandanTable, pos: int, stage: str, actions: list[list[Any]],
              trick: dict[int, list[Any]], cur: tuple[int, Any], greater: tuple[int, Any]) -> dict[str, Any]:
-        m, game = table.match, table.match.game
-        mine = m.levels[m.team_of(pos)]
-        theirs = m.levels[1 - m.team_of(pos)]
+        game = table.match.game
         return {"type": "act", "stage": stage, "handCards": hand_cards(game.hand(pos), game.level),
-                "publicInfo": self._public(game, trick), "selfRank": level_text(mine),
-                "oppoRank": level_text(theirs), "curRank": level_text(game.level),
+                "publicInfo": self._public(game, trick), **self._ranks(table, pos),
                 "curPos": cur[0], "curAction": cur[1], "greaterPos": greater[0],
                 "greaterAction": greater[1], "actionList": actions,
                 "indexRange": len(actions) - 1}
@@ -227,9 +292,10 @@ class PlatformRunner:
         m = table.match
         game = m.game
         for seat in range(4):
+            # the ranks too: DanZero's clients read curRank, selfRank and oppoRank here
             await self._send(seat, {"type": "notify", "stage": "beginning",
                                     "handCards": hand_cards(game.hand(seat), game.level),
-                                    "myPos": seat})
+                                    "myPos": seat, **self._ranks(table, seat)})
         trick: dict[int, list[Any]] = {}
         if game.anti_tribute:
             payers = _payers(m.results[-1].places, m.teams)
@@ -323,6 +389,14 @@ class PlatformRunner:
                             f"(seats {m.teams[m.winner][0]} and {m.teams[m.winner][1]}) wins"))
             await self._all({"type": "notify", "stage": "gameResult",
                              "victoryNum": self.victories, "draws": self.draws})
+            # a normal close (1000) after the result: a server shutting down would close
+            # with 1012, which websocket-client's agents report as an error
+            for agent in self.agents.values():
+                if agent.close is not None and not agent.gone:
+                    try:
+                        await agent.close()
+                    except Exception:
+                        agent.gone = True
         finally:
             self.done.set()
 
@@ -350,7 +424,7 @@ def platform_app(runner: PlatformRunner) -> Any:
 
     async def game(ws: WebSocket) -> None:
         await ws.accept()
-        agent = runner.connect(ws.send_text)
+        agent = runner.connect(ws.send_text, ws.close)
         if agent is None:
             await ws.close(1008, "all seats are taken")
             return
@@ -377,7 +451,11 @@ def run_platform(args: argparse.Namespace) -> int:
         runner_holder.append(runner)
         port = DEFAULT_PORT if args.port is None else args.port
         config = uvicorn.Config(platform_app(runner), host=args.host, port=port,
-                                log_level="warning", ws_max_size=1 << 20)
+                                log_level="warning", ws_max_size=1 << 20,
+                                # no pings: the platform's server sends none, and an agent
+                                # thinking in its message handler (ws4py's threaded client)
+                                # answers none until it returns
+                                ws_ping_interval=None)
         server = uvicorn.Server(config)
         serving = asyncio.get_running_loop().create_task(server.serve())
         while not server.started:
