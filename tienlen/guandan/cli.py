@@ -36,7 +36,6 @@ __all__ = ["run_play", "run_moves", "run_replay", "run_sim", "LABELS", "default_
            "run_moves_text", "TrainingSession"]
 
 
-
 def __getattr__(name: str) -> object:
     # The terminal UI loads on first use: the full-screen session (rich) and the training
     # mode's words (English and Chinese, the plan's labels), which live with its screen.
@@ -49,6 +48,11 @@ def __getattr__(name: str) -> object:
 
         return WORDS
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    # The names __getattr__ lends (TrainingSession, LABELS) are listed before any use.
+    return sorted({*globals(), *__all__})
 
 
 def default_lang() -> str:
