@@ -20,8 +20,7 @@ from ..table.errors import IllegalActionError as _SharedIllegalActionError
 
 __all__ = ["IllegalActionError", "EnvStateError", "UnknownAgentError", "SampleMaskError",
            "OpponentError", "vector_seeds", "vector_actions", "num_envs_arg", "threads_arg",
-           "flag_arg", "opponents_arg", "check_render_mode", "native_policy",
-           "same_step_final_info"]
+           "flag_arg", "opponents_arg", "check_render_mode", "native_policy"]
 
 
 class IllegalActionError(_SharedIllegalActionError):
@@ -180,12 +179,12 @@ def native_policy(spec: object, policies: Mapping[str, int], what: str) -> int:
     raise ValueError(f"{what} is one of {', '.join(policies)}; got {spec!r:.80}")
 
 
-def same_step_final_info(info: dict[str, Any], done: np.ndarray) -> dict[str, Any]:
+def _same_step_final_info(info: dict[str, Any], done: np.ndarray) -> dict[str, Any]:
     """Gymnasium's same-step autoreset ``final_info``, as ``SyncVectorEnv`` builds it: each
     array of the step's own ``info`` (read before ``final_obs`` goes in) where an env ended,
     0 where it did not, each with its ``_`` mask.
 
-    >>> info = same_step_final_info({"seat": np.array([2, 3])}, np.array([False, True]))
+    >>> info = _same_step_final_info({"seat": np.array([2, 3])}, np.array([False, True]))
     >>> info["seat"].tolist(), info["_seat"].tolist()
     ([0, 3], [False, True])
     """

@@ -25,7 +25,7 @@ from gymnasium import spaces
 from .. import _guandan
 from ..seeds import check_seed
 from .common import check_render_mode
-from .spaces import MaskedDiscrete, SampledAction, next_epoch, pick
+from .spaces import MaskedDiscrete, SampledAction, next_epoch, _pick
 from .guandan_encoding import (GD_NUM_ACTIONS, GD_OBS_SIZE, gd_check_action,
                                gd_observation_high, gd_policy, hand_rewards,
                                reward_weights_arg)
@@ -100,7 +100,7 @@ class GuandanEnv(gymnasium.Env):
             raise gymnasium.error.ResetNeeded("call reset() before step() (and after an episode ends)")
         t = self.table
         if isinstance(action, SampledAction) and action.epoch != self._epoch:
-            action = pick(t.action_mask(), action.draw)
+            action = _pick(t.action_mask(), action.draw)
         a = gd_check_action(t, action)
         self._epoch = next_epoch()
         reward, ended = 0.0, False

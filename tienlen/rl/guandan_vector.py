@@ -27,7 +27,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .. import _guandan
-from .common import (IllegalActionError, num_envs_arg, same_step_final_info, threads_arg,
+from .common import (IllegalActionError, _same_step_final_info, num_envs_arg, threads_arg,
                      vector_actions, vector_seeds)
 from .guandan_encoding import (GD_MAX_THREADS, GD_NUM_ACTIONS, GD_OBS_SIZE, gd_observation_high,
                                gd_policy, reward_weights_arg)
@@ -126,7 +126,7 @@ class GuandanVectorEnv(VectorEnv):
         for i in np.flatnonzero(done):
             final_obs[i] = {"observation": g.final_obs[i].copy(),
                             "action_mask": np.zeros(GD_NUM_ACTIONS, np.int8)}
-        final_info = same_step_final_info(info, done)      # before final_obs goes in
+        final_info = _same_step_final_info(info, done)      # before final_obs goes in
         info["final_obs"], info["_final_obs"] = final_obs, done.copy()
         info["final_info"], info["_final_info"] = final_info, done.copy()
 

@@ -33,7 +33,7 @@ from .common import (IllegalActionError, OpponentError, check_render_mode, flag_
 from .encoding import (NUM_ACTIONS, check_action, deal_with_a_decision, observation_space,
                        place_rewards, rules_arg)
 # The masked action space is every game's; its names stay importable from here.
-from .spaces import MaskedDiscrete, SampledAction, next_epoch, pick
+from .spaces import MaskedDiscrete, SampledAction, next_epoch, _pick
 
 __all__ = ["TienlenEnv", "MaskedDiscrete", "SampledAction", "VectorObservation"]
 
@@ -127,7 +127,7 @@ class TienlenEnv(gymnasium.Env):
             raise gymnasium.error.ResetNeeded("the episode is over: call reset()")
         if (isinstance(action, SampledAction) and action.epoch != self._epoch
                 and self.game.turn == self.learner_seat):
-            action = pick(self.game.action_mask(), action.draw)   # drawn before we moved on
+            action = _pick(self.game.action_mask(), action.draw)   # drawn before we moved on
         try:
             a = check_action(self.game, action)
         except IllegalActionError:

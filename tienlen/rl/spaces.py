@@ -13,7 +13,7 @@ from gymnasium import spaces
 
 from .common import SampleMaskError
 
-__all__ = ["MaskedDiscrete", "SampledAction", "next_epoch", "pick"]
+__all__ = ["MaskedDiscrete", "SampledAction", "next_epoch"]
 
 
 class SampledAction(int):
@@ -44,7 +44,7 @@ def next_epoch() -> int:
     return next(_EPOCHS)
 
 
-def pick(mask: np.ndarray, draw: float) -> int:
+def _pick(mask: np.ndarray, draw: float) -> int:
     """The legal action a uniform draw in [0, 1) selects from an action mask."""
     legal = np.flatnonzero(mask)
     return int(legal[min(int(draw * len(legal)), len(legal) - 1)])
@@ -91,7 +91,7 @@ class MaskedDiscrete(spaces.Discrete):
             if current is not None and current.any():
                 draw = float(self.np_random.random())
                 epoch = self._epoch_source() if self._epoch_source is not None else 0
-                return SampledAction(pick(current, draw), draw, epoch)  # type: ignore[return-value]
+                return SampledAction(_pick(current, draw), draw, epoch)  # type: ignore[return-value]
         n = int(self.n)
         if mask is not None and probability is not None:
             raise SampleMaskError("give a mask or a probability, not both")

@@ -32,7 +32,7 @@ from .. import _core
 from ..rules import Rules
 from ..seeds import check_players
 from .common import (IllegalActionError, flag_arg, native_policy, num_envs_arg, opponents_arg,
-                     same_step_final_info, vector_actions, vector_seeds)
+                     _same_step_final_info, vector_actions, vector_seeds)
 from .encoding import NUM_ACTIONS, observation_box, place_rewards, rules_arg, threads_arg
 
 __all__ = ["TienlenVectorEnv", "MaskedMultiDiscrete", "VecGames", "POLICIES"]
@@ -188,7 +188,7 @@ class TienlenVectorEnv(VectorEnv):
                 obs["legal_moves"] = np.zeros(NUM_ACTIONS - 1, np.uint64)
             final_obs[i] = obs
         # The step's own info (its arrays are already copies): seat, places, final_rewards.
-        final_info = same_step_final_info(info, done)
+        final_info = _same_step_final_info(info, done)
         info["final_obs"], info["_final_obs"] = final_obs, done
         info["final_info"], info["_final_info"] = final_info, done.copy()
 
