@@ -99,8 +99,8 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
 # the table layer, the front-end helpers every CLI shares and the one terminal session.
 SHARED = {"tienlen", "tienlen.errors", "tienlen.seeds", "tienlen.spelling", "tienlen.cli_shared",
           "tienlen.tui", "tienlen.tui.common", "tienlen.tui.session", "tienlen.tui.terminal",
-          "tienlen.lockfile", "tienlen.scale", "tienlen.rl", "tienlen.rl.common",
-          "tienlen.rl.spaces", "tienlen.rl.seat_aec"}
+          "tienlen.lockfile", "tienlen.scale", "tienlen.tui.sim_view", "tienlen.rl",
+          "tienlen.rl.common", "tienlen.rl.spaces", "tienlen.rl.seat_aec"}
 
 
 def _is_shared(name: str) -> bool:
@@ -121,6 +121,8 @@ def _is_guandan(name: str) -> bool:
     "from tienlen.table import get_spec; get_spec('guandan')",
     "from tienlen.guandan.match import Match; Match(seed=1).to_json()",
     "import tienlen.guandan.arena, tienlen.guandan.bots, tienlen.guandan.hints",
+    # what the Guandan sim loads: its arena, the sim screen, the file and cluster setup
+    "import tienlen.guandan.cli, tienlen.tui.sim_view, tienlen.scale, tienlen.guandan.arena",
     "import tienlen.rl.guandan_aec, tienlen.rl.guandan_gym, tienlen.rl.guandan_vector",
     "import tienlen.rl.guandan_dmc",
 ])
@@ -150,6 +152,7 @@ def test_the_table_layer_loads_no_game() -> None:
     loaded = loaded_after("import tienlen.table, tienlen.table.errors, tienlen.table.fileio, "
                           "tienlen.table.match, tienlen.table.arena, tienlen.table.files, "
                           "tienlen.tui.session, tienlen.tui.common, tienlen.cli_shared, "
+                          "tienlen.tui.sim_view, "
                           "tienlen.lockfile, tienlen.scale, tienlen.rl, tienlen.rl.common, "
                           "tienlen.rl.spaces, tienlen.rl.seat_aec")
     assert {m for m in loaded if not _is_shared(m)} == set()
