@@ -276,7 +276,7 @@ def _sb3_step(a: dict[str, Any]) -> Any:
 
 
 def _masked_sample_with(a: dict[str, Any]) -> Any:
-    from tienlen.rl.gym_env import MaskedDiscrete
+    from tienlen.rl.spaces import MaskedDiscrete
     space = MaskedDiscrete(_core.RL_NUM_ACTIONS, seed=0)
     if a["mask"] is not None and a["probability"] is not None:
         return int(space.sample(mask=a["mask"])), int(space.sample(probability=a["probability"]))
@@ -436,7 +436,7 @@ RECIPES: dict[str, Recipe] = {
     "tienlen.rl.sb3.NativeVecEnv.step_async": Recipe(
         {"actions": Param(_sb3_first_legal, _const(np.full(N, -1, np.int64)))}, _sb3_step,
         needs="stable_baselines3"),
-    "tienlen.rl.gym_env.MaskedDiscrete.sample": Recipe(
+    "tienlen.rl.spaces.MaskedDiscrete.sample": Recipe(
         {"mask": Param(_sample_mask, None), "probability": Param(
             lambda: _sample_mask().astype(np.float64) / 4, None)},
         _masked_sample_with, needs="gymnasium"),

@@ -118,6 +118,11 @@ def test_vector_env_is_the_native_env() -> None:
         assert np.array_equal(reward, raw.reward) and np.array_equal(terminated, raw.terminated)
         for i in np.flatnonzero(terminated):
             assert info["_final_obs"][i] and info["final_obs"][i]["observation"].shape == (747,)
+            # final_info holds the step's own info, final_rewards included (as Tiến Lên's,
+            # issue 28 #2: it was left out with the final_obs entries)
+            assert sorted(k for k in info["final_info"] if not k.startswith("_")) == [
+                "final_rewards", "num_legal", "phase", "places", "seat"]
+            assert info["final_info"]["final_rewards"][i].tolist() == raw.final_rewards[i].tolist()
     with pytest.raises(IllegalActionError):
         envs.step(np.full(6, GD_NUM_ACTIONS + 5))
     envs.close()

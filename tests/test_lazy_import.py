@@ -98,7 +98,9 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
 # Modules that belong to no game: the package, its errors and seeds, card-text spelling,
 # the table layer, the front-end helpers every CLI shares and the one terminal session.
 SHARED = {"tienlen", "tienlen.errors", "tienlen.seeds", "tienlen.spelling", "tienlen.cli_shared",
-          "tienlen.tui", "tienlen.tui.common", "tienlen.tui.session", "tienlen.tui.terminal"}
+          "tienlen.tui", "tienlen.tui.common", "tienlen.tui.session", "tienlen.tui.terminal",
+          "tienlen.lockfile", "tienlen.scale", "tienlen.tui.sim_view", "tienlen.rl",
+          "tienlen.rl.common", "tienlen.rl.spaces", "tienlen.rl.seat_aec"}
 
 
 def _is_shared(name: str) -> bool:
@@ -106,7 +108,7 @@ def _is_shared(name: str) -> bool:
 
 
 def _is_guandan(name: str) -> bool:
-    return name.startswith("tienlen.guandan") or name in (
+    return name.startswith(("tienlen.guandan", "tienlen.rl.guandan_")) or name in (
         "tienlen._guandan", "tienlen.tui.guandan_play", "tienlen.tui.guandan_board",
         "tienlen.tui.guandan_words")
 
@@ -118,10 +120,15 @@ def _is_guandan(name: str) -> bool:
     "import tienlen.tui.guandan_play",
     "from tienlen.table import get_spec; get_spec('guandan')",
     "from tienlen.guandan.match import Match; Match(seed=1).to_json()",
+    "import tienlen.guandan.arena, tienlen.guandan.bots, tienlen.guandan.hints",
+    # what the Guandan sim loads: its arena, the sim screen, the file and cluster setup
+    "import tienlen.guandan.cli, tienlen.tui.sim_view, tienlen.scale, tienlen.guandan.arena",
+    "import tienlen.rl.guandan_aec, tienlen.rl.guandan_gym, tienlen.rl.guandan_vector",
+    "import tienlen.rl.guandan_dmc",
 ])
 def test_guandan_loads_no_tienlen_module(statement: str) -> None:
     loaded = loaded_after(statement)
-    assert "tienlen.guandan" in loaded
+    assert "tienlen._guandan" in loaded     # (the probe itself works)
     assert {m for m in loaded if not _is_shared(m) and not _is_guandan(m)} == set()
 
 
@@ -133,6 +140,8 @@ def test_guandan_loads_no_tienlen_module(statement: str) -> None:
     "import tienlen.tui.play",
     "import tienlen.tui.replay_view",
     "from tienlen.table import get_spec; get_spec('tienlen')",
+    "import tienlen.arena, tienlen.results, tienlen.hints, tienlen.bots.search",
+    "import tienlen.rl.aec, tienlen.rl.gym_env, tienlen.rl.vector",
 ])
 def test_tienlen_loads_no_guandan_module(statement: str) -> None:
     loaded = loaded_after(statement)
@@ -141,9 +150,31 @@ def test_tienlen_loads_no_guandan_module(statement: str) -> None:
 
 def test_the_table_layer_loads_no_game() -> None:
     loaded = loaded_after("import tienlen.table, tienlen.table.errors, tienlen.table.fileio, "
-                          "tienlen.table.match, tienlen.tui.session, tienlen.tui.common")
+                          "tienlen.table.match, tienlen.table.arena, tienlen.table.files, "
+                          "tienlen.tui.session, tienlen.tui.common, tienlen.cli_shared, "
+                          "tienlen.tui.sim_view, "
+                          "tienlen.lockfile, tienlen.scale, tienlen.rl, tienlen.rl.common, "
+                          "tienlen.rl.spaces, tienlen.rl.seat_aec")
     assert {m for m in loaded if not _is_shared(m)} == set()
     assert "tienlen.table.spec" in loaded
+
+
+@pytest.mark.parametrize("module", ["tienlen", "tienlen.rl", "tienlen.guandan.cli"])
+def test_lazy_names_are_listed_before_use(module: str) -> None:
+    """A module that lends names on first use (PEP 562) lists every one in ``dir()``
+    before any is touched, and each resolves."""
+    result = run_fresh(f"import json, {module} as m\n"
+                       "def lost(name):\n"
+                       "    try:\n"
+                       "        getattr(m, name)\n"
+                       "    except ImportError:   # an extra that is not installed (sb3)\n"
+                       "        return False\n"
+                       "    except AttributeError:\n"
+                       "        return True\n"
+                       "    return False\n"
+                       "print(json.dumps([sorted(set(m.__all__) - set(dir(m))),\n"
+                       "                  sorted(n for n in m.__all__ if lost(n))]))")
+    assert result == [[], []]
 
 
 def _module_imports(lazy: bool) -> dict[str, set[str]]:

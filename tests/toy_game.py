@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from tienlen.table.spec import Action, CanFromVerify, IllegalActionError, check_action
+from tienlen.table.spec import Action, IllegalActionError, MatchTable, check_action, table_option
 
 RANKS = 9
 HAND = 6
@@ -172,7 +172,7 @@ def _action_json(play: tuple[int, ...] | None) -> dict[str, Any]:
     return {"kind": "play", "cards": [str(r) for r in play]}
 
 
-class ToyTable(CanFromVerify):
+class ToyTable(MatchTable):
     """A toy match at a table (:class:`tienlen.table.TableState`)."""
 
     game = NAME
@@ -206,10 +206,6 @@ class ToyTable(CanFromVerify):
     def hand_number(self) -> int:
         return self._number
 
-    @property
-    def is_over(self) -> bool:
-        return self.phase == "over"
-
     def legal_actions(self) -> list[dict[str, Any]]:
         h = self._hand
         if h.turn is None:
@@ -217,10 +213,6 @@ class ToyTable(CanFromVerify):
         out = [{"kind": "pass"}] if h.pile is not None else []
         out.extend(_action_json(p) for p in _legal(h.hands[h.turn], h.pile))
         return out
-
-    def _check_seat(self, seat: int) -> None:
-        if type(seat) is not int or not 0 <= seat < self._players:
-            raise IllegalActionError("BAD_SEAT", f"seat must be 0..{self._players - 1}")
 
     def verify(self, action: Action, seat: int) -> None:
         play = _parse(action)
@@ -240,9 +232,7 @@ class ToyTable(CanFromVerify):
         return dict(_action_json(play), seat=seat)
 
     def next_hand(self) -> None:
-        if self.phase != "hand_over":
-            raise IllegalActionError("HAND_NOT_OVER" if self.phase == "play" else "GAME_OVER",
-                                     "no hand to deal now")
+        self._check_deal()
         self._number += 1
         self._hand = ToyHand(self.seed, self._number, self._players)
 
@@ -316,12 +306,7 @@ class ToySpec:
         players = 3 if players is None else players
         if players not in self.player_counts:
             raise ValueError(f"the toy game is played by 2 or 3; got players={players!r:.20}")
-        opts = dict(options or {})
-        hands = opts.pop("hands", DEFAULT_HANDS)
-        if opts:
-            raise ValueError(f"unknown toy options: {', '.join(sorted(opts))}")
-        if type(hands) is not int or not 1 <= hands <= 1000:
-            raise ValueError("hands must be an int 1..1000")
+        hands = table_option(options, "hands", DEFAULT_HANDS, 1000, "toy")
         return ToyTable(seed, players, hands)
 
     def make_bot(self, level: str, seed: int) -> ToyBot:

@@ -59,9 +59,9 @@ from .rules import Rules
 from .seeds import check_players, check_seed, mix as _mix
 # The engine, written once for every game (issue 25); its names stay importable from here.
 from .table.arena import (MAX_GAMES, MAX_JOBS, ArenaError, ArenaInterrupted, ArenaResult,
-                          BotStats, Comparison, Entry, Interval, Pace, Stopped, Unit, Work,
-                          _assemble, _finished, _merge, _names, _play_chunk, mean_interval,
-                          paired_test, run_work)
+                          BotStats, Comparison, Entry, Interval, Pace, RotationWork, Stopped,
+                          Unit, Work, _finished, _names, _play_chunk, mean_interval,
+                          paired_test, play_deals, run_work)
 
 __all__ = ["run", "ArenaResult", "BotStats", "Interval", "Comparison", "ArenaError",
            "ArenaInterrupted", "BotSpec", "Entry", "MAX_GAMES", "MAX_JOBS", "Unit",
@@ -90,62 +90,52 @@ def _play_range(lineup: tuple[BotSpec, ...], players: int, seed: int, rules: Rul
     seconds = np.zeros((stop - start, players, n))
     decisions = np.zeros((stop - start, players, n), np.int32)
     clock = time.perf_counter
-    done = start
-    try:
-        for d in range(start, stop):
-            deal_seed = hand_seed(seed, d + 1)
-            for r in range(players):
-                seat_of = [(e + r) % players for e in range(n)]
-                entry_at = {seat: e for e, seat in enumerate(seat_of)}
-                bots = [_build(lineup[entry_at[s]], _mix(seed, d, r, entry_at[s]))
-                        for s in range(players)]
-                game = Game(players, seed=deal_seed, rules=rules)
-                spent = [0.0] * n
-                moves = [0] * n
-                while not game.is_over:
-                    seat = game.turn
-                    assert seat is not None         # (the hand is not over)
-                    view = game.view(seat)
-                    e = entry_at[seat]
-                    t0 = clock()
-                    try:
-                        move = bots[seat].choose(view)
-                    except Exception as error:
-                        # Name the game, as for an illegal move: on a cluster worker the
-                        # traceback is far away, the message travels with the exception.
-                        raise ArenaError(
-                            f"{bots[seat].name} (seat {seat}, deal {d}, rotation {r}) raised "
-                            f"{type(error).__name__}: {error}") from error
-                    t1 = clock()
-                    spent[e] += t1 - t0
-                    moves[e] += 1
-                    try:
-                        game.act(move)
-                    except ValueError as error:
-                        raise ArenaError(
-                            f"{bots[seat].name} (seat {seat}, deal {d}, rotation {r}) made an "
-                            f"illegal move {move!r}: {error}") from error
-                    if pace is not None and pace.due(t1):
-                        pace.poll(t1)
-                # After an instant win (R11.3) the other seats share last place.
-                for seat, place in enumerate(finishing_places(game)):
-                    places[d - start, r, entry_at[seat]] = place
-                seconds[d - start, r] = spent
-                decisions[d - start, r] = moves
-                if pace is not None:
-                    pace.pending += 1
-            done = d + 1
-    except Stopped:
-        pass
-    finally:
-        if pace is not None:
-            pace.flush()
-    k = done - start
-    return Unit(start, done, places[:k], decisions[:k], seconds[:k])
+
+    def play_game(d: int, r: int) -> None:
+        seat_of = [(e + r) % players for e in range(n)]
+        entry_at = {seat: e for e, seat in enumerate(seat_of)}
+        bots = [_build(lineup[entry_at[s]], _mix(seed, d, r, entry_at[s]))
+                for s in range(players)]
+        game = Game(players, seed=hand_seed(seed, d + 1), rules=rules)
+        spent = [0.0] * n
+        moves = [0] * n
+        while not game.is_over:
+            seat = game.turn
+            assert seat is not None         # (the hand is not over)
+            view = game.view(seat)
+            e = entry_at[seat]
+            t0 = clock()
+            try:
+                move = bots[seat].choose(view)
+            except Exception as error:
+                # Name the game, as for an illegal move: on a cluster worker the
+                # traceback is far away, the message travels with the exception.
+                raise ArenaError(
+                    f"{bots[seat].name} (seat {seat}, deal {d}, rotation {r}) raised "
+                    f"{type(error).__name__}: {error}") from error
+            t1 = clock()
+            spent[e] += t1 - t0
+            moves[e] += 1
+            try:
+                game.act(move)
+            except ValueError as error:
+                raise ArenaError(
+                    f"{bots[seat].name} (seat {seat}, deal {d}, rotation {r}) made an "
+                    f"illegal move {move!r}: {error}") from error
+            if pace is not None and pace.due(t1):
+                pace.poll(t1)
+        # After an instant win (R11.3) the other seats share last place.
+        for seat, place in enumerate(finishing_places(game)):
+            places[d - start, r, entry_at[seat]] = place
+        seconds[d - start, r] = spent
+        decisions[d - start, r] = moves
+
+    k = play_deals(start, stop, players, pace, play_game) - start
+    return Unit(start, start + k, places[:k], decisions[:k], seconds[:k])
 
 
 @dataclass(frozen=True, slots=True)
-class _Deals(Work[Unit, ArenaResult]):
+class _Deals(RotationWork):
     """A Tiến Lên arena run: every deal in every seat rotation."""
 
     lineup: tuple[BotSpec, ...]
@@ -154,21 +144,8 @@ class _Deals(Work[Unit, ArenaResult]):
     rules: Rules
     names: tuple[str, ...]
 
-    @property
-    def per_deal(self) -> int:
-        return self.players
-
     def play(self, start: int, stop: int, pace: Pace | None) -> Unit:
         return _play_range(self.lineup, self.players, self.seed, self.rules, start, stop, pace)
-
-    def merge(self, parts: list[Unit]) -> Unit:
-        return _merge(parts)
-
-    def result(self, parts: list[Unit]) -> ArenaResult | None:
-        return _assemble(self.names, self.players, self.seed, parts, len(self.names))
-
-    def interrupted(self, result: ArenaResult | None, games: int) -> KeyboardInterrupt:
-        return ArenaInterrupted(result, games)
 
 
 def run(

@@ -26,10 +26,10 @@ import contextlib
 import logging
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 # The engine's error, not a game's module: a Guandan (or any) run on Dask loads no Tiến Lên.
 from .table.arena import ArenaError
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from .rules import Rules
 
 __all__ = ["ScaleError", "parse_scheduler", "dask_executor", "unit_deals", "sim_options",
-           "UNIT_GAMES"]
+           "run_options", "GamesStore", "UNIT_GAMES"]
 
 #: Games of the fastest bots (random, L1) per work unit: a few seconds of work, so Dask's
 #: few milliseconds per task cost well under 1%, while an interrupted run loses little.
@@ -242,48 +242,53 @@ def _first_line(error: BaseException) -> str:
     return text[0] if text else type(error).__name__
 
 
-@contextlib.contextmanager
-def sim_options(*, lineup: Sequence[BotSpec], games: int, players: int, seed: int,
-                rules: Rules, jobs: int, scheduler: str | None, out: Path | None,
-                resume: bool, unit_games: int | None, game: str = "tienlen",
-                names: Sequence[str] | None = None) -> Iterator[dict[str, Any]]:
-    """The extra :func:`tienlen.arena.run` arguments for ``tienlen sim --scheduler/--out/
-    --resume/--unit-games``: an executor, the unit size, the units already on file and
-    the writer of new ones. Checks everything (flags, the file) before starting a
-    cluster. On Ctrl-C, says how much is on file and how to resume. ``game`` another
-    registered game than Tiến Lên (:func:`tienlen.table.arena.run_table`): ``lineup``
-    holds its bot levels, ``names`` the result's entry names, and ``rules`` is unused."""
-    from .results import GamesFile, RunHeader
+class GamesStore(Protocol):
+    """A results file of any game as :func:`run_options` writes it: the units already on
+    file (an earlier run's), the games they hold, and what to do with each new unit."""
 
+    @property
+    def units(self) -> Sequence[Any]: ...
+
+    @property
+    def played(self) -> int: ...
+
+    def write(self, unit: Any) -> None: ...
+
+    def discard(self) -> None: ...
+
+
+@contextlib.contextmanager
+def run_options(*, games: int, jobs: int, scheduler: str | None, out: Path | str | None,
+                resume: bool, unit_size: Callable[[int], int],
+                open_store: Callable[[], contextlib.AbstractContextManager[GamesStore]]
+                | None = None,
+                check: Callable[[], None] | None = None,
+                error: Callable[[str], ValueError] = ScaleError) -> Iterator[dict[str, Any]]:
+    """The extra arguments of an arena run of any game (:func:`tienlen.table.arena.run_work`)
+    for ``tienlen sim --scheduler/--out/--resume/--unit-games``: an executor, the unit size,
+    the units already on file and the writer of new ones. Checks the flags (then ``check()``,
+    the game's own checks) and opens the file (``open_store()``, for ``out``: a context
+    manager that gives the store and closes it) before it
+    starts a cluster; a cluster that does not start removes the file it created. The unit
+    size is ``unit_size(workers)``. On Ctrl-C, and whenever the file is left short, says
+    how much is on file and how to resume. Refusals are ``error(message)``."""
     if resume and out is None:
-        raise ScaleError("--resume continues the run in --out FILE: give --out")
+        raise error("--resume continues the run in --out FILE: give --out")
     if scheduler is not None and jobs != 1:
-        raise ScaleError("--jobs and --scheduler exclude each other: the cluster's workers "
-                         "play the games")
-    if unit_games is not None and (unit_games < players or unit_games % players):
-        raise ScaleError(f"--unit-games must be a positive multiple of players ({players}); "
-                         f"got {unit_games}")
-    if games < players or games % players:
-        # arena.run would say so too, but only after the file was created.
-        raise ScaleError(f"games must be a positive multiple of players ({players}), so "
-                         f"that every bot sits in every seat equally; got {games}")
+        raise error("--jobs and --scheduler exclude each other: the cluster's workers "
+                    "play the games")
+    if check is not None:
+        check()
     if scheduler is not None:
         parse_scheduler(scheduler)
         _distributed()
-    deals = games // players
     options: dict[str, Any] = {}
     with contextlib.ExitStack() as stack:
         store = None
         if out is not None:
-            if game == "tienlen":
-                header = RunHeader.of(lineup, players, seed=seed, rules=rules)
-            else:
-                assert names is not None
-                header = RunHeader.of_table(game, [str(e) for e in lineup], names, players,
-                                            seed=seed)
-            store = stack.enter_context(GamesFile.open(out, header, games=games,
-                                                       resume=resume))
-            options["done"] = store.units
+            assert open_store is not None
+            store = stack.enter_context(open_store())
+            options["done"] = list(store.units)
             options["on_unit"] = store.write
             if store.units:
                 print(f"resuming {out}: {store.played} of {games} games on file",
@@ -297,11 +302,8 @@ def sim_options(*, lineup: Sequence[BotSpec], games: int, players: int, seed: in
                     store.discard()    # the file this run created, still empty
                 raise
             options["executor"] = executor
-        if unit_games is not None:
-            options["unit_deals"] = unit_games // players
-        else:
-            options["unit_deals"] = unit_deals(lineup, deals=max(deals, 1),
-                                               workers=max(workers, 1))
+        options["unit_deals"] = unit_size(max(workers, 1))
+
         def hint() -> None:
             if store is not None and store.played < games:
                 print(f"\n{store.played} of {games} games are in {out}: run the same command "
@@ -314,3 +316,44 @@ def sim_options(*, lineup: Sequence[BotSpec], games: int, players: int, seed: in
             raise
         # A caller that shows a partial result on Ctrl-C and returns normally: same hint.
         hint()
+
+
+@contextlib.contextmanager
+def sim_options(*, lineup: Sequence[BotSpec], games: int, players: int, seed: int,
+                rules: Rules, jobs: int, scheduler: str | None, out: Path | None,
+                resume: bool, unit_games: int | None, game: str = "tienlen",
+                names: Sequence[str] | None = None) -> Iterator[dict[str, Any]]:
+    """The extra :func:`tienlen.arena.run` arguments for ``tienlen sim --scheduler/--out/
+    --resume/--unit-games`` (:func:`run_options`), the file a
+    :class:`tienlen.results.GamesFile`. ``game`` another registered game than Tiến Lên
+    (:func:`tienlen.table.arena.run_table`): ``lineup`` holds its bot levels, ``names``
+    the result's entry names, and ``rules`` is unused."""
+    from .results import GamesFile, RunHeader
+
+    def check() -> None:
+        if unit_games is not None and (unit_games < players or unit_games % players):
+            raise ScaleError(f"--unit-games must be a positive multiple of players ({players}); "
+                             f"got {unit_games}")
+        if games < players or games % players:
+            # arena.run would say so too, but only after the file was created.
+            raise ScaleError(f"games must be a positive multiple of players ({players}), so "
+                             f"that every bot sits in every seat equally; got {games}")
+
+    def open_store() -> GamesFile:
+        assert out is not None
+        if game == "tienlen":
+            header = RunHeader.of(lineup, players, seed=seed, rules=rules)
+        else:
+            assert names is not None
+            header = RunHeader.of_table(game, [str(e) for e in lineup], names, players,
+                                        seed=seed)
+        return GamesFile.open(out, header, games=games, resume=resume)
+
+    def unit_size(workers: int) -> int:
+        if unit_games is not None:
+            return unit_games // players
+        return unit_deals(lineup, deals=max(games // players, 1), workers=workers)
+
+    with run_options(games=games, jobs=jobs, scheduler=scheduler, out=out, resume=resume,
+                     unit_size=unit_size, open_store=open_store, check=check) as options:
+        yield options

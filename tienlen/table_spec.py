@@ -25,7 +25,7 @@ from .combos import Combo
 from .errors import CardParseError
 from .match import Match
 from .reasons import IllegalMoveError
-from .table.spec import Action, CanFromVerify, IllegalActionError, check_action
+from .table.spec import Action, IllegalActionError, MatchTable, check_action, table_option
 from .view import View
 
 __all__ = ["SPEC", "TienlenSpec", "TienlenTable", "TienlenTableBot", "DEFAULT_HANDS"]
@@ -55,7 +55,7 @@ def _record(action: GameAction) -> dict[str, Any]:
     return dict(_combo_json(action.cards, action.combo), seat=action.seat)
 
 
-class TienlenTable(CanFromVerify):
+class TienlenTable(MatchTable):
     """A Tiến Lên match at a table (see :class:`tienlen.table.TableState`)."""
 
     game = "tienlen"
@@ -91,10 +91,6 @@ class TienlenTable(CanFromVerify):
     def hand_number(self) -> int:
         return self._match.hand_number
 
-    @property
-    def is_over(self) -> bool:
-        return self.phase == "over"
-
     def legal_actions(self) -> list[dict[str, Any]]:
         game = self._match.game
         if game.turn is None:
@@ -107,12 +103,7 @@ class TienlenTable(CanFromVerify):
 
     def _check(self, action: Action, seat: int) -> tuple[dict[str, Any], Cards | None]:
         a = check_action(action)
-        if self.phase == "over":
-            raise IllegalActionError("GAME_OVER", "the match is over")
-        if self.phase == "hand_over":
-            raise IllegalActionError("HAND_OVER", "the hand is over: deal the next one first")
-        if type(seat) is not int or not 0 <= seat < self.players:
-            raise IllegalActionError("BAD_SEAT", f"seat must be 0..{self.players - 1}")
+        self._check_acting(seat)
         if a["kind"] not in ("play", "pass"):
             raise IllegalActionError("BAD_ACTION", "Tiến Lên has no tribute")
         cards = None
@@ -149,9 +140,7 @@ class TienlenTable(CanFromVerify):
         return record
 
     def next_hand(self) -> None:
-        if self.phase != "hand_over":
-            raise IllegalActionError("HAND_NOT_OVER" if self.phase == "play" else "GAME_OVER",
-                                     "no hand to deal now")
+        self._check_deal()
         self._match.next_hand()
         self._trick = {}
 
@@ -167,8 +156,7 @@ class TienlenTable(CanFromVerify):
                 "totals": list(self._match.totals), "hands": self._hands}
 
     def view(self, seat: int) -> dict[str, Any]:
-        if type(seat) is not int or not 0 <= seat < self.players:
-            raise IllegalActionError("BAD_SEAT", f"seat must be 0..{self.players - 1}")
+        self._check_seat(seat)
         game = self._match.game
         v = game.view(seat)
         pile = None
@@ -231,12 +219,7 @@ class TienlenSpec:
         players = 4 if players is None else players
         if players not in self.player_counts:
             raise ValueError(f"Tiến Lên is played by 2-4; got players={players!r:.20}")
-        opts = dict(options or {})
-        hands = opts.pop("hands", DEFAULT_HANDS)
-        if opts:
-            raise ValueError(f"unknown Tiến Lên table options: {', '.join(sorted(opts))}")
-        if type(hands) is not int or not 1 <= hands <= MAX_HANDS:
-            raise ValueError(f"hands must be an int 1..{MAX_HANDS}")
+        hands = table_option(options, "hands", DEFAULT_HANDS, MAX_HANDS, "Tiến Lên")
         return TienlenTable(seed, players=players, hands=hands)
 
     def make_bot(self, level: str, seed: int) -> TienlenTableBot:

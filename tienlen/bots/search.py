@@ -75,6 +75,7 @@ from ..cards import Cards
 from ..view import View
 from ..solver import Solution, Value
 from ..solver import solve as solve_position
+from ..table.budget import budget_options, check_budget
 from .base import PASS, Bot, BotError, Move
 from .split import GROUP, move_damage
 
@@ -187,17 +188,10 @@ class SearchBot(Bot):
         infer: bool = True,
     ) -> None:
         super().__init__(seed)
-        if iterations is not None and time_ms is not None:
-            raise BotError("give iterations= (deterministic) or time_ms=, not both")
-        if iterations is not None and (type(iterations) is not int or iterations < 1):
-            raise BotError(f"iterations must be a positive int; got {iterations!r}")
-        if time_ms is not None and (isinstance(time_ms, bool) or not isinstance(time_ms, (int, float))
-                                    or not time_ms > 0):
-            raise BotError(f"time_ms must be a positive number; got {time_ms!r}")
+        self.iterations, self.time_ms = check_budget(iterations, time_ms,
+                                                     default_ms=DEFAULT_TIME_MS, error=BotError)
         if playout not in PLAYOUTS:
             raise BotError(f"playout must be one of {', '.join(PLAYOUTS)}; got {playout!r}")
-        self.iterations = iterations
-        self.time_ms = None if iterations is not None else float(time_ms or DEFAULT_TIME_MS)
         self.playout = playout
         self.prune = prune
         self.solver = bool(solver)
@@ -207,11 +201,7 @@ class SearchBot(Bot):
 
     @property
     def name(self) -> str:
-        options = []
-        if self.iterations is not None:
-            options.append(f"iterations={self.iterations}")
-        elif self.time_ms != DEFAULT_TIME_MS:
-            options.append(f"time_ms={self.time_ms:g}")
+        options = budget_options(self.iterations, self.time_ms, default_ms=DEFAULT_TIME_MS)
         if self.playout != "plan":
             options.append(f"playout={self.playout}")
         if not self.solver:

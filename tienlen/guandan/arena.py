@@ -45,7 +45,7 @@ from typing import Any, Final, Literal, Union
 import numpy as np
 
 from ..table.arena import (MAX_JOBS, ArenaError, ArenaInterrupted, Comparison, Interval,
-                           Pace, Stopped, Work, mean_interval, paired_test, run_work)
+                           Pace, Work, mean_interval, paired_test, play_deals, run_work)
 from ..table.files import (HEADER_FILE, ParquetUnits, ResultsError, _durable, _json_line,
                            float_column, int_column, int_field, span_field)
 from ..lockfile import WriterLock
@@ -207,19 +207,8 @@ class _Boards(Work[DuplicateUnit, "DuplicateResult"]):
 
     def play(self, start: int, stop: int, pace: Pace | None) -> DuplicateUnit:
         unit = DuplicateUnit.empty(start, stop - start)
-        done = start
-        try:
-            for board in range(start, stop):
-                for seating in (0, 1):
-                    self._play_game(unit, board, seating, pace)
-                    if pace is not None:
-                        pace.pending += 1
-                done = board + 1
-        except Stopped:
-            pass
-        finally:
-            if pace is not None:
-                pace.flush()
+        done = play_deals(start, stop, 2, pace,
+                          lambda board, seating: self._play_game(unit, board, seating, pace))
         return unit.head(done - start)
 
     def _play_game(self, unit: DuplicateUnit, board: int, seating: int,

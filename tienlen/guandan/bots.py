@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from .. import _guandan
+from ..table.budget import budget_options, check_budget
 from .cards import Cards, _wrap
 from .config import RuleConfig
 from .game import GameView, return_candidates, single_value, teams_bits, tribute_candidates
@@ -289,17 +290,10 @@ class SearchBot(Bot):
                  margin: float = 1.0, solver: bool = True, solve_cards: int = 14,
                  solve_nodes: int = 2000) -> None:
         super().__init__(seed)
-        if iterations is not None and time_ms is not None:
-            raise ValueError("give iterations= (deterministic) or time_ms=, not both")
-        if iterations is not None and (type(iterations) is not int or iterations < 1):
-            raise ValueError(f"iterations must be a positive int; got {iterations!r}")
-        if time_ms is not None and (isinstance(time_ms, bool) or not isinstance(time_ms, (int, float))
-                                    or not 0 < time_ms <= 60_000):
-            raise ValueError(f"time_ms must be a number in (0, 60000]; got {time_ms!r}")
+        self.iterations, self.time_ms = check_budget(iterations, time_ms,
+                                                     default_ms=DEFAULT_TIME_MS, top_ms=60_000)
         if type(max_candidates) is not int or max_candidates < 2:
             raise ValueError(f"max_candidates must be an int >= 2; got {max_candidates!r}")
-        self.iterations = iterations
-        self.time_ms = None if iterations is not None else float(time_ms or DEFAULT_TIME_MS)
         self.max_candidates = max_candidates
         if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin <= 10:
             raise ValueError(f"margin must be a number in [0, 10]; got {margin!r}")
@@ -316,11 +310,7 @@ class SearchBot(Bot):
 
     @property
     def name(self) -> str:
-        options = []
-        if self.iterations is not None:
-            options.append(f"iterations={self.iterations}")
-        elif self.time_ms != DEFAULT_TIME_MS:
-            options.append(f"time_ms={self.time_ms:g}")
+        options = budget_options(self.iterations, self.time_ms, default_ms=DEFAULT_TIME_MS)
         if not self.solver:
             options.append("solver=off")
         return f"L3({', '.join(options)})" if options else "L3"

@@ -36,7 +36,6 @@ __all__ = ["run_play", "run_moves", "run_replay", "run_sim", "LABELS", "default_
            "run_moves_text", "TrainingSession"]
 
 
-
 def __getattr__(name: str) -> object:
     # The terminal UI loads on first use: the full-screen session (rich) and the training
     # mode's words (English and Chinese, the plan's labels), which live with its screen.
@@ -49,6 +48,11 @@ def __getattr__(name: str) -> object:
 
         return WORDS
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    # The names __getattr__ lends (TrainingSession, LABELS) are listed before any use.
+    return sorted({*globals(), *__all__})
 
 
 def default_lang() -> str:
@@ -273,107 +277,91 @@ def run_sim(args: argparse.Namespace) -> int:
     mode: arena.Mode = "match" if matches is not None else "hand"
     scheduler = getattr(args, "scheduler", None)
     resume = bool(getattr(args, "resume", False))
-    unit_games = getattr(args, "unit_games", None)
-    if resume and getattr(args, "out", None) is None:
-        raise GuandanError("--resume continues the run in --out FILE: give --out")
-    if scheduler is not None and args.jobs != 1:
-        raise GuandanError("--jobs and --scheduler exclude each other: the cluster's workers "
-                           "play the games")
-    if unit_games is not None and unit_games % 2:
-        raise GuandanError(f"--unit-games must be even (a board is two games); got {unit_games}")
-    # Checked before a file is made or a cluster started: a bad request leaves nothing.
-    arena.check_request(specs[0], specs[1], matches=matches, hands=hands, seed=seed,
-                        jobs=args.jobs, hand_cap=hand_cap)
-    if scheduler is not None:
-        from ..scale import _distributed, parse_scheduler
+    unit_games: int | None = getattr(args, "unit_games", None)
+    out: Path | None = getattr(args, "out", None)
 
-        parse_scheduler(scheduler)
-        _distributed()
-    stack = contextlib.ExitStack()
-    writer = None
-    options: dict[str, Any] = {}
-    if getattr(args, "out", None) is not None:
-        if Path(args.out).suffix not in (".jsonl", ".parquet"):
-            raise GuandanError(f"--out {args.out}: name a .jsonl (JSON lines) or .parquet "
+    def check() -> None:
+        if unit_games is not None and unit_games % 2:
+            raise GuandanError(f"--unit-games must be even (a board is two games); "
+                               f"got {unit_games}")
+        # Checked before a file is made or a cluster started: a bad request leaves nothing.
+        arena.check_request(specs[0], specs[1], matches=matches, hands=hands, seed=seed,
+                            jobs=args.jobs, hand_cap=hand_cap)
+        if out is not None and Path(out).suffix not in (".jsonl", ".parquet"):
+            raise GuandanError(f"--out {out}: name a .jsonl (JSON lines) or .parquet "
                                "(pyarrow) file")
-        writer = arena.GamesWriter(args.out, teams=[arena.team_name(s) for s in specs],
-                                   mode=mode, seed=seed, hand_cap=hand_cap, games=games,
-                                   resume=resume)
-        stack.callback(writer.close)
-        options["done"] = list(writer.units)
-        if writer.units:
-            print(f"resuming {args.out}: {writer.played} of {games} games on file",
-                  file=sys.stderr)
-    workers = args.jobs
-    if scheduler is not None:
-        from ..scale import dask_executor
 
-        try:
-            executor, workers = stack.enter_context(dask_executor(scheduler))
-        except BaseException:
-            if writer is not None:
-                writer.discard()    # the file this run created, still empty
-            stack.close()
-            raise
-        options["executor"] = executor
-    if unit_games is not None:
-        options["unit_deals"] = max(1, unit_games // 2)
-    elif writer is not None or scheduler is not None:
+    def open_store() -> arena.GamesWriter:
+        assert out is not None
+        return arena.GamesWriter(out, teams=[arena.team_name(s) for s in specs], mode=mode,
+                                 seed=seed, hand_cap=hand_cap, games=games, resume=resume)
+
+    def unit_size(workers: int) -> int:
+        if unit_games is not None:
+            return max(1, unit_games // 2)
         from ..scale import unit_deals
 
         # A match is some ten hands: units of about a tenth of the games of hands.
-        options["unit_deals"] = unit_deals(levels, deals=max(games // 2, 1),
-                                           workers=max(workers, 1),
-                                           unit_games=256 if mode == "match" else 2048)
-    resumed = 2 * sum(u.stop - u.start for u in options.get("done", ()))
-    terminal = Terminal()
-    progress = progress_bar(terminal)
-    task = progress.add_task(" vs ".join(f"{lv}+{lv}" for lv in levels), total=games,
-                             completed=resumed, resumed=resumed)
+        return unit_deals(levels, deals=max(games // 2, 1), workers=workers,
+                          unit_games=256 if mode == "match" else 2048)
 
-    def advance(done: int, total: int) -> None:
-        progress.update(task, completed=done, total=total)
+    # The file, the cluster and the resume hint: the one setup of every game's sim.
+    stack = contextlib.ExitStack()
+    options: dict[str, Any] = {}
+    if scheduler is not None or out is not None or resume or unit_games is not None:
+        from ..scale import run_options
 
-    start = time.perf_counter()
-    interrupted = False
-    result: arena.DuplicateResult | None
-    try:
-        with progress:
-            result = arena.run(specs[0], specs[1], matches=matches, hands=hands,
-                               seed=seed, jobs=args.jobs, hand_cap=hand_cap,
-                               progress=advance,
-                               on_unit=writer.write if writer is not None else None,
-                               **options)
-    except arena.DuplicateInterrupted as stop:
-        interrupted, result = True, stop.result
-    finally:
-        stack.close()
-    seconds = time.perf_counter() - start
-    if interrupted:
-        played = 0 if result is None else result.games
-        terminal.print(f"Interrupted: {played} of {games} games played in complete boards "
-                       "(both seatings); the results below are theirs.", style="bold yellow",
-                       soft_wrap=True)
-    if result is not None:
-        print_results(terminal, duplicate_tables(result, levels, seconds,
-                                                 width=terminal.console.width))
-    if writer is not None:
-        terminal.print(f"Games written to {writer.path}", style="dim", soft_wrap=True)
-    if interrupted:
-        if writer is not None and writer.played < games:
-            print(f"\n{writer.played} of {games} games are in {writer.path}: run the same "
-                  "command with --resume to finish", file=sys.stderr)
-        if json_path is not None:
-            terminal.print(f"{json_path} not written: the run did not finish.", style="dim",
-                           soft_wrap=True)
-        return EXIT_INTERRUPTED
-    assert result is not None
-    if json_path is not None:
-        record = {**result.to_json(), "game": "guandan", "lineup": levels, "jobs": args.jobs,
-                  "iterations": getattr(args, "iterations", None), "seconds": seconds}
+        options = stack.enter_context(run_options(
+            games=games, jobs=args.jobs, scheduler=scheduler, out=out, resume=resume,
+            unit_size=unit_size, open_store=open_store, check=check, error=GuandanError))
+    else:
+        check()
+    with stack:    # the file closes, and says how to resume, once the results are shown
+        resumed = 2 * sum(u.stop - u.start for u in options.get("done", ()))
+        terminal = Terminal()
+        progress = progress_bar(terminal)
+        task = progress.add_task(" vs ".join(f"{lv}+{lv}" for lv in levels), total=games,
+                                 completed=resumed, resumed=resumed)
+
+        def advance(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        start = time.perf_counter()
+        interrupted = False
+        result: arena.DuplicateResult | None
         try:
-            json_path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
-        except OSError as error:
-            raise GuandanError(f"cannot write {json_path}: {error.strerror or error}") from None
-        terminal.print(f"Results written to {json_path}", style="dim", soft_wrap=True)
-    return 0
+            with progress:
+                result = arena.run(specs[0], specs[1], matches=matches, hands=hands,
+                                   seed=seed, jobs=args.jobs, hand_cap=hand_cap,
+                                   progress=advance, **options)
+        except arena.DuplicateInterrupted as stop:
+            interrupted, result = True, stop.result
+        seconds = time.perf_counter() - start
+        if interrupted:
+            played = 0 if result is None else result.games
+            terminal.print(f"Interrupted: {played} of {games} games played in complete "
+                           "boards (both seatings); the results below are theirs.",
+                           style="bold yellow", soft_wrap=True)
+        if result is not None:
+            print_results(terminal, duplicate_tables(result, levels, seconds,
+                                                     width=terminal.console.width))
+        if out is not None:
+            terminal.print(f"Games written to {Path(out)}", style="dim", soft_wrap=True)
+        if interrupted:
+            # (how much of the file is written, and how to resume: run_options says so)
+            if json_path is not None:
+                terminal.print(f"{json_path} not written: the run did not finish.",
+                               style="dim", soft_wrap=True)
+            return EXIT_INTERRUPTED
+        assert result is not None
+        if json_path is not None:
+            record = {**result.to_json(), "game": "guandan", "lineup": levels,
+                      "jobs": args.jobs, "iterations": getattr(args, "iterations", None),
+                      "seconds": seconds}
+            try:
+                json_path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+            except OSError as error:
+                raise GuandanError(f"cannot write {json_path}: "
+                                   f"{error.strerror or error}") from None
+            terminal.print(f"Results written to {json_path}", style="dim", soft_wrap=True)
+        return 0

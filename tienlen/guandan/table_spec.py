@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..table.spec import Action, CanFromVerify, IllegalActionError, check_action
+from ..table.spec import Action, IllegalActionError, MatchTable, check_action, table_option
 from .bots import LEVELS, Bot, make_bot
 from .cards import RANKS, Card, Cards
 from .errors import GuandanError
@@ -99,7 +99,7 @@ def _parse_card(name: str) -> Card:
         raise IllegalActionError("INVALID_CARDS", str(error)) from None
 
 
-class GuandanTable(CanFromVerify):
+class GuandanTable(MatchTable):
     """A Guandan match at a table (see :class:`tienlen.table.TableState`)."""
 
     game = "guandan"
@@ -163,20 +163,15 @@ class GuandanTable(CanFromVerify):
         out.extend(play_json(p) for p in game.legal_plays())
         return out
 
-    def _check_seat(self, seat: int) -> None:
-        if self._match.is_over:
-            raise IllegalActionError("GAME_OVER", "the match is over")
-        if self._shown is not None:
-            raise IllegalActionError("HAND_OVER", "the hand is over: deal the next one first")
-        if type(seat) is not int or not 0 <= seat < 4:
-            raise IllegalActionError("BAD_SEAT", f"seat must be 0..3; got {seat!r:.20}")
+    def _check_turn(self, seat: int) -> None:
+        self._check_acting(seat)
         if seat != self._match.turn:
             raise IllegalActionError("NOT_YOUR_TURN",
                                      f"it is seat {self._match.turn}'s turn, not seat {seat}'s")
 
     def _call(self, action: Action, seat: int, do: bool) -> Any:
         a = check_action(action)
-        self._check_seat(seat)
+        self._check_turn(seat)
         m, kind = self._match, a["kind"]
         try:
             if kind == "play":
@@ -230,8 +225,7 @@ class GuandanTable(CanFromVerify):
                 "match_winner": self._match.winner, "capped": self._match.capped}
 
     def view(self, seat: int) -> dict[str, Any]:
-        if type(seat) is not int or not 0 <= seat < 4:
-            raise IllegalActionError("BAD_SEAT", f"seat must be 0..3; got {seat!r:.20}")
+        self._check_seat(seat)
         game = self._game()
         v = game.view(seat)
         m = self._match
@@ -314,12 +308,8 @@ class GuandanSpec:
                   options: Mapping[str, Any] | None = None) -> GuandanTable:
         if players not in (None, 4):
             raise ValueError(f"Guandan is played by 4; got players={players!r:.20}")
-        opts = dict(options or {})
-        max_hands = opts.pop("max_hands", DEFAULT_MAX_HANDS)
-        if opts:
-            raise ValueError(f"unknown Guandan table options: {', '.join(sorted(opts))}")
-        if type(max_hands) is not int or not 1 <= max_hands <= DEFAULT_MAX_HANDS:
-            raise ValueError(f"max_hands must be an int 1..{DEFAULT_MAX_HANDS}")
+        max_hands = table_option(options, "max_hands", DEFAULT_MAX_HANDS, DEFAULT_MAX_HANDS,
+                                 "Guandan")
         return GuandanTable(seed, max_hands=max_hands)
 
     def make_bot(self, level: str, seed: int) -> GuandanTableBot:

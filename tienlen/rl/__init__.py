@@ -12,8 +12,12 @@
 ``GuandanVectorEnv(n)``     Guandan: Gymnasium VectorEnv over N native tables (:mod:`.guandan_vector`)
 ==========================  ==============================================================
 
-All of them encode with the one native encoder; the layout is in :mod:`.encoding` and
-``docs/rl.md``. Submodules import pettingzoo / gymnasium / torch only when used.
+All of them encode with their game's one native encoder; the layout is in :mod:`.encoding`,
+:mod:`.guandan_encoding` and ``docs/rl.md``. What the envs of every game share (errors,
+argument checks, the masked action space, the AEC env's seats) is in :mod:`.common`,
+:mod:`.spaces` and :mod:`.seat_aec`, which import no game. Every name loads on first use:
+``import tienlen.rl`` loads no game, and a Guandan env none of Tiến Lên's modules.
+Submodules import pettingzoo / gymnasium / torch only when used.
 
 >>> import tienlen.rl as rl
 >>> rl.OBS_SIZE, rl.NUM_ACTIONS, rl.MAX_LEGAL    # action 0 passes, 1..486 index the moves
@@ -23,15 +27,12 @@ All of them encode with the one native encoder; the layout is in :mod:`.encoding
 >>> env.step(487)
 Traceback (most recent call last):
 ...
-tienlen.rl.encoding.IllegalActionError: action 487 is outside the action mask: ...
+tienlen.rl.common.IllegalActionError: action 487 is outside the action mask: ...
 """
 
 from __future__ import annotations
 
 from typing import Any
-
-from .encoding import (FIELDS, HISTORY, MAX_LEGAL, NUM_ACTIONS, OBS_SIZE, IllegalActionError,
-                       OpponentError, place_rewards)
 
 __all__ = ["env", "raw_env", "TienlenAECEnv", "TienlenEnv", "VectorObservation", "TienlenVectorEnv", "VecGames",
            "PolicyBot", "NativeVecEnv", "OBS_SIZE", "NUM_ACTIONS", "MAX_LEGAL", "HISTORY", "FIELDS",
@@ -39,6 +40,9 @@ __all__ = ["env", "raw_env", "TienlenAECEnv", "TienlenEnv", "VectorObservation",
            "guandan_env", "GuandanAECEnv", "GuandanEnv", "GuandanVectorEnv"]
 
 _LAZY = {
+    "OBS_SIZE": "encoding", "NUM_ACTIONS": "encoding", "MAX_LEGAL": "encoding",
+    "HISTORY": "encoding", "FIELDS": "encoding", "place_rewards": "encoding",
+    "IllegalActionError": "common", "OpponentError": "common",
     "env": "aec", "raw_env": "aec", "TienlenAECEnv": "aec",
     "TienlenEnv": "gym_env", "VectorObservation": "gym_env",
     "TienlenVectorEnv": "vector", "VecGames": "vector",
@@ -56,3 +60,7 @@ def __getattr__(name: str) -> Any:
     import importlib
 
     return getattr(importlib.import_module(f".{module}", __name__), name)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

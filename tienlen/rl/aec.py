@@ -27,9 +27,10 @@ from .. import _core
 from ..cards import Cards
 from ..rules import Rules
 from ..seeds import check_players, check_seed
-from .encoding import (NUM_ACTIONS, EnvStateError, UnknownAgentError, action_space,
-                       check_action, check_render_mode, deal_with_a_decision, flag_arg,
+from .common import EnvStateError, check_render_mode, flag_arg
+from .encoding import (NUM_ACTIONS, action_space, check_action, deal_with_a_decision,
                        observation_space, place_rewards, rules_arg)
+from .seat_aec import SeatAECEnv
 
 __all__ = ["env", "raw_env", "TienlenAECEnv"]
 
@@ -44,9 +45,7 @@ def raw_env(players: int = 4, rules: Rules | str | None = None, **kwargs: Any) -
     return TienlenAECEnv(players=players, rules=rules, **kwargs)
 
 
-# PettingZoo ships no type information: AECEnv is Any to mypy, which cannot check a class
-# built on it (should a release add types, the ignore becomes unused, hence that code too).
-class TienlenAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
+class TienlenAECEnv(SeatAECEnv):
     """One hand of Tiến Lên per episode, agents ``player_0`` .. ``player_{n-1}`` (seat order).
 
     Observations are dicts (``tienlen.rl.encoding.observation_space``): the observer's
@@ -130,13 +129,9 @@ class TienlenAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
 
     def step(self, action: int | None) -> None:
         """Act for :attr:`agent_selection`. An action outside its mask raises
-        :class:`~tienlen.rl.encoding.IllegalActionError` and changes nothing."""
-        if self._closed:
-            raise EnvStateError("this env is closed: make a new one")
-        self._check_reset("step")
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+        :class:`~tienlen.rl.common.IllegalActionError` and changes nothing."""
+        agent = self._agent_to_step(action)
+        if agent is None:
             return
         a = check_action(self.game, action)
         self.game.step(a)
@@ -155,28 +150,9 @@ class TienlenAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         else:
             self.agent_selection = self.possible_agents[self.game.turn]
 
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """PettingZoo's ``last()``: before the first reset an :class:`EnvStateError`, as
-        for :meth:`step` and :meth:`observe` (it was an AttributeError)."""
-        self._check_reset("last")
-        return super().last(observe)  # type: ignore[no-any-return]
-
-    def _check_reset(self, what: str) -> None:
-        if "agent_selection" not in self.__dict__:
-            raise EnvStateError(f"call reset() before {what}()")
-
-    def render(self) -> str | None:
-        """A text picture of the table, returned (``render_mode="ansi"``) or printed
-        (``"human"``): every seat's cards (all of them: this is the env's view, not a
-        player's), the pile, the turn."""
-        if self.render_mode is None:
-            return None
-        if self.render_mode == "human":
-            print(self._text())
-            return None
-        return self._text()
-
     def _text(self) -> str:
+        """Every seat's cards (all of them: this is the env's view, not a player's), the
+        pile, the turn."""
         g = self.game
         state = g.state()
         lines = []
@@ -201,14 +177,3 @@ class TienlenAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         for seat, hand in enumerate(self.game.hands):
             out[seat] = [(hand >> c) & 1 for c in range(52)]
         return out
-
-    def close(self) -> None:
-        """End the env: later steps and resets raise EnvStateError. Idempotent."""
-        self._closed = True
-
-    def _seat_of(self, agent: object) -> int:
-        try:
-            return self.agent_name_mapping[agent]  # type: ignore[index]
-        except (KeyError, TypeError):   # TypeError: an unhashable name
-            raise UnknownAgentError(f"no agent {agent!r:.80} (agents: "
-                                    f"{', '.join(self.possible_agents)})") from None

@@ -19,10 +19,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import _core
-from ..errors import TienlenError
 from ..rules import Rules
-from ..seeds import check_players, check_seed, splitmix64
-from ..table.errors import IllegalActionError as _SharedIllegalActionError
+from ..seeds import check_players, splitmix64
+# The envs' errors and argument checks belong to no game; their names stay importable here.
+from .common import (EnvStateError, IllegalActionError, OpponentError, SampleMaskError,
+                     UnknownAgentError, check_render_mode, flag_arg, opponents_arg,
+                     threads_arg as _threads_arg, vector_actions, vector_seeds)
 
 if TYPE_CHECKING:
     import gymnasium
@@ -58,120 +60,16 @@ FIELDS: dict[str, tuple[int, int]] = {
 }
 
 
-class IllegalActionError(_SharedIllegalActionError):
-    """An action outside the action mask; the env is left exactly as it was. It is the one
-    :class:`tienlen.table.errors.IllegalActionError` (reason ``ILLEGAL_ACTION``; its text
-    the message alone, as it always was)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__("ILLEGAL_ACTION", message, text=message)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.message,), dict(self.__dict__))
-
-
-class EnvStateError(TienlenError):
-    """A call out of order: a step before the first reset, or a step or reset after
-    close. The env is left exactly as it was."""
-
-
-class UnknownAgentError(TienlenError, KeyError):
-    """An agent name the AEC env does not have (a KeyError too, as a dict lookup's)."""
-
-
-class SampleMaskError(TienlenError):
-    """A ``mask`` or ``probability`` given to an action space's ``sample`` that Gymnasium
-    would refuse with a bare ``AssertionError`` (not an array, wrong dtype or shape, values
-    other than 0 and 1, probabilities that do not sum to 1). Nothing was drawn."""
-
-
-class OpponentError(TienlenError):
-    """An opponent bot of the Gymnasium env raised, or answered with something that is not
-    a legal move (the original error is its ``__cause__``). The hand cannot go on: the
-    episode is over, and the next call must be ``reset()``."""
-
-
-def vector_seeds(seed: object) -> int | np.ndarray:
-    """A vectorised env's ``reset(seed=)``, for either game: an int (env i then uses the
-    stream (seed, i)), one seed per env as a uint64 array, or None (fresh entropy, drawn here
-    so that the core sees an int).
-
-    >>> vector_seeds(7), vector_seeds([1, 2]).tolist()
-    (7, [1, 2])
-    >>> vector_seeds("7")
-    Traceback (most recent call last):
-    ...
-    ValueError: seed must be an int, one int per env, or None; got '7'
-    """
-    if seed is None:
-        return int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
-    if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
-        return check_seed(int(seed))
-    if isinstance(seed, (str, bytes)):
-        raise ValueError(f"seed must be an int, one int per env, or None; got {seed!r:.80}")
-    # Each seed checked as an int first: a cast to uint64 would take 1.5 as 1 and raise
-    # TypeError or OverflowError on None or inf.
-    try:
-        values = [check_seed(int(s)) if isinstance(s, (int, np.integer))
-                  and not isinstance(s, (bool, np.bool_)) else check_seed(s)
-                  for s in seed]  # type: ignore[attr-defined]
-    except TypeError:
-        raise ValueError(f"seed must be an int, one int per env, or None; "
-                         f"got {seed!r:.80}") from None
-    return np.array(values, dtype=np.uint64)
-
-
-def vector_actions(actions: object, num_envs: int) -> np.ndarray:
-    """A vectorised env's ``step(actions)``, for either game: one int per env, as the int64
-    array the core takes (which checks it again from its own copy of the buffer).
-
-    >>> vector_actions([3, 0], 2).dtype
-    dtype('int64')
-    >>> vector_actions([1.0, 2.0], 2)
-    Traceback (most recent call last):
-    ...
-    ValueError: actions must be 2 ints; got dtype float64 shape (2,)
-    """
-    arr = np.asarray(actions)
-    if arr.dtype.kind not in "iu" or arr.shape != (num_envs,):
-        raise ValueError(f"actions must be {num_envs} ints; got dtype {arr.dtype} "
-                         f"shape {arr.shape}")
-    return np.ascontiguousarray(arr, dtype=np.int64)
-
-
 def threads_arg(value: object) -> int:
-    """A vectorised env's ``threads=``: an int from 1 to the core's limit, checked when the
-    env is made rather than at its first step.
+    """A vectorised env's ``threads=``: an int from 1 to the core's limit
+    (:func:`tienlen.rl.common.threads_arg`).
 
-    >>> threads_arg(2)
-    2
     >>> threads_arg(0)
     Traceback (most recent call last):
     ...
     ValueError: threads must be an int from 1 to 64; got 0
     """
-    top = _core.VEC_MAX_THREADS
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
-            or not 1 <= int(value) <= top:
-        raise ValueError(f"threads must be an int from 1 to {top}; got {value!r:.80}")
-    return int(value)
-
-
-def flag_arg(value: object, name: str) -> bool:
-    """A yes/no option of an env (``legal_actions=``, ``copy=``): a bool (NumPy's too).
-    Anything else, such as the string ``"False"``, which would count as true, is a
-    ValueError.
-
-    >>> flag_arg(False, "legal_actions")
-    False
-    >>> flag_arg("no", "legal_actions")
-    Traceback (most recent call last):
-    ...
-    ValueError: legal_actions must be True or False; got 'no'
-    """
-    if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name} must be True or False; got {value!r:.80}")
-    return bool(value)
+    return _threads_arg(value, _core.VEC_MAX_THREADS)
 
 
 def rules_arg(rules: Rules | str | None) -> Rules:
@@ -184,19 +82,6 @@ def rules_arg(rules: Rules | str | None) -> Rules:
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a tienlen.Rules; got {rules!r}")
     return rules
-
-
-def opponents_arg(opponents: object) -> tuple[Any, ...]:
-    """The ``opponents=`` sequence every env takes, as a tuple; a string (one name, not a
-    sequence of them) or anything not iterable is a ValueError."""
-    if isinstance(opponents, (str, bytes)):
-        raise ValueError(f"opponents must be a sequence, one entry per other seat; "
-                         f"got the string {opponents!r:.80}")
-    try:
-        return tuple(opponents)  # type: ignore[arg-type]
-    except TypeError:
-        raise ValueError(f"opponents must be a sequence, one entry per other seat; "
-                         f"got {opponents!r:.80}") from None
 
 
 _MAX_REDEALS = 10_000
@@ -214,12 +99,6 @@ def deal_with_a_decision(game: _core.RLGame, seed: int) -> int:
         seed = splitmix64(seed)[1]
     raise ValueError(f"{_MAX_REDEALS} deals in a row were instant wins: these rules leave "
                      "no hand to play")
-
-
-def check_render_mode(render_mode: str | None) -> None:
-    """Refuse a ``render_mode`` the envs do not draw."""
-    if render_mode not in (None, "ansi", "human"):
-        raise ValueError(f"render_mode must be None, 'ansi' or 'human'; got {render_mode!r}")
 
 
 def place_rewards(players: int, rewards: Sequence[float] | None = None) -> tuple[float, ...]:

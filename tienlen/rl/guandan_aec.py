@@ -26,9 +26,10 @@ from pettingzoo.utils import wrappers
 
 from .. import _guandan
 from ..seeds import check_seed
-from .encoding import EnvStateError, UnknownAgentError, check_render_mode
+from .common import EnvStateError, check_render_mode
 from .guandan_encoding import (GD_NUM_ACTIONS, GD_OBS_SIZE, gd_check_action,
                                gd_observation_high, hand_rewards, reward_weights_arg)
+from .seat_aec import SeatAECEnv
 
 __all__ = ["guandan_env", "guandan_raw_env", "GuandanAECEnv"]
 
@@ -42,7 +43,7 @@ def guandan_raw_env(**kwargs: Any) -> GuandanAECEnv:
     return GuandanAECEnv(**kwargs)
 
 
-class GuandanAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
+class GuandanAECEnv(SeatAECEnv):
     """A Guandan match per episode (``episode="match"``, capped at ``max_hands`` hands: then
     truncated) or one hand (``"hand"``: the match goes on at the next reset without a seed).
     Agents ``player_0`` .. ``player_3`` by seat; seats 0 and 2 are team 0. Every action of
@@ -129,13 +130,9 @@ class GuandanAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
 
     def step(self, action: int | None) -> None:
         """Act for :attr:`agent_selection`. An illegal action raises
-        :class:`~tienlen.rl.encoding.IllegalActionError` and changes nothing."""
-        if self._closed:
-            raise EnvStateError("this env is closed: make a new one")
-        self._check_reset("step")
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+        :class:`~tienlen.rl.common.IllegalActionError` and changes nothing."""
+        agent = self._agent_to_step(action)
+        if agent is None:
             return
         t = self.table
         a = gd_check_action(t, action)
@@ -169,27 +166,14 @@ class GuandanAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
                 return
         self.agent_selection = self.possible_agents[t.turn]
 
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        self._check_reset("last")
-        return super().last(observe)  # type: ignore[no-any-return]
-
-    def _check_reset(self, what: str) -> None:
-        if "agent_selection" not in self.__dict__:
-            raise EnvStateError(f"call reset() before {what}()")
-
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
+    def _text(self) -> str:
+        """Every seat's cards, the phase, the levels, the turn."""
         t = self.table
         from ..guandan.cards import Cards
 
         lines = [f"player_{s}: {Cards.from_masks(*h)!s}" for s, h in enumerate(t.hands)]
         lines.append(f"phase {t.phase}, level {t.level}, levels {t.levels}, turn {t.turn}")
-        text = "\n".join(lines)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return "\n".join(lines)
 
     def state(self) -> np.ndarray:
         """Not an observation: every seat's hand as 4 x 108 card vectors (a central critic)."""
@@ -198,12 +182,3 @@ class GuandanAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
             out[seat, :54] = [(once >> k) & 1 for k in range(54)]
             out[seat, 54:] = [(twice >> k) & 1 for k in range(54)]
         return out
-
-    def close(self) -> None:
-        self._closed = True
-
-    def _seat_of(self, agent: object) -> int:
-        try:
-            return self.agent_name_mapping[agent]  # type: ignore[index]
-        except (KeyError, TypeError):
-            raise UnknownAgentError(f"no agent {agent!r:.80}") from None

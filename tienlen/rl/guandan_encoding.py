@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import _guandan
 from ..errors import TienlenError
-from .encoding import IllegalActionError
+from .common import IllegalActionError, native_policy
 
 __all__ = ["GD_OBS_SIZE", "GD_NUM_ACTIONS", "GD_FIELDS", "GD_POLICIES", "gd_policy",
            "gd_observation_high", "hand_rewards", "reward_weights_arg",
@@ -29,6 +29,8 @@ GD_OBS_SIZE: int = _guandan.GR_OBS_SIZE
 GD_NUM_ACTIONS: int = _guandan.GR_PADDED_ACTIONS
 #: Field name -> (offset, length) in the observation.
 GD_FIELDS: dict[str, tuple[int, int]] = {name: (at, n) for name, at, n in _guandan.GR_FIELDS}
+#: The most threads a vectorised step splits over (the core's ``GR_MAX_THREADS``).
+GD_MAX_THREADS = 64
 #: Native seat policies by name.
 GD_POLICIES: dict[str, int] = {"random": _guandan.RANDOM, "greedy": _guandan.GREEDY,
                                "plan": _guandan.PLAN}
@@ -41,11 +43,7 @@ class GuandanEnvError(TienlenError):
 
 def gd_policy(spec: object) -> int:
     """A native policy given by name (``"random"``, ``"greedy"``, ``"plan"``) or value."""
-    if isinstance(spec, str) and spec.lower() in GD_POLICIES:
-        return GD_POLICIES[spec.lower()]
-    if type(spec) is int and spec in GD_POLICIES.values():
-        return spec
-    raise ValueError(f"a native Guandan policy is one of {', '.join(GD_POLICIES)}; got {spec!r:.80}")
+    return native_policy(spec, GD_POLICIES, "a native Guandan policy")
 
 
 def gd_observation_high() -> np.ndarray:

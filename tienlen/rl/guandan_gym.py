@@ -15,7 +15,6 @@ opponents played by native policies.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,15 +24,13 @@ from gymnasium import spaces
 
 from .. import _guandan
 from ..seeds import check_seed
-from .encoding import check_render_mode
-from .gym_env import MaskedDiscrete, SampledAction, _pick
+from .common import check_render_mode
+from .spaces import MaskedDiscrete, SampledAction, next_epoch, _pick
 from .guandan_encoding import (GD_NUM_ACTIONS, GD_OBS_SIZE, gd_check_action,
                                gd_observation_high, gd_policy, hand_rewards,
                                reward_weights_arg)
 
 __all__ = ["GuandanEnv"]
-
-_EPOCHS = itertools.count(1)
 
 
 class GuandanEnv(gymnasium.Env):
@@ -72,7 +69,7 @@ class GuandanEnv(gymnasium.Env):
         self.observation_space = spaces.Dict({
             "observation": spaces.Box(0, gd_observation_high(), (GD_OBS_SIZE,), np.uint8),
             "action_mask": spaces.Box(0, 1, (GD_NUM_ACTIONS,), np.int8)})
-        self._epoch = next(_EPOCHS)
+        self._epoch = next_epoch()
         self.action_space = MaskedDiscrete(GD_NUM_ACTIONS, self._current_mask,
                                            epoch_source=lambda: self._epoch)
         self.table = _guandan.GdTable(seed=0, max_hands=max_hands)
@@ -92,7 +89,7 @@ class GuandanEnv(gymnasium.Env):
         else:
             t.reset(int(self.np_random.integers(1 << 63)))
         self._started = True
-        self._epoch = next(_EPOCHS)
+        self._epoch = next_epoch()
         self._live = True
         reward, ended = self._play_others()
         assert not ended    # the learner holds cards at a deal: it acts before the hand ends
@@ -105,7 +102,7 @@ class GuandanEnv(gymnasium.Env):
         if isinstance(action, SampledAction) and action.epoch != self._epoch:
             action = _pick(t.action_mask(), action.draw)
         a = gd_check_action(t, action)
-        self._epoch = next(_EPOCHS)
+        self._epoch = next_epoch()
         reward, ended = 0.0, False
         if t.step(a):
             reward, ended = self._hand_over()

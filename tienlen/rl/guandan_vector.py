@@ -27,9 +27,10 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .. import _guandan
-from .encoding import IllegalActionError, threads_arg, vector_actions, vector_seeds
-from .guandan_encoding import (GD_NUM_ACTIONS, GD_OBS_SIZE, gd_observation_high, gd_policy,
-                               reward_weights_arg)
+from .common import (IllegalActionError, _same_step_final_info, num_envs_arg, threads_arg,
+                     vector_actions, vector_seeds)
+from .guandan_encoding import (GD_MAX_THREADS, GD_NUM_ACTIONS, GD_OBS_SIZE, gd_observation_high,
+                               gd_policy, reward_weights_arg)
 
 __all__ = ["GuandanVectorEnv", "GdVecGames"]
 
@@ -44,7 +45,7 @@ class GuandanVectorEnv(VectorEnv):
     ``episode="hand"`` or ``"match"`` as in GdVecGames. Observations ``{"observation":
     uint8 (N, 747), "action_mask": int8 (N, 2048)}`` (ids past 2047 are left out of the
     mask; ``info["num_legal"]`` is exact). Actions outside a mask raise
-    :class:`~tienlen.rl.encoding.IllegalActionError` before any table is stepped.
+    :class:`~tienlen.rl.common.IllegalActionError` before any table is stepped.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
@@ -53,16 +54,15 @@ class GuandanVectorEnv(VectorEnv):
                  policies: Sequence[str] = ("random",) * 4, episode: str = "hand",
                  reward_weights: Sequence[float] = (0.0, 1.0, 3.0), max_hands: int = 10000,
                  threads: int = 1) -> None:
-        if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)):
-            raise ValueError(f"num_envs must be an int >= 1; got {num_envs!r:.80}")
+        num_envs = num_envs_arg(num_envs)
         if isinstance(policies, str) or len(tuple(policies)) != 4:
             raise ValueError(f"policies must name 4 policies, one per seat; got {policies!r:.80}")
-        self.games = GdVecGames(int(num_envs), learner_seats=tuple(learner_seats),
+        self.games = GdVecGames(num_envs, learner_seats=tuple(learner_seats),
                                 policies=tuple(gd_policy(p) for p in policies), seed=0,
                                 episode=episode, reward_weights=reward_weights_arg(reward_weights),
                                 max_hands=max_hands, final_obs=True)
-        self.num_envs = int(num_envs)
-        self.threads = threads_arg(threads)
+        self.num_envs = num_envs
+        self.threads = threads_arg(threads, GD_MAX_THREADS)
         high = gd_observation_high()
         self.single_observation_space = spaces.Dict({
             "observation": spaces.Box(0, high, (GD_OBS_SIZE,), np.uint8),
@@ -126,14 +126,8 @@ class GuandanVectorEnv(VectorEnv):
         for i in np.flatnonzero(done):
             final_obs[i] = {"observation": g.final_obs[i].copy(),
                             "action_mask": np.zeros(GD_NUM_ACTIONS, np.int8)}
+        final_info = _same_step_final_info(info, done)      # before final_obs goes in
         info["final_obs"], info["_final_obs"] = final_obs, done.copy()
-        final_info: dict[str, Any] = {}
-        for key, value in list(info.items()):
-            if key.startswith(("final", "_final")):
-                continue
-            final_info[key] = np.where(done.reshape((-1,) + (1,) * (value.ndim - 1)), value, 0
-                                       ).astype(value.dtype)
-            final_info[f"_{key}"] = done.copy()
         info["final_info"], info["_final_info"] = final_info, done.copy()
 
     def close(self, **kwargs: Any) -> None:

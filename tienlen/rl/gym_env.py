@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,107 +28,14 @@ from ..actions import PASS, _PassType
 from ..game import Game
 from ..rules import Rules
 from ..seeds import check_seed, mix
-from .encoding import (OpponentError, SampleMaskError, check_render_mode, deal_with_a_decision,
-                       flag_arg, rules_arg, NUM_ACTIONS,
-                       IllegalActionError, check_action, observation_space, opponents_arg,
-                       place_rewards)
+from .common import (IllegalActionError, OpponentError, check_render_mode, flag_arg,
+                     opponents_arg)
+from .encoding import (NUM_ACTIONS, check_action, deal_with_a_decision, observation_space,
+                       place_rewards, rules_arg)
+# The masked action space is every game's; its names stay importable from here.
+from .spaces import MaskedDiscrete, SampledAction, next_epoch, _pick
 
 __all__ = ["TienlenEnv", "MaskedDiscrete", "SampledAction", "VectorObservation"]
-
-
-
-class SampledAction(int):
-    """An action drawn by :meth:`MaskedDiscrete.sample`: the int, plus the uniform draw it came
-    from and the env's position (its epoch) when it was drawn. If the env has moved on since
-    (a reset or a step), :meth:`TienlenEnv.step` draws it again from the same number against
-    the current mask, so that a sample taken before ``reset(seed=...)`` is a legal action of
-    the state it is used in (Gymnasium's ``check_env`` samples before it resets) and the same
-    draw in the same state is the same action. An ordinary int is never reinterpreted."""
-
-    draw: float
-    epoch: int
-
-    def __new__(cls, value: int, draw: float, epoch: int) -> SampledAction:
-        action = super().__new__(cls, value)
-        action.draw = draw
-        action.epoch = epoch
-        return action
-
-
-# Positions of every env share one counter, so a sample drawn in one env is stale in another.
-_EPOCHS = itertools.count(1)
-
-
-def _pick(mask: np.ndarray, draw: float) -> int:
-    """The legal action a uniform draw in [0, 1) selects from an action mask."""
-    legal = np.flatnonzero(mask)
-    return int(legal[min(int(draw * len(legal)), len(legal) - 1)])
-
-
-def _sample_array(value: object, name: str, dtype: type[np.generic], n: int) -> np.ndarray:
-    """``sample``'s mask or probability as a plain array, checked as Gymnasium checks it
-    (which raises a bare AssertionError): SampleMaskError instead, with the reason."""
-    if not isinstance(value, np.ndarray):
-        raise SampleMaskError(f"{name} must be a numpy array of dtype {np.dtype(dtype).name} "
-                              f"and shape ({n},); got {type(value).__name__}")
-    array = np.asarray(value)  # its buffer's own dtype and shape, whatever a subclass claims
-    if array.dtype != dtype or array.shape != (n,):
-        raise SampleMaskError(f"{name} must be a numpy array of dtype {np.dtype(dtype).name} "
-                              f"and shape ({n},); got {array.dtype} {array.shape}")
-    return array
-
-
-class MaskedDiscrete(spaces.Discrete):
-    """``Discrete(487)`` whose :meth:`sample` without a mask draws among the actions that
-    are legal *now* in its env (uniformly, from the space's own seeded generator), so that
-    generic tools that sample the space (Gymnasium's ``check_env``, random baselines) take
-    legal actions; it returns a :class:`SampledAction`. ``sample(mask=...)`` behaves as
-    ``Discrete``'s, except that a mask or probability it would refuse with a bare
-    ``AssertionError`` raises :class:`~tienlen.rl.encoding.SampleMaskError` saying why.
-
-    >>> space = TienlenEnv(opponents=("L1",)).action_space
-    >>> space.sample(mask=np.ones(487, bool))
-    Traceback (most recent call last):
-    ...
-    tienlen.rl.encoding.SampleMaskError: mask must be a numpy array of dtype int8 and shape (487,); got bool (487,)
-    """
-
-    def __init__(self, n: int, mask_source: Any = None, seed: int | None = None,
-                 epoch_source: Any = None) -> None:
-        super().__init__(n, seed=seed)
-        self._mask_source = mask_source
-        self._epoch_source = epoch_source
-
-    def sample(self, mask: np.ndarray | None = None,
-               probability: np.ndarray | None = None) -> np.int64:
-        if mask is None and probability is None and self._mask_source is not None:
-            current = self._mask_source()
-            if current is not None and current.any():
-                draw = float(self.np_random.random())
-                epoch = self._epoch_source() if self._epoch_source is not None else 0
-                return SampledAction(_pick(current, draw), draw, epoch)  # type: ignore[return-value]
-        n = int(self.n)
-        if mask is not None and probability is not None:
-            raise SampleMaskError("give a mask or a probability, not both")
-        if mask is not None:
-            mask = _sample_array(mask, "mask", np.int8, n)
-            if not ((mask == 0) | (mask == 1)).all():
-                raise SampleMaskError("mask values must be 0 or 1 (1: a legal action)")
-        if probability is not None:
-            probability = _sample_array(probability, "probability", np.float64, n)
-            if not (np.isfinite(probability).all() and (probability >= 0).all()
-                    and (probability <= 1).all() and np.isclose(probability.sum(), 1)):
-                raise SampleMaskError("probability values must be in [0, 1] and sum to 1")
-        return super().sample(mask=mask, probability=probability)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, spaces.Discrete) and self.n == other.n and self.start == other.start
-
-    __hash__ = spaces.Discrete.__hash__
-
-    def __reduce__(self) -> tuple[type[spaces.Discrete], tuple[int]]:
-        # Pickles (as in a saved policy) as the plain Discrete: the env link is not data.
-        return (spaces.Discrete, (int(self.n),))
 
 
 class TienlenEnv(gymnasium.Env):
@@ -142,7 +48,7 @@ class TienlenEnv(gymnasium.Env):
     passes and action a plays the a-th move of the core's legal list. The episode ends
     when the learner goes out or the hand ends, with the reward of its place (``rewards``,
     default R10.2 points) and ``info["place"]`` (1 = first out). An action outside the mask
-    raises :class:`~tienlen.rl.encoding.IllegalActionError` and changes nothing; with
+    raises :class:`~tienlen.rl.common.IllegalActionError` and changes nothing; with
     ``illegal_action="terminate"`` it instead ends the episode (the game untouched) with a
     reward one below the last place's and ``info["illegal_action"] = True``, the
     convention of PettingZoo's TerminateIllegalWrapper, for tools that send unmasked
@@ -179,7 +85,7 @@ class TienlenEnv(gymnasium.Env):
         self.place_rewards = place_rewards(self.players, rewards)
         self.legal_actions = flag_arg(legal_actions, "legal_actions")
         self.observation_space = observation_space(self.legal_actions)
-        self._epoch = next(_EPOCHS)       # renewed by every reset and step (SampledAction)
+        self._epoch = next_epoch()       # renewed by every reset and step (SampledAction)
         self.action_space = MaskedDiscrete(NUM_ACTIONS, self._current_mask,
                                            epoch_source=lambda: self._epoch)
         self.game = _core.RLGame(self.players, rules.flags)
@@ -203,7 +109,7 @@ class TienlenEnv(gymnasium.Env):
             check_seed(seed, or_none=True)
         super().reset(seed=seed)
         deal_seed = seed if seed is not None else int(self.np_random.integers(1 << 63))
-        self._epoch = next(_EPOCHS)
+        self._epoch = next_epoch()
         deal_seed = deal_with_a_decision(self.game, deal_seed)
         self._table = Game.from_hands(self.game.hands, rules=self.rules)
         self._bots = {}
@@ -231,7 +137,7 @@ class TienlenEnv(gymnasium.Env):
             return (self._observation(), min(self.place_rewards) - 1.0, True, False,
                     {"illegal_action": True})
         mask = self.game.action_mask_of(a)
-        self._epoch = next(_EPOCHS)
+        self._epoch = next_epoch()
         self.game.step(a)
         self._table.apply_unchecked(PASS if mask == 0 else mask)
         if not self._done():

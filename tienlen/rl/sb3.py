@@ -53,7 +53,8 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
 from .. import _core
-from .encoding import NUM_ACTIONS, observation_box, opponents_arg, place_rewards, threads_arg
+from .common import opponents_arg
+from .encoding import NUM_ACTIONS, observation_box, place_rewards, threads_arg
 from .vector import _policy
 
 __all__ = ["NativeVecEnv"]

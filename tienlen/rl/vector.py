@@ -31,8 +31,9 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from .. import _core
 from ..rules import Rules
 from ..seeds import check_players
-from .encoding import (flag_arg, rules_arg, NUM_ACTIONS, IllegalActionError, observation_box,
-                       opponents_arg, place_rewards, threads_arg, vector_actions, vector_seeds)
+from .common import (IllegalActionError, flag_arg, native_policy, num_envs_arg, opponents_arg,
+                     _same_step_final_info, vector_actions, vector_seeds)
+from .encoding import NUM_ACTIONS, observation_box, place_rewards, rules_arg, threads_arg
 
 __all__ = ["TienlenVectorEnv", "MaskedMultiDiscrete", "VecGames", "POLICIES"]
 
@@ -43,11 +44,7 @@ POLICIES: dict[str, int] = {"random": _core.RANDOM, "greedy": _core.GREEDY, "pla
 
 
 def _policy(spec: str | int) -> int:
-    if isinstance(spec, str) and spec.lower() in POLICIES:
-        return POLICIES[spec.lower()]
-    if type(spec) is int and spec in POLICIES.values():
-        return spec
-    raise ValueError(f"a native opponent is one of {', '.join(POLICIES)}; got {spec!r}")
+    return native_policy(spec, POLICIES, "a native opponent")
 
 
 class MaskedMultiDiscrete(spaces.MultiDiscrete):
@@ -98,9 +95,7 @@ class TienlenVectorEnv(VectorEnv):
                  players: int | None = None, rules: Rules | str | None = None, learner_seat: int = 0,
                  rewards: Sequence[float] | None = None, legal_masks: bool = False,
                  threads: int = 1, copy: bool = True) -> None:
-        if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)):
-            raise ValueError(f"num_envs must be an int >= 1; got {num_envs!r:.80}")
-        num_envs = int(num_envs)
+        num_envs = num_envs_arg(num_envs)
         legal_masks = flag_arg(legal_masks, "legal_masks")
         copy = flag_arg(copy, "copy")
         opponents = None if opponents is None else opponents_arg(opponents)
@@ -192,14 +187,8 @@ class TienlenVectorEnv(VectorEnv):
             if self.legal_masks:
                 obs["legal_moves"] = np.zeros(NUM_ACTIONS - 1, np.uint64)
             final_obs[i] = obs
-        final_info: dict[str, Any] = {}
-        # The step's own info (its arrays are already copies), read before final_obs goes in:
-        # final_info holds seat, places and final_rewards only. Where an env did not end, a
-        # value is 0, as SyncVectorEnv's _add_info fills an array for envs that gave none.
-        for key, value in info.items():
-            final_info[key] = np.where(done.reshape((-1,) + (1,) * (value.ndim - 1)), value, 0
-                                       ).astype(value.dtype)
-            final_info[f"_{key}"] = done.copy()
+        # The step's own info (its arrays are already copies): seat, places, final_rewards.
+        final_info = _same_step_final_info(info, done)
         info["final_obs"], info["_final_obs"] = final_obs, done
         info["final_info"], info["_final_info"] = final_info, done.copy()
 

@@ -38,8 +38,9 @@ import numpy as np
 from ..errors import TienlenError
 
 __all__ = ["ArenaError", "ArenaInterrupted", "ArenaResult", "BotStats", "Comparison", "Entry",
-           "Interval", "MAX_GAMES", "MAX_JOBS", "Pace", "Stopped", "TableWork", "Unit", "Work",
-           "mean_interval", "paired_test", "run_table", "run_work", "unique_names"]
+           "Interval", "MAX_GAMES", "MAX_JOBS", "Pace", "RotationWork", "Stopped", "TableWork",
+           "Unit", "Work", "mean_interval", "paired_test", "play_deals", "run_table",
+           "run_work", "unique_names"]
 
 #: A lineup entry in a result: its index, or its name in :attr:`ArenaResult.names`.
 Entry = Union[int, str]
@@ -457,6 +458,60 @@ class Work(Generic[U, R]):
 
 
 
+def play_deals(start: int, stop: int, per_deal: int, pace: Pace | None,
+               play_game: Callable[[int, int], None]) -> int:
+    """The deal loop of every :meth:`Work.play`: ``play_game(deal, k)`` for the ``per_deal``
+    games of each deal ``start..stop-1`` (its seat rotations, its seatings), each finished
+    game added to ``pace``'s pending count. Returns where the completed deals end: ``stop``,
+    or earlier when a stop request (:class:`Stopped`, raised by ``pace.poll`` inside a game)
+    cut a deal short, which is then dropped whole. ``pace`` is flushed last.
+
+    >>> played = []
+    >>> play_deals(3, 5, 2, None, lambda deal, k: played.append((deal, k)))
+    5
+    >>> played
+    [(3, 0), (3, 1), (4, 0), (4, 1)]
+    """
+    done = start
+    try:
+        for deal in range(start, stop):
+            for k in range(per_deal):
+                play_game(deal, k)
+                if pace is not None:
+                    pace.pending += 1
+            done = deal + 1
+    except Stopped:
+        pass
+    finally:
+        if pace is not None:
+            pace.flush()
+    return done
+
+
+class RotationWork(Work[Unit, ArenaResult]):
+    """A seat-rotation run whose units are :class:`Unit` and whose result is an
+    :class:`ArenaResult`: every deal played once per rotation (``players`` games), the
+    entries named ``names``. A subclass (a frozen dataclass with the fields ``names``,
+    ``players`` and ``seed``) writes :meth:`play`."""
+
+    names: tuple[str, ...]
+    players: int
+    seed: int
+
+    @property
+    def per_deal(self) -> int:
+        return self.players
+
+    def merge(self, parts: list[Unit]) -> Unit:
+        return _merge(parts)
+
+    def result(self, parts: list[Unit]) -> ArenaResult | None:
+        return _assemble(self.names, self.players, self.seed, parts, len(self.names))
+
+    def interrupted(self, result: ArenaResult | None, games: int) -> KeyboardInterrupt:
+        return ArenaInterrupted(result, games)
+
+
 def _play_chunk(work: Work[U, R], start: int, stop: int) -> U:
     """One task of a parallel run: ``work.play``, reporting through the worker's channel
     when it runs on the arena's own pool. A pure function of its arguments, so any
@@ -774,7 +829,7 @@ _names = unique_names
 
 
 @dataclass(frozen=True, slots=True)
-class TableWork(Work[Unit, ArenaResult]):
+class TableWork(RotationWork):
     """A seat-rotation run of any registered game (:func:`tienlen.table.get_spec`), played
     through the table protocol: every deal (a match with the spec's default options, from
     ``new_match(deal_seed)``; its places are the last ``outcome()``'s) in
@@ -787,10 +842,6 @@ class TableWork(Work[Unit, ArenaResult]):
     seed: int
     names: tuple[str, ...]
 
-    @property
-    def per_deal(self) -> int:
-        return self.players
-
     def play(self, start: int, stop: int, pace: Pace | None) -> Unit:
         from ..seeds import mix
         from .registry import get_spec
@@ -801,59 +852,41 @@ class TableWork(Work[Unit, ArenaResult]):
         seconds = np.zeros((stop - start, players, n))
         decisions = np.zeros((stop - start, players, n), np.int32)
         clock = time.perf_counter
-        done = start
-        try:
-            for d in range(start, stop):
-                for r in range(players):
-                    entry_at = {(e + r) % players: e for e in range(n)}
-                    bots = [spec.make_bot(self.lineup[entry_at[s]], mix(self.seed, d, r, entry_at[s]))
-                            for s in range(players)]
-                    state = spec.new_match(mix(self.seed, 0xDEA1, d), players=players)
-                    while not state.is_over:
-                        seat = state.turn
-                        if seat is None:
-                            state.next_hand()
-                            continue
-                        e = entry_at[seat]
-                        t0 = clock()
-                        try:
-                            action = bots[seat].act(state.bot_view(seat))
-                        except Exception as error:
-                            raise ArenaError(f"{bots[seat].name} (seat {seat}, deal {d}, rotation "
-                                             f"{r}) raised {type(error).__name__}: {error}") from error
-                        t1 = clock()
-                        seconds[d - start, r, e] += t1 - t0
-                        decisions[d - start, r, e] += 1
-                        try:
-                            state.apply(action, seat)
-                        except ValueError as error:
-                            raise ArenaError(f"{bots[seat].name} (seat {seat}, deal {d}, rotation "
-                                             f"{r}) made an illegal move {action!r}: {error}") from error
-                        if pace is not None and pace.due(t1):
-                            pace.poll(t1)
-                    outcome = state.outcome()
-                    assert outcome is not None
-                    for seat, place in enumerate(outcome["places"]):
-                        places[d - start, r, entry_at[seat]] = place
-                    if pace is not None:
-                        pace.pending += 1
-                done = d + 1
-        except Stopped:
-            pass
-        finally:
-            if pace is not None:
-                pace.flush()
-        k = done - start
-        return Unit(start, done, places[:k], decisions[:k], seconds[:k])
 
-    def merge(self, parts: list[Unit]) -> Unit:
-        return _merge(parts)
+        def play_game(d: int, r: int) -> None:
+            entry_at = {(e + r) % players: e for e in range(n)}
+            bots = [spec.make_bot(self.lineup[entry_at[s]], mix(self.seed, d, r, entry_at[s]))
+                    for s in range(players)]
+            state = spec.new_match(mix(self.seed, 0xDEA1, d), players=players)
+            while not state.is_over:
+                seat = state.turn
+                if seat is None:
+                    state.next_hand()
+                    continue
+                e = entry_at[seat]
+                t0 = clock()
+                try:
+                    action = bots[seat].act(state.bot_view(seat))
+                except Exception as error:
+                    raise ArenaError(f"{bots[seat].name} (seat {seat}, deal {d}, rotation "
+                                     f"{r}) raised {type(error).__name__}: {error}") from error
+                t1 = clock()
+                seconds[d - start, r, e] += t1 - t0
+                decisions[d - start, r, e] += 1
+                try:
+                    state.apply(action, seat)
+                except ValueError as error:
+                    raise ArenaError(f"{bots[seat].name} (seat {seat}, deal {d}, rotation "
+                                     f"{r}) made an illegal move {action!r}: {error}") from error
+                if pace is not None and pace.due(t1):
+                    pace.poll(t1)
+            outcome = state.outcome()
+            assert outcome is not None
+            for seat, place in enumerate(outcome["places"]):
+                places[d - start, r, entry_at[seat]] = place
 
-    def result(self, parts: list[Unit]) -> ArenaResult | None:
-        return _assemble(self.names, self.players, self.seed, parts, len(self.names))
-
-    def interrupted(self, result: ArenaResult | None, games: int) -> KeyboardInterrupt:
-        return ArenaInterrupted(result, games)
+        k = play_deals(start, stop, players, pace, play_game) - start
+        return Unit(start, start + k, places[:k], decisions[:k], seconds[:k])
 
 
 def table_work(game: str, lineup: Sequence[str], games: int, *, players: int | None = None,

@@ -28,7 +28,7 @@ from ..seeds import table_bot_seed
 from .errors import IllegalActionError
 
 __all__ = ["Action", "GameSpec", "IllegalActionError", "TableBot", "TableState", "bot_seed",
-           "check_action", "ACTION_KINDS", "CanFromVerify"]
+           "check_action", "ACTION_KINDS", "CanFromVerify", "MatchTable", "table_option"]
 
 #: An action as data: see the module's docstring.
 Action = Mapping[str, Any]
@@ -162,6 +162,87 @@ class CanFromVerify:
         except IllegalActionError:
             return False
         return True
+
+
+class MatchTable(CanFromVerify):
+    """What every game's :class:`TableState` checks the same way, written once: ``can``
+    from ``verify`` (:class:`CanFromVerify`), :attr:`is_over` from the phase, and the
+    refusals of a bad seat, of an action between hands or after the match, and of a deal
+    while a hand is in play. A game's table defines ``players``, ``phase`` and the rest of
+    the protocol.
+
+    >>> class Table(MatchTable):
+    ...     players, phase = 4, "hand_over"
+    >>> Table().is_over
+    False
+    >>> Table()._check_acting(0)
+    Traceback (most recent call last):
+    ...
+    tienlen.table.errors.IllegalActionError: HAND_OVER: the hand is over: deal the next one first
+    >>> Table()._check_seat(4)
+    Traceback (most recent call last):
+    ...
+    tienlen.table.errors.IllegalActionError: BAD_SEAT: seat must be 0..3; got 4
+    """
+
+    __slots__ = ()
+
+    @property
+    def players(self) -> int:
+        raise NotImplementedError
+
+    @property
+    def phase(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def _check_seat(self, seat: object) -> None:
+        """Refuse a seat that is not one of the table's (``BAD_SEAT``)."""
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise IllegalActionError("BAD_SEAT", f"seat must be 0..{self.players - 1}; "
+                                                 f"got {seat!r:.20}")
+
+    def _check_acting(self, seat: object) -> None:
+        """Refuse an action once the match is over (``GAME_OVER``), between two hands
+        (``HAND_OVER``) or from a bad seat (``BAD_SEAT``), in that order."""
+        phase = self.phase
+        if phase == "over":
+            raise IllegalActionError("GAME_OVER", "the match is over")
+        if phase == "hand_over":
+            raise IllegalActionError("HAND_OVER", "the hand is over: deal the next one first")
+        self._check_seat(seat)
+
+    def _check_deal(self) -> None:
+        """Refuse to deal the next hand but between two hands (``HAND_NOT_OVER`` while
+        one is played, ``GAME_OVER`` once the match is over)."""
+        phase = self.phase
+        if phase != "hand_over":
+            raise IllegalActionError("GAME_OVER" if phase == "over" else "HAND_NOT_OVER",
+                                     "no hand to deal now")
+
+
+def table_option(options: Mapping[str, Any] | None, name: str, default: int, top: int,
+                 game: str) -> int:
+    """The one option a game's table takes (``hands``, ``max_hands``): an int 1..``top``,
+    ``default`` when not given; any other option is a ``ValueError`` naming ``game``.
+
+    >>> table_option({"hands": 3}, "hands", 5, 1000, "Tiến Lên")
+    3
+    >>> table_option({"hand": 3}, "hands", 5, 1000, "Tiến Lên")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown Tiến Lên table options: hand
+    """
+    opts = dict(options or {})
+    value = opts.pop(name, default)
+    if opts:
+        raise ValueError(f"unknown {game} table options: {', '.join(sorted(opts))}")
+    if type(value) is not int or not 1 <= value <= top:
+        raise ValueError(f"{name} must be an int 1..{top}")
+    return value
 
 
 class GameSpec(Protocol):

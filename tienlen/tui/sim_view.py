@@ -28,13 +28,15 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from .. import arena
-from ..arena import BotSpec
-from ..rules import Rules
+# The engine's results, not a game's arena: the Guandan sim loads no Tiến Lên module, and
+# the Tiến Lên sim never loads Guandan.
+from ..table import arena
 from .terminal import Terminal
 
-if TYPE_CHECKING:  # the Tiến Lên sim never loads Guandan
+if TYPE_CHECKING:
+    from ..arena import BotSpec
     from ..guandan.arena import DuplicateResult
+    from ..rules import Rules
 
 __all__ = ["run_simulation", "results_table", "results_json", "progress_bar", "stats_table",
            "print_table", "print_results", "duplicate_tables", "MIN_BOARDS_FOR_P", "SCHEMA", "EXIT_INTERRUPTED"]
@@ -322,8 +324,10 @@ def run_simulation(
         try:
             result: arena.ArenaResult | None
             if game == "tienlen":
-                result = arena.run(lineup, games, players=players, seed=seed, jobs=jobs,
-                                   rules=rules, progress=advance, **options)
+                from ..arena import run
+
+                result = run(lineup, games, players=players, seed=seed, jobs=jobs,
+                             rules=rules, progress=advance, **options)
             else:
                 from ..table.arena import run_table
 
@@ -332,7 +336,7 @@ def run_simulation(
         except arena.ArenaInterrupted as stop:
             interrupted, result = stop, stop.result
     seconds = time.perf_counter() - start
-    if game == "tienlen" and rules != Rules():
+    if game == "tienlen" and rules.name != "default":
         terminal.print(Text(f"Rules: {rules.name} (RULES.md R11)" if rules.name == "southern"
                             else f"Rules: {rules.name}", style="dim"))
 
