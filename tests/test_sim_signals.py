@@ -172,3 +172,43 @@ def test_guandan_sim_jobs_parent_killed_leaves_no_worker(tmp_path: Path) -> None
         run.kill()
     assert_all_exit(children)
     assert gd_arena.load(path).games > 0
+
+
+def test_an_idle_pool_worker_outlasts_sigterm_quietly(capfd) -> None:
+    # The race behind a process-group SIGTERM's stray traceback: a worker between tasks,
+    # waiting on the pool's queue, raised the parent's KeyboardInterrupt out of the pool's
+    # worker loop (a traceback), and one that died broke the pool under the parent's
+    # cancelled futures. Idle, it now ignores SIGTERM; inside a task SIGTERM still stops
+    # the task as Ctrl-C does.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from tienlen.table import arena as table_arena
+
+    context = multiprocessing.get_context("fork")
+    pool = ProcessPoolExecutor(1, mp_context=context, initializer=table_arena._init_worker,
+                               initargs=(context.SimpleQueue(), context.Event(), os.getpid()))
+    try:
+        worker = pool.submit(os.getpid).result(timeout=60)
+        os.kill(worker, signal.SIGTERM)
+        time.sleep(0.5)
+        assert pool.submit(os.getpid).result(timeout=60) == worker    # alive, same worker
+        busy = pool.submit(_sigterm_self_in_a_task)
+        with pytest.raises(KeyboardInterrupt):
+            busy.result(timeout=60)
+        assert pool.submit(os.getpid).result(timeout=60) == worker    # and still serving
+    finally:
+        pool.shutdown(wait=True)
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def _sigterm_self_in_a_task() -> None:
+    from tienlen.table import arena as table_arena
+
+    # what _play_chunk marks around a task
+    table_arena._BUSY = True
+    try:
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)                  # the handler interrupts this
+    finally:
+        table_arena._BUSY = False

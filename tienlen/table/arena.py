@@ -351,18 +351,31 @@ class Pace:
 # The worker side of a run on our own process pool: where to report finished games and the
 # event that asks for a stop. Set in each worker by _init_worker; None anywhere else.
 _CHANNEL: tuple[Any, Any] | None = None
+#: Whether this worker is inside a task (``_play_chunk``), for its SIGTERM handler.
+_BUSY = False
 
 
 def _init_worker(games_queue: Any, stop_event: Any, parent: int) -> None:
     global _CHANNEL
     _CHANNEL = (games_queue, stop_event)
     # Ctrl-C goes to the whole process group; the parent decides, and tells workers to stop
-    # through the event, so that each returns the deals it completed. SIGTERM keeps its
-    # default here: the pool stops a broken worker set with it, and a worker ignoring it
-    # could hang that stop; the parent takes SIGTERM as Ctrl-C (tienlen.cli), and units
-    # already on file are kept either way.
+    # through the event, so that each returns the deals it completed.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _worker_sigterm)
     _die_with_parent(parent)
+
+
+def _worker_sigterm(signum: int, frame: object) -> None:
+    """SIGTERM in a worker: the parent takes SIGTERM as Ctrl-C (tienlen.cli), and a service
+    manager may signal the whole process group. Inside a task it stops the task as Ctrl-C
+    would (its future carries the KeyboardInterrupt; the pool's stop of a stuck worker
+    relies on this). Between tasks, waiting on the pool's queue, it is ignored: raising
+    there escaped the pool's worker loop and printed a traceback, and a worker that simply
+    died broke the pool while the parent was cancelling its futures (Python 3.11's pool then
+    fails on the cancelled futures, printing another). The parent's stop ends an idle worker
+    cleanly, and a worker never outlives its parent (_die_with_parent)."""
+    if _BUSY:
+        raise KeyboardInterrupt
 
 
 #: prctl(2) option: the signal the kernel sends this process when its parent dies.
@@ -516,11 +529,15 @@ def _play_chunk(work: Work[U, R], start: int, stop: int) -> U:
     """One task of a parallel run: ``work.play``, reporting through the worker's channel
     when it runs on the arena's own pool. A pure function of its arguments, so any
     executor may run it anywhere."""
-    pace = None
-    if _CHANNEL is not None:
-        games_queue, stop_event = _CHANNEL
-        pace = Pace(games_queue.put, stop_event.is_set)
-    return work.play(start, stop, pace)
+    global _BUSY
+    if _CHANNEL is None:
+        return work.play(start, stop, None)
+    games_queue, stop_event = _CHANNEL
+    _BUSY = True
+    try:
+        return work.play(start, stop, Pace(games_queue.put, stop_event.is_set))
+    finally:
+        _BUSY = False
 
 
 def _assemble(names: tuple[str, ...], players: int, seed: int, parts: Iterable[Unit],
