@@ -18,6 +18,12 @@ cdef enum:
     # 12 and 3, were 8 and 2).
     PLAN_BOMB_OWNER = 12
     PLAN_BOMB_TURNS = 3
+    # Partner play (issue 29): while the partner holds PLAN_FEED_PARTNER cards or fewer,
+    # the seat fights for the lead on an opponent's pile as in danger (control cards and
+    # broken groups allowed, bombs not), and a lead to a partner holding PLAN_LEAD_PARTNER
+    # cards or fewer is the lowest single (was 1 card).
+    PLAN_FEED_PARTNER = 12
+    PLAN_LEAD_PARTNER = 2
     PLAN_BREAKS_BOMB = 1 << 20      # _break_cost: the play breaks a bomb of the plan
     # Why plan_decide chose its action (PLAN_REASONS in Python).
     PR_PASS_NOTHING = 0
@@ -357,6 +363,7 @@ cdef int _plan_decide(const PlanView* v, Plan* P, Plan* tmp, uint64_t* act,
     cdef int i, j, n, best, bkey, key, nr, reason, cost, bcost, tried, wilds, bw
     cdef uint32_t code, pile = v.pile_code, last
     cdef bint danger = v.opp_min <= PLAN_DANGER
+    cdef bint eager = danger or 0 < v.partner_left <= PLAN_FEED_PARTNER
     cdef int pile_value = 0 if pile == 0 else play_value(pile, v.level)
     act[0] = 0
     act[1] = 0
@@ -374,8 +381,8 @@ cdef int _plan_decide(const PlanView* v, Plan* P, Plan* tmp, uint64_t* act,
     if pile == 0:
         best = -1
         bkey = 1 << 30
-        if v.partner_left == 1 and v.opp_min > 1:
-            # The partner needs one card to go out: lead the lowest single.
+        if 0 < v.partner_left <= PLAN_LEAD_PARTNER and v.opp_min > 1:
+            # The partner is a card or two from out: lead the lowest single.
             for i in range(P.n):
                 if ckind(P.g[i].code) == K_SINGLE:
                     key = _lowest_value(P.g[i].code, v.level)
@@ -420,7 +427,7 @@ cdef int _plan_decide(const PlanView* v, Plan* P, Plan* tmp, uint64_t* act,
         if kind_is_bomb(ckind(code)) or not c_beats(code, pile, v.level, v.flags):
             continue
         key = play_value(code, v.level)
-        if not danger and pile_value < 13 and key >= 15:
+        if not eager and pile_value < 13 and key >= 15:
             continue
         if key < bkey:
             bkey = key
@@ -461,7 +468,7 @@ cdef int _plan_decide(const PlanView* v, Plan* P, Plan* tmp, uint64_t* act,
                 key = j
             j += 1
         i = j
-        if not danger and pile_value < 13 and play_value(code, v.level) >= 15:
+        if not eager and pile_value < 13 and play_value(code, v.level) >= 15:
             continue
         tried += 1
         cost = _break_cost(v, P, sm[2 * key], sm[2 * key + 1], tmp)
@@ -471,7 +478,7 @@ cdef int _plan_decide(const PlanView* v, Plan* P, Plan* tmp, uint64_t* act,
         if cost < bcost:
             bcost = cost
             best = key
-    if best >= 0 and (bcost < 64 or danger):
+    if best >= 0 and (bcost < 64 or eager):
         act[0] = sm[2 * best]
         act[1] = sm[2 * best + 1]
         act[2] = sc[best]
@@ -605,6 +612,7 @@ cdef struct PassEvent:
     int opp_min
 
 
+@cython.auto_pickle(False)        # a view of one decision's history: nothing to pickle
 cdef class PlanPasses:
     """The passes one seat made on its opponents' piles, as the plan policy would judge them:
     ``misses(once, twice)`` counts the passes the plan, holding that hand now (and, at each
