@@ -275,9 +275,10 @@ class SearchBot(Bot):
       deal) instead of a PLAN playout, wherever it finishes within ``solve_nodes`` nodes
       (default 2000; past it the playout's score stands). Default True;
     - ``infer``: prefer sampled deals consistent with the other seats' passes (default
-      True): a deal in which a seat that passed on an opponent's pile holds cards the plan
-      would have beaten it with is kept only with probability ``0.2`` per such pass (of up
-      to 8 deals drawn, else the one with the fewest; :class:`_Knowledge`).
+      True): each seat's share of the unseen cards, if it holds cards the plan would have
+      beaten an opponent's pile with where the seat passed, is kept only with probability
+      ``INFER_KEEP`` (0.1) per such pass (of up to ``INFER_TRIES``, 8, draws; else the draw
+      with the fewest; :meth:`_Knowledge._infer`).
 
     >>> from tienlen.guandan import Game
     >>> game = Game(seed=4)
@@ -473,9 +474,9 @@ def _hand_score(order: Sequence[int], my_team: tuple[int, int],
     return gain if mine else -gain
 
 
-#: Inference from passes (issue 29): a sampled deal is kept with probability INFER_KEEP per
-#: pass the plan would have replaced by a play with that seat's cards; of INFER_TRIES deals
-#: drawn, the first kept one, else the one with the fewest such passes.
+#: Inference from passes (issue 29): a seat's share of a sampled deal is kept with
+#: probability INFER_KEEP per pass the plan would have replaced by a play with those cards;
+#: of INFER_TRIES draws, the first kept one, else the one with the fewest such passes.
 INFER_KEEP = 0.1
 INFER_TRIES = 8
 
@@ -600,7 +601,8 @@ class _Knowledge:
         passes first): a seat's share is drawn from the unseen cards not yet given and kept
         with probability INFER_KEEP per pass the plan would have replaced by a play (the
         first kept of INFER_TRIES draws, else the one with the fewest such passes); the last
-        seat takes the rest. A capped seat (a tribute payer) keeps its deal."""
+        seat takes the rest, so the seat before it is judged on both seats' passes. A capped
+        seat (a tribute payer) keeps its deal."""
         free = [s for s in range(4) if s != self.view.seat and self.need[s] and s not in self.cap]
         if len(free) < 2:
             return
