@@ -4,6 +4,7 @@ seatings per board), in one process.
 
     python bench/guandan_ab_plan.py --base /path/to/other/tienlen/_guandan.cpython-*.so --hands 600
     python bench/guandan_ab_plan.py --base OLD.so --level L3 --iterations 50 --hands 300
+    python bench/guandan_ab_plan.py --base OLD.so --level L3 --iterations 30 --base-infer 0
 
 The other build is loaded under another package name (``ab_cores.load_base``); its L2 is
 this tree's PlanBot asking that module's ``plan_move``, its L3 this tree's SearchBot with
@@ -79,13 +80,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--level", choices=("L2", "L3"), default="L2")
     ap.add_argument("--iterations", type=int, default=50, help="L3's sampled deals a decision")
+    ap.add_argument("--base-infer", type=int, choices=(0, 1), default=1,
+                    help="0: the base L3 samples deals without inference from passes (as "
+                         "before issue 29's PlanPasses; a base core without it needs 0)")
     args = ap.parse_args(argv)
     BASE = load_base(args.base, "tienlen_base", "_guandan")
     if args.level == "L2":
         a, b = "L2", BasePlanBot
     else:
         a = functools.partial(SearchBot, iterations=args.iterations)
-        b = functools.partial(BaseSearchBot, iterations=args.iterations)
+        b = functools.partial(BaseSearchBot, iterations=args.iterations,
+                              infer=bool(args.base_infer))
     result = arena.run(a, b, hands=args.hands, seed=args.seed, jobs=1)
     print(result.table())
     return 0

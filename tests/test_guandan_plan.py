@@ -158,6 +158,31 @@ def test_plan_move_leads_a_single_for_a_partner_with_one_card():
     assert core.PLAN_REASONS[reason] == "LEAD_FOR_PARTNER" and ids_of(a, b) == Cards.parse("9c").ids
 
 
+def test_plan_move_leads_a_single_for_a_partner_with_two_cards_and_not_three():
+    hand = Cards.parse("3s 3d 9c Qs Qd")
+    reason, a, b, _ = core.plan_move(hand.once, hand.twice, 2, partner_left=2,
+                                     opponents_left=(9, 9))
+    assert core.PLAN_REASONS[reason] == "LEAD_FOR_PARTNER" and ids_of(a, b) == Cards.parse("9c").ids
+    reason, a, b, _ = core.plan_move(hand.once, hand.twice, 2, partner_left=3,
+                                     opponents_left=(9, 9))
+    assert core.PLAN_REASONS[reason] == "LEAD" and ids_of(a, b) == Cards.parse("3s 3d").ids
+
+
+def test_plan_move_fights_for_the_lead_while_the_partner_is_close_to_out():
+    # A joker is kept off a low pile, unless the partner holds 12 cards or fewer (issue 29).
+    hand = Cards.parse("5s 5d SJ")
+    nine = core.classify(*Cards.parse("9s").masks, 2)[0]
+    reason, *_ = core.plan_move(hand.once, hand.twice, 2, nine, partner_left=13)
+    assert core.PLAN_REASONS[reason] == "PASS_KEEP"
+    reason, a, b, _ = core.plan_move(hand.once, hand.twice, 2, nine, partner_left=12)
+    assert core.PLAN_REASONS[reason] == "FOLLOW_GROUP" and ids_of(a, b) == Cards.parse("SJ").ids
+    # a partner who is out is fed no more; a partner's own pile still stands
+    reason, *_ = core.plan_move(hand.once, hand.twice, 2, nine, partner_left=0)
+    assert core.PLAN_REASONS[reason] == "PASS_KEEP"
+    reason, *_ = core.plan_move(hand.once, hand.twice, 2, nine, owner_partner=True, partner_left=5)
+    assert core.PLAN_REASONS[reason] == "PASS_PARTNER"
+
+
 def test_plan_move_refuses_bad_input():
     with pytest.raises(ValueError):
         core.plan_move(0, 0, 2)

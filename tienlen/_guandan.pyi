@@ -143,6 +143,16 @@ def plan_move(
     opponents_left: Iterable[SupportsIndex] = (27, 27),
 ) -> tuple[int, int, int, int]: ...
 
+# One pass: (add_once, add_twice, pile_code, owner_left, partner_left, opponents_left).
+_Pass: TypeAlias = tuple[SupportsIndex, SupportsIndex, SupportsIndex, SupportsIndex, SupportsIndex,
+              Iterable[SupportsIndex]]
+
+@disjoint_base  # a C extension type: it cannot be a second base of a class
+class PlanPasses:
+    def __init__(self, level: SupportsIndex, flags: SupportsIndex, passes: Iterable[_Pass]) -> None: ...
+    def __len__(self, /) -> int: ...
+    def misses(self, once: SupportsIndex, twice: SupportsIndex) -> int: ...
+
 # ---------------------------------------------------------------- the hand state
 
 @disjoint_base  # a C extension type: it cannot be a second base of a class

@@ -18,6 +18,12 @@ cdef enum:
     # 12 and 3, were 8 and 2).
     PLAN_BOMB_OWNER = 12
     PLAN_BOMB_TURNS = 3
+    # Partner play (issue 29): while the partner holds PLAN_FEED_PARTNER cards or fewer,
+    # the seat fights for the lead on an opponent's pile as in danger (control cards and
+    # broken groups allowed, bombs not), and a lead to a partner holding PLAN_LEAD_PARTNER
+    # cards or fewer is the lowest single (was 1 card).
+    PLAN_FEED_PARTNER = 12
+    PLAN_LEAD_PARTNER = 2
     PLAN_BREAKS_BOMB = 1 << 20      # _break_cost: the play breaks a bomb of the plan
     # Why plan_decide chose its action (PLAN_REASONS in Python).
     PR_PASS_NOTHING = 0
@@ -342,6 +348,13 @@ cdef int _break_cost(const PlanView* v, const Plan* P, uint64_t a, uint64_t b, P
 cdef int plan_decide(const PlanView* v, Plan* P, Plan* tmp, uint64_t* act) noexcept nogil:
     """The plan's action for the seat to act: act = (once, twice, code), zeros for a pass.
     Returns the reason (PR_*), PR_FAILED if a move list could not be allocated."""
+    return _plan_decide(v, P, tmp, act, 0)
+
+
+cdef int _plan_decide(const PlanView* v, Plan* P, Plan* tmp, uint64_t* act,
+                      bint split_ready) noexcept nogil:
+    """plan_decide; with `split_ready`, P already holds plan_split of v's hand (PlanPasses
+    asks about one hand on several piles)."""
     cdef uint32_t readings[MAX_READINGS]
     cdef uint64_t sm[2 * PLAN_STACK]
     cdef uint32_t sc[PLAN_STACK]
@@ -350,6 +363,7 @@ cdef int plan_decide(const PlanView* v, Plan* P, Plan* tmp, uint64_t* act) noexc
     cdef int i, j, n, best, bkey, key, nr, reason, cost, bcost, tried, wilds, bw
     cdef uint32_t code, pile = v.pile_code, last
     cdef bint danger = v.opp_min <= PLAN_DANGER
+    cdef bint eager = danger or 0 < v.partner_left <= PLAN_FEED_PARTNER
     cdef int pile_value = 0 if pile == 0 else play_value(pile, v.level)
     act[0] = 0
     act[1] = 0
@@ -362,12 +376,13 @@ cdef int plan_decide(const PlanView* v, Plan* P, Plan* tmp, uint64_t* act) noexc
             act[1] = v.twice
             act[2] = readings[i]
             return PR_GO_OUT
-    plan_split(v.once, v.twice, v.level, v.flags, P)
+    if not split_ready:
+        plan_split(v.once, v.twice, v.level, v.flags, P)
     if pile == 0:
         best = -1
         bkey = 1 << 30
-        if v.partner_left == 1 and v.opp_min > 1:
-            # The partner needs one card to go out: lead the lowest single.
+        if 0 < v.partner_left <= PLAN_LEAD_PARTNER and v.opp_min > 1:
+            # The partner is a card or two from out: lead the lowest single.
             for i in range(P.n):
                 if ckind(P.g[i].code) == K_SINGLE:
                     key = _lowest_value(P.g[i].code, v.level)
@@ -412,7 +427,7 @@ cdef int plan_decide(const PlanView* v, Plan* P, Plan* tmp, uint64_t* act) noexc
         if kind_is_bomb(ckind(code)) or not c_beats(code, pile, v.level, v.flags):
             continue
         key = play_value(code, v.level)
-        if not danger and pile_value < 13 and key >= 15:
+        if not eager and pile_value < 13 and key >= 15:
             continue
         if key < bkey:
             bkey = key
@@ -453,7 +468,7 @@ cdef int plan_decide(const PlanView* v, Plan* P, Plan* tmp, uint64_t* act) noexc
                 key = j
             j += 1
         i = j
-        if not danger and pile_value < 13 and play_value(code, v.level) >= 15:
+        if not eager and pile_value < 13 and play_value(code, v.level) >= 15:
             continue
         tried += 1
         cost = _break_cost(v, P, sm[2 * key], sm[2 * key + 1], tmp)
@@ -463,7 +478,7 @@ cdef int plan_decide(const PlanView* v, Plan* P, Plan* tmp, uint64_t* act) noexc
         if cost < bcost:
             bcost = cost
             best = key
-    if best >= 0 and (bcost < 64 or danger):
+    if best >= 0 and (bcost < 64 or eager):
         act[0] = sm[2 * best]
         act[1] = sm[2 * best + 1]
         act[2] = sc[best]
@@ -580,3 +595,127 @@ def plan_move(once, twice, level, pile_code=0, flags=0, *, owner_partner=False,
     with nogil:
         reason = plan_decide(&v, &P, &tmp, act)
     return reason, act[0], act[1], <uint32_t>act[2]
+
+
+# ---------------------------------------------------------------- what passes say (issue 29)
+
+cdef enum:
+    PLAN_MAX_PASSES = 64            # the passes a PlanPasses keeps (the latest)
+
+
+cdef struct PassEvent:
+    uint64_t add_once               # the cards the seat played after this pass
+    uint64_t add_twice
+    uint32_t pile_code
+    int owner_left
+    int partner_left
+    int opp_min
+
+
+@cython.auto_pickle(False)        # a view of one decision's history: nothing to pickle
+cdef class PlanPasses:
+    """The passes one seat made on its opponents' piles, as the plan policy would judge them:
+    ``misses(once, twice)`` counts the passes the plan, holding that hand now (and, at each
+    pass, the cards the seat has played since), would have replaced by a play. L3 uses it to
+    prefer sampled deals consistent with what the table has shown (a seat that passed on a
+    pair is unlikely to hold a higher pair the plan would have played).
+
+    ``passes`` is a sequence of ``(add_once, add_twice, pile_code, owner_left, partner_left,
+    opponents_left)``: the cards played since the pass (a multiset as two masks), the pile it
+    passed on (a play code at ``level``), how many cards the pile's owner and the seat's
+    partner held then, and the two opponents' counts (0: out). Only the latest
+    PLAN_MAX_PASSES are kept. Every field is checked here, once; ``misses`` reads only them
+    and its own checked hand.
+
+    >>> pair_5 = make_code(PAIR, 2, 5)
+    >>> seen = PlanPasses(9, 0, [(0, 0, pair_5, 20, 20, (20, 20))])
+    >>> pair_8 = (1 << 24) | (1 << 25)              # 8♠ 8♥
+    >>> lone = (1 << 4) | (1 << 40)                 # 3♠ Q♠
+    >>> seen.misses(pair_8 | lone, 0), seen.misses(lone, 0), len(seen)
+    (1, 0, 1)
+    """
+
+    cdef PassEvent ev[PLAN_MAX_PASSES]
+    cdef int n
+    cdef int level
+    cdef int flags
+
+    def __init__(self, level, flags, passes):
+        cdef uint64_t hm[2]
+        cdef int x
+        self.level = _level_arg(level)
+        self.flags = _flags_arg(flags)
+        self.n = 0
+        try:
+            rows = list(passes)
+        except TypeError:
+            raise ValueError("passes must be a sequence of (add_once, add_twice, pile_code, "
+                             "owner_left, partner_left, opponents_left)") from None
+        for row in rows[-PLAN_MAX_PASSES:]:
+            try:
+                a, b, code, owner_left, partner_left, opps = row
+                opps = tuple(opps)
+            except (TypeError, ValueError):
+                raise ValueError(f"a pass must be (add_once, add_twice, pile_code, owner_left, "
+                                 f"partner_left, opponents_left); got {_quote(row)}") from None
+            if len(opps) != 2:
+                raise ValueError(f"opponents_left must be two card counts; got {_quote(opps)}")
+            _hand_arg(a, b, "add", hm)
+            self.ev[self.n].add_once = hm[0]
+            self.ev[self.n].add_twice = hm[1]
+            self.ev[self.n].pile_code = _code_arg(code, self.level, self.flags, "pile_code", False)
+            self.ev[self.n].owner_left = <int>_int_arg(owner_left, "owner_left", 0, 27)
+            self.ev[self.n].partner_left = <int>_int_arg(partner_left, "partner_left", 0, 27)
+            self.ev[self.n].opp_min = 99
+            for o in opps:
+                x = <int>_int_arg(o, "opponents_left", 0, 27)
+                if x and x < self.ev[self.n].opp_min:
+                    self.ev[self.n].opp_min = x
+            self.n += 1
+
+    def __len__(self):
+        return self.n
+
+    def misses(self, once, twice):
+        """How many of the passes the plan would have made a play on instead, for a seat
+        holding (once, twice) now."""
+        cdef uint64_t hm[2]
+        cdef int count
+        _hand_arg(once, twice, "hand", hm)
+        with nogil:
+            count = self._misses(hm[0], hm[1])
+        return count
+
+    cdef int _misses(self, uint64_t once, uint64_t twice) noexcept nogil:
+        cdef PlanView v
+        cdef Plan P, tmp
+        cdef uint64_t act[3]
+        cdef int i, reason, count = 0
+        cdef const PassEvent* e
+        cdef uint64_t last_once = 0, last_twice = 0
+        v.level = self.level
+        v.flags = self.flags
+        v.owner_partner = 0
+        for i in range(self.n):
+            e = &self.ev[i]
+            # The hand then: now's plus the cards played since, as a union of multisets
+            # (saturating at two copies, so that any input stays a valid hand).
+            v.once = once | e.add_once
+            v.twice = (once & e.add_once) | twice | e.add_twice
+            if v.once == 0:
+                continue
+            v.pile_code = e.pile_code
+            v.owner_left = e.owner_left
+            v.partner_left = e.partner_left
+            v.opp_min = e.opp_min
+            # Passes in a row without a play between hold the same hand: its split (in P
+            # from the previous pass, when that one got as far as splitting) is reused.
+            reason = _plan_decide(&v, &P, &tmp, act, v.once == last_once and v.twice == last_twice)
+            if reason > 0 and act[0] != 0:
+                count += 1
+            if reason == PR_GO_OUT or reason == PR_FAILED:
+                last_once = 0                  # P was not filled for this hand
+            else:
+                last_once = v.once
+                last_twice = v.twice
+        return count

@@ -250,7 +250,8 @@ class SearchBot(Bot):
     Each iteration deals the cards this seat cannot see to the other seats, consistently
     with what it knows (every seat's card count, the cards played, a tribute or return card
     it gave, which the receiver still holds unless they played it, and the tribute it
-    received, which caps the payer's cards at that card's value), then plays every candidate
+    received, which caps the payer's cards at that card's value) and, unless ``infer`` is
+    off, likely given the passes it saw, then plays every candidate
     action followed by a PLAN playout (:data:`~tienlen._guandan.PLAN`, every seat by the L2
     policy) on that deal, with the same playout seed for every candidate, scoring the levels
     the hand is worth to its team (+3/+2/+1 for a win by the partner's place, the opponents'
@@ -273,7 +274,12 @@ class SearchBot(Bot):
       together, default 14), score each candidate on a sampled deal by the exact endgame
       solver (:func:`tienlen._guandan.solve_after`: both teams playing perfectly on that
       deal) instead of a PLAN playout, wherever it finishes within ``solve_nodes`` nodes
-      (default 2000; past it the playout's score stands). Default True.
+      (default 2000; past it the playout's score stands). Default True;
+    - ``infer``: prefer sampled deals consistent with the other seats' passes (default
+      True): each seat's share of the unseen cards, if it holds cards the plan would have
+      beaten an opponent's pile with where the seat passed, is kept only with probability
+      ``INFER_KEEP`` (0.1) per such pass (of up to ``INFER_TRIES``, 8, draws; else the draw
+      with the fewest; :meth:`_Knowledge._infer`).
 
     >>> from tienlen.guandan import Game
     >>> game = Game(seed=4)
@@ -288,7 +294,7 @@ class SearchBot(Bot):
     def __init__(self, seed: int | None = None, *, iterations: int | None = None,
                  time_ms: float | None = None, max_candidates: int = 10,
                  margin: float = 1.0, solver: bool = True, solve_cards: int = 14,
-                 solve_nodes: int = 2000) -> None:
+                 solve_nodes: int = 2000, infer: bool = True) -> None:
         super().__init__(seed)
         self.iterations, self.time_ms = check_budget(iterations, time_ms,
                                                      default_ms=DEFAULT_TIME_MS, top_ms=60_000)
@@ -305,6 +311,9 @@ class SearchBot(Bot):
         if type(solve_nodes) is not int or solve_nodes < 1:
             raise ValueError(f"solve_nodes must be a positive int; got {solve_nodes!r}")
         self.solver = bool(solver)
+        if not isinstance(infer, (bool, int)):
+            raise ValueError(f"infer must be True or False; got {infer!r}")
+        self.infer = bool(infer)
         self.solve_cards = solve_cards
         self.solve_nodes = solve_nodes
 
@@ -313,6 +322,8 @@ class SearchBot(Bot):
         options = budget_options(self.iterations, self.time_ms, default_ms=DEFAULT_TIME_MS)
         if not self.solver:
             options.append("solver=off")
+        if not self.infer:
+            options.append("infer=off")
         return f"L3({', '.join(options)})" if options else "L3"
 
     def choose_play(self, view: GameView) -> Decision:
@@ -332,7 +343,7 @@ class SearchBot(Bot):
         diff = [0.0] * len(cands)
         diff2 = [0.0] * len(cands)
         base_total = 0.0
-        known = _Knowledge(view)
+        known = _Knowledge(view, infer=self.infer)
         my_team = (view.seat, view.partner)
         gains = _gains(view)
         deadline = None if self.time_ms is None else start + self.time_ms / 1000
@@ -453,10 +464,59 @@ def _hand_score(order: Sequence[int], my_team: tuple[int, int],
     return gain if mine else -gain
 
 
-class _Knowledge:
-    """What a seat knows about the unseen cards, and deals consistent with it."""
+#: Inference from passes (issue 29): a seat's share of a sampled deal is kept with
+#: probability INFER_KEEP per pass the plan would have replaced by a play with those cards;
+#: of INFER_TRIES draws, the first kept one, else the one with the fewest such passes.
+INFER_KEEP = 0.1
+INFER_TRIES = 8
 
-    def __init__(self, view: GameView) -> None:
+
+def _pass_evidence(view: GameView) -> dict[int, _guandan.PlanPasses]:
+    """For each other seat that still holds unseen cards, its passes on an opponent's pile,
+    as the core's :class:`~tienlen._guandan.PlanPasses` (a pass on the partner's pile says
+    nothing: the plan always lets it stand). Each pass carries the cards the seat played
+    since, the pile and the card counts then."""
+    teams = view.teams
+
+    def mate(s: int) -> int:
+        team = teams[0] if s in teams[0] else teams[1]
+        return team[1] if team[0] == s else team[0]
+
+    acts = [a for a in view.history if a.action in ("play", "pass")]
+    sizes = list(view.hand_sizes)
+    for a in acts:
+        if a.action == "play" and a.cards is not None:
+            sizes[a.seat] += len(a.cards)
+    events: dict[int, tuple[int, int, int, int, tuple[int, ...]]] = {}
+    pile: tuple[int, int] | None = None
+    for i, a in enumerate(acts):
+        if a.action == "play" and a.play is not None:
+            pile = (a.play.code, a.seat)
+            sizes[a.seat] -= a.play.size
+        elif pile is not None and a.seat != view.seat and pile[1] != mate(a.seat) \
+                and pile[1] != a.seat:
+            opps = tuple(sizes[s] for s in range(4) if s != a.seat and s != mate(a.seat))
+            events[i] = (a.seat, pile[0], sizes[pile[1]], sizes[mate(a.seat)], opps)
+    later: list[Counter[int]] = [Counter() for _ in range(4)]
+    rows: dict[int, list[tuple[int, int, int, int, int, tuple[int, ...]]]] = {s: [] for s in range(4)}
+    for i in range(len(acts) - 1, -1, -1):
+        a = acts[i]
+        if i in events:
+            seat, code, owner_left, partner_left, opps = events[i]
+            add = Cards.from_ids(sorted(later[seat].elements())).masks if later[seat] else (0, 0)
+            rows[seat].append((add[0], add[1], code, owner_left, partner_left, opps))
+        elif a.action == "play" and a.cards is not None:
+            later[a.seat].update(a.cards.ids)
+    flags = view.config.flags
+    return {s: _guandan.PlanPasses(view.level, flags, rows[s][::-1])
+            for s in range(4) if rows[s] and view.hand_sizes[s]}
+
+
+class _Knowledge:
+    """What a seat knows about the unseen cards, and deals consistent with it (and, with
+    ``infer``, likely given the other seats' passes)."""
+
+    def __init__(self, view: GameView, *, infer: bool = False) -> None:
         self.view = view
         seen = Counter(view.hand.ids)
         played: dict[int, Counter[int]] = {s: Counter() for s in range(4)}
@@ -489,6 +549,8 @@ class _Knowledge:
                      for s in range(4)]
         self.allow_wild_tribute = view.config.can_tribute_wild
         self._state_args = self._fields()
+        self.passes = {s: p for s, p in _pass_evidence(view).items() if self.need[s]} \
+            if infer else {}
 
     def _fields(self) -> tuple[int, int, int, int, tuple[int, int], int, int, int, tuple[int, ...]]:
         view = self.view
@@ -516,7 +578,55 @@ class _Knowledge:
         return single_value(card, self.view.level) <= cap
 
     def sample(self, rng: random.Random) -> list[list[int]]:
-        """Card ids for every seat (this seat's own hand included)."""
+        """Card ids for every seat (this seat's own hand included): a deal consistent with
+        what the seat knows and, with ``infer``, likely given the passes seen (see
+        :meth:`_infer`)."""
+        hands = self._draw(rng)
+        if self.passes:
+            self._infer(hands, rng)
+        return hands
+
+    def _infer(self, hands: list[list[int]], rng: random.Random) -> None:
+        """Redeal the unseen cards of the seats with passes on record, seat by seat (most
+        passes first): a seat's share is drawn from the unseen cards not yet given and kept
+        with probability INFER_KEEP per pass the plan would have replaced by a play (the
+        first kept of INFER_TRIES draws, else the one with the fewest such passes); the last
+        seat takes the rest, so the seat before it is judged on both seats' passes. A capped
+        seat (a tribute payer) keeps its deal."""
+        free = [s for s in range(4) if s != self.view.seat and self.need[s] and s not in self.cap]
+        if len(free) < 2:
+            return
+        free.sort(key=lambda s: -len(self.passes.get(s, ())))
+        fixed = {s: list(self.fixed[s].elements()) for s in free}
+        rest = [c for s in free for c in hands[s][len(fixed[s]):]]
+        last = free[-1]
+        for s in free[:-1]:
+            need = self.need[s]
+            # the seat before the last also answers for the last seat's passes: the rest is
+            # the last seat's hand
+            judged = [(s, self.passes.get(s))] + ([(last, self.passes.get(last))]
+                                                  if s == free[-2] else [])
+            mine, fewest = rng.sample(rest, need), -1
+            if any(p is not None for _, p in judged):
+                for _ in range(INFER_TRIES):
+                    rng.shuffle(rest)
+                    misses = sum(p.misses(*Cards.from_ids(fixed[t] + (rest[:need] if t == s else
+                                                                      rest[need:])).masks)
+                                 for t, p in judged if p is not None)
+                    if fewest < 0 or misses < fewest:
+                        mine, fewest = rest[:need], misses
+                    if misses == 0 or rng.random() < INFER_KEEP ** misses:
+                        mine = rest[:need]
+                        break
+            hands[s] = fixed[s] + mine
+            left = Counter(rest)
+            left.subtract(mine)
+            rest = list(left.elements())
+        hands[last] = fixed[last] + rest
+
+    def _draw(self, rng: random.Random) -> list[list[int]]:
+        """Card ids for every seat (this seat's own hand included), consistent with the
+        cards seen and the tributes known."""
         pool = list(self.pool)
         rng.shuffle(pool)
         hands: list[list[int]] = [list(self.fixed[s].elements()) for s in range(4)]

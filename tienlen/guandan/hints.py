@@ -54,7 +54,7 @@ class Hint:
 #: The hint's search budget: L3 on a fixed number of sampled deals (deterministic: the same
 #: position gets the same hint), sized so that a hint answers within half a second for a
 #: person on one core (docs/strength.md, "Hints"): the strongest bot that does.
-HINT_ITERATIONS = 150
+HINT_ITERATIONS = 100
 
 
 def hint(view: GameView, level: str = "L3", *, seed: int = 0) -> Hint:

@@ -88,8 +88,8 @@ REASON_WORDS: dict[str, dict[str, str]] = {
     "LEAD": {"en": "lead your {play}: it follows your plan and keeps your strong cards for later",
              "zh": "先出{play}：符合你的牌型规划，把大牌留到后面"},
     "LEAD_FOR_PARTNER": {
-        "en": "your partner has one card left: lead your lowest single so they can go out",
-        "zh": "对家只剩一张牌：先出你最小的单张，让对家出完"},
+        "en": "your partner is a card or two from going out: lead your lowest single so they can go out",
+        "zh": "对家只剩一两张牌：先出你最小的单张，让对家出完"},
     "FOLLOW_GROUP": {"en": "{play} beats it without breaking your plan",
                      "zh": "{play}能压过，而且不拆散你的牌型"},
     "FOLLOW_BREAK": {"en": "{play} beats it at the smallest cost to your plan",
