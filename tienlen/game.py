@@ -626,13 +626,7 @@ class Game:
             if cards._mask:
                 action = self._state.play_record(cards, _PLAYED, Action)
                 if not isinstance(action, int):
-                    # self._record(action), inlined as in play()
-                    if self._shared:
-                        self._hist = self._hist.copy()
-                        self._shared = False
-                    self._hist.append(action)
-                    self._hist_tuple = None
-                    return action
+                    return self._record(action)
             turn = self._state.turn
             if not cards._mask:
                 if hasattr(type(move), "__index__") and not isinstance(move, bool):
