@@ -80,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--level", choices=("L2", "L3"), default="L2")
     ap.add_argument("--iterations", type=int, default=50, help="L3's sampled deals a decision")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="worker processes (forked: they inherit the base build)")
     ap.add_argument("--base-infer", type=int, choices=(0, 1), default=1,
                     help="0: the base L3 samples deals without inference from passes (as "
                          "before issue 29's PlanPasses; a base core without it needs 0)")
@@ -91,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         a = functools.partial(SearchBot, iterations=args.iterations)
         b = functools.partial(BaseSearchBot, iterations=args.iterations,
                               infer=bool(args.base_infer))
-    result = arena.run(a, b, hands=args.hands, seed=args.seed, jobs=1)
+    result = arena.run(a, b, hands=args.hands, seed=args.seed, jobs=args.jobs)
     print(result.table())
     return 0
 

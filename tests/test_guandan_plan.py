@@ -140,7 +140,7 @@ def test_plan_playouts_are_deterministic_and_differ_from_random():
 
 
 def test_plan_move_lets_the_partner_stand_and_goes_out_when_it_can():
-    hand = Cards.parse("As 6s 6d")
+    hand = Cards.parse("As 6s 6d 8c")
     nine = core.classify(*Cards.parse("9s").masks, 2)[0]
     reason, *_ = core.plan_move(hand.once, hand.twice, 2, nine, owner_partner=True)
     assert core.PLAN_REASONS[reason] == "PASS_PARTNER"
@@ -179,8 +179,56 @@ def test_plan_move_fights_for_the_lead_while_the_partner_is_close_to_out():
     # a partner who is out is fed no more; a partner's own pile still stands
     reason, *_ = core.plan_move(hand.once, hand.twice, 2, nine, partner_left=0)
     assert core.PLAN_REASONS[reason] == "PASS_KEEP"
-    reason, *_ = core.plan_move(hand.once, hand.twice, 2, nine, owner_partner=True, partner_left=5)
+    reason, *_ = core.plan_move(hand.once, hand.twice, 2, nine, owner_partner=True, partner_left=3)
     assert core.PLAN_REASONS[reason] == "PASS_PARTNER"
+
+
+def test_plan_move_blocks_a_partner_play_an_opponent_could_go_out_on():
+    # Issue 29: the partner's pair of 9s, an opponent holding two cards: the plan beats it
+    # with its strongest pair, so that the opponent cannot go out on it. An ace pair or
+    # better stands, and so does any play when no opponent holds as many cards as it.
+    hand = Cards.parse("Ts Td Ks Kd 4c 6h 8d")
+    nines = core.classify(*Cards.parse("9s 9d").masks, 2)[0]
+    reason, a, b, _ = core.plan_move(hand.once, hand.twice, 2, nines, owner_partner=True,
+                                     partner_left=10, opponents_left=(2, 9))
+    assert core.PLAN_REASONS[reason] == "BLOCK" and ids_of(a, b) == Cards.parse("Ks Kd").ids
+    reason, *_ = core.plan_move(hand.once, hand.twice, 2, nines, owner_partner=True,
+                                partner_left=10, opponents_left=(3, 9))
+    assert core.PLAN_REASONS[reason] == "PASS_PARTNER"
+    aces = core.classify(*Cards.parse("As Ad").masks, 2)[0]
+    reason, *_ = core.plan_move(hand.once, hand.twice, 2, aces, owner_partner=True,
+                                partner_left=10, opponents_left=(2, 9))
+    assert core.PLAN_REASONS[reason] == "PASS_PARTNER"
+
+
+def test_plan_move_takes_over_the_partner_to_go_out_first():
+    # One turn from out after beating the partner's single, with fewer cards than the
+    # partner: the weakest group that beats it, then the last group on the lead it wins.
+    hand = Cards.parse("Js 6s 6d")
+    nine = core.classify(*Cards.parse("9s").masks, 2)[0]
+    reason, a, b, _ = core.plan_move(hand.once, hand.twice, 2, nine, owner_partner=True,
+                                     partner_left=4, opponents_left=(9, 9))
+    assert core.PLAN_REASONS[reason] == "TAKE_OVER" and ids_of(a, b) == Cards.parse("Js").ids
+    # a partner with as few cards as the seat keeps the trick; so does a hand of 3 turns
+    reason, *_ = core.plan_move(hand.once, hand.twice, 2, nine, owner_partner=True,
+                                partner_left=3, opponents_left=(9, 9))
+    assert core.PLAN_REASONS[reason] == "PASS_PARTNER"
+    more = Cards.parse("Js 6s 6d 3c")
+    reason, *_ = core.plan_move(more.once, more.twice, 2, nine, owner_partner=True,
+                                partner_left=9, opponents_left=(9, 9))
+    assert core.PLAN_REASONS[reason] == "PASS_PARTNER"
+
+
+def test_plan_move_leads_its_strongest_group_an_opponent_could_go_out_on_last():
+    # An opponent with one card: singles are led last, and then the highest one.
+    hand = Cards.parse("3s 9d Kc")
+    reason, a, b, _ = core.plan_move(hand.once, hand.twice, 2, opponents_left=(1, 9))
+    assert core.PLAN_REASONS[reason] == "LEAD" and ids_of(a, b) == Cards.parse("Kc").ids
+    pair = Cards.parse("3s 9d Kc 7s 7h")
+    reason, a, b, _ = core.plan_move(pair.once, pair.twice, 2, opponents_left=(1, 9))
+    assert ids_of(a, b) == Cards.parse("7s 7h").ids
+    reason, a, b, _ = core.plan_move(hand.once, hand.twice, 2, opponents_left=(7, 9))
+    assert ids_of(a, b) == Cards.parse("3s").ids
 
 
 def test_plan_move_refuses_bad_input():

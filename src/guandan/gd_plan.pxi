@@ -24,6 +24,11 @@ cdef enum:
     # cards or fewer is the lowest single (was 1 card).
     PLAN_FEED_PARTNER = 12
     PLAN_LEAD_PARTNER = 2
+    # Blocking (issue 29): a lead an opponent could go out on (its size is their card count,
+    # at most PLAN_BLOCK_SIZE) is the last resort, and the strongest such group then; the
+    # partner's play is beaten when an opponent still to act holds as many cards as it and
+    # it is below an ace.
+    PLAN_BLOCK_SIZE = 5
     PLAN_BREAKS_BOMB = 1 << 20      # _break_cost: the play breaks a bomb of the plan
     # Why plan_decide chose its action (PLAN_REASONS in Python).
     PR_PASS_NOTHING = 0
@@ -35,11 +40,13 @@ cdef enum:
     PR_BOMB = 6
     PR_PASS_PARTNER = 7
     PR_PASS_KEEP = 8
+    PR_BLOCK = 9                    # beats the partner's play that an opponent could go out on
+    PR_TAKE_OVER = 10               # beats the partner's play to go out on the lead it wins
     PR_FAILED = -1                  # a move list could not be allocated
 
 
 PLAN_REASONS = ("PASS_NOTHING", "GO_OUT", "LEAD", "LEAD_FOR_PARTNER", "FOLLOW_GROUP",
-                "FOLLOW_BREAK", "BOMB", "PASS_PARTNER", "PASS_KEEP")
+                "FOLLOW_BREAK", "BOMB", "PASS_PARTNER", "PASS_KEEP", "BLOCK", "TAKE_OVER")
 
 
 cdef struct PGroup:
@@ -345,6 +352,44 @@ cdef int _break_cost(const PlanView* v, const Plan* P, uint64_t a, uint64_t b, P
     return tmp.nonbomb - P.nonbomb
 
 
+cdef int _over_partner(const PlanView* v, const Plan* P, uint32_t pile, int pile_value,
+                       int* out) noexcept nogil:
+    """The group of the plan (no bomb) that beats the partner's winning play into out[0], or
+    -1 to let it stand (issue 29); returns the reason, PR_BLOCK or PR_TAKE_OVER. Two cases:
+    - an opponent could go out on it (holds as many cards as the play has, below an ace):
+      the strongest group that beats it, to block;
+    - the seat is one turn from out after this play and holds fewer cards than the partner:
+      the weakest group that beats it, then the last group on the lead it wins.
+    Measured, L2 against L2 without them (with the blocking lead above): +2.6 points of hands
+    won over 5000 boards on each of two seeds."""
+    cdef int i, key, best = -1, bkey = 0
+    cdef uint32_t code
+    if v.opp_min == csize(pile) and pile_value < 14:
+        for i in range(P.n):
+            code = P.g[i].code
+            if kind_is_bomb(ckind(code)) or not c_beats(code, pile, v.level, v.flags):
+                continue
+            key = play_value(code, v.level)
+            if key > bkey:
+                bkey = key
+                best = i
+        if best >= 0:
+            out[0] = best
+            return PR_BLOCK
+    if P.nonbomb == 2 and v.partner_left > _hand_count(v.once, v.twice):
+        bkey = 1 << 30
+        for i in range(P.n):
+            code = P.g[i].code
+            if kind_is_bomb(ckind(code)) or not c_beats(code, pile, v.level, v.flags):
+                continue
+            key = play_value(code, v.level)
+            if key < bkey:
+                bkey = key
+                best = i
+    out[0] = best
+    return PR_TAKE_OVER
+
+
 cdef int plan_decide(const PlanView* v, Plan* P, Plan* tmp, uint64_t* act) noexcept nogil:
     """The plan's action for the seat to act: act = (once, twice, code), zeros for a pass.
     Returns the reason (PR_*), PR_FAILED if a move list could not be allocated."""
@@ -399,10 +444,12 @@ cdef int _plan_decide(const PlanView* v, Plan* P, Plan* tmp, uint64_t* act,
             if kind_is_bomb(ckind(code)):
                 continue
             # weakest first, bigger groups first among equals; a group an opponent could
-            # go out on (its size equals their hand) last
+            # go out on (its size equals their hand) last, and then the strongest of them
+            # (issue 29: the weakest such lead handed the opponent its last play; the
+            # strongest gained 1.4 points of hands won, L2 against L2)
             key = _lowest_value(code, v.level) * 16 - csize(code)
-            if v.opp_min <= 5 and csize(code) == v.opp_min:
-                key += 1 << 12
+            if v.opp_min <= PLAN_BLOCK_SIZE and csize(code) == v.opp_min:
+                key = (1 << 12) + (64 - _lowest_value(code, v.level)) * 16 - csize(code)
             if key < bkey:
                 bkey = key
                 best = i
@@ -417,7 +464,13 @@ cdef int _plan_decide(const PlanView* v, Plan* P, Plan* tmp, uint64_t* act,
         act[2] = P.g[best].code
         return PR_LEAD
     if v.owner_partner:
-        return PR_PASS_PARTNER
+        reason = _over_partner(v, P, pile, pile_value, &best)
+        if best < 0:
+            return PR_PASS_PARTNER
+        act[0] = P.g[best].once
+        act[1] = P.g[best].twice
+        act[2] = P.g[best].code
+        return reason
     # A group of the plan that beats the pile, the weakest; control cards (level, jokers)
     # are kept for tricks worth them unless an opponent is close to out.
     best = -1

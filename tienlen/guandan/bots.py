@@ -189,7 +189,7 @@ def plan_groups(hand: Cards, level: int, wild_count: int = 2) -> list[tuple[str,
 
 
 # The core's plan reasons (PLAN_REASONS) whose wording names the play.
-_PLAN_NAMES_PLAY = frozenset({"LEAD", "FOLLOW_GROUP", "FOLLOW_BREAK"})
+_PLAN_NAMES_PLAY = frozenset({"LEAD", "FOLLOW_GROUP", "FOLLOW_BREAK", "BLOCK", "TAKE_OVER"})
 
 
 def _plan_reason(reason: str, play: Play | None) -> Explanation:
@@ -226,7 +226,8 @@ def plan_decision(view: GameView) -> Decision:
 
 class PlanBot(Bot):
     """L2: plays by a split of its hand into groups, keeps bombs until they matter, and
-    lets its partner's winning play stand unless beating it wins the hand for the team.
+    lets its partner's winning play stand unless an opponent could go out on it or beating
+    it lets this seat go out first.
     The decision is the core's plan policy (:func:`plan_decision`)."""
 
     level = "L2"

@@ -100,6 +100,12 @@ REASON_WORDS: dict[str, dict[str, str]] = {
                      "zh": "对家正在赢这一轮：不要压"},
     "PASS_KEEP": {"en": "keep your bombs and groups: it is too early to spend them",
                   "zh": "保留炸弹和牌型：现在用太早"},
+    "BLOCK": {"en": "{play} beats your partner's play: an opponent holds just as many cards and "
+                    "could go out on it",
+              "zh": "用{play}压过对家：对手手里的牌数正好能借这手牌出完"},
+    "TAKE_OVER": {"en": "{play} takes your partner's trick: then you lead your last group and go "
+                        "out first",
+                  "zh": "用{play}接过对家这一轮：再出你最后一手，先出完"},
     "NOTHING_BEATS": {"en": "nothing you hold beats it", "zh": "你没有能压过的牌"},
     # L3: how the candidates were tried
     "DEALS_PLAN": {"en": "{deals} deals of the cards you cannot see, each played out by the plan",
