@@ -172,3 +172,53 @@ def test_L3_solves_its_sampled_endgames_legally_and_deterministically():
     game = next(_endgame_games(31, 1))
     d = make_bot("L3", seed=1, iterations=12, solver=False).explain(game.view(game.turn))
     assert "perfectly" not in d.reason
+
+
+class _ScriptedDeals:
+    """A stand-in for a sampled deal whose playouts finish in scripted orders: candidate 0
+    (the plan's choice) alternately wins with the partner second (+3 levels) and loses with
+    the opponents' partner last (-1); candidate 1 always wins with the partner last (+1);
+    every other candidate loses with both opponents first (-3)."""
+
+    def __init__(self, seat: int, partner: int, opponents: tuple[int, int], deal: int) -> None:
+        s, p, (o1, o2) = seat, partner, opponents
+        self.orders = {0: [s, p, o1, o2] if deal % 2 == 0 else [o1, s, p, o2],
+                       1: [s, o1, o2, p]}
+        self.other = [o1, o2, s, p]
+
+    def playouts_after(self, actions: list[tuple[int, int, int]], seed: int) -> list[list[int]]:
+        return [self.orders.get(i, self.other) for i in range(len(actions))]
+
+
+def test_L3_win_bonus_prefers_the_play_that_wins_the_hand_more_often(monkeypatch):
+    # Both candidates score +1 level a hand on average; only the win bonus separates them:
+    # 50% of hands won against 100%.
+    from tienlen.guandan import bots
+
+    game = Game(seed=4)
+    view = game.view(game.turn)
+    opponents = tuple(s for s in range(4) if s not in (view.seat, view.partner))
+    deals = iter(range(10 ** 6))
+    monkeypatch.setattr(bots._Knowledge, "sample_state", lambda self, rng: _ScriptedDeals(
+        view.seat, view.partner, opponents, next(deals)))
+    levels_only = bots.SearchBot(seed=1, iterations=40, solver=False, win_bonus=0)
+    plan = bots.plan_decision(view)
+    cands = levels_only._candidates(view, plan)
+    assert len(cands) >= 2
+    held = levels_only.explain(view)
+    assert held.why is not None and held.why.code == "SEARCH_HELD"
+    assert (held.kind, held.cards) == (plan.kind, plan.cards)
+    assert held.why.fields["win"] == 0.5 and held.why.fields["rate"] == 1.0
+    deals = iter(range(10 ** 6))
+    bonus = bots.SearchBot(seed=1, iterations=40, solver=False)           # WIN_BONUS = 2
+    assert bonus.win_bonus == bots.WIN_BONUS == 2.0
+    took = bonus.explain(view)
+    assert took.cards == cands[1] and took.why is not None
+    assert took.why.fields["win"] == 1.0 and took.why.fields["rate"] == 1.0
+    assert took.why.fields["base_win"] == 0.5 and took.why.fields["base_rate"] == 1.0
+
+
+@pytest.mark.parametrize("bad", [-1, 101, "2", True, None])
+def test_L3_refuses_a_bad_win_bonus(bad):
+    with pytest.raises(ValueError, match="win_bonus"):
+        make_bot("L3", seed=1, iterations=4, win_bonus=bad)

@@ -64,13 +64,13 @@ def test_an_unknown_code_is_refused() -> None:
 
 def test_a_pass_in_a_search_reason_is_worded_as_passing_in_each_language() -> None:
     why = Explanation("SEARCH_TAKE", play=classify("Ks", 5)[0], plan=None,
-                      how=Explanation("DEALS_SOLVED", deals=7), rate=0.5, gain=0.25,
-                      base_rate=0.25)
+                      how=Explanation("DEALS_SOLVED", deals=7), rate=0.5, win=0.75,
+                      base_rate=0.25, base_win=0.5)
     assert why.text("en") == ("single K: it takes the trick at a price worth paying. On 7 deals "
                               "of the cards you cannot see, each played out perfectly by both "
-                              "teams, it scores +0.50 levels a hand, 0.25 more than passing "
-                              "(+0.25)")
-    assert "比过牌（+0.25）多 0.25 级" in why.text("zh") and "单张 K" in why.text("zh")
+                              "teams, it wins the hand 75% of the time and scores +0.50 levels "
+                              "a hand; passing 50% and +0.25")
+    assert "过牌是 50% 和 +0.25 级" in why.text("zh") and "单张 K" in why.text("zh")
 
 
 def test_the_bots_reasons_are_their_explanations_worded_in_english() -> None:

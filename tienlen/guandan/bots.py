@@ -242,6 +242,12 @@ class PlanBot(Bot):
 #: 85, so that a decision, with the work after the last sample, ends within 100 ms on one core.
 DEFAULT_TIME_MS = 85.0
 
+#: What L3 counts for winning the hand beside its levels (issue 29). Against L2, 30 sampled
+#: deals a decision, 600 boards of first hands (bench/guandan_ab_vs.py): 2 won 3.0 points
+#: more hands than 0 and as many levels; 100 (the hand won alone) 2.2 points, with a worse
+#: mean place.
+WIN_BONUS = 2.0
+
 _Action = tuple[int, int, int]
 
 
@@ -256,7 +262,8 @@ class SearchBot(Bot):
     action followed by a PLAN playout (:data:`~tienlen._guandan.PLAN`, every seat by the L2
     policy) on that deal, with the same playout seed for every candidate, scoring the levels
     the hand is worth to its team (+3/+2/+1 for a win by the partner's place, the opponents'
-    gain as a loss). The plan's own choice stands unless an alternative's mean gain over it,
+    gain as a loss) plus ``win_bonus`` for the hand won (minus it for the hand lost). The
+    plan's own choice stands unless an alternative's mean gain over it,
     paired deal by deal, exceeds ``margin`` standard errors; the largest such gain wins.
 
     Candidates: the plan's choice, the groups of the plan's split (on a lead), the weakest
@@ -280,7 +287,10 @@ class SearchBot(Bot):
       True): each seat's share of the unseen cards, if it holds cards the plan would have
       beaten an opponent's pile with where the seat passed, is kept only with probability
       ``INFER_KEEP`` (0.1) per such pass (of up to ``INFER_TRIES``, 8, draws; else the draw
-      with the fewest; :meth:`_Knowledge._infer`).
+      with the fewest; :meth:`_Knowledge._infer`);
+    - ``win_bonus``: what winning the hand (the first out is the team's) counts beside its
+      levels (default :data:`WIN_BONUS`, 2: a decision that makes the hand likelier to be won
+      is worth more than the levels alone say; 0 scores the levels only).
 
     >>> from tienlen.guandan import Game
     >>> game = Game(seed=4)
@@ -295,7 +305,8 @@ class SearchBot(Bot):
     def __init__(self, seed: int | None = None, *, iterations: int | None = None,
                  time_ms: float | None = None, max_candidates: int = 10,
                  margin: float = 1.0, solver: bool = True, solve_cards: int = 14,
-                 solve_nodes: int = 2000, infer: bool = True) -> None:
+                 solve_nodes: int = 2000, infer: bool = True,
+                 win_bonus: float = WIN_BONUS) -> None:
         super().__init__(seed)
         self.iterations, self.time_ms = check_budget(iterations, time_ms,
                                                      default_ms=DEFAULT_TIME_MS, top_ms=60_000)
@@ -317,6 +328,10 @@ class SearchBot(Bot):
         self.infer = bool(infer)
         self.solve_cards = solve_cards
         self.solve_nodes = solve_nodes
+        if isinstance(win_bonus, bool) or not isinstance(win_bonus, (int, float)) or \
+                not 0 <= win_bonus <= 100:
+            raise ValueError(f"win_bonus must be a number in [0, 100]; got {win_bonus!r}")
+        self.win_bonus = float(win_bonus)
 
     @property
     def name(self) -> str:
@@ -325,6 +340,8 @@ class SearchBot(Bot):
             options.append("solver=off")
         if not self.infer:
             options.append("infer=off")
+        if self.win_bonus != WIN_BONUS:
+            options.append(f"win_bonus={self.win_bonus:g}")
         return f"L3({', '.join(options)})" if options else "L3"
 
     def choose_play(self, view: GameView) -> Decision:
@@ -343,7 +360,8 @@ class SearchBot(Bot):
         # errors, so that noise over few deals does not overrule a sound default.
         diff = [0.0] * len(cands)
         diff2 = [0.0] * len(cands)
-        base_total = 0.0
+        levels = [0.0] * len(cands)          # for the explanation: levels a hand,
+        wins = [0] * len(cands)              # and hands won (the first out the team's)
         known = _Knowledge(view, infer=self.infer)
         my_team = (view.seat, view.partner)
         gains = _gains(view)
@@ -371,11 +389,18 @@ class SearchBot(Bot):
                 orders = state.playouts_after(actions, seed)
                 scores = [_hand_score(orders[i], my_team, gains) if v is None else v
                           for i, v in enumerate(scores)]
-            b = scores[0]
-            assert b is not None
-            base_total += b
-            for i in range(1, len(scores)):
-                d = scores[i] - b  # type: ignore[operator]
+            # the hand's levels, plus the bonus for winning it (a score is never 0: one team
+            # or the other went out first)
+            w = self.win_bonus
+            scored: list[float] = []
+            for i, v in enumerate(scores):
+                assert v is not None
+                levels[i] += v
+                wins[i] += v > 0
+                scored.append(v + (w if v > 0 else -w))
+            b = scored[0]
+            for i in range(1, len(scored)):
+                d = scored[i] - b
                 diff[i] += d
                 diff2[i] += d * d
             done += 1
@@ -386,18 +411,16 @@ class SearchBot(Bot):
             se = math.sqrt(var / done) if done > 1 else math.inf
             if mean > self.margin * se and mean > best_gain:
                 best, best_gain = i, mean
-        base_rate = base_total / done
         how = Explanation("DEALS_SOLVED" if solve else "DEALS_PLAN", deals=done)
         if best == 0:
             assert base.why is not None
             return Decision.because(base.kind, base.cards,
                                     Explanation("SEARCH_HELD", base=base.why, how=how,
-                                                rate=base_rate))
+                                                rate=levels[0] / done, win=wins[0] / done))
         choice = cands[best]
-        rate = base_rate + best_gain
         plan = base.cards if base.kind == "play" else None
-        numbers = {"how": how, "rate": rate, "gain": best_gain, "plan": plan,
-                   "base_rate": base_rate}
+        numbers = {"how": how, "rate": levels[best] / done, "win": wins[best] / done,
+                   "plan": plan, "base_rate": levels[0] / done, "base_win": wins[0] / done}
         if choice is None:
             return Decision.because("pass", None, Explanation("SEARCH_PASS", **numbers))
         code = ("SEARCH_BOMB" if choice.is_bomb else "SEARCH_LEAD" if view.pile is None

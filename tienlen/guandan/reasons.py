@@ -114,27 +114,33 @@ REASON_WORDS: dict[str, dict[str, str]] = {
                            "perfectly by both teams",
                      "zh": "在你看不到的牌的 {deals} 种发法上由双方完美打完"},
     # L3: what the search found
-    "SEARCH_HELD": {"en": "{base}; tried on {how}, it scores {rate:+.2f} levels a hand, and "
-                          "nothing else scores clearly better",
-                    "zh": "{base}；{how}，这手牌平均每局得 {rate:+.2f} 级，没有别的出法明显更好"},
-    "SEARCH_PASS": {"en": "pass and keep your cards for later: on {how}, passing scores "
-                          "{rate:+.2f} levels a hand, {gain:.2f} more than {plan} ({base_rate:+.2f})",
-                    "zh": "过牌，把牌留到后面：{how}，过牌平均每局得 {rate:+.2f} 级，"
-                          "比{plan}（{base_rate:+.2f}）多 {gain:.2f} 级"},
+    "SEARCH_HELD": {"en": "{base}; tried on {how}, it wins the hand {win:.0%} of the time and "
+                          "scores {rate:+.2f} levels a hand, and nothing else does clearly better",
+                    "zh": "{base}；{how}，这样打赢下这手牌的比例是 {win:.0%}，平均每局得 "
+                          "{rate:+.2f} 级，没有别的出法明显更好"},
+    "SEARCH_PASS": {"en": "pass and keep your cards for later: on {how}, passing wins the hand "
+                          "{win:.0%} of the time and scores {rate:+.2f} levels a hand; {plan} "
+                          "{base_win:.0%} and {base_rate:+.2f}",
+                    "zh": "过牌，把牌留到后面：{how}，过牌赢下这手牌的比例是 {win:.0%}，"
+                          "平均每局得 {rate:+.2f} 级；{plan}是 {base_win:.0%} 和 {base_rate:+.2f} 级"},
     "SEARCH_BOMB": {"en": "{play}: the bomb wins the trick while it still matters. On {how}, it "
-                          "scores {rate:+.2f} levels a hand, {gain:.2f} more than {plan} "
-                          "({base_rate:+.2f})",
-                    "zh": "{play}：趁这一轮还关键，用炸弹拿下。{how}，这手牌平均每局得 "
-                          "{rate:+.2f} 级，比{plan}（{base_rate:+.2f}）多 {gain:.2f} 级"},
-    "SEARCH_LEAD": {"en": "{play}: it keeps the lead or the cards you need. On {how}, it scores "
-                          "{rate:+.2f} levels a hand, {gain:.2f} more than {plan} ({base_rate:+.2f})",
-                    "zh": "{play}：能保住出牌权或你需要的牌。{how}，这手牌平均每局得 "
-                          "{rate:+.2f} 级，比{plan}（{base_rate:+.2f}）多 {gain:.2f} 级"},
+                          "wins the hand {win:.0%} of the time and scores {rate:+.2f} levels a "
+                          "hand; {plan} {base_win:.0%} and {base_rate:+.2f}",
+                    "zh": "{play}：趁这一轮还关键，用炸弹拿下。{how}，这样打赢下这手牌的比例是 "
+                          "{win:.0%}，平均每局得 {rate:+.2f} 级；{plan}是 {base_win:.0%} 和 "
+                          "{base_rate:+.2f} 级"},
+    "SEARCH_LEAD": {"en": "{play}: it keeps the lead or the cards you need. On {how}, it wins "
+                          "the hand {win:.0%} of the time and scores {rate:+.2f} levels a hand; "
+                          "{plan} {base_win:.0%} and {base_rate:+.2f}",
+                    "zh": "{play}：能保住出牌权或你需要的牌。{how}，这样打赢下这手牌的比例是 "
+                          "{win:.0%}，平均每局得 {rate:+.2f} 级；{plan}是 {base_win:.0%} 和 "
+                          "{base_rate:+.2f} 级"},
     "SEARCH_TAKE": {"en": "{play}: it takes the trick at a price worth paying. On {how}, it "
-                          "scores {rate:+.2f} levels a hand, {gain:.2f} more than {plan} "
-                          "({base_rate:+.2f})",
-                    "zh": "{play}：拿下这一轮，代价值得。{how}，这手牌平均每局得 "
-                          "{rate:+.2f} 级，比{plan}（{base_rate:+.2f}）多 {gain:.2f} 级"},
+                          "wins the hand {win:.0%} of the time and scores {rate:+.2f} levels a "
+                          "hand; {plan} {base_win:.0%} and {base_rate:+.2f}",
+                    "zh": "{play}：拿下这一轮，代价值得。{how}，这样打赢下这手牌的比例是 "
+                          "{win:.0%}，平均每局得 {rate:+.2f} 级；{plan}是 {base_win:.0%} 和 "
+                          "{base_rate:+.2f} 级"},
     "RANDOM": {"en": "{play}, chosen at random among the legal actions",
                "zh": "{play}，从合法的出法中随机选出"},
     "POLICY_VALUE": {"en": "{play}: the trained network values it highest ({value:+.2f} "
