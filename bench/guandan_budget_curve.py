@@ -58,6 +58,7 @@ def plot(path: Path, png: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
+    import matplotlib.ticker
     import matplotlib.pyplot as plt
 
     rows = json.loads(path.read_text(encoding="utf-8"))
@@ -76,6 +77,10 @@ def plot(path: Path, png: Path) -> None:
                         xytext=(5, -12), fontsize=7)
     ax.axhline(50, color="grey", lw=0.8, ls="--")
     ax.set_xscale("log")
+    ticks = [t for t in (1, 2, 3, 5, 10, 20, 40, 60, 100, 200) if
+             min(map(_ms, rows)) / 1.5 <= t <= max(map(_ms, rows)) * 1.5]
+    ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
+    ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.set_xlabel("L3 ms per decision (all decisions, forced ones included; one core each)")
     ax.set_ylabel("hands won by L3+L3 against L2+L2 (%)")
     ax.set_title("Guandan L3 against L2: hand share by budget (first hands)")
