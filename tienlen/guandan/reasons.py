@@ -14,9 +14,9 @@ sentences. The English wording is the bots' ``reason`` text as it always read.
 >>> why.text("zh")
 '先出对子 6：符合你的牌型规划，把大牌留到后面'
 >>> held = Explanation("SEARCH_HELD", base=why, how=Explanation("DEALS_PLAN", deals=400),
-...                    rate=-0.125)
+...                    rate=-0.125, win=0.45)
 >>> print(held.text("zh"))
-先出对子 6：符合你的牌型规划，把大牌留到后面；在你看不到的牌的 400 种发法上各按牌型规划打完，这手牌平均每局得 -0.12 级，没有别的出法明显更好
+先出对子 6：符合你的牌型规划，把大牌留到后面；在你看不到的牌的 400 种发法上各按牌型规划打完，这样打赢下这手牌的比例是 45%，平均每局得 -0.12 级，没有别的出法明显更好
 """
 
 from __future__ import annotations
