@@ -352,6 +352,23 @@ cdef int _break_cost(const PlanView* v, const Plan* P, uint64_t a, uint64_t b, P
     return tmp.nonbomb - P.nonbomb
 
 
+cdef int _beating_group(const PlanView* v, const Plan* P, uint32_t pile,
+                        bint strongest) noexcept nogil:
+    """The index of the strongest (or weakest) non-bomb group of P that beats `pile`, -1
+    for none."""
+    cdef int i, key, best = -1, bkey = 0
+    cdef uint32_t code
+    for i in range(P.n):
+        code = P.g[i].code
+        if kind_is_bomb(ckind(code)) or not c_beats(code, pile, v.level, v.flags):
+            continue
+        key = play_value(code, v.level)
+        if best < 0 or (key > bkey if strongest else key < bkey):
+            bkey = key
+            best = i
+    return best
+
+
 cdef int _over_partner(const PlanView* v, const Plan* P, uint32_t pile, int pile_value,
                        int* out) noexcept nogil:
     """The group of the plan (no bomb) that beats the partner's winning play into out[0], or
@@ -362,31 +379,13 @@ cdef int _over_partner(const PlanView* v, const Plan* P, uint32_t pile, int pile
       the weakest group that beats it, then the last group on the lead it wins.
     Measured, L2 against L2 without them (with the blocking lead above): +2.6 points of hands
     won over 5000 boards on each of two seeds."""
-    cdef int i, key, best = -1, bkey = 0
-    cdef uint32_t code
     if v.opp_min == csize(pile) and pile_value < 14:
-        for i in range(P.n):
-            code = P.g[i].code
-            if kind_is_bomb(ckind(code)) or not c_beats(code, pile, v.level, v.flags):
-                continue
-            key = play_value(code, v.level)
-            if key > bkey:
-                bkey = key
-                best = i
-        if best >= 0:
-            out[0] = best
+        out[0] = _beating_group(v, P, pile, True)
+        if out[0] >= 0:
             return PR_BLOCK
+    out[0] = -1
     if P.nonbomb == 2 and v.partner_left > _hand_count(v.once, v.twice):
-        bkey = 1 << 30
-        for i in range(P.n):
-            code = P.g[i].code
-            if kind_is_bomb(ckind(code)) or not c_beats(code, pile, v.level, v.flags):
-                continue
-            key = play_value(code, v.level)
-            if key < bkey:
-                bkey = key
-                best = i
-    out[0] = best
+        out[0] = _beating_group(v, P, pile, False)
     return PR_TAKE_OVER
 
 
