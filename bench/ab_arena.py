@@ -1,5 +1,5 @@
-"""The arenas of two trees head to head: games per CPU-second of ``tienlen.arena.run`` (Tiến
-Lên, random and L1 bots, the seat-rotation loop) and ``tienlen.guandan.arena.run`` (Guandan
+"""The arenas of two trees head to head: games per CPU-second of ``tienlen.games.tienlen.arena.run`` (Tiến
+Lên, random and L1 bots, the seat-rotation loop) and ``tienlen.games.guandan.arena.run`` (Guandan
 duplicate, L1 teams, first hands), one child process per measurement, sides alternating
 round by round in mirrored order.
 

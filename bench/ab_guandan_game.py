@@ -37,9 +37,10 @@ sys.path.insert(0, str(HERE))
 import compare  # noqa: E402  (interleave, med, ratio, iqr)
 from guandan_game_bench import gd_random_checked  # noqa: E402
 import tienlen.guandan  # noqa: E402,F401  (the package the loaded modules live in)
-from tienlen.guandan import game as tree_game, match as tree_match  # noqa: E402
-from tienlen.guandan.bots import make_bot  # noqa: E402
-from tienlen.guandan.game import return_candidates, tribute_candidates  # noqa: E402
+from tienlen.games.guandan import game as tree_game
+from tienlen.games.guandan import match as tree_match  # noqa: E402
+from tienlen.games.guandan.bots import make_bot  # noqa: E402
+from tienlen.games.guandan.game import return_candidates, tribute_candidates  # noqa: E402
 
 Side = Callable[[], int]
 

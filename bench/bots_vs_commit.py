@@ -24,10 +24,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from tienlen.arena import run
-from tienlen.bots import Bot, GreedyBot, HeuristicBot
-from tienlen.game import Game
-from tienlen.rules import Rules
+from tienlen.games.tienlen.arena import run
+from tienlen.games.tienlen.bots import Bot, GreedyBot, HeuristicBot
+from tienlen.games.tienlen.game import Game
+from tienlen.games.tienlen.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,10 +43,10 @@ def _old_bots(commit: str, where: Path) -> tuple[type, type]:
                               check=True, capture_output=True, text=True).stdout
         text = text.replace("from .. import ", "from tienlen import ")
         text = text.replace("from ..", "from tienlen.")
-        text = text.replace("from .split import", "from tienlen.bots.split import")
+        text = text.replace("from .split import", "from tienlen.games.tienlen.bots.split import")
         if name != "base":
             # Bot, PASS and the protocol from this tree; is_bomb from the commit's base.
-            text = text.replace("from .base import ", "from tienlen.bots.base import ")
+            text = text.replace("from .base import ", "from tienlen.games.tienlen.bots.base import ")
             text += "\nfrom oldbots.base import is_bomb  # noqa: E402,F811\n"
             text = text.replace('level = "L1"', 'level = "L1old"').replace(
                 'level = "L2"', 'level = "L2old"')

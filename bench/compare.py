@@ -241,11 +241,11 @@ def bench_python_layer(cfg: Config) -> None:
     name = "tienlen.legal_moves vs core.legal_moves (lead, 13 cards)"
     try:
         import tienlen
-        from tienlen.cards import Cards
+        from tienlen.games.tienlen.cards import Cards
 
         py_lm = getattr(tienlen, "legal_moves", None)
         if py_lm is None:
-            from tienlen.combos import legal_moves as py_lm
+            from tienlen.games.tienlen.plays import legal_moves as py_lm
     except ImportError as e:
         return skip(name, "", f"tienlen.legal_moves not importable: {e}")
     hands = workloads.dealt_hands(cfg.hands // 2, cfg.seed)
@@ -396,8 +396,8 @@ def _game_api():
         import tienlen
         Game = getattr(tienlen, "Game", None)
         if Game is None:
-            from tienlen.game import Game
-        from tienlen.game import PASS
+            from tienlen.games.tienlen.game import Game
+        from tienlen.games.tienlen.game import PASS
     except ImportError as e:
         return None, f"tienlen.Game not available yet ({e})"
     return Game, PASS
@@ -913,11 +913,11 @@ def bench_chess(cfg: Config) -> None:
     sides = {"chess": chess_side, "core": core_side}
     try:
         import tienlen
-        from tienlen.cards import Cards
+        from tienlen.games.tienlen.cards import Cards
 
         py_lm = getattr(tienlen, "legal_moves", None)
         if py_lm is None:
-            from tienlen.combos import legal_moves as py_lm
+            from tienlen.games.tienlen.plays import legal_moves as py_lm
         cards = [Cards(h) for h in hands]
 
         def py_side():
@@ -941,7 +941,7 @@ def bench_chess(cfg: Config) -> None:
 
 
 def bench_guandan(cfg: Config) -> None:
-    """The Guandan core (tienlen.guandan.core): leads of dealt 27-card hands, following a
+    """The Guandan core (tienlen.games.guandan.core): leads of dealt 27-card hands, following a
     pile, against the pure-Python reference, and the batch calls on two threads."""
     import guandan_workloads as gw
     from tienlen.guandan import core as gd

@@ -14,8 +14,8 @@ from __future__ import annotations
 import argparse
 import functools
 
-from tienlen.guandan import arena
-from tienlen.guandan.bots import SearchBot
+from tienlen.games.guandan import arena
+from tienlen.games.guandan.bots import SearchBot
 
 
 def options(text: str) -> dict[str, object]:

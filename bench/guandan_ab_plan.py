@@ -26,10 +26,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from ab_cores import load_base  # noqa: E402
-from tienlen.guandan import arena  # noqa: E402
-from tienlen.guandan import bots  # noqa: E402
-from tienlen.guandan.bots import Decision, PlanBot, SearchBot  # noqa: E402
-from tienlen.guandan.game import GameView  # noqa: E402
+from tienlen.games.guandan import arena  # noqa: E402
+from tienlen.games.guandan import bots  # noqa: E402
+from tienlen.games.guandan.bots import Decision, PlanBot, SearchBot  # noqa: E402
+from tienlen.games.guandan.game import GameView  # noqa: E402
 
 BASE: ModuleType | None = None
 

@@ -30,8 +30,8 @@ sys.path.insert(0, str(HERE))
 
 import guandan_ab_plan  # noqa: E402
 from ab_cores import load_base  # noqa: E402
-from tienlen.guandan import arena  # noqa: E402
-from tienlen.guandan.bots import make_bot  # noqa: E402
+from tienlen.games.guandan import arena  # noqa: E402
+from tienlen.games.guandan.bots import make_bot  # noqa: E402
 
 
 def team(spec: str) -> Any:

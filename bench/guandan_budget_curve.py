@@ -2,7 +2,7 @@
 (docs/strength.md, issue 29).
 
 For each budget, a duplicate first-hands run of L3+L3 against L2+L2 in the arena
-(``tienlen.guandan.arena.run``; each board in both seatings): L3's share of hands won
+(``tienlen.games.guandan.arena.run``; each board in both seatings): L3's share of hands won
 (first out) with its 95% interval over boards, and its milliseconds per decision (wall
 clock, over all of its decisions, forced ones included; one core per job), the x axis. A
 budget is either ``iterations`` (``--budgets``: sampled deals a decision, deterministic, so
@@ -25,8 +25,8 @@ import sys
 import time
 from pathlib import Path
 
-from tienlen.guandan import arena
-from tienlen.guandan.bots import make_bot
+from tienlen.games.guandan import arena
+from tienlen.games.guandan.bots import make_bot
 
 
 def run_budget(hands: int, seed: int, solver: bool, jobs: int, *, iterations: int | None = None,

@@ -100,7 +100,7 @@ def bench_guandan_playouts(cfg, api) -> None:
 
 
 def bench_guandan_game(cfg, api) -> None:
-    from tienlen.game import Game as TGame
+    from tienlen.games.tienlen.game import Game as TGame
     from tienlen.guandan import Game as GGame
 
     Result, record, interleave, ratio = api["Result"], api["record"], api["interleave"], api["ratio"]

@@ -5,7 +5,7 @@ hand each (the first hand of a match: no tribute, level 2), and each deal's pair
 is one sample. Reported for team A: the rate its player goes out first, its mean levels per
 hand (+3/+2/+1 when its player is first out and the partner 2nd/3rd/4th, minus the
 opponents' gain otherwise), a 95% interval and paired z for both, and L3's CPU time per
-decision. The match-level arena with team rotation is ``tienlen.guandan.arena`` /
+decision. The match-level arena with team rotation is ``tienlen.games.guandan.arena`` /
 ``tienlen sim --game guandan``; this script exists to try L3 options quickly.
 
     python bench/guandan_strength.py --a L3:iterations=100 --b L2 --deals 60 --seed 2
@@ -20,7 +20,7 @@ import sys
 import time
 
 from tienlen.guandan import Game
-from tienlen.guandan.bots import Bot, _hand_score, make_bot
+from tienlen.games.guandan.bots import Bot, _hand_score, make_bot
 
 
 def parse_bot(spec: str):

@@ -44,7 +44,9 @@ import psutil
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from tienlen import arena, scale  # noqa: E402
+from tienlen.games.tienlen import arena
+
+from tienlen.arena import scale  # noqa: E402
 
 
 def cpu_seconds(pids: list[int]) -> float:
@@ -76,7 +78,7 @@ def main() -> int:
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
 
     def cluster(n: int):
-        # As tienlen.scale starts them for --scheduler local:N (no profiler sampling, slow
+        # As tienlen.arena.scale starts them for --scheduler local:N (no profiler sampling, slow
         # housekeeping clocks).
         import dask
 

@@ -21,7 +21,7 @@ import statistics
 import time
 
 from tienlen import _core
-from tienlen.rules import Rules
+from tienlen.games.tienlen.rules import Rules
 
 
 def position(seed: int, players: int, cards: int, flags: int) -> _core.GameState:

@@ -23,9 +23,9 @@ from functools import partial
 
 import numpy as np
 
-from tienlen import arena
-from tienlen.bots import Bot, make_bot
-from tienlen.view import View
+from tienlen.games.tienlen import arena
+from tienlen.games.tienlen.bots import Bot, make_bot
+from tienlen.games.tienlen.view import View
 
 # CPU seconds of each L3 decision that searched (more than one action, none going out), for
 # the CPU budget that stands in for wall-clock time on a shared machine. In this process

@@ -1,4 +1,4 @@
-"""The L2 bot's hand split: the core's (what tienlen.bots.split wraps since issue 13) against
+"""The L2 bot's hand split: the core's (what tienlen.games.tienlen.bots.split wraps since issue 13) against
 the Python search it replaced (kept as tests/reference_split.py). CPU time, so that a loaded
 machine skews it less than wall time.
 
@@ -22,8 +22,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import reference_split  # noqa: E402
 
-from tienlen import arena, core  # noqa: E402
-from tienlen.bots import heuristic, split  # noqa: E402
+from tienlen import core
+
+from tienlen.games.tienlen import arena  # noqa: E402
+from tienlen.games.tienlen.bots import heuristic
+from tienlen.games.tienlen.bots import split  # noqa: E402
 
 
 def _python_damage(hand: int, move: int, flags: int = 0) -> int:

@@ -1,4 +1,4 @@
-"""The Guandan core (tienlen.guandan.core), over blocks of seeded inputs (guandan_workloads.py).
+"""The Guandan core (tienlen.games.guandan.core), over blocks of seeded inputs (guandan_workloads.py).
 
 ``per_item_ns`` in extra_info is per hand / per call, except the ``_per_play`` benchmarks,
 whose items are generated plays (the goal of issue 12: <= 15 ns per play for leads).
@@ -10,7 +10,7 @@ import pytest
 
 import guandan_workloads as gw
 
-gd = pytest.importorskip("tienlen.guandan.core")
+gd = pytest.importorskip("tienlen.games.guandan.core")
 
 LEADS = 250
 FOLLOWS = 1000

@@ -14,7 +14,7 @@ def _python_legal_moves():
 
     lm = getattr(tienlen, "legal_moves", None)
     if lm is None:
-        combos = pytest.importorskip("tienlen.combos", reason="tienlen.legal_moves not written yet")
+        combos = pytest.importorskip("tienlen.games.tienlen.plays", reason="tienlen.legal_moves not written yet")
         lm = combos.legal_moves
     return lm
 
@@ -23,14 +23,14 @@ def _game_api():
     import tienlen
 
     Game = getattr(tienlen, "Game", None)
-    game_mod = pytest.importorskip("tienlen.game", reason="tienlen.Game not written yet")
+    game_mod = pytest.importorskip("tienlen.games.tienlen.game", reason="tienlen.Game not written yet")
     return Game or game_mod.Game, game_mod.PASS
 
 
 def test_python_legal_moves_lead_13(per_item, hands13):
     """Cards in, list of Cards out; compare with test_legal_moves_lead_13 for the wrapping cost."""
     lm = _python_legal_moves()
-    from tienlen.cards import Cards
+    from tienlen.games.tienlen.cards import Cards
 
     cards = [Cards(h) for h in hands13]
 
@@ -43,8 +43,8 @@ def test_python_legal_moves_lead_13(per_item, hands13):
 
 def test_python_legal_moves_following(per_item, seed):
     lm = _python_legal_moves()
-    from tienlen.cards import Cards
-    from tienlen.combos import Combo
+    from tienlen.games.tienlen.cards import Cards
+    from tienlen.games.tienlen.plays import Combo
 
     hands, _, piles = workloads.following_with_piles(1000, seed)
     pairs = [(Cards(h), Combo(Cards(p))) for h, p in zip(hands, piles)]

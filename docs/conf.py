@@ -117,7 +117,7 @@ def on_source_read(app: Any, docname: str, source: list[str]) -> None:
 # --- which modules and names are public ------------------------------------------------
 
 #: The native cores are documented through their public re-exports.
-NATIVE = {"tienlen.core": "tienlen._core", "tienlen.guandan.core": "tienlen._guandan"}
+NATIVE = {"tienlen.games.tienlen.core": "tienlen._core", "tienlen.games.guandan.core": "tienlen._guandan"}
 #: Modules that are not part of the API: the ``python -m tienlen`` entry point.
 NOT_API = {"tienlen.__main__"}
 
@@ -259,8 +259,8 @@ def check_every_public_name(app: Any, env: Any) -> None:
 
 def _nearest_python_domain() -> type:
     """Sphinx's Python domain, resolving a short name that both games define (``Cards``,
-    ``Bot``, ``Game``) to the one nearest the page that names it: in tienlen.guandan.game,
-    ``Cards`` is tienlen.guandan.cards.Cards. (Unchanged, Sphinx warns that the name is
+    ``Bot``, ``Game``) to the one nearest the page that names it: in tienlen.games.guandan.game,
+    ``Cards`` is tienlen.games.guandan.cards.Cards. (Unchanged, Sphinx warns that the name is
     ambiguous and links the first.)"""
     from sphinx.domains.python import PythonDomain
 

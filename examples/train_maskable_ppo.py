@@ -86,7 +86,7 @@ def train(args: argparse.Namespace) -> Path:
 
 
 def evaluate(path: Path, against: str, games: int, seed: int, jobs: int) -> dict:
-    from tienlen import arena
+    from tienlen.games.tienlen import arena
 
     spec = f"ppo:{path}"
     result = arena.run([spec, against, against, against], games, seed=seed, jobs=jobs)

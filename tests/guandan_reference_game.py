@@ -1,6 +1,6 @@
 """An independent, deliberately plain model of a Guandan hand and match (GUANDAN.md G5-G7).
 
-Written from the rulings apart from tienlen.guandan.game / match, and importing nothing from
+Written from the rulings apart from tienlen.games.guandan.game / match, and importing nothing from
 ``tienlen``: hands are Counters of original ids, a play is (sorted ids, reading) with the
 reading (kind, size, rank) of tests/guandan_reference.py, which decides legality. The
 differential tests drive a tienlen Match and this model side by side and compare them after

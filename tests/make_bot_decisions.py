@@ -24,9 +24,9 @@ import sys
 from pathlib import Path
 
 from tienlen import _core
-from tienlen.bots import make_bot
-from tienlen.game import Game
-from tienlen.hints import hint
+from tienlen.games.tienlen.bots import make_bot
+from tienlen.games.tienlen.game import Game
+from tienlen.games.tienlen.hints import hint
 
 OUT = Path(__file__).parent / "data" / "bot_decisions.json"
 POSITIONS = 600

@@ -59,7 +59,7 @@ BIG_HANDS: dict[str, tuple[str, tuple[int, int, int, int] | None]] = {
 }
 
 HEADER = """\
-# perft.txt: exact numbers of legal leads, a regression oracle for tienlen.core.
+# perft.txt: exact numbers of legal leads, a regression oracle for tienlen.games.tienlen.core.
 # Written by `python tests/make_perft.py`; checked by tests/test_perft.py. Do not edit by hand.
 #
 # deal SEED SEAT MASK N0 M0 N1 M1

@@ -30,7 +30,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from tienlen import _core
-from tienlen.bots.base import TWOS_MASK
+from tienlen.games.tienlen.bots.base import TWOS_MASK
 from reference_split import split_masks
 
 __all__ = ["Playout", "plan_of", "Plan"]
@@ -67,7 +67,7 @@ def plan_of(mask: int, flags: int = 0) -> Plan:
     """The plan for a hand: its best split as ``(mask, code, is 2-or-bomb)`` triples,
     weakest first, 2s and bombs last. A new list each call (playouts edit their plans).
 
-    >>> from tienlen.cards import Cards
+    >>> from tienlen.games.tienlen.cards import Cards
     >>> [(str(Cards(m)), control) for m, _, control in plan_of(Cards.parse("2s 3s 4c 5d 9h 9c").mask)]
     [('3♠ 4♣ 5♦', False), ('9♣ 9♥', False), ('2♠', True)]
     """

@@ -1,4 +1,4 @@
-"""tienlen.actions: PASS, Move and Action are defined once and shared by the game, the
+"""tienlen.games.tienlen.actions: PASS, Move and Action are defined once and shared by the game, the
 views, the bots, the solver and the replays."""
 
 from __future__ import annotations
@@ -6,9 +6,12 @@ from __future__ import annotations
 import pickle
 
 import tienlen
-from tienlen import actions, game, solver, view
-from tienlen.bots import base
-from tienlen.cards import Cards
+from tienlen.games.tienlen import actions
+from tienlen.games.tienlen import game
+from tienlen.games.tienlen import solver
+from tienlen.games.tienlen import view
+from tienlen.games.tienlen.bots import base
+from tienlen.games.tienlen.cards import Cards
 
 
 def test_one_move_alias_and_one_pass_everywhere() -> None:

@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 from tienlen import core
-from tienlen.arena import ArenaError, ArenaInterrupted, ArenaResult, run
-from tienlen.bots import GreedyBot, RandomBot, make_bot
-from tienlen.game import PASS
-from tienlen.match import hand_seed
-from tienlen.rules import Rules
+from tienlen.games.tienlen.arena import ArenaError, ArenaInterrupted, ArenaResult, run
+from tienlen.games.tienlen.bots import GreedyBot, RandomBot, make_bot
+from tienlen.games.tienlen.game import PASS
+from tienlen.games.tienlen.match import hand_seed
+from tienlen.games.tienlen.rules import Rules
 
 
 class _Recorder(GreedyBot):
@@ -224,7 +224,7 @@ def test_results_follow_the_documented_seed_scheme():
 
     lineup, players, seed = ["L2", "L1", "random"], 3, 21
     expected = np.zeros((3, players, players), np.int8)
-    from tienlen.game import Game
+    from tienlen.games.tienlen.game import Game
 
     for d in range(3):
         for r in range(players):

@@ -49,12 +49,12 @@ def test_contract_decisions_are_unchanged() -> None:
 # ---------------------------------------------------------------- the rule table, by hand
 
 from tienlen import _core  # noqa: E402
-from tienlen.bots import GreedyBot, HeuristicBot  # noqa: E402
-from tienlen.bots.base import PASS, cuts, is_bomb  # noqa: E402
-from tienlen.cards import Card, Cards  # noqa: E402
-from tienlen.game import Game  # noqa: E402
-from tienlen.hints import hint  # noqa: E402
-from tienlen.rules import SOUTHERN_CUTS, Rules  # noqa: E402
+from tienlen.games.tienlen.bots import GreedyBot, HeuristicBot  # noqa: E402
+from tienlen.games.tienlen.bots.base import PASS, cuts, is_bomb  # noqa: E402
+from tienlen.games.tienlen.cards import Card, Cards  # noqa: E402
+from tienlen.games.tienlen.game import Game  # noqa: E402
+from tienlen.games.tienlen.hints import hint  # noqa: E402
+from tienlen.games.tienlen.rules import SOUTHERN_CUTS, Rules  # noqa: E402
 
 
 def code(text: str) -> int:

@@ -11,7 +11,7 @@ import types
 import pytest
 
 from tienlen import core
-from tienlen.bots import (
+from tienlen.games.tienlen.bots import (
     LEVELS,
     PASS,
     Bot,
@@ -22,13 +22,13 @@ from tienlen.bots import (
     SearchBot,
     make_bot,
 )
-from tienlen.bots import search as search_module
-from tienlen.bots.split import move_damage, split_count, split_hand, split_masks
+from tienlen.games.tienlen.bots import search as search_module
+from tienlen.games.tienlen.bots.split import move_damage, split_count, split_hand, split_masks
 
 import reference_split
-from tienlen.cards import Cards
-from tienlen.game import Game
-from tienlen.rules import Rules
+from tienlen.games.tienlen.cards import Cards
+from tienlen.games.tienlen.game import Game
+from tienlen.games.tienlen.rules import Rules
 
 from reference_playout import Playout, plan_of
 

@@ -13,10 +13,10 @@ import os
 
 import pytest
 
-from tienlen.arena import run
-from tienlen.bots import PASS, Bot, make_bot
-from tienlen.cards import Cards
-from tienlen.rules import Rules
+from tienlen.games.tienlen.arena import run
+from tienlen.games.tienlen.bots import PASS, Bot, make_bot
+from tienlen.games.tienlen.cards import Cards
+from tienlen.games.tienlen.rules import Rules
 
 SOAK = os.environ.get("TIENLEN_SOAK") == "1"
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import tienlen.cards
-from tienlen.cards import Card, Cards, parse_cards
+import tienlen.games.tienlen.cards
+from tienlen.games.tienlen.cards import Card, Cards, parse_cards
 from tienlen.errors import CardParseError
 
 # Derandomized: the same examples on every run, as every test here is seeded.
@@ -244,10 +244,10 @@ def test_listed_moves_share_one_object_per_mask_and_the_table_stays_bounded(monk
     assert first == again == [Cards(m) for m in game.legal_moves().masks().tolist()]
     assert all(a is b for a, b in zip(first, again))
     assert legal_moves(game.view(game.turn).hand) == [Cards(m.mask) for m in legal_moves(game.view(game.turn).hand)]
-    table = tienlen.cards._INTERNED
-    assert table.limit == tienlen.cards._INTERN_LIMIT
+    table = tienlen.games.tienlen.cards._INTERNED
+    assert table.limit == tienlen.games.tienlen.cards._INTERN_LIMIT
     for mask in range(1, table.limit + 1000):
-        assert tienlen.cards._interned(mask) == Cards(mask)
+        assert tienlen.games.tienlen.cards._interned(mask) == Cards(mask)
     assert 0 < len(table) <= table.limit
 
 

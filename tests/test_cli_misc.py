@@ -13,10 +13,10 @@ import pytest
 from rich.console import Console
 
 import tienlen
-from tienlen.cards import Card, Cards
+from tienlen.games.tienlen.cards import Card, Cards
 from tienlen.cli import main
 from tienlen.tui.play import Command, cards_from_input, parse_command, save_path
-from tienlen.tui.render import Style, card_text, cards_text, ordinal
+from tienlen.games.tienlen.board import Style, card_text, cards_text, ordinal
 from tienlen.tui.rules_view import rules_text
 
 REPO = Path(__file__).resolve().parents[1]

@@ -19,10 +19,10 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from tienlen.cards import Card, Cards
+from tienlen.games.tienlen.cards import Card, Cards
 from tienlen.cli import main
-from tienlen.game import Game
-from tienlen.match import Match
+from tienlen.games.tienlen.game import Game
+from tienlen.games.tienlen.match import Match
 
 # Escape sequences: SGR styles, cursor moves, mode switches (rich emits only these).
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from tienlen.cards import Cards
+from tienlen.games.tienlen.cards import Cards
 from tienlen.cli import main
 from test_cli_play import CLEAR, child_env, run_piped, strip
 
@@ -84,8 +84,8 @@ def test_replay_title_shows_the_users_seed_and_the_players_names(
     saved: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Issue 11 #5: the title showed the internal deal seed and "Seat 0".."Seat 3".
-    from tienlen.game import Game
-    from tienlen.match import Match
+    from tienlen.games.tienlen.game import Game
+    from tienlen.games.tienlen.match import Match
 
     record = json.loads(saved.read_text(encoding="utf-8"))
     assert record["names"] == list(NAMES) and record["match"] == {"seed": 21, "hand": 1}

@@ -13,7 +13,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from tienlen import arena
+from tienlen.games.tienlen import arena
 from tienlen.cli import main
 from test_cli_play import child_env, strip
 

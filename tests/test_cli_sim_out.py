@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tienlen import arena, results
+from tienlen.games.tienlen import arena
+
+from tienlen.games.tienlen import results
 from tienlen.cli import main
 
 

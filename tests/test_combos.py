@@ -12,10 +12,10 @@ import random
 import pytest
 
 from tienlen import core
-from tienlen.cards import Card, Cards
-from tienlen.combos import Combo, Kind, beats, classify, count_legal_moves, legal_moves
+from tienlen.games.tienlen.cards import Card, Cards
+from tienlen.games.tienlen.plays import Combo, Kind, beats, classify, count_legal_moves, legal_moves
 from tienlen.errors import ComboError
-from tienlen.rules import Rules
+from tienlen.games.tienlen.rules import Rules
 
 NO_TWOS = Rules(twos_in_sequences=False)
 

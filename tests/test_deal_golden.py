@@ -13,9 +13,9 @@ import random
 import pytest
 
 from tienlen import core
-from tienlen.cards import Cards
-from tienlen.game import Game
-from tienlen.match import Match, hand_seed
+from tienlen.games.tienlen.cards import Cards
+from tienlen.games.tienlen.game import Game
+from tienlen.games.tienlen.match import Match, hand_seed
 
 MASK64 = (1 << 64) - 1
 

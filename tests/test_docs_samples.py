@@ -134,7 +134,7 @@ def test_strength_tables_have_the_shape_arena_prints() -> None:
     """docs/strength.md's tables are ``ArenaResult.table()`` and ``compare()`` of long
     runs: each table's title, header and rule lines are the real ones, and every row and
     comparison has the real row's shape (a bot's name taken as a word)."""
-    from tienlen import arena
+    from tienlen.games.tienlen import arena
 
     result = arena.run(["L1", "L1", "random", "random"], 8, seed=1)
     real = result.table().splitlines()

@@ -12,8 +12,8 @@ from tienlen.table import IllegalActionError, ReplayError, TienlenError
 
 
 def test_tienlen_refusal_is_the_shared_illegal_action_error() -> None:
-    from tienlen.game import Game
-    from tienlen.reasons import IllegalMoveError, Reason
+    from tienlen.games.tienlen.game import Game
+    from tienlen.games.tienlen.refusals import IllegalMoveError, Reason
 
     game = Game.from_hands(["3s 4s", "5s 9h"])
     with pytest.raises(IllegalActionError) as caught:
@@ -26,8 +26,8 @@ def test_tienlen_refusal_is_the_shared_illegal_action_error() -> None:
 
 
 def test_guandan_refusal_is_the_shared_illegal_action_error() -> None:
-    from tienlen.guandan.errors import GuandanError
-    from tienlen.guandan.game import Game, IllegalActionError as GuandanIllegal
+    from tienlen.games.guandan.errors import GuandanError
+    from tienlen.games.guandan.game import Game, IllegalActionError as GuandanIllegal
 
     game = Game(hands=["3s 3d", "4s", "5s", "6s"], leader=0)
     with pytest.raises(IllegalActionError) as caught:
@@ -49,9 +49,9 @@ def test_table_refusal_is_the_same_class() -> None:
 
 
 def test_both_replay_errors_are_the_shared_one() -> None:
-    from tienlen.guandan.errors import GuandanError
-    from tienlen.guandan.match import Match, ReplayError as GuandanReplayError
-    from tienlen.replay import ReplayError as TienlenReplayError, game_from_json
+    from tienlen.games.guandan.errors import GuandanError
+    from tienlen.games.guandan.match import Match, ReplayError as GuandanReplayError
+    from tienlen.games.tienlen.replay import ReplayError as TienlenReplayError, game_from_json
 
     with pytest.raises(ReplayError) as first:
         game_from_json("[]")
@@ -64,7 +64,7 @@ def test_both_replay_errors_are_the_shared_one() -> None:
 
 def test_every_error_is_a_tienlen_error_and_a_value_error() -> None:
     from tienlen import errors
-    from tienlen.guandan.errors import GuandanError
+    from tienlen.games.guandan.errors import GuandanError
 
     assert errors.TienlenError is TienlenError
     assert issubclass(GuandanError, TienlenError) and issubclass(TienlenError, ValueError)

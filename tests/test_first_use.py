@@ -19,9 +19,9 @@ import pytest
 from rich.console import Console
 
 from tienlen.guandan import Game, Match
-from tienlen.guandan.game import IllegalActionError
+from tienlen.games.guandan.game import IllegalActionError
 from tienlen.tui.guandan_play import GuandanOptions, GuandanSession
-from tienlen.tui.guandan_words import (REFUSALS_ZH, SESSION_DETAILS, WORDS, refusal_text)
+from tienlen.games.guandan.words import (REFUSALS_ZH, SESSION_DETAILS, WORDS, refusal_text)
 from tienlen.tui.play import PlayOptions, PlaySession
 from tienlen.tui.terminal import Terminal
 
@@ -105,7 +105,8 @@ def test_every_chinese_refusal_says_what_to_do_next() -> None:
     detail the game, the match or the session can raise (read from their source) has
     Chinese words with a next step, never the bare code's words; the session's own
     refusals come in the session's language, which says what to type."""
-    sources = [ROOT / "tienlen" / "guandan" / "game.py", ROOT / "tienlen" / "guandan" / "match.py",
+    sources = [ROOT / "tienlen" / "games" / "guandan" / "game.py",
+               ROOT / "tienlen" / "games" / "guandan" / "match.py",
                ROOT / "tienlen" / "tui" / "guandan_play.py"]
     raised: set[str] = set()
     for path in sources:
@@ -113,7 +114,7 @@ def test_every_chinese_refusal_says_what_to_do_next() -> None:
                                re.S):
             raised.update(re.findall(r'"([A-Z][A-Z_]+)"', call))
     from tienlen import _guandan
-    from tienlen.guandan.game import REASONS
+    from tienlen.games.guandan.game import REASONS
 
     raised.update(name for name in _guandan.GS_REASON_NAMES if name != "OK")
     raised.update(REASONS)
@@ -233,8 +234,8 @@ def test_the_tribute_hint_says_give_it() -> None:
 # --- #12: the board uses the width; the tribute line shows the returns -----------------
 
 def _board_text(view_game: Game, width: int) -> str:
-    from tienlen.tui.guandan_board import MatchInfo, board, seat_labels
-    from tienlen.tui.render import Style
+    from tienlen.games.guandan.board import MatchInfo, board, seat_labels
+    from tienlen.games.tienlen.board import Style
 
     words = WORDS["en"]
     seats = seat_labels(0, view_game.teams, words, {1: "L1", 2: "L1", 3: "L1"})
@@ -304,8 +305,8 @@ def test_guandan_sim_gives_no_p_value_on_a_few_boards_and_says_why() -> None:
 
 def test_a_piped_sim_table_never_wraps_a_bot_name() -> None:
     """Not in a terminal the table was cut to 80 columns and wrapped "L3(iteration / s=1000)"."""
-    from tienlen import arena
-    from tienlen.bots import make_bot
+    from tienlen.games.tienlen import arena
+    from tienlen.games.tienlen.bots import make_bot
     from tienlen.tui.sim_view import print_table, results_table
 
     long_name = functools.partial(make_bot, "L3", iterations=1000)

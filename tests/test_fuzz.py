@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tienlen import _core, core
-from tienlen.game import Game
-from tienlen.replay import MAX_REPLAY_BYTES, ReplayError, game_from_json
+from tienlen.games.tienlen.game import Game
+from tienlen.games.tienlen.replay import MAX_REPLAY_BYTES, ReplayError, game_from_json
 
 SOAK = os.environ.get("TIENLEN_SOAK") == "1"
 FUZZ = settings(max_examples=5000 if SOAK else 40, deadline=None, derandomize=not SOAK,

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from tienlen import _core, _guandan
-from tienlen.rules import Rules
+from tienlen.games.tienlen.rules import Rules
 
 SOAK = os.environ.get("TIENLEN_SOAK") == "1"
 
@@ -342,7 +342,7 @@ def _finish(game) -> None:  # type: ignore[no-untyped-def]
 def test_match_copies_are_equal_and_independent() -> None:
     """Match had no copy or equality: copy.copy shared the current Game, so playing on the
     copy played on the original, and no round trip compared equal (identity equality)."""
-    from tienlen.match import Match
+    from tienlen.games.tienlen.match import Match
 
     match = Match(4, seed=5, rules=Rules.southern())
     _finish(match.game)
@@ -543,7 +543,7 @@ def test_vecgames_reset_honours_ctrl_c() -> None:
 def test_parse_scheduler_refuses_what_is_not_text(text: object) -> None:
     """parse_scheduler called text.strip(): AttributeError on None or an int, TypeError on
     bytes."""
-    from tienlen.scale import ScaleError, parse_scheduler
+    from tienlen.arena.scale import ScaleError, parse_scheduler
 
     with pytest.raises(ScaleError, match="scheduler"):
         parse_scheduler(text)  # type: ignore[arg-type]
@@ -556,7 +556,7 @@ def test_parse_scheduler_refuses_what_is_not_text(text: object) -> None:
 def test_unit_deals_refuses_bad_counts(kwargs: dict) -> None:
     """unit_deals took -5 deals or 1.5 workers silently, and raised TypeError (None) or
     OverflowError (10**400, a float division) for others."""
-    from tienlen.scale import unit_deals
+    from tienlen.arena.scale import unit_deals
 
     with pytest.raises(ValueError, match="must be an int"):
         unit_deals(["L1"] * 4, **kwargs)
@@ -737,7 +737,7 @@ def test_fuzz_rule_table_entry_points(code: int, flags: int, out_of_turn: bool, 
         # An instant win ends the hand at the deal, and only under rules that enable one.
         assert (win >= 0) == state.is_over
         if win >= 0:
-            from tienlen.rules import ALL_INSTANT_WINS
+            from tienlen.games.tienlen.rules import ALL_INSTANT_WINS
             assert ALL_INSTANT_WINS[win] in rules.instant_wins
 
 
@@ -747,7 +747,7 @@ def test_seed_mix_takes_numpy_ints_exactly_and_refuses_the_rest() -> None:
     """seeds.mix added NumPy ints in their own fixed-width arithmetic (overflow warnings, a
     wrapped and so different seed), and raised TypeError for a float or None: board_seed,
     bot_seed and every derived seed went through it."""
-    from tienlen.guandan.arena import board_seed
+    from tienlen.games.guandan.arena import board_seed
     from tienlen.seeds import mix
 
     assert mix(np.int64(7), np.uint8(3)) == mix(7, 3)
@@ -761,8 +761,8 @@ def test_seed_mix_takes_numpy_ints_exactly_and_refuses_the_rest() -> None:
 def test_guandan_level_gain_and_load_refuse_bad_arguments() -> None:
     """level_gain(1) raised KeyError; arena.load(None) raised Path's TypeError."""
     from tienlen.guandan import RuleConfig
-    from tienlen.guandan.arena import DuplicateError, load
-    from tienlen.guandan.match import level_gain
+    from tienlen.games.guandan.arena import DuplicateError, load
+    from tienlen.games.guandan.match import level_gain
 
     assert [level_gain(p, RuleConfig()) for p in (3, 4)] == [2, 1]   # G7.1: +2, +1
     for bad in (1, 5, None, 2.0, True):
@@ -786,8 +786,8 @@ def test_match_helpers_refuse_bad_arguments() -> None:
     """bomb_kind(None) and bomb_kind(combo, None) raised AttributeError; hand_seed(None, 1)
     TypeError, and hand_seed(np.uint64(2**64 - 1), 2) wrapped in NumPy arithmetic (another
     deal than the int seed's)."""
-    from tienlen.combos import classify
-    from tienlen.match import bomb_kind, hand_seed
+    from tienlen.games.tienlen.plays import classify
+    from tienlen.games.tienlen.match import bomb_kind, hand_seed
 
     quad = classify("5s 5c 5d 5h")
     assert bomb_kind(quad) == "quad"
@@ -874,7 +874,7 @@ class _Scripted:
 
     @staticmethod
     def make(how: str, fail_at: int):  # type: ignore[no-untyped-def]
-        from tienlen.bots import PASS, Bot
+        from tienlen.games.tienlen.bots import PASS, Bot
 
         class Failing(Bot):
             name = f"failing-{how}"
@@ -957,7 +957,7 @@ def test_json_writers_refuse_an_indent_that_is_not_a_small_int(indent: object) -
     indent of one and -1 accepted as 0."""
     from tienlen import Game
     from tienlen.guandan import GuandanError, Match as GdMatch
-    from tienlen.replay import game_to_json
+    from tienlen.games.tienlen.replay import game_to_json
 
     game = Game(3, seed=1)
     with pytest.raises(ValueError, match="indent"):
@@ -973,7 +973,7 @@ def test_json_writers_refuse_an_indent_that_is_not_a_small_int(indent: object) -
 def test_game_to_json_refuses_what_is_not_a_game(game: object) -> None:
     """game_to_json(None) raised AttributeError ('NoneType' object has no attribute
     'history')."""
-    from tienlen.replay import game_to_json
+    from tienlen.games.tienlen.replay import game_to_json
 
     with pytest.raises(ValueError, match="Game"):
         game_to_json(game)  # type: ignore[arg-type]
@@ -986,7 +986,7 @@ def test_game_to_json_refuses_what_is_not_a_game(game: object) -> None:
 def test_replay_labels_of_any_text_is_labels_or_a_replay_error(text: str) -> None:
     """replay_labels read the JSON without checking it: a list or null raised
     AttributeError ('list' object has no attribute 'get'), a missing field KeyError."""
-    from tienlen.replay import ReplayError, replay_labels
+    from tienlen.games.tienlen.replay import ReplayError, replay_labels
 
     try:
         replay_labels(text)
@@ -1009,8 +1009,8 @@ def test_labels_written_are_labels_read_back(names: object, match_seed: object,
     names for two seats, a hand whose deal was not the game's, all of which replay_labels
     then refused (so the saved replay had no title); a match seed without its hand
     number was dropped silently. The writer now applies the reader's check."""
-    from tienlen.match import Match
-    from tienlen.replay import (ReplayError, ReplayLabels, game_from_json,
+    from tienlen.games.tienlen.match import Match
+    from tienlen.games.tienlen.replay import (ReplayError, ReplayLabels, game_from_json,
                                 game_to_json_with_labels, replay_labels)
 
     game = Match(2, seed=4).game            # hand 1 of match seed 4
@@ -1025,8 +1025,8 @@ def test_labels_written_are_labels_read_back(names: object, match_seed: object,
 
 
 def test_labels_that_were_written_silently_are_refused() -> None:
-    from tienlen.match import Match
-    from tienlen.replay import ReplayError, ReplayLabels, game_to_json_with_labels
+    from tienlen.games.tienlen.match import Match
+    from tienlen.games.tienlen.replay import ReplayError, ReplayLabels, game_to_json_with_labels
 
     game = Match(2, seed=4).game
     for labels, field in ((ReplayLabels(("You", "")), "names"),
@@ -1095,7 +1095,7 @@ def test_policy_bot_refuses_a_policy_that_is_not_one() -> None:
     a policy answering 1.0 or None raised IndexError or TypeError from inside choose,
     and True was taken as action 1."""
     from tienlen import Game
-    from tienlen.bots import BotError
+    from tienlen.games.tienlen.bots import BotError
     from tienlen.rl.policy_bot import PolicyBot
 
     for bad in (5, 1.5, object()):
@@ -1141,7 +1141,7 @@ def test_read_replay_file_takes_only_a_path(tmp_path) -> None:  # type: ignore[n
     """read_replay_file(fd) was open(fd): given an int it read that file descriptor (0:
     the process's stdin) as a replay and then closed it on leaving; None and 1.5 were
     TypeErrors."""
-    from tienlen.replay import ReplayError, read_replay_file
+    from tienlen.games.tienlen.replay import ReplayError, read_replay_file
 
     read, write = os.pipe()
     os.write(write, b'{"schema": "tienlen.game"}')
@@ -1243,7 +1243,7 @@ def test_guandan_settle_refuses_what_no_hand_ends_with() -> None:
     and a declarer of True as given (levels no match reaches), and a declarer of 5 or a
     config of None raised IndexError / AttributeError."""
     from tienlen.guandan import GuandanError, RuleConfig
-    from tienlen.guandan.match import settle
+    from tienlen.games.guandan.match import settle
 
     good = dict(levels=(2, 2), failed=(0, 0), declarer=None, places=(0, 1, 2, 3),
                 teams=((0, 2), (1, 3)), config=RuleConfig())
@@ -1263,8 +1263,8 @@ def test_guandan_rule_helpers_refuse_bad_arguments() -> None:
     helpers with config None raised AttributeError; random_teams(None) a TypeError, and
     random_teams(-1) drew teams from a seed that is not one."""
     from tienlen.guandan import Cards, GuandanError, RuleConfig
-    from tienlen.guandan.game import random_teams, return_candidates, tribute_candidates
-    from tienlen.guandan.match import level_gain
+    from tienlen.games.guandan.game import random_teams, return_candidates, tribute_candidates
+    from tienlen.games.guandan.match import level_gain
 
     hand, config = Cards.parse("3s 4s BJ"), RuleConfig()
     assert tribute_candidates(hand, 2, config) == (53,)        # the big joker (★, id 53)
@@ -1286,9 +1286,9 @@ def test_observation_from_view_needs_the_view_of_the_seat_to_act() -> None:
     assert; of another seat's view it raised a BotError about card counts that did not
     fit, which was not the reason; of None, AttributeError."""
     from tienlen import Game
-    from tienlen.bots import BotError
+    from tienlen.games.tienlen.bots import BotError
     from tienlen.rl.policy_bot import observation_from_view
-    from tienlen.rules import Rules
+    from tienlen.games.tienlen.rules import Rules
 
     won = Game(4, seed=112, rules=Rules.southern())     # seat 3 holds six pairs
     assert won.is_over and not won.history

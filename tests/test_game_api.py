@@ -15,14 +15,14 @@ from dataclasses import FrozenInstanceError, fields  # noqa: F401
 import pytest
 
 from tienlen import core
-from tienlen.cards import Card, Cards
-from tienlen.combos import Combo, Kind
+from tienlen.games.tienlen.cards import Card, Cards
+from tienlen.games.tienlen.plays import Combo, Kind
 from tienlen.errors import CardParseError
-from tienlen.game import PASS, Action, Game, LegalMoves
-from tienlen.match import Match, MatchError
-from tienlen.reasons import IllegalMoveError, Reason, reason_from_core
-from tienlen.rules import Rules
-from tienlen.view import View
+from tienlen.games.tienlen.game import PASS, Action, Game, LegalMoves
+from tienlen.games.tienlen.match import Match, MatchError
+from tienlen.games.tienlen.refusals import IllegalMoveError, Reason, reason_from_core
+from tienlen.games.tienlen.rules import Rules
+from tienlen.games.tienlen.view import View
 
 
 def C(text: str) -> Cards:

@@ -8,10 +8,10 @@ import random
 import pytest
 
 from tienlen import _core
-from tienlen.actions import _PASSES, Action
-from tienlen.cards import _INTERNED, Cards
-from tienlen.combos import _PLAYED, classify
-from tienlen.game import Game
+from tienlen.games.tienlen.actions import _PASSES, Action
+from tienlen.games.tienlen.cards import _INTERNED, Cards
+from tienlen.games.tienlen.plays import _PLAYED, classify
+from tienlen.games.tienlen.game import Game
 
 
 def test_play_record_plays_and_records_like_try_play() -> None:

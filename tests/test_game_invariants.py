@@ -16,10 +16,10 @@ import os
 import random
 from itertools import islice
 
-from tienlen.cards import Cards
-from tienlen.game import PASS, Game
-from tienlen.reasons import IllegalMoveError
-from tienlen.rules import Rules
+from tienlen.games.tienlen.cards import Cards
+from tienlen.games.tienlen.game import PASS, Game
+from tienlen.games.tienlen.refusals import IllegalMoveError
+from tienlen.games.tienlen.rules import Rules
 
 SOAK = os.environ.get("TIENLEN_SOAK") == "1"
 GAMES = 1_000_000 if SOAK else 10_000

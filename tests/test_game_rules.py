@@ -11,10 +11,10 @@ import random
 
 import pytest
 
-from tienlen.cards import Card, Cards
-from tienlen.game import PASS, Game
-from tienlen.match import Match
-from tienlen.reasons import IllegalMoveError, Reason
+from tienlen.games.tienlen.cards import Card, Cards
+from tienlen.games.tienlen.game import PASS, Game
+from tienlen.games.tienlen.match import Match
+from tienlen.games.tienlen.refusals import IllegalMoveError, Reason
 
 
 def C(text: str) -> Cards:

@@ -14,13 +14,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tienlen.arena import paired_test
+from tienlen.games.tienlen.arena import paired_test
 from tienlen.cli import main
 from tienlen.guandan import Match
-from tienlen.guandan.arena import (DuplicateError, DuplicateInterrupted, DuplicateResult,
+from tienlen.games.guandan.arena import (DuplicateError, DuplicateInterrupted, DuplicateResult,
                                    DuplicateUnit, GamesWriter, board_seed, bot_seed,
                                    check_request, load, run)
-from tienlen.guandan.bots import GreedyBot
+from tienlen.games.guandan.bots import GreedyBot
 
 # --- duplicate mirroring ---------------------------------------------------------------
 
@@ -415,7 +415,7 @@ HOSTILE_GUANDAN = {
 def test_hostile_guandan_value_is_results_error(tmp_path, match_file_lines, name) -> None:
     # Issue 24: Infinity and 2**70 raised OverflowError from int() or a numpy store, and
     # impossible values (levels [300, 2]) were loaded; each field is checked once now.
-    from tienlen.results import ResultsError
+    from tienlen.games.tienlen.results import ResultsError
 
     lines = list(match_file_lines)
     where, edit = HOSTILE_GUANDAN[name]
@@ -456,7 +456,7 @@ def test_hostile_guandan_parquet_value_is_results_error(tmp_path, match_dataset,
     import pyarrow
     import pyarrow.parquet as pq
 
-    from tienlen.results import ResultsError
+    from tienlen.games.tienlen.results import ResultsError
 
     path = tmp_path / "g.parquet"
     shutil.copytree(match_dataset, path)
@@ -490,9 +490,9 @@ def test_hostile_guandan_file_untouched_loads(tmp_path, match_file_lines) -> Non
 
 
 def test_guandan_writer_holds_writer_lock(tmp_path) -> None:
-    # Issue 24: one writer per games file, the same lock as Tiến Lên's (tienlen.lockfile):
+    # Issue 24: one writer per games file, the same lock as Tiến Lên's (tienlen.arena.lockfile):
     # held while the writer is open, released at close.
-    from tienlen.lockfile import WriterLock
+    from tienlen.arena.lockfile import WriterLock
 
     path = tmp_path / "g.jsonl"
     with GamesWriter(path, teams=["a", "b"], mode="hand", seed=5, hand_cap=100, games=2):
@@ -509,7 +509,7 @@ def test_guandan_writer_holds_writer_lock(tmp_path) -> None:
 def test_an_interrupted_games_file_resumes_to_the_whole_run(tmp_path) -> None:
     """Issue 25: a Guandan games file cut anywhere resumes (its torn tail cut off) and ends
     as the file of the uninterrupted run; the units on file are not played again."""
-    from tienlen.guandan import arena
+    from tienlen.games.guandan import arena
 
     path = tmp_path / "g.jsonl"
     with arena.GamesWriter(path, teams=["L1+L1", "L1+L1"], mode="hand", seed=3, hand_cap=100,
@@ -547,8 +547,8 @@ def test_a_parquet_games_file_holds_the_games_of_the_jsonl_file(tmp_path) -> Non
     pa = pytest.importorskip("pyarrow")
     import pyarrow.dataset
 
-    from tienlen import results
-    from tienlen.guandan import arena
+    from tienlen.games.tienlen import results
+    from tienlen.games.guandan import arena
 
     files = {}
     for suffix in (".jsonl", ".parquet"):
@@ -576,7 +576,7 @@ def test_a_parquet_games_file_holds_the_games_of_the_jsonl_file(tmp_path) -> Non
     tienlen_file = tmp_path / "t.parquet"
     with results.GamesFile.open(tienlen_file, results.RunHeader.of(["L1", "random"], 2, seed=5),
                                 games=4) as out:
-        from tienlen.arena import run as run_tienlen
+        from tienlen.games.tienlen.arena import run as run_tienlen
 
         run_tienlen(["L1", "random"], 4, players=2, seed=5, unit_deals=2, on_unit=out.write)
     with pytest.raises(arena.GamesFileError, match="not a Guandan games file"):
@@ -590,7 +590,7 @@ def test_a_parquet_games_file_holds_the_games_of_the_jsonl_file(tmp_path) -> Non
 
 def test_an_interrupted_parquet_file_resumes_to_the_whole_run(tmp_path) -> None:
     pytest.importorskip("pyarrow")
-    from tienlen.guandan import arena
+    from tienlen.games.guandan import arena
 
     path = tmp_path / "g.parquet"
     teams = ["L1+L1", "L1+L1"]

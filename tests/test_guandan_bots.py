@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tienlen.guandan import Game, Match, beats
-from tienlen.guandan.bots import PlanBot, GreedyBot, make_bot, play_strength, plan_groups
-from tienlen.guandan.hints import TipButton, hint, tip_plays
+from tienlen.games.guandan.bots import PlanBot, GreedyBot, make_bot, play_strength, plan_groups
+from tienlen.games.guandan.hints import TipButton, hint, tip_plays
 from tienlen.guandan import Cards
 
 
@@ -107,7 +107,7 @@ def test_hint_never_breaks_a_bomb_of_four_4s_for_a_full_house():
     ("the smallest cost to your plan"): the rest then split into as many turns, so breaking
     the bomb looked free. A bomb is spent whole or kept."""
     from tienlen.guandan import Game
-    from tienlen.guandan.plays import Kind
+    from tienlen.games.guandan.plays import Kind
 
     hand = "4s 4h 4c 4d 9s 9d Ks Qd 7c 6h"
     # An opponent close to out (6 cards left after its full house): the trick matters, so
@@ -193,7 +193,7 @@ class _ScriptedDeals:
 def test_L3_win_bonus_prefers_the_play_that_wins_the_hand_more_often(monkeypatch):
     # Both candidates score +1 level a hand on average; only the win bonus separates them:
     # 50% of hands won against 100%.
-    from tienlen.guandan import bots
+    from tienlen.games.guandan import bots
 
     game = Game(seed=4)
     view = game.view(game.turn)

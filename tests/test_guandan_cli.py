@@ -68,8 +68,8 @@ def test_guandan_replay_reads_at_most_the_replay_limit(tmp_path: Path) -> None:
     import threading
 
     from tienlen.guandan import GuandanError
-    from tienlen.guandan import cli as guandan_cli
-    from tienlen.guandan.match import MAX_REPLAY_BYTES
+    from tienlen.games.guandan import cli as guandan_cli
+    from tienlen.games.guandan.match import MAX_REPLAY_BYTES
 
     if not hasattr(os, "mkfifo"):
         pytest.skip("needs a named pipe")
@@ -101,8 +101,8 @@ def test_guandan_replay_reads_at_most_the_replay_limit(tmp_path: Path) -> None:
 
 
 def test_guandan_replay_of_a_file_within_the_limit_still_loads(tmp_path: Path) -> None:
-    from tienlen import replay
-    from tienlen.guandan.match import MAX_REPLAY_BYTES
+    from tienlen.games.tienlen import replay
+    from tienlen.games.guandan.match import MAX_REPLAY_BYTES
 
     match = Match(seed=5)
     match.play(match.game.legal_plays()[0])

@@ -1,4 +1,4 @@
-"""The native Guandan core (tienlen.guandan.core): argument checking, the batch API, threads,
+"""The native Guandan core (tienlen.games.guandan.core): argument checking, the batch API, threads,
 the generator against classify, and the seeded deal against a pure-Python twin of the PRNG.
 
 Rule scenarios (GUANDAN.md labels) live in test_guandan_rules.py and the comparison with the
@@ -50,7 +50,7 @@ BAD_LEVELS = [None, 1, 15, 0, -2, 2.0, "A", True, 1 << 70]
 BAD_FLAGS = [None, -1, 16, 1 << 40, 1.0, "0", False]
 
 
-@pytest.mark.parametrize("bad", BAD_MASKS, ids=repr)
+@pytest.mark.parametrize("bad", BAD_MASKS, ids=lambda bad: type(bad).__name__ if type(bad) is object else repr(bad))
 def test_bad_masks_raise_value_error_naming_the_argument(bad) -> None:
     for call in (lambda: core.classify(bad, 0, 2), lambda: core.count_legal_plays(bad, 0, 2),
                  lambda: core.legal_plays(bad, 0, 2)):
@@ -409,7 +409,7 @@ def test_batch_calls_honour_signals() -> None:
 
 class Xoshiro:
     """xoshiro256** seeded by splitmix64, written from the published algorithms; the core's
-    generator must produce the same stream (it is the one tienlen.core deals with)."""
+    generator must produce the same stream (it is the one tienlen.games.tienlen.core deals with)."""
 
     def __init__(self, seed: int) -> None:
         x = seed
@@ -448,7 +448,7 @@ def py_shuffle(seed: int, n: int) -> list[int]:
 
 
 def test_python_twin_is_the_project_prng() -> None:
-    # The same generator deals Tiến Lên's 52 cards: the twin reproduces tienlen.core.deal.
+    # The same generator deals Tiến Lên's 52 cards: the twin reproduces tienlen.games.tienlen.core.deal.
     for seed in (0, 1, 12345, M64):
         deck = py_shuffle(seed, 52)
         assert tl_core.deal(seed) == tuple(sum(1 << c for c in deck[13 * p:13 * p + 13])

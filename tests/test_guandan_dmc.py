@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 
 from tienlen import _guandan as core
-from tienlen.guandan import arena
-from tienlen.guandan.bots import RandomBot, is_bot_spec, make_bot
-from tienlen.guandan.match import Match
+from tienlen.games.guandan import arena
+from tienlen.games.guandan.bots import RandomBot, is_bot_spec, make_bot
+from tienlen.games.guandan.match import Match
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "examples" / "train_guandan_dmc.py"

@@ -9,7 +9,7 @@ import pickle
 import pytest
 
 from tienlen.guandan import Cards, Game, GuandanError, IllegalActionError, Match
-from tienlen.guandan.game import _game_from_actions
+from tienlen.games.guandan.game import _game_from_actions
 
 
 def test_copy_is_independent_and_equal():

@@ -8,8 +8,8 @@ import pickle
 import pytest
 
 from tienlen.guandan import Cards, Game, GuandanError, IllegalActionError, Match, RuleConfig, deal
-from tienlen.guandan.game import tribute_candidates
-from tienlen.guandan.match import settle
+from tienlen.games.guandan.game import tribute_candidates
+from tienlen.games.guandan.match import settle
 
 TEAMS = ((0, 2), (1, 3))
 

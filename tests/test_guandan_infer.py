@@ -13,8 +13,8 @@ import pytest
 
 from tienlen import _guandan as core
 from tienlen.guandan import Cards, Match, RuleConfig
-from tienlen.guandan.bots import PlanBot, SearchBot, _Knowledge, _pass_evidence, make_bot
-from tienlen.guandan.game import single_value
+from tienlen.games.guandan.bots import PlanBot, SearchBot, _Knowledge, _pass_evidence, make_bot
+from tienlen.games.guandan.game import single_value
 
 CONFIGS = [RuleConfig(), RuleConfig.huaian(), RuleConfig(wild_count=0)]
 

@@ -19,8 +19,8 @@ import threading
 import pytest
 
 from tienlen.guandan import GuandanError, IllegalActionError, Match, ReplayError
-from tienlen.guandan.bots import make_bot
-from tienlen.guandan.match import DEFAULT_MAX_HANDS
+from tienlen.games.guandan.bots import make_bot
+from tienlen.games.guandan.match import DEFAULT_MAX_HANDS
 
 
 def play_out(match: Match, hands: int | None = None) -> None:
@@ -130,7 +130,7 @@ def test_a_default_match_file_is_unchanged_and_a_file_may_name_its_cap() -> None
 
 def test_the_training_mode_replay_ends_a_capped_match_with_its_reason() -> None:
     from tienlen.tui.guandan_play import GuandanReplay
-    from tienlen.tui.render import Style
+    from tienlen.games.tienlen.board import Style
     from tienlen.tui.terminal import Terminal
 
     match = Match(seed=4, max_hands=2)
@@ -194,7 +194,7 @@ def _act_fast(match: Match) -> bool:
     """One action of the match: the first tribute or return candidate, else the last legal
     play (or a pass): hands end quickly, so the match spends much of its time in tribute.
     Whether the action was a tribute or a return."""
-    from tienlen.guandan.game import return_candidates, tribute_candidates
+    from tienlen.games.guandan.game import return_candidates, tribute_candidates
 
     game = match.game
     if game.phase == "tribute":

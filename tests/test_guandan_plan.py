@@ -14,8 +14,8 @@ import pytest
 import guandan_reference as ref
 from tienlen import _guandan as core
 from tienlen.guandan import Cards, Game, Match, RuleConfig
-from tienlen.guandan.game import single_value
-from tienlen.guandan.bots import PlanBot, SearchBot, _Knowledge, make_bot, plan_groups, plan_plays
+from tienlen.games.guandan.game import single_value
+from tienlen.games.guandan.bots import PlanBot, SearchBot, _Knowledge, make_bot, plan_groups, plan_plays
 
 KINDS = ("", "single", "pair", "triple", "full_house", "straight", "three_pairs", "plate",
          "bomb", "straight_flush", "joker_bomb")

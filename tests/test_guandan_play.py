@@ -401,7 +401,7 @@ def test_a_zh_hint_words_the_l3_search_in_chinese_with_no_english_sentence() -> 
                     "beats it without breaking your plan", "nothing else scores clearly better",
                     "more than", "tried on"):
         assert english not in out, english
-    from tienlen.guandan.hints import HINT_ITERATIONS
+    from tienlen.games.guandan.hints import HINT_ITERATIONS
     assert f"你看不到的牌的 {HINT_ITERATIONS} 种发法" in out and "平均每局得" in out
 
 

@@ -1,4 +1,4 @@
-"""The Guandan bots' reasons as values (tienlen.guandan.reasons): every reason code has an
+"""The Guandan bots' reasons as values (tienlen.games.guandan.explain): every reason code has an
 English and a Chinese wording over the same fields, the bots build their reasons from the
 codes, and the English wording is the reason text the bots always gave."""
 
@@ -12,9 +12,9 @@ import pytest
 
 from tienlen import _guandan
 from tienlen.guandan import Game, classify
-from tienlen.guandan.bots import make_bot, plan_decision
-from tienlen.guandan.hints import hint
-from tienlen.guandan.reasons import LANGS, REASON_WORDS, Explanation
+from tienlen.games.guandan.bots import make_bot, plan_decision
+from tienlen.games.guandan.hints import hint
+from tienlen.games.guandan.explain import LANGS, REASON_WORDS, Explanation
 
 _FORMATTER = string.Formatter()
 # English words a Chinese wording must not contain (card ranks like J Q K A, SJ/BJ and

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from tienlen import _guandan as core
-from tienlen.guandan.game import return_candidates, tribute_candidates
-from tienlen.guandan.match import Match
+from tienlen.games.guandan.game import return_candidates, tribute_candidates
+from tienlen.games.guandan.match import Match
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rl.md"
 
@@ -451,12 +451,12 @@ def test_the_worked_example_in_docs_rl_md() -> None:
 def test_vec_settlement_equals_the_match_settlement(double_down: int, limit: int) -> None:
     """Many random hands on the vectorised env (learner at seat 0, native RANDOM seats):
     every settled hand's gain, match result and the levels, failed attempts and declarer
-    the table goes on with equal tienlen.guandan.match.settle's and the independent
+    the table goes on with equal tienlen.games.guandan.match.settle's and the independent
     reference's (tests/guandan_reference_game.py RefMatch) for the same places."""
     import guandan_reference_game as model
 
     from tienlen.guandan import RuleConfig
-    from tienlen.guandan.match import settle
+    from tienlen.games.guandan.match import settle
     n = 48
     cfg = RuleConfig(double_down_levels=double_down, failed_attempts_limit=limit)
     ref_cfg = {"double_down_levels": double_down, "failed_attempts_limit": limit}

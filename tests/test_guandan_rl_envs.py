@@ -14,7 +14,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from tienlen import _guandan  # noqa: E402
-from tienlen.guandan.match import Match  # noqa: E402
+from tienlen.games.guandan.match import Match  # noqa: E402
 from tienlen.rl import IllegalActionError  # noqa: E402
 from tienlen.rl.guandan_aec import GuandanAECEnv, guandan_env  # noqa: E402
 from tienlen.rl.guandan_encoding import GD_NUM_ACTIONS, hand_rewards  # noqa: E402

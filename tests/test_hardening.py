@@ -25,10 +25,10 @@ import numpy as np
 import pytest
 
 from tienlen import _core, core
-from tienlen.cards import Cards
-from tienlen.game import PASS, Game
-from tienlen.reasons import IllegalMoveError
-from tienlen.replay import MAX_REPLAY_BYTES, ReplayError, game_from_json, read_replay_file
+from tienlen.games.tienlen.cards import Cards
+from tienlen.games.tienlen.game import PASS, Game
+from tienlen.games.tienlen.refusals import IllegalMoveError
+from tienlen.games.tienlen.replay import MAX_REPLAY_BYTES, ReplayError, game_from_json, read_replay_file
 
 # A 13-card hand and a 20-card hand (far more moves than any 13-card hand may have), and
 # pile codes that are valid or that no classify could return (they made gen_moves write

@@ -27,11 +27,11 @@ import re
 import pytest
 
 import reference as ref
-from tienlen.bots import PASS
-from tienlen.cards import Cards
-from tienlen.game import Game
-from tienlen.hints import hint
-from tienlen.view import View
+from tienlen.games.tienlen.bots import PASS
+from tienlen.games.tienlen.cards import Cards
+from tienlen.games.tienlen.game import Game
+from tienlen.games.tienlen.hints import hint
+from tienlen.games.tienlen.view import View
 
 RANK_WORDS = {word: index for index, word in enumerate(ref.RANKS)}
 TWOS = 0xF << 48
@@ -269,11 +269,11 @@ def test_every_l3_hint_claim_is_true_of_the_hand() -> None:
 
 def test_the_seed_4_pass_hint_no_longer_claims_every_move_breaks_a_group() -> None:
     # Issue 11 #2: facing 6♠ after `tienlen play --seed 4` and `#1`, A♥ breaks nothing.
-    from tienlen.match import Match
+    from tienlen.games.tienlen.match import Match
 
     match = Match(4, seed=4)
     game = match.game
-    from tienlen.bots import make_bot
+    from tienlen.games.tienlen.bots import make_bot
     from tienlen.tui.play import _bot_seed
 
     bots = {s: make_bot("L2", seed=_bot_seed(4, s)) for s in (1, 2, 3)}

@@ -11,17 +11,17 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-import tienlen.tui.render as render_module
-from tienlen.cards import Cards
-from tienlen.game import Game
-from tienlen.hints import Hint, hint
-from tienlen.match import score_hand
-from tienlen.reasons import Wording
-from tienlen.rules import Rules
+import tienlen.games.tienlen.board as render_module
+from tienlen.games.tienlen.cards import Cards
+from tienlen.games.tienlen.game import Game
+from tienlen.games.tienlen.hints import Hint, hint
+from tienlen.games.tienlen.match import score_hand
+from tienlen.games.tienlen.refusals import Wording
+from tienlen.games.tienlen.rules import Rules
 from tienlen.tui.play import PlayOptions, PlaySession
-from tienlen.tui.render import Style, prose_text
+from tienlen.games.tienlen.board import Style, prose_text
 from tienlen.tui.terminal import Terminal
-from tienlen.view import View
+from tienlen.games.tienlen.view import View
 
 SUITS = "♠♣♦♥"
 FIXTURE = Path(__file__).parent / "data" / "bot_decisions.json"

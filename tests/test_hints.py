@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tienlen.bots import PASS, BotError, make_bot
-from tienlen.cards import Cards
-from tienlen.game import Game
-from tienlen.hints import Hint, group_words, hint
+from tienlen.games.tienlen.bots import PASS, BotError, make_bot
+from tienlen.games.tienlen.cards import Cards
+from tienlen.games.tienlen.game import Game
+from tienlen.games.tienlen.hints import Hint, group_words, hint
 
 
 def _after(hands, *moves, leader=None):
@@ -63,7 +63,7 @@ def test_an_l3_hint_reports_the_search_estimate_and_is_deterministic():
 
 def test_a_hint_follows_the_levels_choice():
     # Facing 3♠ with 4♠ 5♣ 6♦ 9♥ K♠ K♥ 2♠ the levels disagree, each by its documented
-    # policy (tienlen.bots): L1 plays the cheapest card that beats the pile, 4♠, though it
+    # policy (tienlen.games.tienlen.bots): L1 plays the cheapest card that beats the pile, 4♠, though it
     # breaks the 4-5-6 run of the hand's split (run, pair of Ks, 2♠, and 9♥ left over);
     # L2 plays by that split, so the one card outside its groups, 9♥, keeping them all.
     # Each hint must name its own move and say what that move does to the groups.
@@ -106,8 +106,8 @@ def test_group_words():
 
 
 def test_the_search_note_skips_suit_twins_and_explains_a_win_first_choice():
-    from tienlen.bots.search import Estimate
-    from tienlen.hints import _search_note
+    from tienlen.games.tienlen.bots.search import Estimate
+    from tienlen.games.tienlen.hints import _search_note
 
     a, twin, other = Cards.parse("5s"), Cards.parse("5h"), Cards.parse("9s")
     plain = Estimate((a, twin, other, PASS), (1.5, 1.5, 1.8, 2.0), 50, (50, 50, 50, 50))

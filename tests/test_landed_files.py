@@ -13,7 +13,7 @@ DATA = Path(__file__).parent / "data" / "landed"
 
 
 def test_landed_guandan_match_file_loads_and_plays_on() -> None:
-    from tienlen.guandan.match import Match
+    from tienlen.games.guandan.match import Match
 
     text = (DATA / "guandan_match_v1.json").read_text(encoding="utf-8")
     match = Match.from_json(text)
@@ -25,7 +25,7 @@ def test_landed_guandan_match_file_loads_and_plays_on() -> None:
 
 
 def test_landed_capped_guandan_match_file_loads() -> None:
-    from tienlen.guandan.match import Match
+    from tienlen.games.guandan.match import Match
 
     text = (DATA / "guandan_match_v1_capped.json").read_text(encoding="utf-8")
     match = Match.from_json(text)
@@ -35,8 +35,8 @@ def test_landed_capped_guandan_match_file_loads() -> None:
 
 @pytest.mark.parametrize("hand", [1, 2])
 def test_landed_tienlen_match_hands_load_with_their_match_labels(hand: int) -> None:
-    from tienlen.match import Match
-    from tienlen.replay import game_from_json, replay_labels
+    from tienlen.games.tienlen.match import Match
+    from tienlen.games.tienlen.replay import game_from_json, replay_labels
 
     text = (DATA / f"tienlen_match_hand{hand}_v1.json").read_text(encoding="utf-8")
     game = game_from_json(text)

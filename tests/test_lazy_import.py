@@ -1,6 +1,6 @@
 """``tienlen`` loads its public names on first use (PEP 562), so that importing one layer
 does not load the layers above it (data flows core <- cards/rules/combos <- game <- bots <-
-hints): ``import tienlen.cards`` used to load every bot and the hints.
+hints): ``import tienlen.games.tienlen.cards`` used to load every bot and the hints.
 
 Each check runs in a fresh interpreter, since this one has long imported everything.
 """
@@ -20,17 +20,17 @@ import tienlen
 # it turned lazy: each must still be reachable as tienlen.NAME and be that very object.
 EAGER_IMPORTS = """
 from tienlen import core
-from tienlen.cards import Card, Cards, parse_cards
-from tienlen.combos import Combo, Kind, beats, classify, count_legal_moves, legal_moves
+from tienlen.games.tienlen.cards import Card, Cards, parse_cards
+from tienlen.games.tienlen.plays import Combo, Kind, beats, classify, count_legal_moves, legal_moves
 from tienlen.errors import CardParseError, ComboError, TienlenError
-from tienlen.game import PASS, Action, Game, LegalMoves
-from tienlen.hints import Hint, hint
-from tienlen.match import Match
-from tienlen.reasons import IllegalMoveError, Reason
-from tienlen.replay import ReplayError
-from tienlen.rules import Rules
-from tienlen.solver import Solution, SolveError, Value, solve
-from tienlen.view import View
+from tienlen.games.tienlen.game import PASS, Action, Game, LegalMoves
+from tienlen.games.tienlen.hints import Hint, hint
+from tienlen.games.tienlen.match import Match
+from tienlen.games.tienlen.refusals import IllegalMoveError, Reason
+from tienlen.games.tienlen.replay import ReplayError
+from tienlen.games.tienlen.rules import Rules
+from tienlen.games.tienlen.solver import Solution, SolveError, Value, solve
+from tienlen.games.tienlen.view import View
 """
 
 
@@ -49,13 +49,13 @@ def loaded_after(statement: str) -> set[str]:
     return set(names)
 
 
-@pytest.mark.parametrize("module", ["tienlen", "tienlen.cards", "tienlen.combos",
-                                    "tienlen.rules", "tienlen.game", "tienlen.match"])
+@pytest.mark.parametrize("module", ["tienlen", "tienlen.games.tienlen.cards", "tienlen.games.tienlen.plays",
+                                    "tienlen.games.tienlen.rules", "tienlen.games.tienlen.game", "tienlen.games.tienlen.match"])
 def test_lower_layers_load_no_bot_and_no_hints(module: str) -> None:
     loaded = loaded_after(f"import {module}")
     assert module in loaded                 # (the probe itself works)
-    assert "tienlen.bots" not in loaded
-    assert "tienlen.hints" not in loaded
+    assert "tienlen.games.tienlen.bots" not in loaded
+    assert "tienlen.games.tienlen.hints" not in loaded
 
 
 def test_import_tienlen_alone_loads_no_submodule() -> None:
@@ -64,7 +64,7 @@ def test_import_tienlen_alone_loads_no_submodule() -> None:
 
 def test_a_name_loads_its_module_on_first_use() -> None:
     loaded = loaded_after("import tienlen\ntienlen.hint")
-    assert {"tienlen.hints", "tienlen.bots"} <= loaded
+    assert {"tienlen.games.tienlen.hints", "tienlen.games.tienlen.bots"} <= loaded
 
 
 def test_every_public_name_is_the_object_its_module_defines() -> None:
@@ -97,32 +97,32 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
 
 # Modules that belong to no game: the package, its errors and seeds, card-text spelling,
 # the table layer, the front-end helpers every CLI shares and the one terminal session.
-SHARED = {"tienlen", "tienlen.errors", "tienlen.seeds", "tienlen.spelling", "tienlen.cli_shared",
+SHARED = {"tienlen", "tienlen._moved", "tienlen.errors", "tienlen.seeds", "tienlen.games",
+          "tienlen.games.spelling", "tienlen.cli", "tienlen.cli.common",
           "tienlen.tui", "tienlen.tui.common", "tienlen.tui.session", "tienlen.tui.terminal",
-          "tienlen.lockfile", "tienlen.scale", "tienlen.tui.sim_view", "tienlen.rl",
+          "tienlen.arena.lockfile", "tienlen.arena.scale", "tienlen.tui.sim_view", "tienlen.rl",
           "tienlen.rl.common", "tienlen.rl.spaces", "tienlen.rl.seat_aec"}
 
 
 def _is_shared(name: str) -> bool:
-    return name in SHARED or name == "tienlen.table" or name.startswith("tienlen.table.")
+    return name in SHARED or name.startswith(("tienlen.table", "tienlen.arena"))
 
 
 def _is_guandan(name: str) -> bool:
-    return name.startswith(("tienlen.guandan", "tienlen.rl.guandan_")) or name in (
-        "tienlen._guandan", "tienlen.tui.guandan_play", "tienlen.tui.guandan_board",
-        "tienlen.tui.guandan_words")
+    return name.startswith(("tienlen.guandan", "tienlen.games.guandan", "tienlen.rl.guandan_")) or (
+        name in ("tienlen._guandan", "tienlen.tui.guandan_play"))
 
 
 @pytest.mark.parametrize("statement", [
     "import tienlen.guandan",
-    "import tienlen.guandan.match",
-    "import tienlen.guandan.cli",
+    "import tienlen.games.guandan.match",
+    "import tienlen.games.guandan.cli",
     "import tienlen.tui.guandan_play",
     "from tienlen.table import get_spec; get_spec('guandan')",
-    "from tienlen.guandan.match import Match; Match(seed=1).to_json()",
-    "import tienlen.guandan.arena, tienlen.guandan.bots, tienlen.guandan.hints",
+    "from tienlen.games.guandan.match import Match; Match(seed=1).to_json()",
+    "import tienlen.games.guandan.arena, tienlen.games.guandan.bots, tienlen.games.guandan.hints",
     # what the Guandan sim loads: its arena, the sim screen, the file and cluster setup
-    "import tienlen.guandan.cli, tienlen.tui.sim_view, tienlen.scale, tienlen.guandan.arena",
+    "import tienlen.games.guandan.cli, tienlen.tui.sim_view, tienlen.arena.scale, tienlen.games.guandan.arena",
     "import tienlen.rl.guandan_aec, tienlen.rl.guandan_gym, tienlen.rl.guandan_vector",
     "import tienlen.rl.guandan_dmc",
 ])
@@ -133,14 +133,14 @@ def test_guandan_loads_no_tienlen_module(statement: str) -> None:
 
 
 @pytest.mark.parametrize("statement", [
-    "import tienlen.game",
-    "import tienlen.match",
-    "import tienlen.replay",
+    "import tienlen.games.tienlen.game",
+    "import tienlen.games.tienlen.match",
+    "import tienlen.games.tienlen.replay",
     "import tienlen.cli",
     "import tienlen.tui.play",
     "import tienlen.tui.replay_view",
     "from tienlen.table import get_spec; get_spec('tienlen')",
-    "import tienlen.arena, tienlen.results, tienlen.hints, tienlen.bots.search",
+    "import tienlen.games.tienlen.arena, tienlen.games.tienlen.results, tienlen.games.tienlen.hints, tienlen.games.tienlen.bots.search",
     "import tienlen.rl.aec, tienlen.rl.gym_env, tienlen.rl.vector",
 ])
 def test_tienlen_loads_no_guandan_module(statement: str) -> None:
@@ -150,16 +150,16 @@ def test_tienlen_loads_no_guandan_module(statement: str) -> None:
 
 def test_the_table_layer_loads_no_game() -> None:
     loaded = loaded_after("import tienlen.table, tienlen.table.errors, tienlen.table.fileio, "
-                          "tienlen.table.match, tienlen.table.arena, tienlen.table.files, "
-                          "tienlen.tui.session, tienlen.tui.common, tienlen.cli_shared, "
+                          "tienlen.table.match, tienlen.arena.engine, tienlen.arena.files, "
+                          "tienlen.tui.session, tienlen.tui.common, tienlen.cli.common, "
                           "tienlen.tui.sim_view, "
-                          "tienlen.lockfile, tienlen.scale, tienlen.rl, tienlen.rl.common, "
+                          "tienlen.arena.lockfile, tienlen.arena.scale, tienlen.rl, tienlen.rl.common, "
                           "tienlen.rl.spaces, tienlen.rl.seat_aec")
     assert {m for m in loaded if not _is_shared(m)} == set()
     assert "tienlen.table.spec" in loaded
 
 
-@pytest.mark.parametrize("module", ["tienlen", "tienlen.rl", "tienlen.guandan.cli"])
+@pytest.mark.parametrize("module", ["tienlen", "tienlen.rl", "tienlen.games.guandan.cli"])
 def test_lazy_names_are_listed_before_use(module: str) -> None:
     """A module that lends names on first use (PEP 562) lists every one in ``dir()``
     before any is touched, and each resolves."""
@@ -251,11 +251,11 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_no_import_circles() -> None:
     """No module imports, at load, one that imports it back; and counting imports inside
     functions too, the one circle left is Game.to_json / Game.from_json handing the file
-    format to its owner, tienlen.replay (which builds Games). cli <-> guandan.cli and
+    format to its owner, tienlen.games.tienlen.replay (which builds Games). cli <-> guandan.cli and
     game -> replay -> match -> game are gone."""
     assert _cycles(_module_imports(lazy=False)) == []
-    assert _cycles(_module_imports(lazy=True)) == [["tienlen.game", "tienlen.replay",
-                                                    "tienlen.game"]]
+    assert _cycles(_module_imports(lazy=True)) == [["tienlen.games.tienlen.game", "tienlen.games.tienlen.replay",
+                                                    "tienlen.games.tienlen.game"]]
     graph = _module_imports(lazy=True)
-    assert "tienlen.cli" not in graph["tienlen.guandan.cli"]
-    assert "tienlen.match" not in graph["tienlen.replay"]
+    assert "tienlen.cli" not in graph["tienlen.games.guandan.cli"]
+    assert "tienlen.games.tienlen.match" not in graph["tienlen.games.tienlen.replay"]

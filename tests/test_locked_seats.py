@@ -10,11 +10,11 @@ import warnings
 
 import pytest
 
-from tienlen.cards import Cards
-from tienlen.combos import legal_moves
-from tienlen.rules import Rules
-from tienlen.game import Game
-from tienlen.replay import game_from_json, game_to_json
+from tienlen.games.tienlen.cards import Cards
+from tienlen.games.tienlen.plays import legal_moves
+from tienlen.games.tienlen.rules import Rules
+from tienlen.games.tienlen.game import Game
+from tienlen.games.tienlen.replay import game_from_json, game_to_json
 
 
 def _game_with_a_pass() -> Game:
@@ -49,7 +49,7 @@ def _view_fields(view: object) -> dict[str, object]:
 
 
 def test_view_constructor_takes_the_old_keyword_as_a_deprecated_alias() -> None:
-    from tienlen.view import View
+    from tienlen.games.tienlen.view import View
 
     view = _game_with_a_pass().view(2)
     given = _view_fields(view)
@@ -67,7 +67,7 @@ def test_view_constructor_takes_the_old_keyword_as_a_deprecated_alias() -> None:
 
 def test_view_constructor_refuses_both_names_and_a_missing_field() -> None:
     from tienlen.errors import TienlenError
-    from tienlen.view import View
+    from tienlen.games.tienlen.view import View
 
     view = _game_with_a_pass().view(2)
     given = _view_fields(view)
@@ -91,11 +91,11 @@ def test_view_constructor_refuses_both_names_and_a_missing_field() -> None:
 def test_playing_and_viewing_never_reads_the_alias() -> None:
     # Bots, hints, the board and search all read locked_seats: a full hand, every view
     # drawn and hinted, raises no DeprecationWarning.
-    from tienlen.bots import make_bot
-    from tienlen.hints import hint
+    from tienlen.games.tienlen.bots import make_bot
+    from tienlen.games.tienlen.hints import hint
     from rich.console import Console
 
-    from tienlen.tui.render import SeatInfo, Style, board
+    from tienlen.games.tienlen.board import SeatInfo, Style, board
 
     game = Game(3, seed=11)
     seats = [SeatInfo(f"p{i}") for i in range(3)]
@@ -145,9 +145,9 @@ def test_an_old_replay_loads_with_its_locked_seats() -> None:
 ])
 def test_the_play_screen_says_which_bombs_a_locked_seat_may_play(
         rules: Rules, seat1: str, seat2: str, then: str | None, words: str) -> None:
-    from tienlen.actions import PASS
+    from tienlen.games.tienlen.actions import PASS
     from tienlen.tui.play import PlayOptions, PlaySession
-    from tienlen.tui.render import Style
+    from tienlen.games.tienlen.board import Style
     from tienlen.tui.terminal import Terminal
 
     session = PlaySession(PlayOptions(seed=1, levels=("L1",) * 2, players=3, rules=rules,

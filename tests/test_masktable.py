@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from tienlen import _core
-from tienlen.cards import Cards
-from tienlen.game import Game
+from tienlen.games.tienlen.cards import Cards
+from tienlen.games.tienlen.game import Game
 
 
 def test_the_factory_runs_once_per_mask_and_its_object_is_shared():

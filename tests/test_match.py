@@ -8,8 +8,8 @@ import pickle
 import sys
 import threading
 
-from tienlen.game import PASS
-from tienlen.match import Match, MatchError, hand_seed
+from tienlen.games.tienlen.game import PASS
+from tienlen.games.tienlen.match import Match, MatchError, hand_seed
 
 THREADS = 8
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 import pytest
 
 from tienlen import _core
-from tienlen.bots import make_bot
-from tienlen.cards import Cards
-from tienlen.game import Game
-from tienlen.match import Match, MatchError, cut_chains, score_hand, unplayed_bombs
-from tienlen.rules import Penalties, Rules
+from tienlen.games.tienlen.bots import make_bot
+from tienlen.games.tienlen.cards import Cards
+from tienlen.games.tienlen.game import Game
+from tienlen.games.tienlen.match import Match, MatchError, cut_chains, score_hand, unplayed_bombs
+from tienlen.games.tienlen.rules import Penalties, Rules
 
 PENALTIES = Rules(penalties=Penalties())   # the contract's bombs, the default table
 
@@ -285,7 +285,7 @@ def _brute_force_bomb_value(cards: list[int], values: dict[str, int]) -> int:
 def test_R11_5_unplayed_bombs_match_a_brute_force_over_real_cards() -> None:
     import random
 
-    from tienlen.match import _bomb_value
+    from tienlen.games.tienlen.match import _bomb_value
 
     rng = random.Random(13)
     south = Rules.southern()

@@ -43,16 +43,16 @@ def test_no_python_module_reads_a_code_s_bit_layout() -> None:
 
 
 def test_card_text_is_read_in_one_place() -> None:
-    # The token table and the "unknown suit" explanation live in tienlen/spelling.py only.
-    assert _homes(r'f"unknown suit') == {"spelling.py"}
-    assert _homes(r"removesuffix\(_VS16\)") == {"spelling.py"}
+    # The token table and the "unknown suit" explanation live in tienlen/games/spelling.py only.
+    assert _homes(r'f"unknown suit') == {"games/spelling.py"}
+    assert _homes(r"removesuffix\(_VS16\)") == {"games/spelling.py"}
 
 
 def test_pass_and_move_are_defined_once() -> None:
-    assert _homes(r"^class _PassType\b|\nclass _PassType\b") == {"actions.py"}
-    assert _homes(r"\nMove = ") == {"actions.py"}
+    assert _homes(r"^class _PassType\b|\nclass _PassType\b") == {"games/tienlen/actions.py"}
+    assert _homes(r"\nMove = ") == {"games/tienlen/actions.py"}
 
 
 def test_the_hand_split_search_lives_in_the_core() -> None:
-    assert "lru_cache" not in SOURCES["bots/split.py"]
-    assert "_core.plan(" in SOURCES["bots/split.py"]
+    assert "lru_cache" not in SOURCES["games/tienlen/bots/split.py"]
+    assert "_core.plan(" in SOURCES["games/tienlen/bots/split.py"]

@@ -198,7 +198,7 @@ def test_native_plan_playouts_equal_the_reference_under_other_rules(rules: str) 
     # locked-out seat may play; random play first reaches locked-out seats, cuts of cuts and
     # short hands.
     from tienlen import Rules
-    from tienlen.rules import CONTRACT_CUTS
+    from tienlen.games.tienlen.rules import CONTRACT_CUTS
 
     flags = {
         "southern": Rules.southern(),

@@ -23,9 +23,9 @@ uvicorn = pytest.importorskip("uvicorn")
 ws_client = pytest.importorskip("websockets.sync.client")
 
 from tienlen.guandan import Cards, RuleConfig, classify, legal_plays  # noqa: E402
-from tienlen.guandan.game import return_candidates, tribute_candidates  # noqa: E402
-from tienlen.guandan.plays import Kind  # noqa: E402
-from tienlen.server.v1006 import PlatformRunner, platform_app  # noqa: E402
+from tienlen.games.guandan.game import return_candidates, tribute_candidates  # noqa: E402
+from tienlen.games.guandan.plays import Kind  # noqa: E402
+from tienlen.games.guandan.platform import PlatformRunner, platform_app  # noqa: E402
 
 # ---- the sheet's notation, written here from the sheet -------------------------------------
 SHEET_RANKS = "23456789TJQKA"

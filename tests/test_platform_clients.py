@@ -47,7 +47,7 @@ ws4py_client = pytest.importorskip("ws4py.client.threadedclient")
 websocket = pytest.importorskip("websocket")       # websocket-client
 
 from tienlen.guandan import Cards, classify, legal_plays  # noqa: E402
-from tienlen.guandan.plays import Kind  # noqa: E402
+from tienlen.games.guandan.plays import Kind  # noqa: E402
 
 PASS = ["PASS", "PASS", "PASS"]
 ORDER = "A23456789TJQKA"                  # window order, the ace low and high
@@ -412,7 +412,7 @@ def test_platform_style_agents_play_full_matches_through_the_cli() -> None:
 ])
 def test_action_cards_are_in_the_order_agents_index(cards: str, level: int, kind: Kind,
                                                      want: list[str]) -> None:
-    from tienlen.server.v1006 import action_tuple
+    from tienlen.games.guandan.platform import action_tuple
 
     # the reading whose first card is the wanted first card's rank (7 7 ☆ 3 3: triple 7, not 3)
     tuples = [action_tuple(p) for p in classify(cards, level) if p.kind is kind]
@@ -423,7 +423,7 @@ def test_every_legal_play_lists_its_cards_by_structure() -> None:
     """Over dealt hands at every level: a full house's first three cards are its triple's
     rank (or wild), its last two another; a window's cards climb one rank at a time."""
     from tienlen.guandan import deal
-    from tienlen.server.v1006 import action_tuple
+    from tienlen.games.guandan.platform import action_tuple
 
     rank_of = {r: i + 2 for i, r in enumerate(LETTERS)}
     checked = Counter[str]()
@@ -458,7 +458,7 @@ def test_a_follow_list_seen_from_the_platform_is_ours_entry_by_entry() -> None:
     card order included."""
     import itertools
 
-    from tienlen.server.v1006 import PASS_TUPLE, action_tuple
+    from tienlen.games.guandan.platform import PASS_TUPLE, action_tuple
 
     hand = Cards.parse("7s 8s 9s 10s 10d Js Jh Jh Jc Qs Qh Qc Ks Kd Ah")
     pile = classify("9d 10c Jd Qd Kh", 2)[0]
@@ -476,7 +476,7 @@ def test_an_act_message_seen_from_the_platform_has_our_hand_and_list() -> None:
     S H C D order inside each rank and the small joker last; its actionList is the PASS and
     the singles K (spade), A (club), A (diamond, listed once though held twice), small
     joker. Ours writes the same hand and the same list."""
-    from tienlen.server.v1006 import PASS_TUPLE, action_tuple, hand_cards
+    from tienlen.games.guandan.platform import PASS_TUPLE, action_tuple, hand_cards
 
     hand = Cards.parse("2s 2d 3c 4s 4c 4d 5s 5h 6c 6d 7c 7d 8h 8d 9h 9c 9c 10d Jc Jd Qh Qc "
                        "Ks Ac Ad Ad SJ")

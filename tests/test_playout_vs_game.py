@@ -13,9 +13,9 @@ import os
 import pytest
 
 from tienlen import core
-from tienlen.cards import Cards
-from tienlen.game import PASS, Game
-from tienlen.rules import Rules
+from tienlen.games.tienlen.cards import Cards
+from tienlen.games.tienlen.game import PASS, Game
+from tienlen.games.tienlen.rules import Rules
 
 SOAK = 100 if os.environ.get("TIENLEN_SOAK") == "1" else 1
 PER_CASE = 340 * SOAK  # 6 cases: 2,040 playouts by default

@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-from tienlen.cards import Cards
-from tienlen.game import PASS, Game
-from tienlen.replay import SCHEMA, VERSION, ReplayError, game_from_json, game_to_json
-from tienlen.rules import Rules
+from tienlen.games.tienlen.cards import Cards
+from tienlen.games.tienlen.game import PASS, Game
+from tienlen.games.tienlen.replay import SCHEMA, VERSION, ReplayError, game_from_json, game_to_json
+from tienlen.games.tienlen.rules import Rules
 
 
 def play_randomly(game: Game, rng: random.Random, limit: int | None = None) -> Game:

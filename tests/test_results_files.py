@@ -25,7 +25,8 @@ DATA = Path(__file__).parent / "data" / "results"
 def test_tienlen_results_of_the_landed_version_load(name, lineup, games, players, seed):
     if name.endswith(".parquet"):
         pytest.importorskip("pyarrow")
-    from tienlen import arena, results
+    from tienlen.games.tienlen import arena
+    from tienlen.games.tienlen import results
 
     loaded = results.load(DATA / name)
     assert loaded.games == games and loaded.players == players and loaded.seed == seed
@@ -37,7 +38,7 @@ def test_tienlen_results_of_the_landed_version_load(name, lineup, games, players
 
 
 def test_guandan_games_file_of_the_landed_version_loads():
-    from tienlen.guandan import arena
+    from tienlen.games.guandan import arena
 
     loaded = arena.load(DATA / "guandan-v1.jsonl")
     assert loaded.games == 2 and loaded.boards == 1 and loaded.seed == 5

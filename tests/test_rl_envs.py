@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from tienlen import _core
-from tienlen.bots import Bot
-from tienlen.cards import Cards
-from tienlen.game import PASS, Game
+from tienlen.games.tienlen.bots import Bot
+from tienlen.games.tienlen.cards import Cards
+from tienlen.games.tienlen.game import PASS, Game
 
 pytest.importorskip("gymnasium")
 
@@ -79,7 +79,7 @@ def _random_action(mask: np.ndarray, rng: random.Random) -> int:
 
 @pytest.mark.parametrize("players,flags", [(2, 0), (3, 0), (4, 0), (4, 1)])
 def test_encoder_matches_independent_reference(players, flags):
-    from tienlen.rules import Rules
+    from tienlen.games.tienlen.rules import Rules
 
     rng = random.Random(players + 10 * flags)
     for seed in range(12 * SOAK):
@@ -800,8 +800,8 @@ def test_policy_bot_sees_the_env_observation():
 def test_policy_bot_in_the_arena():
     from functools import partial
 
-    from tienlen import arena
-    from tienlen.bots import BotError, make_bot
+    from tienlen.games.tienlen import arena
+    from tienlen.games.tienlen.bots import BotError, make_bot
 
     last_legal = lambda obs, mask: int(np.flatnonzero(mask)[-1])  # noqa: E731
     result = arena.run([partial(PolicyBot, policy=last_legal), "random", "random", "random"], 8)
@@ -823,8 +823,8 @@ def test_training_smoke(tmp_path):
                     "--n-envs", "2", "--n-steps", "256", "--batch", "256", "--out", str(out),
                     "--eval-games", "4", "--eval-against", "random"],
                    check=True, timeout=600, capture_output=True)
-    from tienlen.bots import make_bot
-    from tienlen import arena
+    from tienlen.games.tienlen.bots import make_bot
+    from tienlen.games.tienlen import arena
 
     assert make_bot(f"ppo:{out}.zip", seed=1).name == "ppo:policy.zip"
     assert arena.run([f"ppo:{out}.zip", "L1", "L1", "L1"], 4).bot(0).games == 4

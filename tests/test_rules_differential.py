@@ -460,7 +460,7 @@ def test_core_split_is_a_fewest_combinations_split(name: str, rules: Rules, mine
     # The core promises (src/api.pxi ``plan``): a best split, fewest combinations, then
     # fewest singles below a 2. The brute force finds the least (groups, low singles) over
     # every partition of the hand into combinations of this ruleset.
-    from tienlen.bots.split import split_masks
+    from tienlen.games.tienlen.bots.split import split_masks
 
     rng = random.Random(6500 + PRESET_IDS.index(name))
     for _ in range(300 * SOAK):

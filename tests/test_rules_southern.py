@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from tienlen import Cards, Game, Rules
-from tienlen.reasons import IllegalMoveError
-from tienlen.rules import CONTRACT_CUTS, Penalties
+from tienlen.games.tienlen.refusals import IllegalMoveError
+from tienlen.games.tienlen.rules import CONTRACT_CUTS, Penalties
 
 SOUTH = Rules.southern()
 REPO = Path(__file__).resolve().parent.parent

@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 from tienlen import _core, core
-from tienlen.cards import Cards
-from tienlen.game import Game
-from tienlen.rules import (
+from tienlen.games.tienlen.cards import Cards
+from tienlen.games.tienlen.game import Game
+from tienlen.games.tienlen.rules import (
     ALL_BOMBS,
     ALL_INSTANT_WINS,
     ALL_TARGETS,
@@ -506,7 +506,7 @@ def test_solver_agrees_with_minimax_under_other_tables(name: str) -> None:
 # ------------------------------------------------- refusals worded from the table
 
 def test_refusals_name_what_the_table_allows() -> None:
-    from tienlen.reasons import IllegalMoveError, Reason
+    from tienlen.games.tienlen.refusals import IllegalMoveError, Reason
 
     # South, in turn: three pairs on a pair of 2s. R11.1 lets three pairs cut only a single 2.
     game = Game.from_hands(["2s 2c 9d", DS3 + " Kd"], rules=SOUTH, leader=0)

@@ -1,4 +1,4 @@
-"""The arena on a Dask cluster (tienlen.scale): the same results as a serial run whatever
+"""The arena on a Dask cluster (tienlen.arena.scale): the same results as a serial run whatever
 runs the units, and the faults of a cluster (a worker killed, the client interrupted, a
 bot failing on a worker, no scheduler) handled as the issue asks.
 
@@ -22,12 +22,14 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from tienlen import arena, results  # noqa: E402
-from tienlen.arena import ArenaError, Unit, run  # noqa: E402
-from tienlen.bots import RandomBot  # noqa: E402
+from tienlen.games.tienlen import arena
+
+from tienlen.games.tienlen import results  # noqa: E402
+from tienlen.games.tienlen.arena import ArenaError, Unit, run  # noqa: E402
+from tienlen.games.tienlen.bots import RandomBot  # noqa: E402
 from tienlen.cli import main  # noqa: E402
-from tienlen.game import PASS  # noqa: E402
-from tienlen.scale import (ClientExecutor, ScaleError, dask_executor, parse_scheduler,  # noqa: E402
+from tienlen.games.tienlen.game import PASS  # noqa: E402
+from tienlen.arena.scale import (ClientExecutor, ScaleError, dask_executor, parse_scheduler,  # noqa: E402
                            unit_deals)
 
 LINEUP = ["L1", "random", "L1", "L1"]
@@ -41,12 +43,12 @@ def same(a: arena.ArenaResult, b: arena.ArenaResult) -> bool:
 
 @pytest.fixture(scope="module")
 def cluster():
-    # The settings of `--scheduler local:N` (tienlen.scale): the kill tests below kill a
+    # The settings of `--scheduler local:N` (tienlen.arena.scale): the kill tests below kill a
     # worker twice, about as far apart as Dask's default lost-worker-timeout (15 s), which
     # with Dask's defaults could close the restarted worker's nanny.
     import dask
 
-    from tienlen.scale import _LOCAL_CLUSTER_CONFIG
+    from tienlen.arena.scale import _LOCAL_CLUSTER_CONFIG
 
     with dask.config.set(_LOCAL_CLUSTER_CONFIG), distributed.LocalCluster(
             n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
@@ -297,13 +299,13 @@ def _same_boards(a, b) -> bool:
 
 @pytest.fixture(scope="module")
 def guandan_serial():
-    from tienlen.guandan import arena as guandan_arena
+    from tienlen.games.guandan import arena as guandan_arena
 
     return guandan_arena.run("L1", "L1", hands=60, seed=21)
 
 
 def test_a_cluster_plays_guandan_boards_as_a_serial_run(cluster, guandan_serial) -> None:
-    from tienlen.guandan import arena as guandan_arena
+    from tienlen.games.guandan import arena as guandan_arena
 
     _, client = cluster
     units = []
@@ -314,7 +316,7 @@ def test_a_cluster_plays_guandan_boards_as_a_serial_run(cluster, guandan_serial)
 
 
 def test_a_killed_worker_loses_no_guandan_game(cluster, guandan_serial) -> None:
-    from tienlen.guandan import arena as guandan_arena
+    from tienlen.games.guandan import arena as guandan_arena
 
     _, client = cluster
     client.wait_for_workers(2, timeout=60)
@@ -378,7 +380,7 @@ def _worker_pids(client) -> list[int]:
 def test_the_fingerprint_names_both_cores() -> None:
     from tienlen import core
     from tienlen.guandan import core as guandan_core
-    from tienlen.scale import _fingerprint
+    from tienlen.arena.scale import _fingerprint
     from tienlen.seeds import mix
 
     text = _fingerprint()
@@ -396,7 +398,7 @@ def _file_state(path: Path) -> object:
 @pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
 def test_guandan_sim_resumes_on_a_scheduler_to_the_serial_result(cluster, tmp_path: Path,
                                                                  capsys, suffix) -> None:
-    from tienlen.guandan import arena as guandan_arena
+    from tienlen.games.guandan import arena as guandan_arena
 
     local, _ = cluster
     out = tmp_path / f"boards{suffix}"

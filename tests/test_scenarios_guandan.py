@@ -35,7 +35,7 @@ from tienlen.guandan import (
     deal,
     legal_plays,
 )
-from tienlen.guandan.match import settle
+from tienlen.games.guandan.match import settle
 
 STD = RuleConfig()
 #: ``TIENLEN_SOAK=1`` plays 50 times as many whole matches.

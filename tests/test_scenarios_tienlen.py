@@ -19,13 +19,13 @@ import pytest
 
 import reference as ref
 from tienlen import _core
-from tienlen import combos
-from tienlen.cards import Card, Cards
-from tienlen.combos import Kind, classify
-from tienlen.game import Game
-from tienlen.match import Match, score_hand
-from tienlen.reasons import IllegalMoveError
-from tienlen.rules import ALL_INSTANT_WINS, CONTRACT_CUTS, SOUTHERN_CUTS, Rules
+from tienlen.games.tienlen import plays as combos
+from tienlen.games.tienlen.cards import Card, Cards
+from tienlen.games.tienlen.plays import Kind, classify
+from tienlen.games.tienlen.game import Game
+from tienlen.games.tienlen.match import Match, score_hand
+from tienlen.games.tienlen.refusals import IllegalMoveError
+from tienlen.games.tienlen.rules import ALL_INSTANT_WINS, CONTRACT_CUTS, SOUTHERN_CUTS, Rules
 
 CONTRACT = Rules()
 SOUTH = Rules.southern()
@@ -699,7 +699,7 @@ def test_R11_5_only_the_rulesets_own_bombs_count():
     hands = ["3s 8s", "4d 3c 3d 4s 4c 5s 5c 6c 6d 7s 7c"]
     plays = ["3s", "4d", "8s"]
     assert _left_payments(hands, plays, SOUTH) == [(1, 0, 6)]
-    from tienlen.rules import Penalties
+    from tienlen.games.tienlen.rules import Penalties
     assert _left_payments(hands, plays, CONTRACT.with_(penalties=Penalties())) == [(1, 0, 8)]
 
 

@@ -19,10 +19,10 @@ import numpy as np
 import pytest
 
 from tienlen import _core as core
-from tienlen.bots import make_bot
-from tienlen.bots.search import SearchBot, _inference_records
-from tienlen.game import Game
-from tienlen.rules import Rules
+from tienlen.games.tienlen.bots import make_bot
+from tienlen.games.tienlen.bots.search import SearchBot, _inference_records
+from tienlen.games.tienlen.game import Game
+from tienlen.games.tienlen.rules import Rules
 
 from reference_playout import Playout, plan_of
 
@@ -221,9 +221,9 @@ def test_ctrl_c_interrupts_scoring_and_explicit_deal_playouts():
         import sys, time
         import numpy as np
         from tienlen import _core as core
-        from tienlen.bots import make_bot
-        from tienlen.bots.search import _inference_records
-        from tienlen.game import Game
+        from tienlen.games.tienlen.bots import make_bot
+        from tienlen.games.tienlen.bots.search import _inference_records
+        from tienlen.games.tienlen.game import Game
         game = Game(4, seed=3)
         bots = [make_bot("L2", seed=s) for s in range(4)]
         for _ in range(20):

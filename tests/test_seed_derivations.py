@@ -35,14 +35,14 @@ def test_mix_is_splitmix64_chained_over_the_values() -> None:
 
 
 def test_tienlen_deal_seeds_keep_their_values() -> None:
-    from tienlen.match import hand_seed
+    from tienlen.games.tienlen.match import hand_seed
     assert hand_seed(5, 1) == seeds.hand_seed(5, 1) == 7134611160154358618
     assert hand_seed(MASK, 7) == 17388166129998380965
 
 
 def test_guandan_seeds_keep_their_values() -> None:
-    from tienlen.guandan.game import _mix
-    from tienlen.guandan.match import Match
+    from tienlen.games.guandan.game import _mix
+    from tienlen.games.guandan.match import Match
     assert _mix(5, 3) == seeds.guandan_seed(5, 3) == 4292726422858613063
     assert _mix(5, 7) == 18180438093026040609
     match = Match(seed=5)
@@ -52,7 +52,7 @@ def test_guandan_seeds_keep_their_values() -> None:
 
 
 def test_bot_and_board_seeds_keep_their_values() -> None:
-    from tienlen.guandan.arena import board_seed, bot_seed
+    from tienlen.games.guandan.arena import board_seed, bot_seed
     from tienlen.table.spec import bot_seed as table_bot_seed
     from tienlen.tui.play import _bot_seed
     assert board_seed(9, 4) == seeds.board_seed(9, 4) == 2004275259402641444
@@ -63,7 +63,7 @@ def test_bot_and_board_seeds_keep_their_values() -> None:
 
 @pytest.mark.parametrize("bad", [None, -1, 2**64, 1.0, True])
 def test_hand_seed_refuses_a_bad_seed_with_the_callers_error(bad: object) -> None:
-    from tienlen.match import MatchError, hand_seed
+    from tienlen.games.tienlen.match import MatchError, hand_seed
     with pytest.raises(MatchError):
         hand_seed(bad, 1)  # type: ignore[arg-type]
     with pytest.raises(ValueError):

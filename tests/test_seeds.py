@@ -15,13 +15,13 @@ import random
 import pytest
 
 from tienlen import core
-from tienlen.arena import ArenaError, run
-from tienlen.bots import BotError, RandomBot
-from tienlen.game import Game
-from tienlen.match import Match
-from tienlen.guandan.errors import GuandanError
-from tienlen.guandan.game import Game as GuandanGame, _draw_seat, _mix
-from tienlen.guandan.match import Match as GuandanMatch
+from tienlen.games.tienlen.arena import ArenaError, run
+from tienlen.games.tienlen.bots import BotError, RandomBot
+from tienlen.games.tienlen.game import Game
+from tienlen.games.tienlen.match import Match
+from tienlen.games.guandan.errors import GuandanError
+from tienlen.games.guandan.game import Game as GuandanGame, _draw_seat, _mix
+from tienlen.games.guandan.match import Match as GuandanMatch
 from tienlen.seeds import SEED_LIMIT, check_players, check_seed, seed_or_fresh, splitmix64
 
 MASK = (1 << 64) - 1

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tienlen import results
-from tienlen.guandan import arena as gd_arena
+from tienlen.games.tienlen import results
+from tienlen.games.guandan import arena as gd_arena
 
 psutil = pytest.importorskip("psutil")
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="POSIX signals")
@@ -183,7 +183,7 @@ def test_an_idle_pool_worker_outlasts_sigterm_quietly(capfd) -> None:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    from tienlen.table import arena as table_arena
+    from tienlen.arena import engine as table_arena
 
     context = multiprocessing.get_context("fork")
     pool = ProcessPoolExecutor(1, mp_context=context, initializer=table_arena._init_worker,
@@ -203,7 +203,7 @@ def test_an_idle_pool_worker_outlasts_sigterm_quietly(capfd) -> None:
 
 
 def _sigterm_self_in_a_task() -> None:
-    from tienlen.table import arena as table_arena
+    from tienlen.arena import engine as table_arena
 
     # what _play_chunk marks around a task
     table_arena._BUSY = True

@@ -11,7 +11,7 @@ import reference_solver as rs
 from reference_game import RefGame
 from tienlen import PASS, Cards, Game, Rules, Solution, SolveError, Value, View, hint, solve
 from tienlen import _core
-from tienlen.bots import SearchBot
+from tienlen.games.tienlen.bots import SearchBot
 from tienlen.cli import main
 
 DECK = (1 << 52) - 1

@@ -17,15 +17,15 @@ from pathlib import Path
 import pytest
 
 from tienlen import _core
-from tienlen.bots import make_bot
-from tienlen.cards import Cards
+from tienlen.games.tienlen.bots import make_bot
+from tienlen.games.tienlen.cards import Cards
 from tienlen.cli import main
-from tienlen.combos import Kind, classify
-from tienlen.game import PASS, Game
-from tienlen.hints import hint
-from tienlen.replay import ReplayError, game_from_json, game_to_json
-from tienlen.results import GamesFile, ResultsError, RunHeader, load
-from tienlen.rules import Penalties, Rules
+from tienlen.games.tienlen.plays import Kind, classify
+from tienlen.games.tienlen.game import PASS, Game
+from tienlen.games.tienlen.hints import hint
+from tienlen.games.tienlen.replay import ReplayError, game_from_json, game_to_json
+from tienlen.games.tienlen.results import GamesFile, ResultsError, RunHeader, load
+from tienlen.games.tienlen.rules import Penalties, Rules
 
 SOUTH = Rules.southern()
 TWOS = 0xF << 48
@@ -132,7 +132,7 @@ def test_hint_for_a_locked_out_player_names_the_southern_bomb() -> None:
 
 @needs_southern_core
 def test_arena_runs_southern_and_is_deterministic() -> None:
-    from tienlen import arena
+    from tienlen.games.tienlen import arena
 
     lineup = ["L1", "random", "L2", "random"]
     first = arena.run(lineup, 16, seed=3, rules=SOUTH)
@@ -151,7 +151,7 @@ def test_run_header_round_trips_every_rules_field(tmp_path: Path) -> None:
 
 
 def test_resume_refuses_a_file_of_other_rules_even_a_penalty(tmp_path: Path) -> None:
-    from tienlen.arena import run
+    from tienlen.games.tienlen.arena import run
 
     path = tmp_path / "games.jsonl"
     plain = Rules(penalties=Penalties())
@@ -322,7 +322,7 @@ def test_policy_bot_plays_southern_in_the_arena() -> None:
 
     import numpy as np
 
-    from tienlen import arena
+    from tienlen.games.tienlen import arena
     from tienlen.rl.policy_bot import PolicyBot
 
     last_legal = lambda obs, mask: int(np.flatnonzero(mask)[-1])  # noqa: E731
@@ -423,7 +423,7 @@ def test_play_screen_shows_penalties_at_hand_end(monkeypatch: pytest.MonkeyPatch
     import io
 
     from tienlen.tui.play import PlayOptions, PlaySession
-    from tienlen.tui.render import Style
+    from tienlen.games.tienlen.board import Style
     from tienlen.tui.terminal import Terminal
 
     out = io.StringIO()
@@ -440,7 +440,7 @@ def test_play_screen_shows_penalties_at_hand_end(monkeypatch: pytest.MonkeyPatch
 def test_replay_view_shows_the_rules_and_the_hands_penalties(tmp_path: Path) -> None:
     import io
 
-    from tienlen.tui.render import Style
+    from tienlen.games.tienlen.board import Style
     from tienlen.tui.replay_view import replay_file
     from tienlen.tui.terminal import Terminal
 

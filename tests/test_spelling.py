@@ -1,4 +1,4 @@
-"""One card-text reader (tienlen.spelling) for both decks: the same spellings are accepted
+"""One card-text reader (tienlen.games.spelling) for both decks: the same spellings are accepted
 and the same mistakes explained the same way, while each deck keeps its own ids and error
 class. Ids below are worked out from each deck's layout (Tiến Lên: rank index * 4 + suit,
 3♠ = 0, suits ♠ ♣ ♦ ♥; Guandan: (rank - 2) * 4 + suit, suits ♠ ♥ ♣ ♦, jokers 52 and 53)."""
@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from tienlen import cards as tl
+from tienlen.games.tienlen import cards as tl
 from tienlen.errors import CardParseError
-from tienlen.guandan import cards as gd
-from tienlen.guandan.errors import CardError
+from tienlen.games.guandan import cards as gd
+from tienlen.games.guandan.errors import CardError
 
 
 @pytest.mark.parametrize(("text", "tl_id", "gd_id"), [

@@ -1,4 +1,4 @@
-"""tienlen.bots.split is a thin wrapper of the core's split (core.plan, core.split_score,
+"""tienlen.games.tienlen.bots.split is a thin wrapper of the core's split (core.plan, core.split_score,
 core.is_control_group): the expectations here are worked out by hand from the scoring rule
 (16 per group, plus 1 per single below a 2), not read from the code. The brute-force
 fewest-groups check against tests/reference.py lives with the reference tests."""
@@ -10,10 +10,10 @@ import random
 import pytest
 
 from tienlen import _core, core
-from tienlen.bots import split
-from tienlen.bots.base import is_unbeatable
-from tienlen.cards import Cards
-from tienlen.rules import Rules
+from tienlen.games.tienlen.bots import split
+from tienlen.games.tienlen.bots.base import is_unbeatable
+from tienlen.games.tienlen.cards import Cards
+from tienlen.games.tienlen.rules import Rules
 
 import reference_split
 

@@ -9,11 +9,11 @@ import pickle
 
 import pytest
 
-from tienlen.cards import Card, Cards
-from tienlen.game import Game
-from tienlen.hints import hint
-from tienlen.reasons import IllegalMoveError, Reason, Wording
-from tienlen.replay import ReplayError, game_from_json
+from tienlen.games.tienlen.cards import Card, Cards
+from tienlen.games.tienlen.game import Game
+from tienlen.games.tienlen.hints import hint
+from tienlen.games.tienlen.refusals import IllegalMoveError, Reason, Wording
+from tienlen.games.tienlen.replay import ReplayError, game_from_json
 
 NAMES = ("You", "Minh", "Lan").__getitem__
 
@@ -109,7 +109,7 @@ def test_the_play_screen_words_a_refusal_from_its_fields() -> None:
     import io
 
     from tienlen.tui.play import PlayOptions, PlaySession
-    from tienlen.tui.render import Style
+    from tienlen.games.tienlen.board import Style
     from tienlen.tui.terminal import Terminal
 
     term = Terminal(stdin=io.StringIO(""), stdout=io.StringIO())

@@ -35,10 +35,10 @@ def test_registry_names_and_unknown_game():
 def test_table_layer_imports_no_game_and_specs_load_lazily():
     code = ("import sys, tienlen; before = set(sys.modules); import tienlen.table; "
             "new = set(sys.modules) - before; "
-            "assert not [m for m in new if 'guandan' in m or m in ('tienlen.game', 'tienlen.match')], new; "
+            "assert not [m for m in new if 'guandan' in m or m in ('tienlen.games.tienlen.game', 'tienlen.games.tienlen.match')], new; "
             "from tienlen.table import get_spec; get_spec('tienlen'); "
             "assert not [m for m in sys.modules if m.startswith('tienlen.guandan')]; "
-            "get_spec('guandan'); assert 'tienlen.guandan.table_spec' in sys.modules")
+            "get_spec('guandan'); assert 'tienlen.games.guandan.spec' in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

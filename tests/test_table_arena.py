@@ -1,4 +1,4 @@
-"""The arena engine written once (tienlen.table.arena, tienlen.table.files): it imports no
+"""The arena engine written once (tienlen.arena.engine, tienlen.arena.files): it imports no
 game, the games' arenas import none of each other's modules, and the names that moved
 there stay importable from where they were."""
 
@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-_TIENLEN_GAME = ("tienlen.game", "tienlen.match", "tienlen._core", "tienlen.core",
-                 "tienlen.bots", "tienlen.arena", "tienlen.results", "tienlen.rules")
+_TIENLEN_GAME = ("tienlen.games.tienlen.game", "tienlen.games.tienlen.match", "tienlen._core", "tienlen.games.tienlen.core",
+                 "tienlen.games.tienlen.bots", "tienlen.games.tienlen.arena", "tienlen.games.tienlen.results", "tienlen.games.tienlen.rules")
 
 
 def _loaded_after(statement: str) -> set[str]:
@@ -22,26 +22,27 @@ def _loaded_after(statement: str) -> set[str]:
 
 
 def test_the_engine_imports_no_game() -> None:
-    new = _loaded_after("import tienlen.table.arena, tienlen.table.files")
+    new = _loaded_after("import tienlen.arena.engine, tienlen.arena.files")
     assert not [m for m in new if "guandan" in m or m in _TIENLEN_GAME], new
 
 
-@pytest.mark.parametrize("module", ["tienlen.guandan.arena", "tienlen.guandan.cli",
-                                    "tienlen.scale"])
+@pytest.mark.parametrize("module", ["tienlen.games.guandan.arena", "tienlen.games.guandan.cli",
+                                    "tienlen.arena.scale"])
 def test_guandan_services_load_no_tienlen_game_module(module: str) -> None:
     new = _loaded_after(f"import {module}")
-    assert not [m for m in new if m in _TIENLEN_GAME or m.startswith("tienlen.bots")], new
+    assert not [m for m in new if m in _TIENLEN_GAME or m.startswith("tienlen.games.tienlen.bots")], new
 
 
 def test_the_tienlen_arena_loads_no_guandan_module() -> None:
-    new = _loaded_after("import tienlen.arena, tienlen.results, tienlen.scale")
+    new = _loaded_after("import tienlen.games.tienlen.arena, tienlen.games.tienlen.results, tienlen.arena.scale")
     assert not [m for m in new if "guandan" in m], new
 
 
 def test_moved_names_are_the_same_objects_where_they_were() -> None:
-    from tienlen import arena, results
-    from tienlen.table import arena as engine
-    from tienlen.table import files
+    from tienlen.games.tienlen import arena
+    from tienlen.games.tienlen import results
+    from tienlen.arena import engine
+    from tienlen.arena import files
 
     for name in ("ArenaResult", "ArenaError", "ArenaInterrupted", "Unit", "Work", "Pace",
                  "Stopped", "Interval", "Comparison", "BotStats", "mean_interval",
@@ -55,12 +56,12 @@ def test_moved_names_are_the_same_objects_where_they_were() -> None:
 
 def test_one_parquet_writer_for_every_game() -> None:
     """Issue 25: both games' Parquet games files are written and read by
-    tienlen.table.files.ParquetUnits; no game module calls pyarrow's Parquet I/O itself."""
+    tienlen.arena.files.ParquetUnits; no game module calls pyarrow's Parquet I/O itself."""
     import inspect
 
-    from tienlen import results
-    from tienlen.guandan import arena as guandan_arena
-    from tienlen.table import files
+    from tienlen.games.tienlen import results
+    from tienlen.games.guandan import arena as guandan_arena
+    from tienlen.arena import files
 
     assert "write_table" in inspect.getsource(files.ParquetUnits)
     for module in (results, guandan_arena):

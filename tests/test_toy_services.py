@@ -1,6 +1,6 @@
 """The services written once (issue 25) play a game tienlen does not know: the toy game of
 tests/toy_game.py, registered for these tests only, through the generic arena
-(tienlen.table.arena), `tienlen sim --game toy` with --out (.jsonl and .parquet) and
+(tienlen.arena.engine), `tienlen sim --game toy` with --out (.jsonl and .parquet) and
 --resume, and a Dask cluster, with nothing in those modules written for it."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tienlen import results
+from tienlen.games.tienlen import results
 from tienlen.cli import main
-from tienlen.table.arena import ArenaError, Unit, run_table
+from tienlen.arena.engine import ArenaError, Unit, run_table
 
 from toy_game import registered
 
@@ -92,7 +92,7 @@ def test_sim_game_toy_prints_the_table_and_json(toy, tmp_path: Path, capsys):
 
 def test_a_dask_cluster_plays_the_toy(toy):
     distributed = pytest.importorskip("distributed")
-    from tienlen.scale import ClientExecutor
+    from tienlen.arena.scale import ClientExecutor
 
     serial = run_table("toy", ["random", "low"], 40, seed=8)
     # Threads in this process: the workers see the toy registered here.

@@ -296,6 +296,7 @@ class ToySpec:
     """The toy game's entry in the table registry."""
 
     name = NAME
+    title = "Toy"
     player_counts = (2, 3)
     bot_levels = ("random", "low")
     hint_level = "low"

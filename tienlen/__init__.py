@@ -13,18 +13,18 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names as type checkers see them; at run time they load on first use
     from tienlen import core
-    from tienlen.cards import Card, Cards, parse_cards
-    from tienlen.combos import Combo, Kind, beats, classify, count_legal_moves, legal_moves
+    from tienlen.games.tienlen.cards import Card, Cards, parse_cards
+    from tienlen.games.tienlen.plays import Combo, Kind, beats, classify, count_legal_moves, legal_moves
     from tienlen.errors import CardParseError, ComboError, TienlenError
-    from tienlen.actions import PASS, Action
-    from tienlen.game import Game, LegalMoves
-    from tienlen.hints import Hint, hint
-    from tienlen.match import Match
-    from tienlen.reasons import IllegalMoveError, Reason
-    from tienlen.replay import ReplayError
-    from tienlen.rules import Rules
-    from tienlen.solver import Solution, SolveError, Value, solve
-    from tienlen.view import View
+    from tienlen.games.tienlen.actions import PASS, Action
+    from tienlen.games.tienlen.game import Game, LegalMoves
+    from tienlen.games.tienlen.hints import Hint, hint
+    from tienlen.games.tienlen.match import Match
+    from tienlen.games.tienlen.refusals import IllegalMoveError, Reason
+    from tienlen.games.tienlen.replay import ReplayError
+    from tienlen.games.tienlen.rules import Rules
+    from tienlen.games.tienlen.solver import Solution, SolveError, Value, solve
+    from tienlen.games.tienlen.view import View
 
 # __version__ is not set here: the one source of the version is the package metadata
 # (pyproject.toml's [project] version), read on first use by __getattr__ below.
@@ -64,23 +64,23 @@ __all__ = [
 ]
 
 # Where each public name lives. They are imported on first use (PEP 562), not here: this
-# module runs before any submodule, so importing them here made `import tienlen.cards`
+# module runs before any submodule, so importing them here made `import tienlen.games.tienlen.cards`
 # load the game, every bot and the hints too.
 _HOMES: dict[str, str] = {
     "core": "tienlen.core",
-    **dict.fromkeys(("Card", "Cards", "parse_cards"), "tienlen.cards"),
+    **dict.fromkeys(("Card", "Cards", "parse_cards"), "tienlen.games.tienlen.cards"),
     **dict.fromkeys(("Combo", "Kind", "beats", "classify", "count_legal_moves", "legal_moves"),
-                    "tienlen.combos"),
+                    "tienlen.games.tienlen.plays"),
     **dict.fromkeys(("CardParseError", "ComboError", "TienlenError"), "tienlen.errors"),
-    **dict.fromkeys(("PASS", "Action"), "tienlen.actions"),
-    **dict.fromkeys(("Game", "LegalMoves"), "tienlen.game"),
-    **dict.fromkeys(("Hint", "hint"), "tienlen.hints"),
-    "Match": "tienlen.match",
-    **dict.fromkeys(("IllegalMoveError", "Reason"), "tienlen.reasons"),
-    "ReplayError": "tienlen.replay",
-    "Rules": "tienlen.rules",
-    **dict.fromkeys(("Solution", "SolveError", "Value", "solve"), "tienlen.solver"),
-    "View": "tienlen.view",
+    **dict.fromkeys(("PASS", "Action"), "tienlen.games.tienlen.actions"),
+    **dict.fromkeys(("Game", "LegalMoves"), "tienlen.games.tienlen.game"),
+    **dict.fromkeys(("Hint", "hint"), "tienlen.games.tienlen.hints"),
+    "Match": "tienlen.games.tienlen.match",
+    **dict.fromkeys(("IllegalMoveError", "Reason"), "tienlen.games.tienlen.refusals"),
+    "ReplayError": "tienlen.games.tienlen.replay",
+    "Rules": "tienlen.games.tienlen.rules",
+    **dict.fromkeys(("Solution", "SolveError", "Value", "solve"), "tienlen.games.tienlen.solver"),
+    "View": "tienlen.games.tienlen.view",
 }
 
 

@@ -1,9 +1,10 @@
-"""The native core, re-exported: masks, combo codes, legal moves, game state, playouts.
+"""The Tiến Lên native core, re-exported: masks, combo codes, legal moves, game state,
+playouts. The same module as :mod:`tienlen.games.tienlen.core` (its public name)."""
+from typing import TYPE_CHECKING
 
-See ``src/README.md`` for the value layout and the contract of every function. Everything
-here takes and returns plain ints and NumPy arrays; the noun-like objects live one layer up
-(:mod:`tienlen.cards`, :mod:`tienlen.combos`).
-"""
+from tienlen._moved import alias
 
-from tienlen._core import *  # noqa: F401,F403
-from tienlen._core import __doc__ as _native_doc  # noqa: F401
+if TYPE_CHECKING:  # what the alias holds, for type checkers
+    from tienlen._core import *  # noqa: F401,F403
+
+alias(__name__, "tienlen.games.tienlen.core", deprecated=False)

@@ -4,7 +4,7 @@ Every error is a :class:`ValueError`, so callers that only want to reject bad in
 catch that one type; the subclasses say which kind of input was wrong. The errors
 every game shares (a refused action, an unreadable file) are in :mod:`tienlen.table.errors`.
 
->>> from tienlen.cards import Cards
+>>> from tienlen.games.tienlen.cards import Cards
 >>> try:
 ...     Cards.parse("3s 1h")
 ... except ValueError as error:
@@ -29,7 +29,7 @@ class CardParseError(TienlenError):
     ``token`` is the offending piece of the text (``None`` when the input as a whole is
     wrong, for example not a string).
 
-    >>> from tienlen.cards import Card
+    >>> from tienlen.games.tienlen.cards import Card
     >>> try:
     ...     Card.parse("3x")
     ... except CardParseError as error:
@@ -45,7 +45,7 @@ class CardParseError(TienlenError):
 class ComboError(TienlenError):
     """Cards that were required to form a combination (R2) and do not.
 
-    >>> from tienlen.combos import Combo
+    >>> from tienlen.games.tienlen.plays import Combo
     >>> try:
     ...     Combo.from_cards("3s 5s")
     ... except ComboError as error:

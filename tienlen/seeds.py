@@ -16,7 +16,7 @@ them, ``tests/test_seed_derivations.py``):
 A seed is an int in [0, 2**64): :func:`check_seed` is the one check of that, for every
 class that takes a seed; :func:`check_players` is the one check of a deal's player count. The core seeds its PRNG (xoshiro256**) with splitmix64 outputs
 (``src/state.pxi``, R1.4); :func:`splitmix64` is the same step in Python, for the seeds
-Python derives from a seed: a match's deal seeds (:func:`tienlen.match.hand_seed`) and an
+Python derives from a seed: a match's deal seeds (:func:`tienlen.games.tienlen.match.hand_seed`) and an
 arena's per-game bot seeds (:func:`mix`). ``tests/test_seeds.py`` holds it to the core's
 deals.
 

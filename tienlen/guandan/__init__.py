@@ -2,7 +2,7 @@
 
 Tiến Lên stays the package's default game; Guandan lives here and is imported on demand
 (``import tienlen`` does not load it). Every rule is decided by the native core
-:mod:`tienlen.guandan.core`; this package gives it noun-like Python values.
+:mod:`tienlen.games.guandan.core`; this package gives it noun-like Python values.
 
 >>> from tienlen.guandan import Cards, classify, legal_plays, count_legal_plays
 >>> hand = Cards.parse("5s 6s 7s 8s 9s 9h")           # level 9: the 9♥ is wild
@@ -13,13 +13,13 @@ Tiến Lên stays the package's default game; Guandan lives here and is imported
 """
 
 from . import core
-from .cards import Card, Cards, deal
-from .config import BombOrder, RuleConfig, TeamFormation
-from .errors import CardError, GuandanError, PlayError
-from .plays import Kind, Play, beats, classify, count_legal_plays, legal_plays
+from tienlen.games.guandan.cards import Card, Cards, deal
+from tienlen.games.guandan.rules import BombOrder, RuleConfig, TeamFormation
+from tienlen.games.guandan.errors import CardError, GuandanError, PlayError
+from tienlen.games.guandan.plays import Kind, Play, beats, classify, count_legal_plays, legal_plays
 # The game layer (issue 17): one hand, a match to A.
-from .game import Action, Game, GameView, IllegalActionError, Tribute
-from .match import HandResult, Match, ReplayError
+from tienlen.games.guandan.game import Action, Game, GameView, IllegalActionError, Tribute
+from tienlen.games.guandan.match import HandResult, Match, ReplayError
 
 __all__ = [
     "Action",

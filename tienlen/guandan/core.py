@@ -1,9 +1,10 @@
-"""The native Guandan core, re-exported: masks, play codes, classify, beats, legal plays.
+"""The Guandan native core, re-exported: masks, play codes, classify, beats, legal plays.
+The same module as :mod:`tienlen.games.guandan.core` (its public name)."""
+from typing import TYPE_CHECKING
 
-See ``src/guandan/README.md`` for the encoding and the contract of every function.
-Everything here takes and returns plain ints and NumPy arrays; the noun-like objects live
-one layer up (:mod:`tienlen.guandan.cards`, :mod:`tienlen.guandan.plays`).
-"""
+from tienlen._moved import alias
 
-from tienlen._guandan import *  # noqa: F401,F403
-from tienlen._guandan import __doc__ as _native_doc  # noqa: F401
+if TYPE_CHECKING:  # what the alias holds, for type checkers
+    from tienlen._guandan import *  # noqa: F401,F403
+
+alias(__name__, "tienlen.games.guandan.core", deprecated=False)

@@ -4,9 +4,9 @@
 ``env(players=4, ...)``     PettingZoo AEC env, every seat an agent (:mod:`.aec`)
 ``TienlenEnv(opponents)``   Gymnasium single-agent env against bots (:mod:`.gym_env`)
 ``TienlenVectorEnv(n)``     Gymnasium VectorEnv over N native games (:mod:`.vector`)
-``VecGames(n)``             the raw array API of the vectorised env (``tienlen.core``)
+``VecGames(n)``             the raw array API of the vectorised env (``tienlen.games.tienlen.core``)
 ``NativeVecEnv(n)``         the native games as a Stable-Baselines3 VecEnv (:mod:`.sb3`)
-``PolicyBot``               a trained MaskablePPO policy as a :class:`~tienlen.bots.Bot`
+``PolicyBot``               a trained MaskablePPO policy as a :class:`~tienlen.games.tienlen.bots.Bot`
 ``guandan_env()``           Guandan: PettingZoo AEC env, four agents (:mod:`.guandan_aec`)
 ``GuandanEnv()``            Guandan: Gymnasium single-seat env (:mod:`.guandan_gym`)
 ``GuandanVectorEnv(n)``     Guandan: Gymnasium VectorEnv over N native tables (:mod:`.guandan_vector`)

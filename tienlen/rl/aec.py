@@ -24,8 +24,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .. import _core
-from ..cards import Cards
-from ..rules import Rules
+from tienlen.games.tienlen.cards import Cards
+from tienlen.games.tienlen.rules import Rules
 from ..seeds import check_players, check_seed
 from .common import EnvStateError, check_render_mode, flag_arg
 from .encoding import (NUM_ACTIONS, action_space, check_action, deal_with_a_decision,
@@ -87,7 +87,7 @@ class TienlenAECEnv(SeatAECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal a hand: with ``seed`` the deal is ``tienlen.core.deal(seed, players)``;
+        """Deal a hand: with ``seed`` the deal is ``tienlen.games.tienlen.core.deal(seed, players)``;
         without, the next deal of the env's own seeded stream. A deal won at once (R11.3)
         is skipped (:func:`~tienlen.rl.encoding.deal_with_a_decision`). A seed that is
         not an int in [0, 2**64) is a ValueError and changes nothing."""

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import _core
-from ..rules import Rules
+from tienlen.games.tienlen.rules import Rules
 from ..seeds import check_players, splitmix64
 # The envs' errors and argument checks belong to no game; their names stay importable here.
 from .common import (EnvStateError, IllegalActionError, OpponentError, SampleMaskError,

@@ -169,7 +169,7 @@ class GuandanAECEnv(SeatAECEnv):
     def _text(self) -> str:
         """Every seat's cards, the phase, the levels, the turn."""
         t = self.table
-        from ..guandan.cards import Cards
+        from tienlen.games.guandan.cards import Cards
 
         lines = [f"player_{s}: {Cards.from_masks(*h)!s}" for s, h in enumerate(t.hands)]
         lines.append(f"phase {t.phase}, level {t.level}, levels {t.levels}, turn {t.turn}")

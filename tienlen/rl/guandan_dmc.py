@@ -28,10 +28,10 @@ from typing import Any
 import numpy as np
 
 from .. import _guandan
-from ..guandan.bots import Bot, Decision
-from ..guandan.cards import Cards
-from ..guandan.game import GameView
-from ..guandan.reasons import Explanation
+from tienlen.games.guandan.bots import Bot, Decision
+from tienlen.games.guandan.cards import Cards
+from tienlen.games.guandan.game import GameView
+from tienlen.games.guandan.explain import Explanation
 
 __all__ = ["FORMAT", "build_qnet", "obs_scale", "save_checkpoint", "load_checkpoint",
            "view_fields", "view_observation", "view_action_features", "DmcBot", "from_spec"]
@@ -162,7 +162,7 @@ def view_fields(view: GameView) -> dict[str, Any]:
 def view_observation(view: GameView) -> np.ndarray:
     """The observation of ``view``'s seat in the play phase, encoded by the one native
     encoder (:func:`tienlen._guandan.observe_fields`, ``GdTable.observe``'s) from what the
-    view shows. What a :class:`~tienlen.guandan.game.GameView` of one hand does not hold is
+    view shows. What a :class:`~tienlen.games.guandan.game.GameView` of one hand does not hold is
     filled in as in a match's first hand: both teams at the hand's level, no declarer, no
     failed attempts at A."""
     if view.phase != "play":
@@ -183,7 +183,7 @@ def view_action_features(view: GameView) -> tuple[np.ndarray, np.ndarray, np.nda
 class DmcBot(Bot):
     """A trained DMC network as a Guandan bot: in the play phase it scores every legal
     action (pass included) and plays the best; tribute and return use the base
-    :class:`~tienlen.guandan.bots.Bot`'s rules (the first hands the arena's hand mode plays
+    :class:`~tienlen.games.guandan.bots.Bot`'s rules (the first hands the arena's hand mode plays
     have none)."""
 
     level = "dmc"

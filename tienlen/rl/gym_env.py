@@ -22,11 +22,11 @@ import numpy as np
 from gymnasium import spaces
 
 from .. import _core
-from ..bots import Bot, make_bot
-from ..cards import Cards
-from ..actions import PASS, _PassType
-from ..game import Game
-from ..rules import Rules
+from tienlen.games.tienlen.bots import Bot, make_bot
+from tienlen.games.tienlen.cards import Cards
+from tienlen.games.tienlen.actions import PASS, _PassType
+from tienlen.games.tienlen.game import Game
+from tienlen.games.tienlen.rules import Rules
 from ..seeds import check_seed, mix
 from .common import (IllegalActionError, OpponentError, check_render_mode, flag_arg,
                      opponents_arg)
@@ -43,7 +43,7 @@ class TienlenEnv(gymnasium.Env):
 
     ``opponents``: one entry per other seat, in turn order after the learner: a level name
     (``"random"``, ``"L1"``, ``"L2"``, ``"L3"``), rebuilt with seeds derived from the reset
-    seed, or a :class:`~tienlen.bots.Bot` instance, used as given. The player count is
+    seed, or a :class:`~tienlen.games.tienlen.bots.Bot` instance, used as given. The player count is
     ``len(opponents) + 1``. Observations are dicts (see :mod:`tienlen.rl.encoding`); action 0
     passes and action a plays the a-th move of the core's legal list. The episode ends
     when the learner goes out or the hand ends, with the reward of its place (``rewards``,
@@ -98,7 +98,7 @@ class TienlenEnv(gymnasium.Env):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        """Deal a hand. With ``seed``, the deal is ``tienlen.core.deal(seed, players)`` and
+        """Deal a hand. With ``seed``, the deal is ``tienlen.games.tienlen.core.deal(seed, players)`` and
         level-named bots are rebuilt with seeds derived from it. A deal won at once (R11.3)
         is skipped for the next one of a stream from the seed
         (:func:`~tienlen.rl.encoding.deal_with_a_decision`): an episode always has a
@@ -152,7 +152,7 @@ class TienlenEnv(gymnasium.Env):
         if self.render_mode is None:
             return None
         state = self.game.state()
-        from ..cards import Cards
+        from tienlen.games.tienlen.cards import Cards
 
         lines = [f"seat {s}{' (learner)' if s == self.learner_seat else ''}: "
                  f"{Cards(h) if s == self.learner_seat else f'{h.bit_count()} cards'}"

@@ -1,7 +1,7 @@
-"""A trained policy as a :class:`~tienlen.bots.Bot`: the arena and ``tienlen play`` seat it as
+"""A trained policy as a :class:`~tienlen.games.tienlen.bots.Bot`: the arena and ``tienlen play`` seat it as
 ``ppo:PATH`` (a MaskablePPO zip saved by ``examples/train_maskable_ppo.py``).
 
-The bot sees only its :class:`~tienlen.view.View`. It rebuilds the encoder's input from it
+The bot sees only its :class:`~tienlen.games.tienlen.view.View`. It rebuilds the encoder's input from it
 by replaying the public history on a native game whose hidden hands are stand-ins with the
 right card counts (the encoding uses only counts of other hands), so the observation is
 exactly the one the Gymnasium env gave the policy in training.
@@ -16,9 +16,9 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import _core
-from ..bots.base import PASS, Bot, BotError, Move
-from ..cards import Cards
-from ..view import View
+from tienlen.games.tienlen.bots.base import PASS, Bot, BotError, Move
+from tienlen.games.tienlen.cards import Cards
+from tienlen.games.tienlen.view import View
 
 __all__ = ["PolicyBot", "observation_from_view", "load_policy"]
 
@@ -66,7 +66,7 @@ def observation_from_view(view: View) -> tuple[np.ndarray, np.ndarray, np.ndarra
     """``(observation, action_mask, legal_moves)`` for the view's seat, as the envs encode
     them (the seat must be to act: any other view is a BotError).
 
-    >>> from tienlen.game import Game
+    >>> from tienlen.games.tienlen.game import Game
     >>> game = Game(4, seed=3)
     >>> obs, mask, moves = observation_from_view(game.view(game.turn))
     >>> int(mask[1:].sum()) == len(game.legal_moves()), bool(mask[0]) == game.can_pass()

@@ -1,6 +1,6 @@
 """The native vectorised env: N hands stepped in C, as a ``gymnasium.vector.VectorEnv``.
 
-The raw array API is :class:`tienlen.core.VecGames` (re-exported here): it writes
+The raw array API is :class:`tienlen.games.tienlen.core.VecGames` (re-exported here): it writes
 observations, masks, rewards and flags into arrays it owns, with no Python per env. This
 module wraps it in Gymnasium's vector API (same-step autoreset: a finished game's reward and
 ``terminated`` flag come with the first observation of the next deal).
@@ -29,7 +29,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .. import _core
-from ..rules import Rules
+from tienlen.games.tienlen.rules import Rules
 from ..seeds import check_players
 from .common import (IllegalActionError, flag_arg, native_policy, num_envs_arg, opponents_arg,
                      _same_step_final_info, vector_actions, vector_seeds)
@@ -132,7 +132,7 @@ class TienlenVectorEnv(VectorEnv):
               options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """Deal every game. ``seed``: an int (env i uses the stream (seed, i)), one seed per
-        env (env i's first deal is ``tienlen.core.deal(seed[i], players)``), or None (fresh
+        env (env i's first deal is ``tienlen.games.tienlen.core.deal(seed[i], players)``), or None (fresh
         entropy)."""
         self.games.reset(vector_seeds(seed))
         return self._obs(), self._info()

@@ -83,7 +83,7 @@ def run_serve(args: argparse.Namespace) -> int:
               "the room and join tables with their tokens (and, with --platform, take any seat)",
               file=sys.stderr)
     if args.platform:
-        from .v1006 import run_platform
+        from tienlen.games.guandan.platform import run_platform
 
         return run_platform(args)
     from .app import create_app

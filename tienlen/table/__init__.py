@@ -9,7 +9,7 @@ nothing changed, on refusal), gives one seat's view as JSON-able data and the ou
 each hand. Bots come from the spec by level and answer the game's own view.
 
 This package imports no game. Written against it, once for every game: the server
-(:mod:`tienlen.server`), the arena and sim (:mod:`tienlen.table.arena`), the match driver
+(:mod:`tienlen.server`), the arena and sim (:mod:`tienlen.arena.engine`), the match driver
 (:mod:`tienlen.table.match`) and the terminal session (:mod:`tienlen.tui.session`); the
 shared errors are :mod:`tienlen.table.errors` (see docs/architecture.md).
 

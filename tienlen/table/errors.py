@@ -4,19 +4,19 @@ file.
 - :class:`TienlenError` is the base of every error the ``tienlen`` package raises, whichever
   game raised it: the package is named after its first game, and a caller that wants "any
   error of this library" catches one type. Guandan's errors are ``TienlenError`` on
-  purpose, through :class:`tienlen.guandan.errors.GuandanError`. It is defined in
+  purpose, through :class:`tienlen.games.guandan.errors.GuandanError`. It is defined in
   :mod:`tienlen.errors`, a module that imports nothing and belongs to no game (it also
   holds Tiến Lên's two card errors, for history), so importing Guandan loads no Tiến Lên
   module for it.
 - :class:`IllegalActionError`: an action the game refused, and changed nothing. ``reason``
   is the game's reason (an upper-case code, or a member of the game's own reason enum),
   :attr:`IllegalActionError.reason_code` its name as text, ``message`` the words.
-  Tiến Lên's :class:`tienlen.reasons.IllegalMoveError`, Guandan's
-  :class:`tienlen.guandan.game.IllegalActionError` and the table layer's refusals
+  Tiến Lên's :class:`tienlen.games.tienlen.refusals.IllegalMoveError`, Guandan's
+  :class:`tienlen.games.guandan.game.IllegalActionError` and the table layer's refusals
   (:class:`tienlen.table.IllegalActionError`, this very class) all are one.
 - :class:`ReplayError`: a saved game, match or replay that cannot be read; ``field`` names
-  the first bad part. Tiến Lên's :class:`tienlen.replay.ReplayError` and
-  Guandan's :class:`tienlen.guandan.match.ReplayError` subclass it.
+  the first bad part. Tiến Lên's :class:`tienlen.games.tienlen.replay.ReplayError` and
+  Guandan's :class:`tienlen.games.guandan.match.ReplayError` subclass it.
 
 Every one is a :class:`ValueError`.
 

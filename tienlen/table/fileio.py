@@ -1,7 +1,7 @@
 """Reading and writing the files of every game: a size-limited read (so that a huge file
 or a device that never ends is refused, not read into memory) and the JSON writers' one
-check of ``indent`` (results files: :mod:`tienlen.table.files`). Tiến Lên's replays (:mod:`tienlen.replay`) and Guandan's match files
-(:mod:`tienlen.guandan.match`) both go through here; it imports no game.
+check of ``indent`` (results files: :mod:`tienlen.arena.files`). Tiến Lên's replays (:mod:`tienlen.games.tienlen.replay`) and Guandan's match files
+(:mod:`tienlen.games.guandan.match`) both go through here; it imports no game.
 
 >>> check_indent(2), check_indent(None)
 (2, None)

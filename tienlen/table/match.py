@@ -20,8 +20,8 @@ Guandan's deals inside the action that ends a hand (its tribute is judged on the
 Either way the driver closes a hand once, under the lock the game's actions take, so two
 threads never deal twice.
 
-The driver knows no game: :class:`tienlen.match.Match` and
-:class:`tienlen.guandan.match.Match` are its subclasses, and a third game (the tests' toy
+The driver knows no game: :class:`tienlen.games.tienlen.match.Match` and
+:class:`tienlen.games.guandan.match.Match` are its subclasses, and a third game (the tests' toy
 climbing game) is one more subclass with its own three hooks.
 
 >>> class Flip:                       # a "hand" that is over as soon as it is dealt

@@ -249,6 +249,8 @@ class GameSpec(Protocol):
     """A game as the table layer sees it, registered by name."""
 
     name: str
+    #: The game's name as players write it ("Tiến Lên", "Guandan").
+    title: str
     #: Player counts the game is played with.
     player_counts: tuple[int, ...]
     #: Bot levels, weakest first (``make_bot`` takes them in any case).

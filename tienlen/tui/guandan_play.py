@@ -1,10 +1,10 @@
 """``tienlen play --game guandan``: the Guandan training mode, full screen. You and an AI
 partner against two AIs, hand after hand until a team wins at A.
 
-The :class:`~tienlen.guandan.match.Match` deals, settles levels and starts each hand's
-tribute; its :class:`~tienlen.guandan.game.Game` accepts or refuses every action with a G8
+The :class:`~tienlen.games.guandan.match.Match` deals, settles levels and starts each hand's
+tribute; its :class:`~tienlen.games.guandan.game.Game` accepts or refuses every action with a G8
 reason; the bots, the hint and the 提示 button see only the seat's
-:class:`~tienlen.guandan.game.GameView`. This module turns typed text into actions and draws
+:class:`~tienlen.games.guandan.game.GameView`. This module turns typed text into actions and draws
 what happened, on the terminal that Tiến Lên's ``play`` uses (:mod:`tienlen.tui.terminal`:
 a redrawn screen on a terminal, plain lines when piped).
 
@@ -15,7 +15,7 @@ a redrawn screen on a terminal, plain lines when piped).
 >>> cards_from_input("9", hand, level=2)
 Traceback (most recent call last):
 ...
-tienlen.guandan.game.IllegalActionError: CARD_NOT_FOUND: there is no card 9: your hand has 4 cards, numbered 1-4
+tienlen.games.guandan.game.IllegalActionError: CARD_NOT_FOUND: there is no card 9: your hand has 4 cards, numbered 1-4
 """
 
 from __future__ import annotations
@@ -30,17 +30,17 @@ from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from ..guandan.bots import Bot, make_bot
-from ..guandan.cards import Card, Cards
-from ..guandan.config import RuleConfig
-from ..guandan.game import (Action, Game, GameView, IllegalActionError, return_candidates,
+from tienlen.games.guandan.bots import Bot, make_bot
+from tienlen.games.guandan.cards import Card, Cards
+from tienlen.games.guandan.rules import RuleConfig
+from tienlen.games.guandan.game import (Action, Game, GameView, IllegalActionError, return_candidates,
                             tribute_candidates)
-from ..guandan.hints import TipButton, hint, tip_plays
-from ..guandan.match import DEFAULT_MAX_HANDS, Match
-from ..guandan.plays import Play
-from .guandan_board import (MatchInfo, SeatLabel, board, card_text, hand_end, play_text,
+from tienlen.games.guandan.hints import TipButton, hint, tip_plays
+from tienlen.games.guandan.match import DEFAULT_MAX_HANDS, Match
+from tienlen.games.guandan.plays import Play
+from tienlen.games.guandan.board import (MatchInfo, SeatLabel, board, card_text, hand_end, play_text,
                             seat_labels, sorted_hand, transcript)
-from .guandan_words import WORDS, Words, rank_text, refusal_text
+from tienlen.games.guandan.words import WORDS, Words, rank_text, refusal_text
 from ..seeds import session_bot_seed as _bot_seed
 from .common import (BOT_PAUSE, REPLAY_PAUSE, Style, check_card_number, help_table,
                      input_tokens, parse_command)

@@ -1,8 +1,8 @@
 """``tienlen play``: one person against bots, hand after hand, in the terminal.
 
-The loop asks the engine everything: the :class:`~tienlen.match.Match` deals and picks the
-leader, :class:`~tienlen.game.Game` accepts or refuses each move with a reason, the bots
-and the hint see only a :class:`~tienlen.view.View`. This module turns typed text into a
+The loop asks the engine everything: the :class:`~tienlen.games.tienlen.match.Match` deals and picks the
+leader, :class:`~tienlen.games.tienlen.game.Game` accepts or refuses each move with a reason, the bots
+and the hint see only a :class:`~tienlen.games.tienlen.view.View`. This module turns typed text into a
 move and draws what happened.
 """
 
@@ -18,21 +18,21 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ..bots import Bot, make_bot
-from ..cards import Card, Cards
-from ..actions import PASS, Action, Move
+from tienlen.games.tienlen.bots import Bot, make_bot
+from tienlen.games.tienlen.cards import Card, Cards
+from tienlen.games.tienlen.actions import PASS, Action, Move
 from ..errors import CardParseError
-from ..game import Game
-from ..match import Match
-from ..reasons import IllegalMoveError, Reason, Wording, play_message
-from ..replay import ReplayLabels, game_to_json_with_labels
-from ..rules import Rules
+from tienlen.games.tienlen.game import Game
+from tienlen.games.tienlen.match import Match
+from tienlen.games.tienlen.refusals import IllegalMoveError, Reason, Wording, play_message
+from tienlen.games.tienlen.replay import ReplayLabels, game_to_json_with_labels
+from tienlen.games.tienlen.rules import Rules
 from ..seeds import session_bot_seed
-from ..view import View
+from tienlen.games.tienlen.view import View
 from .common import (BOT_PAUSE, Command, CommandKind, Style, _is_number, _numbered,
                      check_card_number, help_table as _help_table, input_tokens,
                      parse_command)
-from .render import (SeatInfo, Style, board, cards_text, combo_text, finishing_table,
+from tienlen.games.tienlen.board import (SeatInfo, Style, board, cards_text, combo_text, finishing_table,
                      ordinal, prose_text, scoreboard)
 from .session import Actor, BotActor, Human, Quit, Session
 from .terminal import Terminal
@@ -70,7 +70,7 @@ def cards_from_input(text: str, hand: Cards) -> Cards:
     """
     ordered = list(hand)
     chosen: list[Card] = []
-    # Separated like card text (spaces and/or commas: tienlen.spelling).
+    # Separated like card text (spaces and/or commas: tienlen.games.spelling).
     for token in text.replace(",", " ").split():
         if _is_number(token):
             number = int(token)
@@ -181,7 +181,7 @@ class PlaySession(Session):
     def _prose(self, text: str) -> Text:
         """An engine or hint message as the screen draws it: seats by the names the board
         shows and cards by the board's card renderer, both read from a
-        :class:`~tienlen.reasons.Wording`'s fields, never found in its text."""
+        :class:`~tienlen.games.tienlen.refusals.Wording`'s fields, never found in its text."""
         return prose_text(text, self.style, self._name)
 
     def _words(self, text: str) -> str:
@@ -499,7 +499,7 @@ class PlaySession(Session):
         if not self.options.hints:
             raise ValueError("hints are off for this game (--no-hints)")
         try:
-            from ..hints import hint  # the hint engine loads only when asked for
+            from tienlen.games.tienlen.hints import hint  # the hint engine loads only when asked for
         except ImportError:
             raise ValueError("hints are not available in this version") from None
 

@@ -2,7 +2,7 @@
 
 The file is read by :meth:`Game.from_json`, which checks every field and replays every
 action through the rules; a corrupt or tampered file stops there with the engine's
-:class:`~tienlen.replay.ReplayError`. Only a file that replays cleanly is then shown, by
+:class:`~tienlen.games.tienlen.replay.ReplayError`. Only a file that replays cleanly is then shown, by
 playing its recorded actions again on a fresh game.
 """
 
@@ -12,12 +12,12 @@ from pathlib import Path
 
 from rich.text import Text
 
-from ..game import Game
-from ..match import score_hand
-from ..rules import Rules
-from ..reasons import Wording
-from ..replay import ReplayError, ReplayLabels, read_replay_file, replay_labels
-from .render import (SeatInfo, Style, board, cards_text, combo_text, finishing_table, ordinal,
+from tienlen.games.tienlen.game import Game
+from tienlen.games.tienlen.match import score_hand
+from tienlen.games.tienlen.rules import Rules
+from tienlen.games.tienlen.refusals import Wording
+from tienlen.games.tienlen.replay import ReplayError, ReplayLabels, read_replay_file, replay_labels
+from tienlen.games.tienlen.board import (SeatInfo, Style, board, cards_text, combo_text, finishing_table, ordinal,
                      prose_text)
 from .common import REPLAY_PAUSE as _REPLAY_PAUSE
 from .terminal import Terminal

@@ -1,6 +1,6 @@
 """``tienlen sim``: the arena behind a progress bar, then a results table (and JSON).
 
-The statistics are the arena's (:mod:`tienlen.arena`); this module only shows them.
+The statistics are the arena's (:mod:`tienlen.games.tienlen.arena`); this module only shows them.
 """
 
 from __future__ import annotations
@@ -30,13 +30,13 @@ from rich.text import Text
 
 # The engine's results, not a game's arena: the Guandan sim loads no Tiến Lên module, and
 # the Tiến Lên sim never loads Guandan.
-from ..table import arena
+from tienlen.arena import engine as arena
 from .terminal import Terminal
 
 if TYPE_CHECKING:
-    from ..arena import BotSpec
-    from ..guandan.arena import DuplicateResult
-    from ..rules import Rules
+    from tienlen.games.tienlen.arena import BotSpec
+    from tienlen.games.guandan.arena import DuplicateResult
+    from tienlen.games.tienlen.rules import Rules
 
 __all__ = ["run_simulation", "results_table", "results_json", "progress_bar", "stats_table",
            "print_table", "print_results", "duplicate_tables", "MIN_BOARDS_FOR_P", "SCHEMA", "EXIT_INTERRUPTED"]
@@ -220,7 +220,7 @@ def _interval(interval: arena.Interval) -> dict[str, float | None]:
             "high": number(interval.high)}
 
 
-def results_json(result: arena.ArenaResult, *, lineup: Sequence[str], rules: Rules,
+def results_json(result: arena.ArenaResult, *, lineup: Sequence[str], rules: Rules | None,
                  jobs: int, seconds: float, iterations: int | None = None,
                  game: str = "tienlen") -> dict[str, Any]:
     """The same results as :func:`results_table`, as a JSON-ready dict. ``iterations`` is
@@ -236,7 +236,7 @@ def results_json(result: arena.ArenaResult, *, lineup: Sequence[str], rules: Rul
         "games": result.games,
         "deals": result.deals,
         "seed": result.seed,
-        "rules": rules.name if game == "tienlen" else None,
+        "rules": None if rules is None else rules.name,
         "jobs": jobs,
         "iterations": iterations,
         "seconds": seconds,
@@ -288,7 +288,7 @@ def run_simulation(
     players: int,
     seed: int,
     jobs: int,
-    rules: Rules,
+    rules: Rules | None,
     json_path: Path | None = None,
     labels: Sequence[str] | None = None,
     iterations: int | None = None,
@@ -298,9 +298,9 @@ def run_simulation(
     """Run the arena with a progress bar, print the table, write ``json_path``; the exit
     status. ``labels`` name the lineup in the bar and the JSON (default: the entries,
     which must then be level names). Ctrl-C prints the completed deals' results and
-    returns 130. ``arena_options`` go to :func:`tienlen.arena.run` as they are (an
-    executor, unit size, results streaming: see :func:`tienlen.scale.sim_options`).
-    ``game``: another registered game, played by :func:`tienlen.table.arena.run_table`
+    returns 130. ``arena_options`` go to :func:`tienlen.games.tienlen.arena.run` as they are (an
+    executor, unit size, results streaming: see :func:`tienlen.arena.scale.sim_options`).
+    ``game``: another registered game, played by :func:`tienlen.arena.engine.run_table`
     (``lineup`` its bot levels; ``rules`` unused)."""
     labels = list(labels) if labels is not None else [str(entry) for entry in lineup]
     options = dict(arena_options or {})
@@ -323,20 +323,20 @@ def run_simulation(
     with progress:
         try:
             result: arena.ArenaResult | None
-            if game == "tienlen":
-                from ..arena import run
+            if rules is not None:            # (a ruleset: Tiến Lên's own arena)
+                from tienlen.games.tienlen.arena import run
 
                 result = run(lineup, games, players=players, seed=seed, jobs=jobs,
                              rules=rules, progress=advance, **options)
             else:
-                from ..table.arena import run_table
+                from tienlen.arena.engine import run_table
 
                 result = run_table(game, [str(e) for e in lineup], games, players=players,
                                    seed=seed, jobs=jobs, progress=advance, **options)
         except arena.ArenaInterrupted as stop:
             interrupted, result = stop, stop.result
     seconds = time.perf_counter() - start
-    if game == "tienlen" and rules.name != "default":
+    if rules is not None and rules.name != "default":
         terminal.print(Text(f"Rules: {rules.name} (RULES.md R11)" if rules.name == "southern"
                             else f"Rules: {rules.name}", style="dim"))
 

@@ -7,9 +7,9 @@ sys.meta_path = [f for f in sys.meta_path if "editable" not in repr(f).lower() a
 sys.path.insert(0, "/tmp/tplay-main")
 import sys, pathlib
 out = pathlib.Path(sys.argv[1])
-from tienlen.guandan.match import Match
-from tienlen.guandan.bots import make_bot
-from tienlen.guandan.config import RuleConfig
+from tienlen.games.guandan.match import Match
+from tienlen.games.guandan.bots import make_bot
+from tienlen.games.guandan.rules import RuleConfig
 m = Match(seed=11)
 bots = [make_bot("L1", seed=s) for s in range(4)]
 while not m.is_over and len(m.results) < 3:
@@ -21,9 +21,9 @@ while not m.is_over:
     seat = m.turn
     m.act(*bots[seat].decide(m.game.view(seat)), seat=seat)
 (out / "guandan_match_v1_capped.json").write_text(m.to_json() + "\n")
-from tienlen.match import Match as TMatch
-from tienlen.replay import ReplayLabels, game_to_json_with_labels
-from tienlen.bots import make_bot as tmake
+from tienlen.games.tienlen.match import Match as TMatch
+from tienlen.games.tienlen.replay import ReplayLabels, game_to_json_with_labels
+from tienlen.games.tienlen.bots import make_bot as tmake
 tm = TMatch(3, seed=21)
 tb = [tmake("L1", seed=s) for s in range(3)]
 for hand in (1, 2):

@@ -29,8 +29,8 @@ them to other kinds of :class:`Work`, such as the Guandan duplicate arena):
 
 In each case Ctrl-C raises :class:`ArenaInterrupted` with the completed deals' result.
 ``unit_deals=``, ``done=`` and ``on_unit=`` cut the run into fixed units, skip the units of
-an earlier run and hand each completed unit over as it lands (:mod:`tienlen.results`
-streams them to disk, :mod:`tienlen.scale` runs them on Dask).
+an earlier run and hand each completed unit over as it lands (:mod:`tienlen.games.tienlen.results`
+streams them to disk, :mod:`tienlen.arena.scale` runs them on Dask).
 
 >>> result = run(["L1", "random"], games=40, players=2, seed=3)
 >>> [(s.name, s.games) for s in result.stats()]
@@ -52,13 +52,13 @@ from typing import Union
 
 import numpy as np
 
-from .bots import Bot, make_bot
-from .game import Game
-from .match import finishing_places, hand_seed
-from .rules import Rules
-from .seeds import check_players, check_seed, mix as _mix
+from tienlen.games.tienlen.bots import Bot, make_bot
+from tienlen.games.tienlen.game import Game
+from tienlen.games.tienlen.match import finishing_places, hand_seed
+from tienlen.games.tienlen.rules import Rules
+from tienlen.seeds import check_players, check_seed, mix as _mix
 # The engine, written once for every game (issue 25); its names stay importable from here.
-from .table.arena import (MAX_GAMES, MAX_JOBS, ArenaError, ArenaInterrupted, ArenaResult,
+from tienlen.arena.engine import (MAX_GAMES, MAX_JOBS, ArenaError, ArenaInterrupted, ArenaResult,
                           BotStats, Comparison, Entry, Interval, Pace, RotationWork, Stopped,
                           Unit, Work, _finished, _names, _play_chunk, mean_interval,
                           paired_test, play_deals, run_work)
@@ -68,8 +68,8 @@ __all__ = ["run", "ArenaResult", "BotStats", "Interval", "Comparison", "ArenaErr
            "entry_names", "Work", "Pace", "Stopped", "paired_test", "mean_interval",
            "run_work"]
 
-#: A lineup entry: a level name for :func:`tienlen.bots.make_bot`, or a picklable callable
-#: taking ``seed=`` and returning a :class:`~tienlen.bots.Bot`.
+#: A lineup entry: a level name for :func:`tienlen.games.tienlen.bots.make_bot`, or a picklable callable
+#: taking ``seed=`` and returning a :class:`~tienlen.games.tienlen.bots.Bot`.
 BotSpec = Union[str, Callable[..., Bot]]
 
 _DEFAULT_RULES = Rules()
@@ -177,7 +177,7 @@ def run(
     Ctrl-C raises :class:`ArenaInterrupted` (a ``KeyboardInterrupt``) holding the deals
     completed so far; the arena's own workers stop within one decision.
 
-    Streaming and resuming (:mod:`tienlen.results`, :mod:`tienlen.scale`): with
+    Streaming and resuming (:mod:`tienlen.games.tienlen.results`, :mod:`tienlen.arena.scale`): with
     ``unit_deals`` the deals are played in work units of that many deals, on multiples of
     it; ``on_unit`` is called in this process with each :class:`Unit` as it completes
     (and, on Ctrl-C, with the completed deals of the units in play); the units in ``done``

@@ -1,0 +1,92 @@
+"""The deprecated aliases of moved modules (issue 34: the symmetric house).
+
+>>> MOVED["tienlen.game"], FACADES["tienlen.core"]
+('tienlen.games.tienlen.game', 'tienlen.games.tienlen.core')
+
+A module that moved leaves a one-line file at its old path that calls :func:`alias`: the
+old name then *is* the new module (the same object in ``sys.modules``, so its classes,
+functions and private names are the new module's), and importing it raises one
+``DeprecationWarning`` that names the new home. The aliases live for two minor releases
+(docs/versioning.md); ``MOVED`` lists them for the tests and the CHANGELOG.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import warnings
+
+__all__ = ["alias", "MOVED", "FACADES"]
+
+#: Every moved module: its old name and its home since 0.2.0. The old names are
+#: deprecated aliases (one warning on import), removed no earlier than 0.4.0.
+MOVED: dict[str, str] = {
+    "tienlen.actions": "tienlen.games.tienlen.actions",
+    "tienlen.arena": "tienlen.games.tienlen.arena",
+    "tienlen.cards": "tienlen.games.tienlen.cards",
+    "tienlen.combos": "tienlen.games.tienlen.plays",
+    "tienlen.game": "tienlen.games.tienlen.game",
+    "tienlen.hints": "tienlen.games.tienlen.hints",
+    "tienlen.match": "tienlen.games.tienlen.match",
+    "tienlen.reasons": "tienlen.games.tienlen.refusals",
+    "tienlen.replay": "tienlen.games.tienlen.replay",
+    "tienlen.results": "tienlen.games.tienlen.results",
+    "tienlen.rules": "tienlen.games.tienlen.rules",
+    "tienlen.solver": "tienlen.games.tienlen.solver",
+    "tienlen.table_spec": "tienlen.games.tienlen.spec",
+    "tienlen.view": "tienlen.games.tienlen.view",
+    "tienlen.bots": "tienlen.games.tienlen.bots",
+    "tienlen.bots.base": "tienlen.games.tienlen.bots.base",
+    "tienlen.bots.greedy": "tienlen.games.tienlen.bots.greedy",
+    "tienlen.bots.heuristic": "tienlen.games.tienlen.bots.heuristic",
+    "tienlen.bots.random_bot": "tienlen.games.tienlen.bots.random_bot",
+    "tienlen.bots.search": "tienlen.games.tienlen.bots.search",
+    "tienlen.bots.split": "tienlen.games.tienlen.bots.split",
+    "tienlen.spelling": "tienlen.games.spelling",
+    "tienlen.lockfile": "tienlen.arena.lockfile",
+    "tienlen.scale": "tienlen.arena.scale",
+    "tienlen.table.arena": "tienlen.arena.engine",
+    "tienlen.table.files": "tienlen.arena.files",
+    "tienlen.cli_shared": "tienlen.cli.common",
+    "tienlen.tui.render": "tienlen.games.tienlen.board",
+    "tienlen.tui.guandan_board": "tienlen.games.guandan.board",
+    "tienlen.tui.guandan_words": "tienlen.games.guandan.words",
+    "tienlen.server.v1006": "tienlen.games.guandan.platform",
+    "tienlen.guandan.arena": "tienlen.games.guandan.arena",
+    "tienlen.guandan.bots": "tienlen.games.guandan.bots",
+    "tienlen.guandan.cards": "tienlen.games.guandan.cards",
+    "tienlen.guandan.cli": "tienlen.games.guandan.cli",
+    "tienlen.guandan.config": "tienlen.games.guandan.rules",
+    "tienlen.guandan.errors": "tienlen.games.guandan.errors",
+    "tienlen.guandan.game": "tienlen.games.guandan.game",
+    "tienlen.guandan.hints": "tienlen.games.guandan.hints",
+    "tienlen.guandan.match": "tienlen.games.guandan.match",
+    "tienlen.guandan.plays": "tienlen.games.guandan.plays",
+    "tienlen.guandan.reasons": "tienlen.games.guandan.explain",
+    "tienlen.guandan.table_spec": "tienlen.games.guandan.spec",
+}
+#: Old names that stay public, with no warning: the cores' documented re-exports.
+FACADES: dict[str, str] = {
+    "tienlen.core": "tienlen.games.tienlen.core",
+    "tienlen.guandan.core": "tienlen.games.guandan.core",
+}
+
+
+def alias(old: str, new: str, *, deprecated: bool = True) -> None:
+    """Make ``old`` (a module being imported) an alias of ``new``, with a warning unless
+    ``deprecated`` is False (a public facade such as ``tienlen.core``)."""
+    module = importlib.import_module(new)
+    if deprecated:
+        # stacklevel 3: this function, the alias file, then the importer (the import
+        # machinery's own frames are skipped by the warnings module).
+        warnings.warn(f"{old} is deprecated: use {new} (moved in 0.2.0)", DeprecationWarning,
+                      stacklevel=3)
+    sys.modules[old] = module
+    if hasattr(module, "__path__"):
+        # A package: its submodules under the old name too, so that `import old.sub` finds
+        # the module already loaded instead of loading the new file a second time under
+        # the old name (two copies of every class).
+        prefix = new + "."
+        for name, sub in list(sys.modules.items()):
+            if name.startswith(prefix) and sub is not None:
+                sys.modules.setdefault(old + name[len(new):], sub)

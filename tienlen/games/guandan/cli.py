@@ -1,0 +1,388 @@
+"""The Guandan side of the ``tienlen`` command line: ``play --game guandan`` (the training
+mode), ``moves --game guandan``, ``replay`` of a Guandan match and ``sim --game guandan``.
+
+The training mode's screen is :mod:`tienlen.tui.guandan_play` (on the terminal Tiến Lên's
+``play`` uses: redrawn in place on a terminal, plain lines when piped). ``--lang zh`` shows
+it in Chinese with the plan's labels (出牌 过牌 提示 进贡 还贡 头游 …); the default follows
+the locale.
+
+>>> run_moves_text(["5s 5h 6s 7s 8s 9s"], level=5, pile=None, lang="en", ascii_=True)[-1]  # 6 singles, 5 pairs, 8 straights, 8 straight flushes
+'total: 27 legal plays'
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import locale
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO, TypedDict
+
+from tienlen.cli.common import use_ascii, writable_file
+from tienlen.games.guandan.bots import make_bot
+from tienlen.games.guandan.cards import Cards
+from tienlen.games.guandan.errors import CardError, GuandanError
+from tienlen.games.guandan.match import Match, ReplayError
+from tienlen.games.guandan.plays import Kind, Play, classify, legal_plays
+
+if TYPE_CHECKING:   # the arena (numpy, process pools) loads only for sim
+    from tienlen.games.guandan.arena import TeamSpec
+
+__all__ = ["add_options", "run_play", "run_moves", "run_replay", "run_sim", "LABELS",
+           "default_lang", "run_moves_text", "TrainingSession", "REPLAY_SCHEMAS"]
+
+#: The ``schema`` of the files ``tienlen replay`` shows as Guandan matches.
+REPLAY_SCHEMAS = ("tienlen.guandan.match",)
+
+
+def add_options(parser: Any, command: str) -> None:
+    """Guandan's own options of ``command`` (the subcommands of :mod:`tienlen.cli` ask)."""
+    from tienlen.cli.common import count_type
+
+    if command in ("play", "moves", "replay", "sim"):
+        parser.add_argument("--lang", choices=("en", "zh"), default=None,
+                            help="Guandan: language of the training mode (default: from the "
+                                 "locale)")
+    if command == "moves":
+        parser.add_argument("--level", default="2", metavar="RANK",
+                            help="Guandan: the level rank, 2..A (default: %(default)s)")
+        parser.add_argument("--pile-kind", default=None, metavar="KIND",
+                            help="Guandan: the reading of --pile when it has several "
+                                 "(e.g. straight_flush)")
+    if command == "sim":
+        # The duplicate arena (tienlen.games.guandan.arena): --bots names team A then team B.
+        parser.add_argument("--matches", type=count_type, default=None, metavar="N",
+                            help="Guandan: play N whole matches to A, an even number (each "
+                                 "board twice, the teams swapping seats; default: 20)")
+        parser.add_argument("--hands", type=count_type, default=None, metavar="N",
+                            help="Guandan: play N first hands instead (level 2, no tribute; "
+                                 "cheaper), an even number")
+        parser.add_argument("--hand-cap", type=count_type, default=None, metavar="N",
+                            help="Guandan: a match still undecided after N hands is a draw "
+                                 "(default: 100)")
+
+
+def __getattr__(name: str) -> object:
+    # The terminal UI loads on first use: the full-screen session (rich) and the training
+    # mode's words (English and Chinese, the plan's labels), which live with its screen.
+    if name == "TrainingSession":
+        from tienlen.tui.guandan_play import GuandanSession
+
+        return GuandanSession
+    if name == "LABELS":
+        from tienlen.games.guandan.words import WORDS
+
+        return WORDS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    # The names __getattr__ lends (TrainingSession, LABELS) are listed before any use.
+    return sorted({*globals(), *__all__})
+
+
+def default_lang() -> str:
+    """The training mode's language from the locale (:func:`tienlen.games.guandan.words.default_lang`)."""
+    from tienlen.games.guandan.words import default_lang as lang
+
+    return lang()
+
+
+def show_cards(cards: Cards, ascii_: bool) -> str:
+    return cards.ascii() if ascii_ else str(cards)
+
+
+def show_play(play: Play, lang: str, ascii_: bool) -> str:
+    from tienlen.games.guandan.words import kind_name
+
+    return f"{show_cards(play.cards, ascii_)}  [{kind_name(play.kind, lang)}: {play.describe()}]"
+
+
+# ---------------------------------------------------------------- moves
+
+def run_moves_text(hand_words: Sequence[str], level: int | str, pile: str | None, lang: str,
+                   ascii_: bool, pile_kind: str | None = None) -> list[str]:
+    from tienlen.games.guandan.words import kind_name, rank_text
+
+    hand = Cards.parse(" ".join(hand_words))
+    if not hand:
+        raise GuandanError("hand: no cards given")
+    pile_play = None
+    if pile:
+        readings = classify(pile, level)
+        if pile_kind:
+            kind_text, _, rank = pile_kind.partition(":")
+            readings = tuple(p for p in readings if p.kind.name.lower() == kind_text.lower()
+                             and (not rank or rank_text(p.rank) == rank.upper()))
+        if not readings:
+            raise GuandanError(f"--pile: {pile} is not a play at this level")
+        if len({p.code for p in readings}) > 1:
+            names = ", ".join(p.describe() for p in readings)
+            raise GuandanError(f"--pile reads several ways ({names}); choose one with "
+                               "--pile-kind KIND[:TOP], e.g. straight:J")
+        pile_play = readings[0]
+        try:
+            hand + pile_play.cards     # two decks: a card is at most twice in hand and pile
+        except CardError as error:
+            raise GuandanError(f"--pile and the hand hold too many copies: {error}") from None
+    plays = legal_plays(hand, level, pile_play)
+    lines = [f"hand: {show_cards(hand, ascii_)} ({len(hand)} cards), level {rank_text(plays[0].level) if plays else level}"]
+    lines.append(f"pile: {show_play(pile_play, lang, ascii_)}" if pile_play else "pile: empty (leading)")
+    groups: dict[Kind, list[Play]] = {}
+    for p in plays:
+        groups.setdefault(p.kind, []).append(p)
+    for kind, ps in groups.items():
+        lines.append(f"{kind_name(kind, lang)} ({len(ps)}):")
+        lines.extend(f"  {show_cards(p.cards, ascii_)}  {p.describe()}" for p in ps)
+    if not plays:
+        lines.append("no legal plays: pass")
+    lines.append(f"total: {len(plays)} legal play{'s' if len(plays) != 1 else ''}")
+    return lines
+
+
+def run_moves(args: argparse.Namespace) -> int:
+    lang = getattr(args, "lang", None) or default_lang()
+    print("\n".join(run_moves_text(args.hand, args.level, args.pile, lang,
+                                   bool(getattr(args, "ascii", False)),
+                                   getattr(args, "pile_kind", None))))
+    return 0
+
+
+# ---------------------------------------------------------------- the training mode
+
+def run_play(args: argparse.Namespace) -> int:
+    """``tienlen play --game guandan``: the full-screen training mode (tienlen.tui)."""
+    from tienlen.tui.guandan_play import GuandanOptions, GuandanSession
+    from tienlen.tui.common import Style
+    from tienlen.tui.terminal import Terminal
+
+    levels = list(getattr(args, "bots", None) or ["L2"])
+    if len(levels) == 1:
+        levels = levels * 3
+    if len(levels) != 3:
+        raise GuandanError("--bots: give one level for all three AIs, or three (the other "
+                           "seats in seat order: with --seat 0, right, partner, left)")
+    for level in levels:
+        make_bot(level)  # a ValueError naming the choices
+    if getattr(args, "players", None) not in (None, 4):
+        raise GuandanError("--players: Guandan is played by four")
+    if getattr(args, "rules", "default") != "default":
+        raise GuandanError("--rules chooses Tiến Lên rules; Guandan's training mode plays "
+                           "the standard rules")
+    iterations = getattr(args, "iterations", None)
+    if iterations is not None and not any(level.lower() == "l3" for level in levels):
+        raise GuandanError("--iterations sets L3's search, and no L3 plays")
+    save = getattr(args, "save", None)
+    if save is not None:
+        writable_file(save, "--save")
+
+    options = GuandanOptions(
+        seat=getattr(args, "seat", 0), levels=tuple(levels), seed=getattr(args, "seed", None),
+        lang=getattr(args, "lang", None) or default_lang(), style=Style(ascii=use_ascii(args)),
+        hints=getattr(args, "hints", True), save=save, fast=bool(getattr(args, "fast", False)),
+        iterations=iterations)
+    return GuandanSession(options, Terminal()).run()
+
+
+# ---------------------------------------------------------------- replay
+
+def run_replay(args: argparse.Namespace) -> int:
+    """``tienlen replay`` of a Guandan match: every action re-checked on load (a tampered
+    file is refused, naming the first bad action), then shown as the training mode shows it."""
+    from tienlen.tui.guandan_play import GuandanReplay
+    from tienlen.tui.common import Style
+    from tienlen.tui.terminal import Terminal
+
+    from tienlen.table.fileio import read_limited
+    from tienlen.games.guandan.match import MAX_REPLAY_BYTES
+
+    path: Path = args.file
+    try:
+        # The shared reader, at this format's limit: at most that much is read, so a huge
+        # file or /dev/zero is refused instead of filling memory.
+        data = read_limited(path, MAX_REPLAY_BYTES, ReplayError)
+    except OSError as error:
+        raise GuandanError(f"cannot read {path}: {error.strerror or error}") from None
+    except ReplayError as error:
+        raise GuandanError(f"{path}: {error}") from None
+    try:
+        match = Match.from_json(data)
+    except ReplayError as e:
+        raise GuandanError(f"{path}: {e}") from None
+    lang = getattr(args, "lang", None) or default_lang()
+    style = Style(ascii=use_ascii(args))
+    replay = GuandanReplay(match, Terminal(), lang=lang, style=style,
+                           step=bool(getattr(args, "step", False)),
+                           fast=bool(getattr(args, "fast", False)))
+    return replay.run()
+
+
+# ---------------------------------------------------------------- sim
+
+#: What ``sim --game guandan`` plays when given neither --matches nor --hands.
+DEFAULT_SIM_MATCHES = 20
+_DEFAULT_TEAMS = ("L2", "L1")
+# Options of the Tiến Lên sim that mean nothing for the Guandan duplicate arena.
+_TIENLEN_ONLY = (("games", "--games", ": give --matches N or --hands N"),
+                 ("players", "--players", ": Guandan has four"))
+
+
+def sim_teams(args: argparse.Namespace) -> tuple[list[str], list[TeamSpec]]:
+    """The two teams of ``sim --game guandan`` from ``--bots`` (one level, or two: team A
+    then team B) and ``--iterations`` (L3's fixed budget): their labels and specs."""
+    import functools
+
+    levels = list(args.bots) if args.bots else list(_DEFAULT_TEAMS)
+    if len(levels) == 1:
+        levels = levels * 2
+    if len(levels) != 2:
+        raise GuandanError(f"--bots for Guandan names two teams, team A then team B (e.g. "
+                           f"L3,L2); got {len(levels)} levels")
+    from tienlen.games.guandan.bots import is_bot_spec
+
+    for level in levels:
+        if not is_bot_spec(level):
+            raise GuandanError(f"--bots: unknown Guandan level {level!r}; choose from "
+                               f"random, {', '.join(_bot_levels())} or dmc:PATH")
+    iterations = getattr(args, "iterations", None)
+    if iterations is not None and not any(level.lower() == "l3" for level in levels):
+        raise GuandanError("--iterations sets L3's search, and no team is L3")
+    specs: list[TeamSpec] = [functools.partial(make_bot, "L3", iterations=iterations)
+                           if iterations is not None and level.lower() == "l3" else level
+                           for level in levels]
+    return levels, specs
+
+
+def _bot_levels() -> tuple[str, ...]:
+    from tienlen.games.guandan.bots import LEVELS
+
+    return LEVELS
+
+
+def run_sim(args: argparse.Namespace) -> int:
+    """``tienlen sim --game guandan``: the duplicate arena (:mod:`tienlen.games.guandan.arena`)
+    with a progress bar, then the results table; Ctrl-C prints the completed boards'
+    results and returns 130."""
+    import time
+
+    from tienlen.tui.sim_view import EXIT_INTERRUPTED, duplicate_tables, print_results, progress_bar
+    from tienlen.tui.terminal import Terminal
+    from tienlen.games.guandan import arena
+
+    for name, option, why in _TIENLEN_ONLY:
+        if getattr(args, name, None):
+            raise GuandanError(f"{option} is not an option of the Guandan sim{why}")
+    if getattr(args, "rules", "default") != "default":
+        raise GuandanError("--rules names a Tiến Lên ruleset; the Guandan sim plays the "
+                           "standard rules")
+    levels, specs = sim_teams(args)
+    matches, hands = getattr(args, "matches", None), getattr(args, "hands", None)
+    if matches is not None and hands is not None:
+        raise GuandanError("give --matches or --hands, not both")
+    if matches is None and hands is None:
+        matches = DEFAULT_SIM_MATCHES
+    games = matches if matches is not None else hands
+    assert games is not None
+    if games % 2:
+        raise GuandanError(f"--{'matches' if matches is not None else 'hands'} must be even: "
+                           f"each board is played twice, the teams swapping seats; got {games}")
+    hand_cap = getattr(args, "hand_cap", None) or arena.DEFAULT_HAND_CAP
+    seed = args.seed if args.seed is not None else 0
+    json_path: Path | None = getattr(args, "json", None)
+    if json_path is not None:
+        writable_file(json_path, "--json")
+    mode: arena.Mode = "match" if matches is not None else "hand"
+    scheduler = getattr(args, "scheduler", None)
+    resume = bool(getattr(args, "resume", False))
+    unit_games: int | None = getattr(args, "unit_games", None)
+    out: Path | None = getattr(args, "out", None)
+
+    def check() -> None:
+        if unit_games is not None and unit_games % 2:
+            raise GuandanError(f"--unit-games must be even (a board is two games); "
+                               f"got {unit_games}")
+        # Checked before a file is made or a cluster started: a bad request leaves nothing.
+        arena.check_request(specs[0], specs[1], matches=matches, hands=hands, seed=seed,
+                            jobs=args.jobs, hand_cap=hand_cap)
+        if out is not None and Path(out).suffix not in (".jsonl", ".parquet"):
+            raise GuandanError(f"--out {out}: name a .jsonl (JSON lines) or .parquet "
+                               "(pyarrow) file")
+
+    def open_store() -> arena.GamesWriter:
+        assert out is not None
+        return arena.GamesWriter(out, teams=[arena.team_name(s) for s in specs], mode=mode,
+                                 seed=seed, hand_cap=hand_cap, games=games, resume=resume)
+
+    def unit_size(workers: int) -> int:
+        if unit_games is not None:
+            return max(1, unit_games // 2)
+        from tienlen.arena.scale import unit_deals
+
+        # A match is some ten hands: units of about a tenth of the games of hands.
+        return unit_deals(levels, deals=max(games // 2, 1), workers=workers,
+                          unit_games=256 if mode == "match" else 2048)
+
+    # The file, the cluster and the resume hint: the one setup of every game's sim.
+    stack = contextlib.ExitStack()
+    options: dict[str, Any] = {}
+    if scheduler is not None or out is not None or resume or unit_games is not None:
+        from tienlen.arena.scale import run_options
+
+        options = stack.enter_context(run_options(
+            games=games, jobs=args.jobs, scheduler=scheduler, out=out, resume=resume,
+            unit_size=unit_size, open_store=open_store, check=check, error=GuandanError))
+    else:
+        check()
+    with stack:    # the file closes, and says how to resume, once the results are shown
+        resumed = 2 * sum(u.stop - u.start for u in options.get("done", ()))
+        terminal = Terminal()
+        progress = progress_bar(terminal)
+        task = progress.add_task(" vs ".join(f"{lv}+{lv}" for lv in levels), total=games,
+                                 completed=resumed, resumed=resumed)
+
+        def advance(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        start = time.perf_counter()
+        interrupted = False
+        result: arena.DuplicateResult | None
+        try:
+            with progress:
+                result = arena.run(specs[0], specs[1], matches=matches, hands=hands,
+                                   seed=seed, jobs=args.jobs, hand_cap=hand_cap,
+                                   progress=advance, **options)
+        except arena.DuplicateInterrupted as stop:
+            interrupted, result = True, stop.result
+        seconds = time.perf_counter() - start
+        if interrupted:
+            played = 0 if result is None else result.games
+            terminal.print(f"Interrupted: {played} of {games} games played in complete "
+                           "boards (both seatings); the results below are theirs.",
+                           style="bold yellow", soft_wrap=True)
+        if result is not None:
+            print_results(terminal, duplicate_tables(result, levels, seconds,
+                                                     width=terminal.console.width))
+        if out is not None:
+            terminal.print(f"Games written to {Path(out)}", style="dim", soft_wrap=True)
+        if interrupted:
+            # (how much of the file is written, and how to resume: run_options says so)
+            if json_path is not None:
+                terminal.print(f"{json_path} not written: the run did not finish.",
+                               style="dim", soft_wrap=True)
+            return EXIT_INTERRUPTED
+        assert result is not None
+        if json_path is not None:
+            record = {**result.to_json(), "game": "guandan", "lineup": levels,
+                      "jobs": args.jobs, "iterations": getattr(args, "iterations", None),
+                      "seconds": seconds}
+            try:
+                json_path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+            except OSError as error:
+                raise GuandanError(f"cannot write {json_path}: "
+                                   f"{error.strerror or error}") from None
+            terminal.print(f"Results written to {json_path}", style="dim", soft_wrap=True)
+        return 0

@@ -1,0 +1,322 @@
+"""Guandan at a table (:mod:`tienlen.table`): a whole match to A, wrapping
+:class:`~tienlen.games.guandan.match.Match`, its games and its bots without changing them.
+
+>>> from tienlen.table import get_spec
+>>> spec = get_spec("guandan")
+>>> state = spec.new_match(seed=5, options={"max_hands": 1})
+>>> bots = [spec.make_bot("L1", seed=s) for s in range(4)]
+>>> while state.phase != "over":
+...     seat = state.turn
+...     _ = state.apply(bots[seat].act(state.bot_view(seat)), seat)
+>>> sorted(state.outcome()["places"]), state.turn
+([0, 1, 2, 3], None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tienlen.table.spec import Action, IllegalActionError, MatchTable, check_action, table_option
+from tienlen.games.guandan.bots import LEVELS, Bot, make_bot
+from tienlen.games.guandan.cards import RANKS, Card, Cards
+from tienlen.games.guandan.errors import GuandanError
+from tienlen.games.guandan.game import Game, GameView, single_value
+from tienlen.games.guandan.game import IllegalActionError as GameRefusal
+from tienlen.games.guandan.match import DEFAULT_MAX_HANDS, Match
+from tienlen.games.guandan.plays import Kind, Play
+from tienlen.games.guandan.explain import LANGS as REASON_LANGS
+
+__all__ = ["SPEC", "GuandanSpec", "GuandanTable", "GuandanTableBot", "play_json", "card_names",
+           "sort_key"]
+
+_WIDTH = {Kind.STRAIGHT: 5, Kind.STRAIGHT_FLUSH: 5, Kind.THREE_PAIRS: 3, Kind.PLATE: 2}
+#: How many recent actions a view lists (the played zone's log).
+HISTORY_TAIL = 24
+
+
+def _rank_text(rank: int) -> str:
+    return RANKS[rank - 2] if rank <= 14 else ("SJ" if rank == 15 else "BJ")
+
+
+def sort_key(card: int, level: int) -> tuple[int, int]:
+    """A hand's display order: by single-card value (the level rank after A, jokers last),
+    then suit."""
+    return (single_value(card, level), card & 3 if card < 52 else 0)
+
+
+def card_names(cards: Cards, level: int) -> list[str]:
+    """The ASCII names of ``cards``, one per copy, in display order."""
+    return [Card(c).ascii() for c in sorted(cards.ids, key=lambda c: sort_key(c, level))]
+
+
+def _zh_rank(rank: int) -> str:
+    return {15: "小王", 16: "大王"}.get(rank) or _rank_text(rank)
+
+
+def _zh_label(play: Play) -> str:
+    """The reading in Chinese: ``对子 8``, ``顺子 3-7``, ``4张炸弹 6``, ``单张 小王``.
+
+    >>> from tienlen.guandan import classify
+    >>> _zh_label(classify("SJ", 2)[0]), _zh_label(classify("3s 4s 5s 6s 7d", 5)[0])
+    ('单张 小王', '顺子 3-7')
+    """
+    kind, rank = play.kind, play.rank
+    if kind in _WIDTH:
+        low = rank - _WIDTH[kind] + 1
+        return f"{kind.chinese} {_rank_text(14 if low == 1 else low)}-{_rank_text(rank)}"
+    if kind is Kind.JOKER_BOMB:
+        return kind.chinese
+    if kind is Kind.BOMB:
+        return f"{play.size}张{kind.chinese} {_rank_text(rank)}"
+    return f"{kind.chinese} {_zh_rank(rank)}"
+
+
+def play_json(play: Play) -> dict[str, Any]:
+    """A play as data: its cards, reading (the core's code) and names in both languages."""
+    return {"kind": "play", "cards": card_names(play.cards, play.level), "reading": play.code,
+            "combo": play.kind.name.lower(), "label": play.describe(),
+            "label_zh": _zh_label(play), "bomb": play.is_bomb}
+
+
+def _refusal(error: GameRefusal) -> IllegalActionError:
+    text = str(error)
+    prefix = f"{error.reason}: "
+    return IllegalActionError(error.reason, text[len(prefix):] if text.startswith(prefix) else text)
+
+
+def _parse_cards(names: list[str]) -> Cards:
+    try:
+        return Cards.parse(" ".join(names))
+    except GuandanError as error:
+        raise IllegalActionError("INVALID_CARDS", str(error)) from None
+
+
+def _parse_card(name: str) -> Card:
+    try:
+        return Card.parse(name)
+    except GuandanError as error:
+        raise IllegalActionError("INVALID_CARDS", str(error)) from None
+
+
+class GuandanTable(MatchTable):
+    """A Guandan match at a table (see :class:`tienlen.table.TableState`)."""
+
+    game = "guandan"
+    players = 4
+
+    def __init__(self, seed: int, *, max_hands: int = DEFAULT_MAX_HANDS) -> None:
+        self._match = Match(seed, max_hands=max_hands)
+        # The hand just finished, shown until next_hand(): the match itself has already
+        # dealt the next one (Match settles and deals inside the action that ends a hand).
+        self._shown: Game | None = None
+        # The current trick: each seat's latest action since the last lead (the played zone).
+        self._trick: dict[int, dict[str, Any]] = {}
+
+    @property
+    def match(self) -> Match:
+        """The wrapped match (read it; act through this table)."""
+        return self._match
+
+    @property
+    def seed(self) -> int:
+        return self._match.seed
+
+    @property
+    def phase(self) -> str:
+        if self._match.is_over:
+            return "over"
+        if self._shown is not None:
+            return "hand_over"
+        return self._match.game.phase
+
+    @property
+    def turn(self) -> int | None:
+        return None if self._shown is not None else self._match.turn
+
+    @property
+    def hand_number(self) -> int:
+        done = len(self._match.results)
+        return done if self._shown is not None or self._match.is_over else done + 1
+
+    @property
+    def is_over(self) -> bool:
+        return self._match.is_over
+
+    def _game(self) -> Game:
+        return self._shown if self._shown is not None else self._match.game
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        if self.turn is None:
+            return []
+        game = self._match.game
+        seat = self.turn
+        view = game.view(seat)
+        if view.tribute_step is not None:
+            from tienlen.games.guandan.game import return_candidates, tribute_candidates
+
+            pick = tribute_candidates if view.tribute_step == "give" else return_candidates
+            kind = "give_tribute" if view.tribute_step == "give" else "return_tribute"
+            return [{"kind": kind, "card": Card(c).ascii()}
+                    for c in pick(view.hand, view.level, view.config)]
+        out: list[dict[str, Any]] = [{"kind": "pass"}] if view.can_pass else []
+        out.extend(play_json(p) for p in game.legal_plays())
+        return out
+
+    def _check_turn(self, seat: int) -> None:
+        self._check_acting(seat)
+        if seat != self._match.turn:
+            raise IllegalActionError("NOT_YOUR_TURN",
+                                     f"it is seat {self._match.turn}'s turn, not seat {seat}'s")
+
+    def _call(self, action: Action, seat: int, do: bool) -> Any:
+        a = check_action(action)
+        self._check_turn(seat)
+        m, kind = self._match, a["kind"]
+        try:
+            if kind == "play":
+                cards = _parse_cards(a["cards"])
+                reading = a.get("reading")
+                return (m.play if do else m.verify_play)(cards, seat, reading)
+            if kind == "pass":
+                return (m.pass_turn if do else m.verify_pass)(seat)
+            card = _parse_card(a["card"])
+            if kind == "give_tribute":
+                return (m.give_tribute if do else m.verify_give_tribute)(card, seat)
+            return (m.return_tribute if do else m.verify_return_tribute)(card, seat)
+        except GameRefusal as error:
+            raise _refusal(error) from None
+
+    def verify(self, action: Action, seat: int) -> None:
+        self._call(action, seat, do=False)
+
+    def apply(self, action: Action, seat: int) -> dict[str, Any]:
+        game = self._match.game
+        leading = game.phase == "play" and game.pile is None
+        done = self._call(action, seat, do=True)
+        record = _action_json(done, game.level)
+        if done.action in ("play", "pass"):
+            if leading:
+                self._trick = {}
+            self._trick[seat] = record
+        if game.is_over:
+            self._shown = game
+        return record
+
+    def next_hand(self) -> None:
+        if self._shown is None:
+            raise IllegalActionError("HAND_NOT_OVER", "the hand is still being played")
+        if self._match.is_over:
+            raise IllegalActionError("GAME_OVER", "the match is over")
+        self._shown = None
+        self._trick = {}
+
+    def bot_view(self, seat: int) -> GameView:
+        return self._match.game.view(seat)
+
+    def outcome(self) -> dict[str, Any] | None:
+        results = self._match.results
+        if not results:
+            return None
+        r = results[-1]
+        return {"hand": r.index + 1, "places": list(r.places), "winner_team": r.winner,
+                "gain": r.gain, "levels": [_rank_text(x) for x in r.levels],
+                "level_played": _rank_text(r.level), "match_won": r.match_won,
+                "match_winner": self._match.winner, "capped": self._match.capped}
+
+    def view(self, seat: int) -> dict[str, Any]:
+        self._check_seat(seat)
+        game = self._game()
+        v = game.view(seat)
+        m = self._match
+        level = v.level
+        wild = None if v.config.wild_count == 0 else Card((level - 2) * 4 + 1).ascii()
+        team = m.team_of(seat)
+        pile = None
+        if v.pile is not None:
+            pile = dict(play_json(v.pile), seat=v.pile_owner)
+        turn = self.turn
+        out: dict[str, Any] = {
+            "game": "guandan", "seat": seat, "players": 4, "phase": self.phase,
+            "hand_number": self.hand_number, "turn": turn,
+            "hand": card_names(v.hand, level), "hand_sizes": list(v.hand_sizes),
+            "level": _rank_text(level), "wild": wild,
+            "levels": [_rank_text(x) for x in m.levels], "teams": [list(t) for t in m.teams],
+            "my_team": team, "partner": v.partner, "pile": pile,
+            "trick": {str(s): a for s, a in self._trick.items()},
+            "finished": list(v.finished),
+            "history": [_action_json(a, level) for a in v.history[-HISTORY_TAIL:]],
+            "tributes": [{"payer": t.payer, "receiver": t.receiver,
+                          "card": None if t.card is None else Card(t.card).ascii(),
+                          "returned": None if t.returned is None else Card(t.returned).ascii()}
+                         for t in v.tributes],
+            "anti_tribute": game.anti_tribute,
+            "tribute_step": v.tribute_step if turn == seat else None,
+            "can_pass": turn == seat and v.can_pass,
+            "result": self.outcome() if self.phase in ("hand_over", "over") else None,
+        }
+        if turn == seat and v.tribute_step is not None:
+            out["tribute_choices"] = [a["card"] for a in self.legal_actions()]
+        return out
+
+
+def _action_json(action: Any, level: int) -> dict[str, Any]:
+    """A history record as data (cards None where the view hides them)."""
+    out: dict[str, Any] = {"seat": action.seat, "kind": action.action}
+    if action.action == "play":
+        out.update(play_json(action.play))
+        out["seat"] = action.seat
+    elif action.action != "pass":
+        out["card"] = None if action.cards is None else card_names(action.cards, level)[0]
+        out["to"] = action.to
+    return out
+
+
+class GuandanTableBot:
+    """A Guandan bot (:func:`tienlen.games.guandan.bots.make_bot`) answering action dicts."""
+
+    def __init__(self, bot: Bot) -> None:
+        self._bot = bot
+        self.name = bot.name
+
+    def explain(self, view: object, lang: str = "en") -> tuple[dict[str, Any], str]:
+        assert isinstance(view, GameView)
+        d = self._bot.explain(view)
+        reason = d.reason_in(lang)     # worded from the bot's Explanation, not from English
+        if d.kind == "pass":
+            return {"kind": "pass"}, reason
+        if d.kind == "play":
+            assert isinstance(d.cards, Play)
+            return play_json(d.cards), reason
+        assert isinstance(d.cards, int)
+        return {"kind": d.kind, "card": Card(d.cards).ascii()}, reason
+
+    def act(self, view: object) -> dict[str, Any]:
+        return self.explain(view)[0]
+
+
+class GuandanSpec:
+    """Guandan's entry in the table registry."""
+
+    name = "guandan"
+    #: The game's name as players write it.
+    title = "Guandan"
+    player_counts = (4,)
+    bot_levels = LEVELS
+    hint_level = "L2"
+    reason_langs = REASON_LANGS
+
+    def new_match(self, seed: int, *, players: int | None = None,
+                  options: Mapping[str, Any] | None = None) -> GuandanTable:
+        if players not in (None, 4):
+            raise ValueError(f"Guandan is played by 4; got players={players!r:.20}")
+        max_hands = table_option(options, "max_hands", DEFAULT_MAX_HANDS, DEFAULT_MAX_HANDS,
+                                 "Guandan")
+        return GuandanTable(seed, max_hands=max_hands)
+
+    def make_bot(self, level: str, seed: int) -> GuandanTableBot:
+        return GuandanTableBot(make_bot(level, seed=seed))
+
+
+#: The Guandan spec that the table registry (:func:`tienlen.table.get_spec`) returns for "guandan".
+SPEC = GuandanSpec()

@@ -1,0 +1,441 @@
+"""The words of the Guandan training mode, in English and in Chinese (the plan's labels:
+出牌 过牌 提示 进贡 还贡 头游 …), and how a play is described in each.
+
+One table per language, so that ``--lang zh`` changes every word on the screen and nothing
+else. Kind names come from :class:`~tienlen.games.guandan.plays.Kind`; English shows the Chinese
+name beside its own.
+
+>>> from tienlen.guandan import classify
+>>> play = classify("8s 8c", 5)[0]
+>>> describe(play, "en"), describe(play, "zh")
+('pair of 8 · 对子', '对子 8')
+>>> describe(classify("3s 4s 5s 6s 7d", 5)[0], "zh"), WORDS["zh"].places[0]
+('顺子 3-7', '头游')
+>>> refusal_text("CANNOT_PASS", "CANNOT_PASS", "the leader must play", "zh")
+'首出不能过牌：请出任意一手牌（t 提示给出一手） (CANNOT_PASS)'
+"""
+
+from __future__ import annotations
+
+import locale
+import os
+from dataclasses import dataclass
+
+from tienlen.games.guandan.plays import Kind, Play
+from tienlen.games.guandan.explain import Explanation, play_words, rank_text
+
+__all__ = ["Words", "WORDS", "LANGS", "default_lang", "describe", "kind_name", "rank_text",
+           "refusal_text", "reason_text", "explanation_text", "REFUSALS_ZH", "SESSION_DETAILS"]
+
+#: The languages of the training mode.
+LANGS = ("en", "zh")
+
+@dataclass(frozen=True, slots=True)
+class Words:
+    """Every word the training mode shows, in one language. Fields with ``{name}`` are
+    formatted with those names."""
+
+    title: str
+    hand_n: str
+    playing: str
+    wild: str
+    levels: str
+    hands_won: str
+    us: str
+    them: str
+    you: str
+    partner: str
+    left: str
+    right: str
+    your_hand: str
+    col_player: str
+    col_bot: str
+    col_cards: str
+    col_trick: str
+    table: str
+    empty: str
+    to_lead: str
+    played_by: str
+    passed: str
+    to_play: str
+    out_place: str
+    places: tuple[str, str, str, str]
+    ev_lead: str
+    ev_play: str
+    ev_pass: str
+    ev_out: str
+    ev_cleared: str
+    ev_jiefeng: str
+    ev_gives: str
+    ev_gives_hidden: str
+    ev_returns: str
+    ev_returns_hidden: str
+    ev_hand_starts: str
+    ev_lead_you: str
+    ev_play_you: str
+    ev_pass_you: str
+    ev_out_you: str
+    ev_gives_you: str
+    ev_returns_you: str
+    tribute: str
+    return_word: str
+    anti: str
+    must_give: str
+    must_return: str
+    prompt_move: str
+    prompt_tribute: str
+    prompt_return: str
+    turn_lead: str
+    turn_beat: str
+    turn_nothing: str
+    turn_help: str
+    hint: str
+    accept: str
+    accept_give: str
+    declined: str
+    no_to_decline: str
+    empty_lead: str
+    empty_beat: str
+    empty_tribute: str
+    tip: str
+    tip_none: str
+    no_suggestion: str
+    hints_off: str
+    no_card: str
+    no_cards_named: str
+    no_move: str
+    moves_title: str
+    moves_more: str
+    or_pass: str
+    refused: str
+    hand_over: str
+    place_col: str
+    left_holding: str
+    level_change: str
+    level_same: str
+    level_up: str
+    level_reset: str
+    pass_a: str
+    failed_a: str
+    reset_a: str
+    won_match: str
+    match_capped: str
+    match_after: str
+    next_hand: str
+    quit_confirm: str
+    eof: str
+    thanks: str
+    saved: str
+    save_failed: str
+    help_title: str
+    help_headers: tuple[str, str]
+    pass_word: str
+    seat_n: str
+    team_n: str
+    help_rows: tuple[tuple[str, str], ...]
+
+
+EN = Words(
+    title="Guandan 掼蛋", hand_n="hand {n}", playing="playing {rank} ({team})",
+    wild="wild {card}", levels="Levels", hands_won="Hands won", us="Us", them="Them",
+    you="You", partner="Partner", left="Left", right="Right", your_hand="Your hand",
+    col_player="player",
+    col_bot="bot", col_cards="cards", col_trick="this trick", table="Table", empty="empty",
+    to_lead="{who} to lead", played_by="played by {who}", passed="passed", to_play="to play",
+    out_place="out: {place}",
+    places=("1st (头游)", "2nd (二游)", "3rd (三游)", "4th (末游)"),
+    ev_lead="{who} leads ", ev_play="{who} plays ", ev_pass="{who} passes",
+    ev_out="{who} is out: {place}.", ev_cleared="Everyone passed: {who} leads.",
+    ev_jiefeng="接风: {who} leads for their partner, who went out.",
+    ev_gives="{who} gives tribute (进贡): {card}.",
+    ev_gives_hidden="{who} gives tribute (进贡).",
+    ev_returns="{who} returns (还贡) {card} to {to}.",
+    ev_returns_hidden="{who} returns a card (还贡) to {to}.",
+    ev_hand_starts="Hand {n}, playing level {rank}.",
+    ev_lead_you="You lead ", ev_play_you="You play ", ev_pass_you="You pass",
+    ev_out_you="You are out: {place}.", ev_gives_you="You give tribute (进贡): {card}.",
+    ev_returns_you="You return (还贡) {card} to {to}.",
+    tribute="Tribute", return_word="Return",
+    anti="Anti-tribute (抗贡): the payers hold both big jokers, so no tribute.",
+    must_give="Tribute (进贡): give your highest card: {cards}.",
+    must_return="Return (还贡): give {who} one card back: {cards}.",
+    prompt_move="Your move> ", prompt_tribute="Tribute> ", prompt_return="Return> ",
+    turn_lead="Your turn: you lead: play any combination.",
+    turn_beat="Your turn: beat {pile} or pass.",
+    turn_nothing="Your turn: nothing you hold beats {pile}: pass (p or Enter).",
+    turn_help="Type cards or numbers; t 提示, h hint, ? help.",
+    hint="Hint", accept="Type y to play it, n to choose yourself.", tip="提示 {i}/{n}",
+    accept_give="Type y to give it, n to choose yourself.",
+    declined="Not played: type your own move.",
+    no_to_decline="there is no suggestion to decline: type cards, or t or h for one",
+    empty_lead="Enter does nothing on a lead: type cards or their numbers "
+               "(t 提示 suggests a play, m lists them).",
+    empty_beat="Enter passes only when nothing beats the table: type p to pass, or cards "
+               "to beat it (t 提示 suggests a play).",
+    empty_tribute="Type one of the cards shown, or its number (t or h suggests one).",
+    tip_none="提示: nothing beats the table: pass (p).",
+    no_suggestion="there is no suggestion to accept: type t or h first",
+    hints_off="hints are off for this game (--no-hints): t 提示 and m still work",
+    no_card="there is no card {n}: your hand has {count} cards, numbered 1-{count}",
+    no_cards_named="name at least one card, or type p to pass",
+    no_move="there is no play #{n}: the plays are numbered 1-{count} (m lists them)",
+    moves_title="{n} plays, weakest first (type #N to play one):",
+    moves_more="... and {n} more (#N plays any of them)", or_pass="or p to pass",
+    refused="Refused", hand_over="Hand {n} is over", place_col="place",
+    left_holding="{who} still held {cards}",
+    level_change="{team}: level {old} -> {new} ({gain})", level_same="{team}: level {old}",
+    level_up="+{n}", level_reset="back to 2",
+    pass_a="过A: {team} passed A!",
+    failed_a="过A failed: {team} at A, attempt {n} of {limit}.",
+    reset_a="{team} failed A {limit} times: back to level 2.",
+    won_match="{team} win the match!",
+    match_capped="The match stopped after {n} hands with no winner (the engine's hand cap).",
+    match_after="Score after hand {n}: {score}",
+    next_hand="Enter: next hand, q: stop ",
+    quit_confirm="The match is not over. Quit anyway?",
+    eof="End of input: leaving the game.", thanks="Thanks for playing.",
+    saved="Replay saved to {path} (tienlen replay {path})",
+    save_failed="could not save the replay to {path}: {error}",
+    help_title="Commands", help_headers=("type", "to"), pass_word="pass",
+    seat_n="Seat {n}", team_n="Team {a}+{b}",
+    help_rows=(
+        ("5h 5s  10h  SJ BJ", "play these cards (ranks 2-10 J Q K A, suits s h c d; jokers SJ BJ)"),
+        ("1 2 3", "play the cards with these numbers (shown under your hand)"),
+        ("p, pass", "pass (过牌); Enter passes when nothing beats the table"),
+        ("t, 提示", "the 提示 button: the next play that beats the table, weakest first"),
+        ("h, hint", "the best play, and why"),
+        ("y / n", "play the shown 提示 or hint / choose yourself"),
+        ("m, moves", "list your plays, numbered; #N plays one"),
+        ("?, help", "this help"),
+        ("q, quit", "leave the match (asks first)"),
+    ),
+)
+
+ZH = Words(
+    title="掼蛋训练模式", hand_n="第{n}局", playing="打{rank}（{team}）", wild="逢人配 {card}",
+    levels="级数", hands_won="胜局", us="我方", them="对方", you="你", partner="对家",
+    left="上家", right="下家", your_hand="你的手牌", col_player="玩家", col_bot="AI", col_cards="张数",
+    col_trick="本轮", table="桌面", empty="空", to_lead="{who}先出", played_by="{who}出的",
+    passed="过牌", to_play="出牌中", out_place="出完：{place}",
+    places=("头游", "二游", "三游", "末游"),
+    ev_lead="{who}首出 ", ev_play="{who}出牌 ", ev_pass="{who}过牌",
+    ev_out="{who}出完：{place}。", ev_cleared="其他人都过牌：{who}先出。",
+    ev_jiefeng="接风：{who}替出完的对家先出。",
+    ev_gives="{who}进贡 {card}。", ev_gives_hidden="{who}进贡。",
+    ev_returns="{who}向{to}还贡 {card}。", ev_returns_hidden="{who}向{to}还贡。",
+    ev_hand_starts="第{n}局，打{rank}。",
+    ev_lead_you="你首出 ", ev_play_you="你出牌 ", ev_pass_you="你过牌", ev_out_you="你出完：{place}。",
+    ev_gives_you="你进贡 {card}。", ev_returns_you="你向{to}还贡 {card}。",
+    tribute="进贡", return_word="还贡", anti="抗贡：进贡方持有两张大王，免于进贡。",
+    must_give="进贡：请交出你最大的牌：{cards}。",
+    must_return="还贡：还给{who}一张牌：{cards}。",
+    prompt_move="请出牌> ", prompt_tribute="进贡> ", prompt_return="还贡> ",
+    turn_lead="轮到你：你先出，任意牌型。", turn_beat="轮到你：压过 {pile} 或过牌。",
+    turn_nothing="轮到你：没有能压过 {pile} 的牌：过牌（p 或回车）。",
+    turn_help="输入牌或序号；t 提示，h 建议，? 帮助。",
+    hint="建议", accept="输入 y 出这手牌，n 自己选。", tip="提示 {i}/{n}",
+    accept_give="输入 y 交出这张牌，n 自己选。",
+    declined="不出这手：请自己出牌。",
+    no_to_decline="没有可以拒绝的建议：请输入牌，或按 t 或 h 获取建议",
+    empty_lead="首出时回车没有作用：请输入牌或序号（t 提示给出一手，m 列出全部）。",
+    empty_beat="只有没有能压的牌时回车才是过牌：输入 p 过牌，或输入能压过的牌（t 提示）。",
+    empty_tribute="请输入上面列出的一张牌或它的序号（t 或 h 给出建议）。",
+    tip_none="提示：没有能压的牌：过牌（p）。",
+    no_suggestion="没有可以接受的建议：请先按 t 或 h",
+    hints_off="本局关闭了建议（--no-hints）：t 提示和 m 仍可用",
+    no_card="没有第{n}张牌：你的手牌编号为 1-{count}",
+    no_cards_named="请至少输入一张牌，或输入 p 过牌",
+    no_move="没有第 #{n} 手：编号为 1-{count}（m 列出）",
+    moves_title="可出的牌共 {n} 手，从小到大（输入 #N 出牌）：",
+    moves_more="……还有 {n} 手（#N 也能出）", or_pass="或输入 p 过牌",
+    refused="不合规", hand_over="第{n}局结束", place_col="名次",
+    left_holding="{who}手里剩下 {cards}",
+    level_change="{team}：{old} → {new}（{gain}）", level_same="{team}：{old}",
+    level_up="升{n}级", level_reset="退回2",
+    pass_a="过A：{team}打过了A！", failed_a="{team}打A失败（第{n}次，共{limit}次）。",
+    reset_a="{team}打A失败{limit}次：退回2。",
+    won_match="{team}赢得比赛！", match_capped="已打满{n}局（引擎的局数上限），比赛结束，无胜者。",
+    match_after="第{n}局后比分：{score}",
+    next_hand="回车：下一局，q：结束 ", quit_confirm="比赛还没结束。确定退出？",
+    eof="输入结束：离开游戏。", thanks="谢谢参与。",
+    saved="录像已保存到 {path}（tienlen replay {path}）",
+    save_failed="无法保存录像到 {path}：{error}",
+    help_title="命令", help_headers=("输入", "作用"), pass_word="过牌",
+    seat_n="{n}号", team_n="{a}+{b}号队",
+    help_rows=(
+        ("5h 5s  10h  SJ BJ", "出这些牌（点数 2-10 J Q K A，花色 s h c d；王 SJ BJ）"),
+        ("1 2 3", "出手牌下方这些序号的牌"),
+        ("p, 过牌", "过牌；没有能压的牌时回车也是过牌"),
+        ("t, 提示", "提示：下一手能压过桌面的牌，从小到大"),
+        ("h, 建议", "最好的一手，并说明理由"),
+        ("y, 出牌 / n", "出提示或建议的那手牌 / 自己选"),
+        ("m", "列出可出的牌并编号；#N 出其中一手"),
+        ("?", "帮助"),
+        ("q", "退出比赛（先确认）"),
+    ),
+)
+
+#: The training mode's words by language code.
+WORDS: dict[str, Words] = {"en": EN, "zh": ZH}
+
+#: The refusals the session raises itself, with a message already in the session's language
+#: (a :class:`Words` field): the screen shows that message as it is, in either language.
+SESSION_DETAILS = frozenset({"NO_SUGGESTION", "NO_SUGGESTION_TO_DECLINE", "NO_SUCH_PLAY",
+                             "NO_CARDS", "HINTS_OFF"})
+
+# Every G8 code and finer detail in Chinese, as (what is wrong, what to do next): English
+# shows the engine's own message. A code with no finer detail is its own detail.
+#: Chinese wording of each refusal code: what is wrong, then what to do next.
+REFUSALS_ZH: dict[str, tuple[str, str]] = {
+    # the G8 codes
+    "INVALID_CARDS": ("牌型不合法", "请输入一手合法的牌（m 列出可出的牌）"),
+    "NOT_YOUR_TURN": ("还没轮到你", "请等其他玩家出牌"),
+    "CANNOT_PASS": ("首出不能过牌", "请出任意一手牌（t 提示给出一手）"),
+    "CARD_NOT_FOUND": ("你没有这些牌", "请输入你手里的牌，或手牌下方的序号"),
+    "HAND_EMPTY": ("你的牌已出完", "请等这一局结束"),
+    "INVALID_TRIBUTE": ("进贡或还贡的牌不对", "请输入上面列出的一张牌"),
+    "GAME_OVER": ("牌局已结束", "按回车开始下一局，或输入 q 结束"),
+    "STATE_CONFLICT": ("现在不能这样做", "输入 ? 查看可用的命令"),
+    # the engine's finer details
+    "DOES_NOT_BEAT": ("压不过桌面上的牌", "请出更大的同类牌或炸弹，或输入 p 过牌"),
+    "NOT_A_PLAY": ("这些牌不成牌型", "请输入一手合法的牌（m 列出可出的牌）"),
+    "NOT_A_READING": ("这些牌不能这样出", "请输入一手合法的牌（m 列出可出的牌）"),
+    "BAD_CARDS": ("无法识别的牌", "牌名如 5h 10s SJ BJ，或输入序号（? 帮助）"),
+    "NOT_HIGHEST": ("进贡必须是你最大的牌", "请交出上面列出的牌"),
+    "WILD_TRIBUTE": ("逢人配（红桃级牌）不能进贡", "请交出上面列出的、你最大的其他牌"),
+    "BAD_RETURN": ("还贡的牌必须是10及以下、非级牌的牌", "请还上面列出的一张牌"),
+    "NOT_ONE_CARD": ("进贡或还贡只能交一张牌", "请输入一张牌"),
+    "NOT_TRIBUTE_PHASE": ("现在不是进贡或还贡的时候", "请出牌"),
+    "WRONG_TRIBUTE_STEP": ("现在不是这一步", "请等进贡和还贡按顺序完成"),
+    "TRIBUTE_PENDING": ("进贡还没结束", "请等进贡和还贡完成后再出牌"),
+    "BAD_SEAT": ("座位号必须是 0-3", "请选 0-3 号座位"),
+    "UNKNOWN_ACTION": ("无法识别的动作", "请出牌、过牌、进贡或还贡"),
+    # the session's own refusals whose message comes from elsewhere (English)
+    "BAD_COMMAND": ("无法识别的命令", "输入 ? 查看命令"),
+    "NO_SUCH_NUMBER": ("没有这个序号的牌", "序号在手牌下方，从 1 开始"),
+    "NAMED_TWICE": ("同一张牌输入了两次", "每个序号只能用一次"),
+    "ONE_CARD": ("进贡或还贡只能交一张牌", "请输入一张牌或它的序号"),
+}
+
+
+def refusal_text(reason: str, detail: str, message: str, lang: str) -> str:
+    """A refusal as the screen says it, with its G8 code: in English the engine's message; in
+    Chinese what is wrong and what to do next, looked up by the finer detail (or the code).
+    A refusal of the session's own (:data:`SESSION_DETAILS`) is already in its language.
+
+    >>> refusal_text("INVALID_CARDS", "DOES_NOT_BEAT", "that does not beat the play", "en")
+    'that does not beat the play (INVALID_CARDS)'
+    >>> refusal_text("INVALID_CARDS", "DOES_NOT_BEAT", "that does not beat the play", "zh")
+    '压不过桌面上的牌：请出更大的同类牌或炸弹，或输入 p 过牌 (INVALID_CARDS)'
+    """
+    if lang == "zh" and detail not in SESSION_DETAILS:
+        what, todo = REFUSALS_ZH.get(detail) or REFUSALS_ZH.get(reason) or (reason, "")
+        return f"{what}：{todo} ({reason})" if todo else f"{what} ({reason})"
+    return f"{message} ({reason})"
+
+
+def default_lang() -> str:
+    """``"zh"`` when the locale is Chinese (LC_ALL, LC_MESSAGES, LANG, then the process's
+    locale), else ``"en"``."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name)
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    try:
+        loc = locale.getlocale()[0] or ""
+    except ValueError:
+        loc = ""
+    return "zh" if loc.lower().startswith("zh") else "en"
+
+
+def kind_name(kind: Kind, lang: str) -> str:
+    """``"pair 对子"`` in English (both names side by side), ``"对子"`` in Chinese.
+
+    >>> kind_name(Kind.PLATE, "en"), kind_name(Kind.PLATE, "zh")
+    ('plate 钢板', '钢板')
+    """
+    return kind.chinese if lang == "zh" else f"{kind.label} {kind.chinese}"
+
+
+def describe(play: Play, lang: str) -> str:
+    """The reading of ``play``: English words with the Chinese kind name beside them, or
+    Chinese alone.
+
+    >>> from tienlen.guandan import classify
+    >>> [describe(p, "zh") for p in classify("7s 7d 7c 10h 10h", 10)]
+    ['三带二 7', '炸弹 7（5张）']
+    >>> describe(classify("SJ SJ BJ BJ", 2)[0], "en")
+    'joker bomb · 天王炸'
+    """
+    if lang != "zh":
+        return f"{play.describe()} · {play.kind.chinese}"
+    return play_words(play, "zh")
+
+
+def explanation_text(why: Explanation, lang: str) -> str:
+    """A bot's or hint's reason (its :class:`~tienlen.games.guandan.explain.Explanation`) in
+    ``lang``: the wording comes from the reason's code and fields, never from English text.
+
+    >>> from tienlen.guandan import classify
+    >>> king = classify("Ks", 5)[0]
+    >>> explanation_text(Explanation("FOLLOW_GROUP", play=king), "zh")
+    '单张 K能压过，而且不拆散你的牌型'
+    """
+    return why.text(lang)
+
+
+# Older reason strings (before the bots gave an Explanation) in Chinese, for callers that hold
+# only the English text; {play} stands for the play's reading. The training mode words the
+# bots' Explanation instead (explanation_text). A reason not listed here is shown as written.
+_REASONS_TEXT_ZH = {
+    "the rules make you give your highest card": "规则要求你交出最大的牌",
+    "return a low card you do not need": "还一张你用不上的小牌",
+    "lead your lowest card": "先出你最小的牌",
+    "nothing beats the play on the table": "没有能压过桌面的牌",
+    "the smallest play that beats": "能压过的最小一手",
+    "this play empties your hand": "这手牌出完你的手牌",
+    "lead your {play}: it follows your plan and keeps your strong cards for later":
+        "先出{play}：符合你的牌型规划，把大牌留到后面",
+    "nothing you hold beats it": "你没有能压过的牌",
+    "your partner is winning this trick: let it stand": "对家正在赢这一轮：不要压",
+    "{play} beats it without breaking your plan": "{play}能压过，而且不拆散你的牌型",
+    "an opponent is close to going out: beat it even if it breaks a group":
+        "对手快出完了：即使拆牌也要压",
+    "bomb now: you are close to going out": "现在炸：你快出完了",
+    "bomb now: an opponent is close to going out": "现在炸：对手快出完了",
+    "keep your bombs and groups: it is too early to spend them": "保留炸弹和牌型：现在用太早",
+}
+_SCORES = " levels on simulated deals"
+
+
+def reason_text(reason: str, play: Play | None, lang: str) -> str:
+    """An older bot reason string for ``play`` (None: a pass or a card) in ``lang``: Chinese
+    for the L1/L2 reasons listed above, with the play's reading in Chinese; else as written.
+    Superseded by :func:`explanation_text`, which words the structured reason (the L3
+    search's sentences too); kept for callers that hold only the string.
+
+    >>> from tienlen.guandan import classify
+    >>> king = classify("Ks", 5)[0]
+    >>> reason_text("single K beats it without breaking your plan", king, "zh")
+    '单张 K能压过，而且不拆散你的牌型'
+    >>> reason_text("passing scores +0.50 levels on simulated deals", None, "zh")
+    '过牌在模拟牌局中平均得 +0.50 级'
+    """
+    if lang != "zh":
+        return reason
+    reading = play.describe() if play is not None else None
+    for english, chinese in _REASONS_TEXT_ZH.items():
+        if "{play}" not in english:
+            if reason == english:
+                return chinese
+            continue
+        if reading is not None and reason == english.format(play=reading):
+            assert play is not None
+            return chinese.format(play=describe(play, "zh"))
+    if reason.endswith(_SCORES) and " scores " in reason:
+        who, _, rate = reason[:-len(_SCORES)].rpartition(" scores ")
+        if who == "passing":
+            return f"过牌在模拟牌局中平均得 {rate} 级"
+        if play is not None and who == reading:
+            return f"{describe(play, 'zh')}在模拟牌局中平均得 {rate} 级"
+    return reason

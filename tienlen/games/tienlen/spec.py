@@ -1,0 +1,236 @@
+"""Tiến Lên at a table (:mod:`tienlen.table`): a match of a fixed number of hands,
+wrapping :class:`~tienlen.games.tienlen.match.Match`, its games and the bots without changing them.
+
+>>> from tienlen.table import get_spec
+>>> spec = get_spec("tienlen")
+>>> state = spec.new_match(seed=2, options={"hands": 1})
+>>> bots = [spec.make_bot("L1", seed=s) for s in range(4)]
+>>> while state.phase != "over":
+...     seat = state.turn
+...     _ = state.apply(bots[seat].act(state.bot_view(seat)), seat)
+>>> sorted(state.outcome()["places"])
+[1, 2, 3, 4]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tienlen.games.tienlen.actions import PASS, Action as GameAction
+from tienlen.games.tienlen.bots import LEVELS, make_bot
+from tienlen.games.tienlen.bots.base import Bot
+from tienlen.games.tienlen.cards import Cards
+from tienlen.games.tienlen.plays import Combo
+from tienlen.errors import CardParseError
+from tienlen.games.tienlen.match import Match
+from tienlen.games.tienlen.refusals import IllegalMoveError
+from tienlen.table.spec import Action, IllegalActionError, MatchTable, check_action, table_option
+from tienlen.games.tienlen.view import View
+
+__all__ = ["SPEC", "TienlenSpec", "TienlenTable", "TienlenTableBot", "DEFAULT_HANDS"]
+
+#: Hands in a table's match unless the table says otherwise.
+DEFAULT_HANDS = 5
+#: The longest match a table may ask for.
+MAX_HANDS = 1000
+HISTORY_TAIL = 24
+
+
+def _names(cards: Cards) -> list[str]:
+    return [c.ascii() for c in cards]
+
+
+def _combo_json(cards: Cards, combo: Combo | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": "play", "cards": _names(cards)}
+    if combo is not None:
+        out["combo"] = combo.kind.name.lower()
+        out["label"] = combo.describe()
+    return out
+
+
+def _record(action: GameAction) -> dict[str, Any]:
+    if action.cards is None:
+        return {"seat": action.seat, "kind": "pass"}
+    return dict(_combo_json(action.cards, action.combo), seat=action.seat)
+
+
+class TienlenTable(MatchTable):
+    """A Tiến Lên match at a table (see :class:`tienlen.table.TableState`)."""
+
+    game = "tienlen"
+
+    def __init__(self, seed: int, *, players: int = 4, hands: int = DEFAULT_HANDS) -> None:
+        self._match = Match(players, seed=seed)
+        self._hands = hands
+        self._trick: dict[int, dict[str, Any]] = {}
+
+    @property
+    def match(self) -> Match:
+        return self._match
+
+    @property
+    def seed(self) -> int:
+        return self._match.seed
+
+    @property
+    def players(self) -> int:
+        return self._match.players
+
+    @property
+    def phase(self) -> str:
+        if not self._match.game.is_over:
+            return "play"
+        return "over" if self._match.hand_number >= self._hands else "hand_over"
+
+    @property
+    def turn(self) -> int | None:
+        return self._match.game.turn
+
+    @property
+    def hand_number(self) -> int:
+        return self._match.hand_number
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        game = self._match.game
+        if game.turn is None:
+            return []
+        out: list[dict[str, Any]] = [{"kind": "pass"}] if game.can_pass() else []
+        from tienlen.games.tienlen.plays import classify
+
+        out.extend(_combo_json(m, classify(m, game.rules)) for m in game.legal_moves())
+        return out
+
+    def _check(self, action: Action, seat: int) -> tuple[dict[str, Any], Cards | None]:
+        a = check_action(action)
+        self._check_acting(seat)
+        if a["kind"] not in ("play", "pass"):
+            raise IllegalActionError("BAD_ACTION", "Tiến Lên has no tribute")
+        cards = None
+        if a["kind"] == "play":
+            try:
+                cards = Cards.parse(" ".join(a["cards"]))
+            except CardParseError as error:
+                raise IllegalActionError("INVALID_CARDS", str(error)) from None
+        return a, cards
+
+    def verify(self, action: Action, seat: int) -> None:
+        _, cards = self._check(action, seat)
+        game = self._match.game
+        try:
+            if cards is None:
+                game.verify_pass(seat)
+            else:
+                game.verify_play(cards, seat)
+        except IllegalMoveError as error:
+            raise IllegalActionError(error.reason.name, str(error)) from None
+
+    def apply(self, action: Action, seat: int) -> dict[str, Any]:
+        _, cards = self._check(action, seat)
+        game = self._match.game
+        leading = game.pile is None
+        try:
+            done = game.pass_turn(seat) if cards is None else game.play(cards, seat)
+        except IllegalMoveError as error:
+            raise IllegalActionError(error.reason.name, str(error)) from None
+        record = _record(done)
+        if leading:
+            self._trick = {}
+        self._trick[seat] = record
+        return record
+
+    def next_hand(self) -> None:
+        self._check_deal()
+        self._match.next_hand()
+        self._trick = {}
+
+    def bot_view(self, seat: int) -> View:
+        return self._match.game.view(seat)
+
+    def outcome(self) -> dict[str, Any] | None:
+        scores = self._match.hand_scores
+        if not scores:
+            return None
+        last = scores[-1]
+        return {"hand": len(scores), "places": list(last.places), "points": list(last.points),
+                "totals": list(self._match.totals), "hands": self._hands}
+
+    def view(self, seat: int) -> dict[str, Any]:
+        self._check_seat(seat)
+        game = self._match.game
+        v = game.view(seat)
+        pile = None
+        if v.pile is not None:
+            pile = dict(_combo_json(v.pile.cards, v.pile), seat=v.pile_owner)
+        return {
+            "game": "tienlen", "seat": seat, "players": self.players, "phase": self.phase,
+            "hand_number": self.hand_number, "hands": self._hands, "turn": v.turn,
+            "hand": _names(v.hand), "hand_sizes": list(v.card_counts), "pile": pile,
+            "trick": {str(s): a for s, a in self._trick.items()},
+            "locked": sorted(v.locked_seats), "finished": list(v.finished),
+            "must_include": None if v.must_include is None else v.must_include.ascii(),
+            "history": [_record(a) for a in v.history[-HISTORY_TAIL:]],
+            "can_pass": v.turn == seat and v.can_pass(),
+            "totals": list(self._match.totals),
+            "result": self.outcome() if self.phase in ("hand_over", "over") else None,
+        }
+
+
+class TienlenTableBot:
+    """A Tiến Lên bot (:func:`tienlen.games.tienlen.bots.make_bot`) answering action dicts; its
+    explanation is :func:`tienlen.games.tienlen.hints.hint` at its own level and seed."""
+
+    def __init__(self, level: str, bot: Bot, seed: int) -> None:
+        self._bot, self._level, self._seed = bot, level, seed
+        self.name = bot.name
+
+    def act(self, view: object) -> dict[str, Any]:
+        assert isinstance(view, View)
+        move = self._bot.choose(view)
+        if move is PASS:
+            return {"kind": "pass"}
+        assert isinstance(move, Cards)
+        return {"kind": "play", "cards": _names(move)}
+
+    def explain(self, view: object, lang: str = "en") -> tuple[dict[str, Any], str]:
+        # Tiến Lên's reasons are worded in English only (reason_langs): lang is not used.
+        assert isinstance(view, View)
+        from tienlen.games.tienlen.plays import classify
+        from tienlen.games.tienlen.hints import hint
+
+        h = hint(view, self._level, seed=self._seed)
+        if h.move is PASS:
+            return {"kind": "pass"}, str(h.reason)
+        assert isinstance(h.move, Cards)
+        return _combo_json(h.move, classify(h.move, view.rules)), str(h.reason)
+
+
+class TienlenSpec:
+    """Tiến Lên's entry in the table registry."""
+
+    name = "tienlen"
+    #: The game's name as players write it.
+    title = "Tiến Lên"
+    player_counts = (2, 3, 4)
+    bot_levels = LEVELS
+    hint_level = "L2"
+    reason_langs = ("en",)
+
+    def new_match(self, seed: int, *, players: int | None = None,
+                  options: Mapping[str, Any] | None = None) -> TienlenTable:
+        players = 4 if players is None else players
+        if players not in self.player_counts:
+            raise ValueError(f"Tiến Lên is played by 2-4; got players={players!r:.20}")
+        hands = table_option(options, "hands", DEFAULT_HANDS, MAX_HANDS, "Tiến Lên")
+        return TienlenTable(seed, players=players, hands=hands)
+
+    def make_bot(self, level: str, seed: int) -> TienlenTableBot:
+        canonical = next((n for n in LEVELS if isinstance(level, str) and n.lower() == level.lower()),
+                         None)
+        if canonical is None:
+            raise ValueError(f"unknown Tiến Lên bot level {level!r:.20}; choose from {', '.join(LEVELS)}")
+        return TienlenTableBot(canonical, make_bot(canonical, seed=seed), seed)
+
+
+#: The Tiến Lên spec that the table registry (:func:`tienlen.table.get_spec`) returns for "tienlen".
+SPEC = TienlenSpec()
