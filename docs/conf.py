@@ -123,9 +123,17 @@ NOT_API = {"tienlen.__main__"}
 
 
 def public_modules() -> list[str]:
-    names = ["tienlen", *(m.name for m in pkgutil.walk_packages(tienlen.__path__, "tienlen."))]
+    """Every module of the API by its own name: the old names of moved modules are aliases
+    of the new ones (the same module objects, tienlen._moved), documented once, at home."""
+    from tienlen._moved import FACADES, MOVED
+
+    aliases = set(MOVED) | set(FACADES)
+    names = ["tienlen", *(m.name for m in pkgutil.walk_packages(tienlen.__path__, "tienlen.",
+                                                               onerror=lambda name: None))]
     return [n for n in names
-            if n not in NOT_API and not any(part.startswith("_") for part in n.split("."))]
+            if n not in NOT_API and n not in aliases
+            and not any(n.startswith(old + ".") for old in aliases)
+            and not any(part.startswith("_") for part in n.split("."))]
 
 
 def public_names(module: ModuleType) -> list[str]:

@@ -22,7 +22,6 @@ __all__ = ["alias", "MOVED", "FACADES"]
 #: deprecated aliases (one warning on import), removed no earlier than 0.4.0.
 MOVED: dict[str, str] = {
     "tienlen.actions": "tienlen.games.tienlen.actions",
-    "tienlen.arena": "tienlen.games.tienlen.arena",
     "tienlen.cards": "tienlen.games.tienlen.cards",
     "tienlen.combos": "tienlen.games.tienlen.plays",
     "tienlen.game": "tienlen.games.tienlen.game",

@@ -4,8 +4,8 @@ the lock that keeps one writer per file.
 
 >>> from tienlen.arena import mean_interval
 >>> import numpy as np
->>> str(mean_interval(np.array([1.0, 2.0, 3.0])).mean)
-'2.0'
+>>> print(mean_interval(np.array([1.0, 2.0, 3.0])))
+2.000 [0.868, 3.132]
 """
 
 from __future__ import annotations

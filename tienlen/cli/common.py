@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 __all__ = ["symbols_fit", "use_ascii", "writable_file", "PROG", "EXIT_USAGE", "EXIT_INTERRUPTED",
-           "Subparsers", "plural", "seed_type", "count_type", "levels_type", "registered_game",
+           "plural", "seed_type", "count_type", "levels_type", "registered_game",
            "add_game_option", "add_game_options", "check_game_options", "sigterm_as_ctrl_c"]
 
 
