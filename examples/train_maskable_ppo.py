@@ -86,10 +86,10 @@ def train(args: argparse.Namespace) -> Path:
 
 
 def evaluate(path: Path, against: str, games: int, seed: int, jobs: int) -> dict:
-    from tienlen.games.tienlen import arena
+    from tienlen.arena import simulate
 
     spec = f"ppo:{path}"
-    result = arena.run([spec, against, against, against], games, seed=seed, jobs=jobs)
+    result = simulate("tienlen", [spec, against, against, against], games, seed=seed, jobs=jobs)
     stats = result.bot(0)
     print(result.table())
     return {"against": against, "games": games, "mean_place": stats.mean_place.value,

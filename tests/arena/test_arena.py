@@ -12,11 +12,16 @@ import numpy as np
 import pytest
 
 from tienlen import core
-from tienlen.games.tienlen.arena import ArenaError, ArenaInterrupted, ArenaResult, run
+from tienlen.arena import ArenaError, ArenaInterrupted, ArenaResult, simulate
 from tienlen.games.tienlen.bots import GreedyBot, RandomBot, make_bot
 from tienlen.games.tienlen.game import PASS
 from tienlen.games.tienlen.match import hand_seed
 from tienlen.games.tienlen.rules import Rules
+
+
+def run(lineup, games, *, players=4, **options):  # type: ignore[no-untyped-def]
+    """Tiến Lên's arena (tienlen.arena.simulate), four players unless told."""
+    return simulate("tienlen", lineup, games, players=players, **options)
 
 
 class _Recorder(GreedyBot):

@@ -14,13 +14,37 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tienlen.games.tienlen.arena import paired_test
+from tienlen.arena import (ArenaError, ArenaInterrupted, DuplicateResult, TeamUnit, files,
+                           plan, simulate)
+from tienlen.arena.files import ResultsError, TeamHeader
+from tienlen.arena.stats import paired_test
 from tienlen.cli import main
 from tienlen.guandan import Match
-from tienlen.games.guandan.arena import (DuplicateError, DuplicateInterrupted, DuplicateResult,
-                                   DuplicateUnit, GamesWriter, board_seed, bot_seed,
-                                   check_request, load, run)
+from tienlen.games.guandan.arena import SCHEMA, board_seed, bot_seed
 from tienlen.games.guandan.bots import GreedyBot
+from tienlen.games.guandan.rules import RuleConfig
+
+
+def run(team_a: Any, team_b: Any, *, matches: int | None = None, hands: int | None = None,
+        config: RuleConfig | None = None, **options: Any) -> Any:
+    """The duplicate arena (:func:`tienlen.arena.simulate` of Guandan): ``matches`` whole
+    matches or ``hands`` first hands."""
+    mode = "match" if matches is not None else "hand"
+    return simulate("guandan", [team_a, team_b], matches if matches is not None else hands,
+                    mode=mode, rules=config, **options)
+
+
+def GamesWriter(path: Any, *, teams: list[str], mode: str, seed: int, hand_cap: int, games: int,
+                resume: bool = False) -> files.GamesFile:
+    """A Guandan games file (:class:`tienlen.arena.files.GamesFile`) of a team run's header."""
+    header = TeamHeader((teams[0], teams[1]), mode, seed, hand_cap, RuleConfig(), "guandan",
+                        SCHEMA)
+    return files.GamesFile.open(path, header, games=games, resume=resume)
+
+
+def load(path: Any) -> Any:
+    """A Guandan games file's result."""
+    return files.load(path, schema=SCHEMA)
 
 # --- duplicate mirroring ---------------------------------------------------------------
 
@@ -115,11 +139,11 @@ def test_same_result_whatever_jobs(kind, games):
 
 
 def _unit(match_a: list[tuple[int, int]], hands: list[tuple[int, int]],
-          places_a: list[tuple[int, int]]) -> DuplicateUnit:
+          places_a: list[tuple[int, int]]) -> TeamUnit:
     """Boards where team A won the matches ``match_a[b]`` (per seating), with ``hands``
     hands and A's place sums ``places_a``; B gets the rest (10 places per hand)."""
     n = len(match_a)
-    u = DuplicateUnit.empty(0, n)
+    u = TeamUnit.empty(0, n)
     for b in range(n):
         for s in (0, 1):
             u.match_wins[b, s] = (match_a[b][s], 1 - match_a[b][s])
@@ -164,14 +188,14 @@ def test_capped_matches_are_won_by_neither():
 def test_results_of_units_with_gaps_and_overlaps():
     a = _unit([(1, 1)], [(1, 1)], [(3, 3)])
     b = _unit([(0, 0), (0, 1)], [(1, 1), (1, 1)], [(7, 7), (7, 3)])
-    late = DuplicateUnit(5, 7, *(getattr(b, name) for name in DuplicateUnit._ARRAYS))
+    late = TeamUnit(5, 7, *(getattr(b, name) for name in TeamUnit._ARRAYS))
     r = DuplicateResult(("A", "B"), "match", 0, 100, [late, a])   # any order, a gap
     assert r.board_ids.tolist() == [0, 5, 6] and r.boards == 3
     assert [row[0] for row in r.games_table()] == [0, 0, 5, 5, 6, 6]
     assert r.team("A").match_wins.value == pytest.approx((1 + 0 + 0.5) / 3)
-    with pytest.raises(DuplicateError, match="two units"):
+    with pytest.raises(ArenaError, match="two units"):
         DuplicateResult(("A", "B"), "match", 0, 100, [late, late])
-    with pytest.raises(DuplicateError, match="at least one board"):
+    with pytest.raises(ArenaError, match="at least one board"):
         DuplicateResult(("A", "B"), "match", 0, 100, [])
 
 
@@ -190,29 +214,31 @@ def test_paired_test_by_hand():
 
 
 @pytest.mark.parametrize("kwargs, words", [
-    ({"matches": 3}, "even"),
-    ({"hands": 0}, "even"),
-    ({"hands": True}, "even"),
-    ({}, "neither"),
-    ({"matches": 2, "hands": 2}, "both"),
-    ({"hands": 2, "jobs": 0}, "jobs"),
-    ({"hands": 2, "seed": -1}, "seed"),
-    ({"hands": 2, "hand_cap": 0}, "hand_cap"),
-    ({"hands": 2, "config": "standard"}, "RuleConfig"),
+    ({"games": 3}, "matches must be a positive even number"),
+    ({"games": 0, "mode": "hand"}, "hands must be a positive even number"),
+    ({"games": True, "mode": "hand"}, "even"),
+    ({"mode": "board"}, "mode must be 'match'"),
+    ({"seed": -1}, "seed"),
+    ({"hand_cap": 0}, "hand_cap"),
+    ({"rules": "standard"}, "RuleConfig"),
+    ({"players": 3}, "played by four"),
 ])
 def test_bad_requests_are_refused_with_a_reason(kwargs, words):
-    with pytest.raises(DuplicateError, match=words):
-        check_request("L2", "L1", **kwargs)
-    with pytest.raises(ValueError, match=words):
-        run("L2", "L1", **kwargs)
+    request = {"games": 2, **kwargs}
+    with pytest.raises(ArenaError, match=words):
+        plan("guandan", ["L2", "L1"], **request)
+    with pytest.raises(ArenaError, match="two teams"):
+        plan("guandan", ["L2", "L1", "L1"], 2)
+    with pytest.raises(ArenaError, match="jobs"):
+        simulate("guandan", ["L2", "L1"], 2, jobs=0)
 
 
 def test_bad_teams_are_refused():
-    with pytest.raises(DuplicateError, match="L9"):
+    with pytest.raises(ArenaError, match="L9"):
         run("L9", "L1", hands=2)
-    with pytest.raises(DuplicateError, match="bot factory"):
+    with pytest.raises(ArenaError, match="bot factory"):
         run(3, "L1", hands=2)   # type: ignore[arg-type]
-    with pytest.raises(DuplicateError, match="not a Guandan Bot"):
+    with pytest.raises(ArenaError, match="not a Guandan Bot"):
         run(lambda seed: object(), "L1", hands=2)   # type: ignore[arg-type,return-value]
 
 
@@ -234,7 +260,7 @@ class _Stopper(GreedyBot):
 
 def test_ctrl_c_keeps_the_completed_boards():
     _Stopper.calls = 0
-    with pytest.raises(DuplicateInterrupted) as stop:
+    with pytest.raises(ArenaInterrupted) as stop:
         run(_Stopper, "L2", hands=20, seed=3)
     partial = stop.value.result
     assert stop.value.games == 20
@@ -258,7 +284,7 @@ def test_games_file_reads_back(tmp_path):
     lines = path.read_text().splitlines()
     assert json.loads(lines[0])["schema"] == "tienlen.guandan.games"
     assert sum(1 for line in lines if '"board"' in line) == 6
-    with pytest.raises(DuplicateError, match="exists"):
+    with pytest.raises(ArenaError, match="exists"):
         GamesWriter(path, teams=["a", "b"], mode="match", seed=5, hand_cap=100, games=6)
     # Units land in completion order, each as its game lines then a closing line. A file
     # cut inside a unit (a crash) gives the complete units only.
@@ -269,11 +295,11 @@ def test_games_file_reads_back(tmp_path):
     torn.write_text("\n".join([lines[0], *lines[first - 2:first + 1], lines[other]]) + "\n")
     assert load(torn).games_table() == result.games_table()[:2]
     torn.write_text("\n".join([lines[0], lines[other]]) + "\n")
-    with pytest.raises(DuplicateError, match="no complete unit"):
+    with pytest.raises(ArenaError, match="no complete unit"):
         load(torn)
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"schema": "something else"}\n')
-    with pytest.raises(DuplicateError, match="not a Guandan games file"):
+    with pytest.raises(ArenaError, match="not a Guandan games file"):
         load(bad)
 
 
@@ -360,7 +386,7 @@ def test_sim_cli_ctrl_c_prints_the_completed_boards_and_exits_130(tmp_path):
     assert child.exitstatus == 130, text
     assert stopped < 10.0, stopped
     assert "Traceback" not in text
-    done = re.search(r"Interrupted: (\d+) of 400 games played in complete boards", text)
+    done = re.search(r"Interrupted: (\d+) of 400 hands played in complete boards", text)
     assert done and 0 < int(done[1]) < 400 and int(done[1]) % 2 == 0, text
     assert f"{done[1]} hands ({int(done[1]) // 2} boards x 2 seatings), seed 3" in text
     # The games file holds exactly the boards in the table (the workers' chunks may leave
@@ -415,7 +441,6 @@ HOSTILE_GUANDAN = {
 def test_hostile_guandan_value_is_results_error(tmp_path, match_file_lines, name) -> None:
     # Issue 24: Infinity and 2**70 raised OverflowError from int() or a numpy store, and
     # impossible values (levels [300, 2]) were loaded; each field is checked once now.
-    from tienlen.games.tienlen.results import ResultsError
 
     lines = list(match_file_lines)
     where, edit = HOSTILE_GUANDAN[name]
@@ -428,7 +453,7 @@ def test_hostile_guandan_value_is_results_error(tmp_path, match_file_lines, name
     path.write_text("\n".join(lines) + "\n")
     with pytest.raises(ResultsError, match=r"g\.jsonl:\d+: a bad (header|unit)") as caught:
         load(path)
-    assert isinstance(caught.value, DuplicateError)
+    assert isinstance(caught.value, ArenaError)
 
 
 #: The hostile values a Parquet unit can hold (Arrow has no int of 2**70; a unit's span
@@ -456,7 +481,6 @@ def test_hostile_guandan_parquet_value_is_results_error(tmp_path, match_dataset,
     import pyarrow
     import pyarrow.parquet as pq
 
-    from tienlen.games.tienlen.results import ResultsError
 
     path = tmp_path / "g.parquet"
     shutil.copytree(match_dataset, path)
@@ -478,7 +502,7 @@ def test_hostile_guandan_parquet_value_is_results_error(tmp_path, match_dataset,
     with pytest.raises(ResultsError, match=r"g\.parquet(/_run\.json)?: (a bad header|no readable)"
                        r"|unit-\d+-\d+\.parquet: (a bad|not a readable) unit") as caught:
         load(path)
-    assert isinstance(caught.value, DuplicateError)
+    assert isinstance(caught.value, ArenaError)
     assert load(match_dataset).boards == 2      # the checks accept what a run writes
 
 
@@ -496,42 +520,41 @@ def test_guandan_writer_holds_writer_lock(tmp_path) -> None:
 
     path = tmp_path / "g.jsonl"
     with GamesWriter(path, teams=["a", "b"], mode="hand", seed=5, hand_cap=100, games=2):
-        with pytest.raises(DuplicateError, match="being written by another run"):
-            WriterLock.acquire(path, DuplicateError)
-    with WriterLock.acquire(path, DuplicateError) as lock:
+        with pytest.raises(ArenaError, match="being written by another run"):
+            WriterLock.acquire(path, ArenaError)
+    with WriterLock.acquire(path, ArenaError) as lock:
         assert lock.held
     # A refused writer (the file exists) leaves the lock free.
-    with pytest.raises(DuplicateError, match="exists"):
+    with pytest.raises(ArenaError, match="exists"):
         GamesWriter(path, teams=["a", "b"], mode="hand", seed=5, hand_cap=100, games=2)
-    WriterLock.acquire(path, DuplicateError).release()
+    WriterLock.acquire(path, ArenaError).release()
 
 
 def test_an_interrupted_games_file_resumes_to_the_whole_run(tmp_path) -> None:
     """Issue 25: a Guandan games file cut anywhere resumes (its torn tail cut off) and ends
     as the file of the uninterrupted run; the units on file are not played again."""
-    from tienlen.games.guandan import arena
 
     path = tmp_path / "g.jsonl"
-    with arena.GamesWriter(path, teams=["L1+L1", "L1+L1"], mode="hand", seed=3, hand_cap=100,
+    with GamesWriter(path, teams=["L1+L1", "L1+L1"], mode="hand", seed=3, hand_cap=100,
                            games=12) as out:
-        arena.run("L1", "L1", hands=12, seed=3, unit_deals=2, on_unit=out.write)
-    whole = arena.load(path)
+        run("L1", "L1", hands=12, seed=3, unit_deals=2, on_unit=out.write)
+    whole = load(path)
     data = path.read_bytes()
     cut = data[:data.index(b'{"unit": [2, 4]}') + 5]           # inside unit 2..4's line
     path.write_bytes(cut)
-    assert arena.load(path).boards == 2
+    assert load(path).boards == 2
     played = []
-    with arena.GamesWriter(path, teams=["L1+L1", "L1+L1"], mode="hand", seed=3, hand_cap=100,
+    with GamesWriter(path, teams=["L1+L1", "L1+L1"], mode="hand", seed=3, hand_cap=100,
                            games=16, resume=True) as out:
         assert [u.start for u in out.units] == [0] and out.played == 4
-        result = arena.run("L1", "L1", hands=16, seed=3, unit_deals=2, done=out.units,
+        result = run("L1", "L1", hands=16, seed=3, unit_deals=2, done=out.units,
                            on_unit=lambda u: (played.append(u.start), out.write(u)))
     assert played == [2, 4, 6]
-    again = arena.load(path)
+    again = load(path)
     assert again.games_table() == result.games_table()
     assert again.games_table()[:len(whole.games_table())] == whole.games_table()
-    with pytest.raises(arena.GamesFileError, match="its seed is 3, this run's is 4"):
-        arena.GamesWriter(path, teams=["L1+L1", "L1+L1"], mode="hand", seed=4, hand_cap=100,
+    with pytest.raises(ResultsError, match="its seed is 3, this run's is 4"):
+        GamesWriter(path, teams=["L1+L1", "L1+L1"], mode="hand", seed=4, hand_cap=100,
                           games=16, resume=True)
 
 
@@ -547,24 +570,22 @@ def test_a_parquet_games_file_holds_the_games_of_the_jsonl_file(tmp_path) -> Non
     pa = pytest.importorskip("pyarrow")
     import pyarrow.dataset
 
-    from tienlen.games.tienlen import results
-    from tienlen.games.guandan import arena
 
-    files = {}
+    paths = {}
     for suffix in (".jsonl", ".parquet"):
-        files[suffix] = path = tmp_path / f"g{suffix}"
-        with arena.GamesWriter(path, teams=["L2+L2", "L1+L1"], mode="hand", seed=5,
+        paths[suffix] = path = tmp_path / f"g{suffix}"
+        with GamesWriter(path, teams=["L2+L2", "L1+L1"], mode="hand", seed=5,
                                hand_cap=100, games=10) as out:
-            arena.run("L2", "L1", hands=10, seed=5, unit_deals=2, jobs=2, on_unit=out.write)
-    jsonl, parquet = (arena.load(files[s]) for s in (".jsonl", ".parquet"))
+            run("L2", "L1", hands=10, seed=5, unit_deals=2, jobs=2, on_unit=out.write)
+    jsonl, parquet = (load(paths[s]) for s in (".jsonl", ".parquet"))
     assert parquet.games_table() == jsonl.games_table()
     assert (parquet.names, parquet.mode, parquet.seed) == (("L2+L2", "L1+L1"), "hand", 5)
-    header = json.loads((files[".parquet"] / "_run.json").read_text())
+    header = json.loads((paths[".parquet"] / "_run.json").read_text())
     assert header["game"] == "guandan" and header["version"] == 2 and header["games"] == 10
     # The dataset reads as one table, with the JSON lines' game rows (but the seconds
     # spent deciding, which differ from run to run).
-    table = pa.dataset.dataset(files[".parquet"], format="parquet").to_table()
-    rows = [json.loads(line) for line in files[".jsonl"].read_text().splitlines()[1:]
+    table = pa.dataset.dataset(paths[".parquet"], format="parquet").to_table()
+    rows = [json.loads(line) for line in paths[".jsonl"].read_text().splitlines()[1:]
             if '"board"' in line]
 
     def games(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -574,58 +595,55 @@ def test_a_parquet_games_file_holds_the_games_of_the_jsonl_file(tmp_path) -> Non
     assert len(rows) == 10 and games(table.to_pylist()) == games(rows)
     # A Tiến Lên dataset is not a Guandan one, and the other way round.
     tienlen_file = tmp_path / "t.parquet"
-    with results.GamesFile.open(tienlen_file, results.RunHeader.of(["L1", "random"], 2, seed=5),
-                                games=4) as out:
-        from tienlen.games.tienlen.arena import run as run_tienlen
-
-        run_tienlen(["L1", "random"], 4, players=2, seed=5, unit_deals=2, on_unit=out.write)
-    with pytest.raises(arena.GamesFileError, match="not a Guandan games file"):
-        arena.load(tienlen_file)
-    with pytest.raises(results.ResultsError, match="not a tienlen games file"):
-        results.load(files[".parquet"])
-    with pytest.raises(DuplicateError, match="exists"):
-        arena.GamesWriter(files[".parquet"], teams=["a", "b"], mode="hand", seed=5,
+    tienlen_run = plan("tienlen", ["L1", "random"], 4, seed=5)
+    with files.GamesFile.open(tienlen_file, tienlen_run.header, games=4) as out:
+        tienlen_run.play(unit_deals=2, on_unit=out.write)
+    with pytest.raises(ResultsError, match="not a Guandan games file"):
+        load(tienlen_file)
+    with pytest.raises(ResultsError, match="not a tienlen games file"):
+        files.load(paths[".parquet"], schema=files.SCHEMA)
+    with pytest.raises(ArenaError, match="exists"):
+        GamesWriter(paths[".parquet"], teams=["a", "b"], mode="hand", seed=5,
                           hand_cap=100, games=10)
 
 
 def test_an_interrupted_parquet_file_resumes_to_the_whole_run(tmp_path) -> None:
     pytest.importorskip("pyarrow")
-    from tienlen.games.guandan import arena
 
     path = tmp_path / "g.parquet"
     teams = ["L1+L1", "L1+L1"]
-    with arena.GamesWriter(path, teams=teams, mode="hand", seed=3, hand_cap=100,
+    with GamesWriter(path, teams=teams, mode="hand", seed=3, hand_cap=100,
                            games=12) as out:
-        arena.run("L1", "L1", hands=12, seed=3, unit_deals=2, on_unit=out.write)
-    whole = arena.load(path)
+        run("L1", "L1", hands=12, seed=3, unit_deals=2, on_unit=out.write)
+    whole = load(path)
     # An interruption: the last two units gone, one of them caught half-written.
     units = sorted(p for p in path.iterdir() if p.name.startswith("unit-"))
     assert len(units) == 3
     units[2].unlink()
     units[1].rename(path / f".{units[1].name}.tmp")
-    assert arena.load(path).boards == 2
+    assert load(path).boards == 2
     # Another run's resume is refused, the dataset untouched (its torn unit too).
     before = _snapshot(path)
-    with pytest.raises(arena.GamesFileError, match="its seed is 3, this run's is 4"):
-        arena.GamesWriter(path, teams=teams, mode="hand", seed=4, hand_cap=100, games=16,
+    with pytest.raises(ResultsError, match="its seed is 3, this run's is 4"):
+        GamesWriter(path, teams=teams, mode="hand", seed=4, hand_cap=100, games=16,
                           resume=True)
     assert _snapshot(path) == before
     played = []
-    with arena.GamesWriter(path, teams=teams, mode="hand", seed=3, hand_cap=100, games=16,
+    with GamesWriter(path, teams=teams, mode="hand", seed=3, hand_cap=100, games=16,
                            resume=True) as out:
         assert [u.start for u in out.units] == [0] and out.played == 4
-        result = arena.run("L1", "L1", hands=16, seed=3, unit_deals=2, done=out.units,
+        result = run("L1", "L1", hands=16, seed=3, unit_deals=2, done=out.units,
                            on_unit=lambda u: (played.append(u.start), out.write(u)))
     assert played == [2, 4, 6]
     assert not list(path.glob(".*.tmp"))
-    again = arena.load(path)
+    again = load(path)
     assert again.games_table() == result.games_table()
     assert again.games_table()[:len(whole.games_table())] == whole.games_table()
     assert json.loads((path / "_run.json").read_text())["games"] == 16
     # A run shorter than the games on file is refused, untouched.
     before = _snapshot(path)
-    with pytest.raises(arena.GamesFileError, match="ask for at least 16 games"):
-        arena.GamesWriter(path, teams=teams, mode="hand", seed=3, hand_cap=100, games=8,
+    with pytest.raises(ResultsError, match="ask for at least 16 hands"):
+        GamesWriter(path, teams=teams, mode="hand", seed=3, hand_cap=100, games=8,
                           resume=True)
     assert _snapshot(path) == before
     # A unit holding a value no run writes is refused by the JSON lines' checks.
@@ -634,8 +652,8 @@ def test_an_interrupted_parquet_file_resumes_to_the_whole_run(tmp_path) -> None:
     first = sorted(path.glob("unit-*.parquet"))[0]
     table = pq.read_table(first)
     pq.write_table(table.set_column(3, "hands", pa_array([0] * table.num_rows)), first)
-    with pytest.raises(arena.GamesFileError, match="a bad unit.*hands"):
-        arena.load(path)
+    with pytest.raises(ResultsError, match="a bad unit.*hands"):
+        load(path)
 
 
 @pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])

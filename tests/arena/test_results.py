@@ -1,4 +1,4 @@
-"""Arena games streamed to disk (tienlen.games.tienlen.results) and the work-unit seam of arena.run:
+"""Arena games streamed to disk (tienlen.arena.files) and the work-unit seam of a run:
 unit boundaries, interruptions and resumes never change the results."""
 
 from __future__ import annotations
@@ -8,12 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from tienlen.games.tienlen import arena
-from tienlen.games.tienlen.arena import ArenaError, Unit, run
+from tienlen import arena
+from tienlen.arena import ArenaError, Unit, simulate
+from tienlen.arena.files import GamesFile, ResultsError, RunHeader, load, read
 from tienlen.games.tienlen.bots import RandomBot
 from tienlen.games.tienlen.match import hand_seed
-from tienlen.games.tienlen.results import GamesFile, ResultsError, RunHeader, load, read
 from tienlen.games.tienlen.rules import Rules
+
+
+def run(lineup, games, *, players=4, **options):  # type: ignore[no-untyped-def]
+    """Tiến Lên's arena (tienlen.arena.simulate), four players unless told."""
+    return simulate("tienlen", lineup, games, players=players, **options)
 
 LINEUP = ["L1", "random", "L1"]
 PLAYERS = 3
@@ -411,7 +416,7 @@ def test_refused_second_writer_changes_nothing(tmp_path: Path, suffix: str) -> N
 
 _HOLD = """
 import sys, time
-from tienlen.games.tienlen.results import GamesFile, RunHeader
+from tienlen.arena.files import GamesFile, RunHeader
 out = GamesFile.open(sys.argv[1], RunHeader.of({lineup!r}, {players}, seed=7), games=12,
                      resume=True)
 print("locked", flush=True)

@@ -22,10 +22,10 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from tienlen.games.tienlen import arena
+from tienlen import arena
 
-from tienlen.games.tienlen import results  # noqa: E402
-from tienlen.games.tienlen.arena import ArenaError, Unit, run  # noqa: E402
+from tienlen.arena import files  # noqa: E402
+from tienlen.arena import ArenaError, Unit, simulate  # noqa: E402
 from tienlen.games.tienlen.bots import RandomBot  # noqa: E402
 from tienlen.cli import main  # noqa: E402
 from tienlen.games.tienlen.game import PASS  # noqa: E402
@@ -35,6 +35,11 @@ from tienlen.arena.scale import (ClientExecutor, ScaleError, dask_executor, pars
 LINEUP = ["L1", "random", "L1", "L1"]
 GAMES = 400
 
+
+
+def run(lineup, games, *, players=4, **options):  # type: ignore[no-untyped-def]
+    """Tiến Lên's arena (tienlen.arena.simulate), four players unless told."""
+    return simulate("tienlen", lineup, games, players=players, **options)
 
 def same(a: arena.ArenaResult, b: arena.ArenaResult) -> bool:
     return (a.names == b.names and a.places.shape == b.places.shape
@@ -245,7 +250,7 @@ def test_an_interrupted_cli_run_resumes_to_the_serial_result(
             child.kill()
     assert child.returncode == 130, err
     assert "games are in" in err and "--resume" in err and "Traceback" not in err
-    on_file = results.read(path)
+    on_file = files.read(path)
     assert 3 <= len(on_file.units) < 50 and on_file.games == 800
 
     # Resumed: only the missing units are played.
@@ -253,7 +258,7 @@ def test_an_interrupted_cli_run_resumes_to_the_serial_result(
     _, err = capsys.readouterr()
     assert status == 0 and f"resuming {path}: {on_file.played} of 800 games" in err
     expected = run(LINEUP, 800, seed=5)
-    assert same(results.load(path), expected)
+    assert same(files.load(path), expected)
     record = json.loads(report.read_text())
     assert [b["decisions"] for b in record["bots"]] == expected.decisions.tolist()
 
@@ -280,7 +285,7 @@ def test_a_cluster_started_with_the_dask_commands_gives_the_serial_results(
         status = main(["sim", "--bots", "L1,random,L1,L1", "--games", "4000", "--seed", "9",
                        "--scheduler", address, "--out", str(path)])
         assert status == 0, capsys.readouterr().err
-        assert same(results.load(path), run(LINEUP, 4000, seed=9))
+        assert same(files.load(path), run(LINEUP, 4000, seed=9))
     finally:
         for proc in reversed(procs):
             proc.terminate()
@@ -299,24 +304,21 @@ def _same_boards(a, b) -> bool:
 
 @pytest.fixture(scope="module")
 def guandan_serial():
-    from tienlen.games.guandan import arena as guandan_arena
 
-    return guandan_arena.run("L1", "L1", hands=60, seed=21)
+    return simulate("guandan", ["L1", "L1"], 60, mode="hand", seed=21)
 
 
 def test_a_cluster_plays_guandan_boards_as_a_serial_run(cluster, guandan_serial) -> None:
-    from tienlen.games.guandan import arena as guandan_arena
 
     _, client = cluster
     units = []
-    result = guandan_arena.run("L1", "L1", hands=60, seed=21, executor=ClientExecutor(client),
+    result = simulate("guandan", ["L1", "L1"], 60, mode="hand", seed=21, executor=ClientExecutor(client),
                                unit_deals=4, on_unit=units.append)
     assert _same_boards(result, guandan_serial)
     assert sorted(u.start for u in units) == list(range(0, 30, 4))
 
 
 def test_a_killed_worker_loses_no_guandan_game(cluster, guandan_serial) -> None:
-    from tienlen.games.guandan import arena as guandan_arena
 
     _, client = cluster
     client.wait_for_workers(2, timeout=60)
@@ -332,7 +334,7 @@ def test_a_killed_worker_loses_no_guandan_game(cluster, guandan_serial) -> None:
         else:
             after_kill.append(unit.start)
 
-    result = guandan_arena.run("L1", "L1", hands=60, seed=21, executor=ClientExecutor(client),
+    result = simulate("guandan", ["L1", "L1"], 60, mode="hand", seed=21, executor=ClientExecutor(client),
                                unit_deals=2, on_unit=on_unit)
     assert killed and len(after_kill) == 14
     assert _same_boards(result, guandan_serial)
@@ -398,17 +400,16 @@ def _file_state(path: Path) -> object:
 @pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
 def test_guandan_sim_resumes_on_a_scheduler_to_the_serial_result(cluster, tmp_path: Path,
                                                                  capsys, suffix) -> None:
-    from tienlen.games.guandan import arena as guandan_arena
 
     local, _ = cluster
     out = tmp_path / f"boards{suffix}"
     args = ["sim", "--game", "guandan", "--bots", "L1,L1", "--seed", "21", "--out", str(out),
             "--unit-games", "8", "--scheduler", local.scheduler_address]
     assert main([*args, "--hands", "24"]) == 0
-    assert guandan_arena.load(out).games == 24
+    assert files.load(out).games == 24
     assert main([*args, "--hands", "60", "--resume"]) == 0
     assert "resuming" in capsys.readouterr().err
-    assert _same_boards(guandan_arena.load(out), guandan_arena.run("L1", "L1", hands=60, seed=21))
+    assert _same_boards(files.load(out), simulate("guandan", ["L1", "L1"], 60, mode="hand", seed=21))
     header = json.loads((out / "_run.json").read_text() if suffix == ".parquet"
                         else out.read_text().splitlines()[0])
     assert header["game"] == "guandan" and header["version"] == 2

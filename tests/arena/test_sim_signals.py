@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tienlen.games.tienlen import results
-from tienlen.games.guandan import arena as gd_arena
+from tienlen.arena import files
 
 psutil = pytest.importorskip("psutil")
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="POSIX signals")
@@ -95,7 +94,7 @@ def resume_and_check(path: Path) -> None:
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "resuming" in done.stderr
-    loaded = results.load(path)
+    loaded = files.load(path)
     assert loaded.games == 600 and loaded.places.shape[0] == 150
 
 
@@ -120,7 +119,7 @@ def test_sim_jobs_sigterm_leaves_no_worker_and_resumes(tmp_path: Path, to_group:
     assert run.returncode == 130, err
     assert "--resume" in err and "Traceback" not in err
     assert_all_exit(children)
-    on_file = results.read(path).played
+    on_file = files.read(path).played
     assert 0 < on_file < 600
     resume_and_check(path)
 
@@ -156,7 +155,7 @@ def test_guandan_sim_jobs_sigterm_leaves_no_worker(tmp_path: Path) -> None:
     assert run.returncode == 130, err
     assert "Interrupted" in out and "Traceback" not in err
     assert_all_exit(children)
-    assert 0 < gd_arena.load(path).games < 400
+    assert 0 < files.load(path).games < 400
 
 
 def test_guandan_sim_jobs_parent_killed_leaves_no_worker(tmp_path: Path) -> None:
@@ -171,7 +170,7 @@ def test_guandan_sim_jobs_parent_killed_leaves_no_worker(tmp_path: Path) -> None
     finally:
         run.kill()
     assert_all_exit(children)
-    assert gd_arena.load(path).games > 0
+    assert files.load(path).games > 0
 
 
 def test_an_idle_pool_worker_outlasts_sigterm_quietly(capfd) -> None:

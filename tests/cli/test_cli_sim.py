@@ -13,7 +13,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from tienlen.games.tienlen import arena
+from tienlen.arena import simulate
 from tienlen.cli import main
 from test_cli_play import child_env, strip
 
@@ -43,7 +43,7 @@ def test_sim_prints_a_table_and_writes_the_same_results_as_json(
         assert column in header
     assert "95% confidence interval" in out
 
-    expected = arena.run(["L1", "random"], 40, players=2, seed=3)
+    expected = simulate("tienlen", ["L1", "random"], 40, seed=3)
     record = json.loads(path.read_text(encoding="utf-8"))
     assert record["schema"] == "tienlen.sim" and record["version"] == 1
     assert (record["games"], record["deals"], record["players"], record["seed"]) == (40, 20, 2, 3)
@@ -130,7 +130,9 @@ def test_sim_refuses_an_unwritable_json_path_before_playing(
     def no_run(*args: object, **kwargs: object) -> None:
         raise AssertionError("the simulation ran before the output path was checked")
 
-    monkeypatch.setattr(arena, "run", no_run)
+    from tienlen.arena.runs import Run
+
+    monkeypatch.setattr(Run, "play", no_run)
     for path, why in [(tmp_path / "missing" / "x.json", "does not exist"),
                       (tmp_path, "is a directory")]:
         status, out, err = sim(capsys, "--bots", "L1", "--games", "4", "--json", str(path))
@@ -153,15 +155,17 @@ def test_sim_default_games_fit_the_seat_rotations(
     monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Issue 11 #7: `sim --players 3` failed with its own default of 100 games.
+    from tienlen.arena import runs
+
     asked = {}
+    real_plan = runs.plan
 
-    def fake_run(lineup, games, **kwargs):  # type: ignore[no-untyped-def]
+    def plan(game, lineup, games, **kwargs):  # type: ignore[no-untyped-def]
         asked["games"] = games
-        return real_run(["L1"] * kwargs["players"], kwargs["players"],
-                        players=kwargs["players"])
+        players = kwargs["players"]
+        return real_plan(game, lineup, players, **kwargs)      # one deal is enough here
 
-    real_run = arena.run
-    monkeypatch.setattr(arena, "run", fake_run)
+    monkeypatch.setattr(runs, "plan", plan)
     status, _, err = sim(capsys, "--bots", "L1", "--players", str(players))
     assert status == 0, err
     assert asked["games"] == games and games % players == 0
@@ -206,7 +210,7 @@ def test_sim_table_fits_60_columns_without_splitting_a_number() -> None:
 
     from tienlen.tui.sim_view import results_table
 
-    result = arena.run(["L2", "L1", "L1", "random"], 40, seed=1)
+    result = simulate("tienlen", ["L2", "L1", "L1", "random"], 40, seed=1)
     console = Console(width=60, record=True, color_system=None)
     console.print(results_table(result, 1.0, width=60))
     lines = console.export_text().splitlines()

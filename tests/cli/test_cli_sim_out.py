@@ -9,9 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tienlen.games.tienlen import arena
-
-from tienlen.games.tienlen import results
+from tienlen.arena import files, simulate
 from tienlen.cli import main
 
 
@@ -30,14 +28,14 @@ def test_out_writes_every_game_and_resume_extends_the_run(
     path, report = tmp_path / "games.jsonl", tmp_path / "r.json"
     status, _, err = sim(capsys, *ARGS, "--games", "60", "--out", str(path), "--unit-games", "9")
     assert (status, err) == (0, "")
-    assert results.load(path).places.tolist() == arena.run(
-        ["L1", "random", "L1"], 60, players=3, seed=4).places.tolist()
+    assert files.load(path).places.tolist() == simulate(
+        "tienlen", ["L1", "random", "L1"], 60, players=3, seed=4).places.tolist()
     # More games on the same file: the first 60 are kept, only the new deals are played.
     status, out, err = sim(capsys, *ARGS, "--games", "120", "--out", str(path), "--resume",
                            "--jobs", "2", "--json", str(report))
     assert status == 0 and "resuming" in err and "60 of 120 games on file" in err
-    expected = arena.run(["L1", "random", "L1"], 120, players=3, seed=4)
-    assert results.load(path).places.tolist() == expected.places.tolist()
+    expected = simulate("tienlen", ["L1", "random", "L1"], 120, players=3, seed=4)
+    assert files.load(path).places.tolist() == expected.places.tolist()
     record = json.loads(report.read_text())
     assert [b["decisions"] for b in record["bots"]] == expected.decisions.tolist()
     assert "120 games (40 deals × 3 seat rotations)" in out
@@ -124,4 +122,4 @@ def test_two_resumes_of_same_file_at_once_second_refused(tmp_path: Path, suffix:
     assert second.returncode == 2, second.stderr
     assert "is being written by another run" in second.stderr
     assert "Traceback" not in second.stderr
-    assert results.load(path).games == 1000
+    assert files.load(path).games == 1000

@@ -136,9 +136,9 @@ def test_strength_tables_have_the_shape_arena_prints() -> None:
     """docs/strength.md's tables are ``ArenaResult.table()`` and ``compare()`` of long
     runs: each table's title, header and rule lines are the real ones, and every row and
     comparison has the real row's shape (a bot's name taken as a word)."""
-    from tienlen.games.tienlen import arena
+    from tienlen.arena import simulate
 
-    result = arena.run(["L1", "L1", "random", "random"], 8, seed=1)
+    result = simulate("tienlen", ["L1", "L1", "random", "random"], 8, seed=1)
     real = result.table().splitlines()
     title, header, rule = real[0], real[2], real[3]
     row_shape = shape(re.sub(r"^\| [^|]+ \|", "| BOT |", real[4]))

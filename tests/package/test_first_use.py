@@ -307,12 +307,12 @@ def test_guandan_sim_gives_no_p_value_on_a_few_boards_and_says_why() -> None:
 
 def test_a_piped_sim_table_never_wraps_a_bot_name() -> None:
     """Not in a terminal the table was cut to 80 columns and wrapped "L3(iteration / s=1000)"."""
-    from tienlen.games.tienlen import arena
+    from tienlen.arena import simulate
     from tienlen.games.tienlen.bots import make_bot
     from tienlen.tui.sim_view import print_table, results_table
 
     long_name = functools.partial(make_bot, "L3", iterations=1000)
-    result = arena.run([long_name, "L2", "L2", "L2"], 4, seed=1)
+    result = simulate("tienlen", [long_name, "L2", "L2", "L2"], 4, seed=1)
     term = Terminal(stdin=io.StringIO(), stdout=io.StringIO())
     assert not term.interactive and term.console.width == 80
     print_table(term, results_table(result, 1.0, width=term.console.width))

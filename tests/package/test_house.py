@@ -77,12 +77,12 @@ def _game_of(module: str) -> str | None:
 
 #: Services that still import a game's modules (issue 34 moves each behind the registry).
 SERVICES_IMPORTING_A_GAME_NOT_YET = {
-    "tienlen.arena.scale", "tienlen.rl.aec",
+    "tienlen.rl.aec",
     "tienlen.rl.encoding", "tienlen.rl.guandan_aec", "tienlen.rl.guandan_dmc",
     "tienlen.rl.guandan_encoding", "tienlen.rl.guandan_gym", "tienlen.rl.guandan_vector",
     "tienlen.rl.gym_env", "tienlen.rl.policy_bot", "tienlen.rl.sb3", "tienlen.rl.vector",
     "tienlen.server.run", "tienlen.tui.guandan_play", "tienlen.tui.play",
-    "tienlen.tui.replay_view", "tienlen.tui.sim_view",
+    "tienlen.tui.replay_view",
 }
 
 
@@ -106,7 +106,7 @@ NAMES_MAY_BE_WRITTEN = {"tienlen.table.registry"} | FACADE_MODULES
 #: a Parquet metadata key).
 PACKAGE_NAME_ONLY = {"tienlen.cli.common", "tienlen.arena.files"}
 SERVICES_NAMING_A_GAME_NOT_YET = {
-    "tienlen.arena.scale", "tienlen.tui.rules_view", "tienlen.tui.sim_view",
+    "tienlen.tui.rules_view",
 }
 
 
@@ -146,8 +146,7 @@ ROOM_BRANCHES_NOT_YET = 5
 #: plugs into.
 GAMES_MAY_IMPORT = {"tienlen.cli.common"}
 GAMES_IMPORTING_A_SERVICE_NOT_YET = {
-    "tienlen.games.tienlen.cli", "tienlen.games.guandan.cli", "tienlen.games.tienlen.arena",
-    "tienlen.games.tienlen.results", "tienlen.games.guandan.arena",
+    "tienlen.games.tienlen.cli", "tienlen.games.guandan.cli",
     "tienlen.games.tienlen.board", "tienlen.games.guandan.board",
 }
 

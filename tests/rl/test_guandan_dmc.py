@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from tienlen import _guandan as core
-from tienlen.games.guandan import arena
+from tienlen.arena import simulate
 from tienlen.games.guandan.bots import RandomBot, is_bot_spec, make_bot
 from tienlen.games.guandan.match import Match
 
@@ -141,7 +141,7 @@ def test_a_views_encoding_is_the_envs() -> None:
 def test_random_bot_plays_legal_hands_and_is_a_spec() -> None:
     assert is_bot_spec("random") and is_bot_spec("dmc:x.pt") and not is_bot_spec("dmc:")
     assert isinstance(make_bot("Random", seed=1), RandomBot)
-    result = arena.run("random", "L1", hands=8, seed=2)
+    result = simulate("guandan", ["random", "L1"], mode="hand", games=8, seed=2)
     assert result.games == 8
     # L1 beats random over these boards; a random bot that passed forever would stall
     assert result.teams()[1].hand_wins.value > result.teams()[0].hand_wins.value
@@ -173,7 +173,7 @@ def test_training_smoke_loss_falls_and_checkpoint_plays(tmp_path: Path) -> None:
     bot = make_bot(spec, seed=0)
     assert bot.name == "dmc:dmc.pt"
     boards = 400 if full else 2
-    result = arena.run(spec, "random", hands=2 * boards, seed=1, jobs=2 if full else 1)
+    result = simulate("guandan", [spec, "random"], mode="hand", games=2 * boards, seed=1, jobs=2 if full else 1)
     assert result.games == 2 * boards
     if full:
         assert result.teams()[0].hand_wins.value >= 0.75
@@ -210,7 +210,7 @@ def test_the_committed_checkpoint_loads_and_plays() -> None:
     """docs/rl.md's checkpoint: a DmcBot whose every choice in two arena hands is legal
     (the arena refuses an illegal one), and a file that is not a checkpoint is refused."""
     path = ROOT / "examples" / "checkpoints" / "guandan_dmc.pt"
-    result = arena.run(f"dmc:{path}", "L1", hands=2, seed=4)
+    result = simulate("guandan", [f"dmc:{path}", "L1"], mode="hand", games=2, seed=4)
     assert result.games == 2
     with pytest.raises(ValueError, match="not a DMC checkpoint"):
         make_bot(f"dmc:{SCRIPT}")

@@ -802,11 +802,11 @@ def test_policy_bot_sees_the_env_observation():
 def test_policy_bot_in_the_arena():
     from functools import partial
 
-    from tienlen.games.tienlen import arena
+    from tienlen.arena import simulate
     from tienlen.games.tienlen.bots import BotError, make_bot
 
     last_legal = lambda obs, mask: int(np.flatnonzero(mask)[-1])  # noqa: E731
-    result = arena.run([partial(PolicyBot, policy=last_legal), "random", "random", "random"], 8)
+    result = simulate("tienlen", [partial(PolicyBot, policy=last_legal), "random", "random", "random"], 8)
     assert result.bot(0).games == 8
     with pytest.raises(BotError, match="no policy file"):
         make_bot("ppo:/nonexistent/policy.zip")
@@ -826,10 +826,10 @@ def test_training_smoke(tmp_path):
                     "--eval-games", "4", "--eval-against", "random"],
                    check=True, timeout=600, capture_output=True)
     from tienlen.games.tienlen.bots import make_bot
-    from tienlen.games.tienlen import arena
+    from tienlen.arena import simulate
 
     assert make_bot(f"ppo:{out}.zip", seed=1).name == "ppo:policy.zip"
-    assert arena.run([f"ppo:{out}.zip", "L1", "L1", "L1"], 4).bot(0).games == 4
+    assert simulate("tienlen", [f"ppo:{out}.zip", "L1", "L1", "L1"], 4).bot(0).games == 4
 
 
 def test_vector_concurrent_steps_are_refused_not_raced():

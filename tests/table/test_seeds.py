@@ -15,7 +15,7 @@ import random
 import pytest
 
 from tienlen import core
-from tienlen.games.tienlen.arena import ArenaError, run
+from tienlen.arena import ArenaError, simulate
 from tienlen.games.tienlen.bots import BotError, RandomBot
 from tienlen.games.tienlen.game import Game
 from tienlen.games.tienlen.match import Match
@@ -116,7 +116,7 @@ SEEDED = [
     (lambda seed: Game(4, seed=seed), ValueError),
     (lambda seed: Match(4, seed=seed), ValueError),
     (lambda seed: RandomBot(seed), BotError),
-    (lambda seed: run(["random", "random"], games=2, players=2, seed=seed), ArenaError),
+    (lambda seed: simulate("tienlen", ["random", "random"], games=2, players=2, seed=seed), ArenaError),
     (lambda seed: GuandanGame(seed=seed), GuandanError),
     (lambda seed: GuandanMatch(seed), GuandanError),
 ]
@@ -156,7 +156,7 @@ def test_guandan_seed_helpers_are_splitmix64(seed: int) -> None:
 COUNTED = [
     (lambda n: Game(n, seed=1), ValueError),
     (lambda n: Match(n, seed=1), ValueError),
-    (lambda n: run(["random"] * 2, games=4, players=n, seed=1), ArenaError),
+    (lambda n: simulate("tienlen", ["random"] * 2, games=4, players=n, seed=1), ArenaError),
 ]
 
 

@@ -1,6 +1,6 @@
 """The services written once (issue 25) play a game tienlen does not know: the toy game of
 tests/toy_game.py, registered for these tests only, through the generic arena
-(tienlen.arena.engine), `tienlen sim --game toy` with --out (.jsonl and .parquet) and
+(tienlen.arena), `tienlen sim --game toy` with --out (.jsonl and .parquet) and
 --resume, and a Dask cluster, with nothing in those modules written for it."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tienlen.games.tienlen import results
+from tienlen.arena import files
 from tienlen.cli import main
-from tienlen.arena.engine import ArenaError, Unit, run_table
+from tienlen.arena import ArenaError, Unit, run_table, simulate
 
 from toy_game import registered
 
@@ -63,13 +63,13 @@ def test_sim_game_toy_writes_and_resumes_results_files(toy, tmp_path: Path, suff
     out = tmp_path / f"games{suffix}"
     args = ["sim", "--game", "toy", "--bots", "low,random", "--seed", "3", "--out", str(out)]
     assert main([*args, "--games", "8", "--unit-games", "4"]) == 0
-    first = results.load(out)
+    first = files.load(out)
     assert first.games == 8
     assert main([*args, "--games", "20", "--unit-games", "4", "--resume"]) == 0
     assert "resuming" in capsys.readouterr().err
-    on_file = results.read(out)
+    on_file = files.read(out)
     assert on_file.header.game == "toy" and on_file.header.rules is None
-    assert _same(results.load(out), run_table("toy", ["low", "random"], 20, seed=3))
+    assert _same(files.load(out), run_table("toy", ["low", "random"], 20, seed=3))
     # the file names its game: a Tiến Lên run may not resume it
     assert main(["sim", "--game", "chess", "--games", "4"]) == 2
     assert "unknown game 'chess'" in capsys.readouterr().err

@@ -1,21 +1,22 @@
-"""The arena engine, written once for every game (issue 25): work units, the runners that
-play them (this process, the arena's own process pool, any executor such as Dask's), Ctrl-C
-and progress, resume, and the per-entry statistics of seat-rotation runs.
+"""The arena engine, written once for every game (issues 25, 34): work units, the runners
+that play them (this process, the arena's own process pool, any executor such as Dask's),
+Ctrl-C and SIGTERM, progress, and the units of an earlier run (resume).
 
-A game's arena is a :class:`Work`: it plays the deals ``start..stop-1`` of a run (its own
-tuned per-hand loop, in the game's module) and says how to merge and sum up its units.
-:func:`run_work` runs any work; the runners own the parallelism, progress, Ctrl-C and the
-units of an earlier run (``done=``, resume). :class:`TableWork` is the generic work for any
-registered game (:mod:`tienlen.table.registry`), played through the table protocol with
-the duplicate seat rotations of :class:`ArenaResult`: a new game gets the arena, ``sim``,
-results files and Dask without writing a loop (Tiến Lên and Guandan keep their own,
-faster loops: :mod:`tienlen.games.tienlen.arena`, :mod:`tienlen.games.guandan.arena`).
+A run is a :class:`Work`: it plays the deals ``start..stop-1`` of the run (every game of
+each deal: its seat rotations or its team seatings, :mod:`tienlen.arena.seatings`) and says
+how to merge and sum up its units. :func:`run_work` runs any work; the runners own the
+parallelism, progress, Ctrl-C and the units of an earlier run (``done=``, resume). The
+works of both seatings, and the runs of every registered game, are
+:mod:`tienlen.arena.runs`; their statistics :mod:`tienlen.arena.stats`.
 
 "Seconds", in every game's results, are wall-clock seconds (``time.perf_counter``) a bot
-spent choosing its actions: what a player waits for. (Before issue 25 Guandan counted CPU
-time.)
+spent choosing its actions: what a player waits for.
 
 This module imports no game.
+
+>>> played = []
+>>> play_deals(3, 5, 2, None, lambda deal, k: played.append((deal, k)))
+5
 """
 
 from __future__ import annotations
@@ -27,25 +28,18 @@ import signal
 import sys
 import threading
 import time
+import importlib
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import (FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor,
                                 as_completed, wait)
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar, Union
-
-import numpy as np
+from typing import Any, Generic, Protocol, TypeVar
 
 from tienlen.errors import TienlenError
 
-__all__ = ["ArenaError", "ArenaInterrupted", "ArenaResult", "BotStats", "Comparison", "Entry",
-           "Interval", "MAX_GAMES", "MAX_JOBS", "Pace", "RotationWork", "Stopped", "TableWork",
-           "Unit", "Work", "mean_interval", "paired_test", "play_deals", "run_table",
-           "run_work", "unique_names"]
-
-#: A lineup entry in a result: its index, or its name in :attr:`ArenaResult.names`.
-Entry = Union[int, str]
-
-_Z95 = 1.959963984540054  # two-sided 95% normal quantile
+__all__ = ["ArenaError", "ArenaInterrupted", "MAX_GAMES", "MAX_JOBS", "Pace", "Stopped",
+           "Work", "play_deals", "run_work", "unique_names"]
 
 #: Most games one run may play: the result keeps every game's places (a byte per entry).
 MAX_GAMES = 10_000_000
@@ -58,249 +52,14 @@ class ArenaError(TienlenError):
     """A bad arena request (lineup, number of games, jobs), or a bot that broke the rules."""
 
 
-@dataclass(frozen=True, slots=True)
-class Interval:
-    """An estimate with its 95% confidence interval (``nan`` bounds with fewer than two
-    deals)."""
-
-    value: float
-    low: float
-    high: float
-
-    def __str__(self) -> str:
-        return f"{self.value:.3f} [{self.low:.3f}, {self.high:.3f}]"
-
-
-@dataclass(frozen=True, slots=True)
-class BotStats:
-    """One lineup entry's results. Places count from 1 (first out) to ``players`` (last place)."""
-
-    name: str
-    games: int
-    first_rate: Interval
-    mean_place: Interval
-    loser_rate: Interval
-    ms_per_decision: float
-    decisions: int
-
-
-@dataclass(frozen=True, slots=True)
-class Comparison:
-    """Entry ``a`` against entry ``b``, paired by deal: ``diff`` is a's mean place minus
-    b's (negative: a finishes higher), with its 95% interval, the normal-approximation z
-    and the two-sided p-value of "no difference"."""
-
-    a: str
-    b: str
-    deals: int
-    diff: Interval
-    z: float
-    p_value: float
-
-    def __str__(self) -> str:
-        # Past z of about 38 the p-value underflows to 0.0; say so rather than print 0.
-        p = f"= {self.p_value:.2g}" if self.p_value != 0.0 else "< 1e-300"
-        return (f"{self.a} vs {self.b}: mean place difference {self.diff} over "
-                f"{self.deals} deals, z = {self.z:.2f}, p {p}")
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Unit:
-    """A work unit's games: deals ``start..stop-1``, each in every seat rotation.
-
-    The arrays are indexed ``[deal - start, rotation, entry]``: ``places`` (1 = first out),
-    ``decisions`` (the entry's moves in that game) and ``seconds`` (the time it spent
-    choosing them). A run is the union of its units, and since every game's seeds come
-    from its indices alone, how a run is cut into units never changes its results.
-    """
-
-    start: int
-    stop: int
-    places: np.ndarray
-    decisions: np.ndarray
-    seconds: np.ndarray
-
-    @property
-    def games(self) -> int:
-        return int(self.places.shape[0] * self.places.shape[1])
-
-
-class ArenaResult:
-    """The outcome of a seat-rotation run (:func:`tienlen.games.tienlen.arena.run`, :func:`run_table`).
-
-    ``places[d, r, e]`` is the finishing place (1 = first out) of lineup entry ``e`` in
-    rotation ``r`` of deal ``d``; in rotation ``r`` entry ``e`` sat in seat
-    ``(e + r) % players``. ``names`` labels the entries (repeated levels get ``#2``, ``#3``).
-    """
-
-    def __init__(self, names: tuple[str, ...], players: int, seed: int, places: np.ndarray,
-                 seconds: np.ndarray, decisions: np.ndarray) -> None:
-        self.names = names
-        self.players = players
-        self.seed = seed
-        self.places = places
-        self.seconds = seconds
-        self.decisions = decisions
-
-    @classmethod
-    def from_units(cls, names: tuple[str, ...], players: int, seed: int,
-                   units: Iterable[Unit]) -> ArenaResult:
-        """The result of the games in ``units``, which must cover deals ``0..D-1`` once
-        each (in any order): the same result whichever units, and in whatever order, played
-        them (timings aside)."""
-        ordered = sorted(units, key=lambda u: u.start)
-        expected = 0
-        for unit in ordered:
-            if unit.start != expected:
-                raise ArenaError(f"the units do not cover the deals once each: deals "
-                                 f"{min(expected, unit.start)}..{max(expected, unit.start) - 1} "
-                                 f"are {'missing' if unit.start > expected else 'played twice'}")
-            if unit.places.shape != (unit.stop - unit.start, players, len(names)):
-                raise ArenaError(f"unit {unit.start}..{unit.stop - 1} has places of shape "
-                                 f"{unit.places.shape}, not ({unit.stop - unit.start}, "
-                                 f"{players}, {len(names)})")
-            expected = unit.stop
-        if not ordered:
-            raise ArenaError("no units: a result needs at least one deal")
-        return _result(names, players, seed, ordered)
-
-    @property
-    def deals(self) -> int:
-        return int(self.places.shape[0])
-
-    @property
-    def games(self) -> int:
-        """Hands played (deals times rotations)."""
-        return int(self.places.shape[0] * self.places.shape[1])
-
-    def index(self, entry: Entry) -> int:
-        """The lineup index of ``entry``, given as an index or a name from :attr:`names`."""
-        if isinstance(entry, str):
-            if entry not in self.names:
-                raise ArenaError(f"no entry named {entry!r} (entries: {', '.join(self.names)})")
-            return self.names.index(entry)
-        if type(entry) is not int or not 0 <= entry < len(self.names):
-            raise ArenaError(f"entry must be a name or an index 0..{len(self.names) - 1}; got {entry!r}")
-        return entry
-
-    def _per_deal(self, entry: int, values: np.ndarray, low: float, high: float) -> Interval:
-        # The normal interval can reach past what the quantity can be (a rate below 0).
-        est = mean_interval(values[:, :, entry].mean(axis=1))
-        return Interval(est.value, max(low, est.low), min(high, est.high)) if est.low == est.low else est
-
-    def bot(self, entry: Entry) -> BotStats:
-        """Statistics of one entry."""
-        e = self.index(entry)
-        decisions = int(self.decisions[e])
-        return BotStats(
-            name=self.names[e],
-            games=self.games,
-            first_rate=self._per_deal(e, (self.places == 1).astype(float), 0.0, 1.0),
-            mean_place=self._per_deal(e, self.places.astype(float), 1.0, float(self.players)),
-            loser_rate=self._per_deal(e, (self.places == self.players).astype(float), 0.0, 1.0),
-            ms_per_decision=1000.0 * float(self.seconds[e]) / decisions if decisions else 0.0,
-            decisions=decisions,
-        )
-
-    def stats(self) -> list[BotStats]:
-        """Statistics of every entry, in lineup order."""
-        return [self.bot(e) for e in range(len(self.names))]
-
-    def compare(self, a: Entry | Sequence[Entry], b: Entry | Sequence[Entry]) -> Comparison:
-        """Compare two entries' mean place, paired by deal (normal approximation).
-
-        Either side may be several entries (say every copy of one level in the lineup):
-        then its per-deal mean place is their average (see :mod:`tienlen.games.tienlen.arena`).
-        """
-        ia, ib = self._group(a), self._group(b)
-        if set(ia) & set(ib):
-            raise ArenaError("the two sides of a comparison share an entry")
-        per_deal = self.places.astype(float).mean(axis=1)
-        diff = per_deal[:, ia].mean(axis=1) - per_deal[:, ib].mean(axis=1)
-        interval, z, p = paired_test(diff)
-        return Comparison(" + ".join(self.names[i] for i in ia),
-                          " + ".join(self.names[i] for i in ib), len(diff), interval, z, p)
-
-    def _group(self, entries: Entry | Sequence[Entry]) -> list[int]:
-        if isinstance(entries, (str, int)):
-            return [self.index(entries)]
-        group = [self.index(e) for e in entries]
-        if not group:
-            raise ArenaError("a side of a comparison needs at least one entry")
-        return group
-
-    def table(self) -> str:
-        """The statistics as a Markdown table."""
-        lines = [
-            f"{self.games} games ({self.deals} deals x {self.places.shape[1]} rotations), "
-            f"{self.players} players, seed {self.seed}",
-            "",
-            "| bot | games | first place | mean place | last place | ms/decision |",
-            "|---|---:|---|---|---|---:|",
-        ]
-        for s in self.stats():
-            lines.append(
-                f"| {s.name} | {s.games} | {_pct(s.first_rate)} | {s.mean_place} | "
-                f"{_pct(s.loser_rate)} | {s.ms_per_decision:.2f} |")
-        return "\n".join(lines)
-
-    def __str__(self) -> str:
-        return self.table()
-
-    def __repr__(self) -> str:
-        return f"<ArenaResult {self.games} games: {', '.join(self.names)}>"
-
-
-def _pct(interval: Interval) -> str:
-    return f"{100 * interval.value:.1f}% [{100 * interval.low:.1f}, {100 * interval.high:.1f}]"
-
-
-def mean_interval(values: np.ndarray) -> Interval:
-    """The mean of independent observations with its 95% normal interval (``nan`` bounds
-    with fewer than two).
-
-    >>> print(mean_interval(np.array([1.0, 2.0, 3.0])))     # 2 +- 1.96 * 1 / sqrt(3)
-    2.000 [0.868, 3.132]
-    """
-    n = len(values)
-    mean = float(values.mean()) if n else math.nan
-    if n < 2:
-        return Interval(mean, math.nan, math.nan)
-    half = _Z95 * float(values.std(ddof=1)) / math.sqrt(n)
-    return Interval(mean, mean - half, mean + half)
-
-
-def paired_test(diff: np.ndarray) -> tuple[Interval, float, float]:
-    """The paired comparison behind :meth:`ArenaResult.compare`: ``diff`` holds one
-    difference per independent unit (a deal); the result is its mean with the 95%
-    interval, the z of "mean 0" (normal approximation) and the two-sided p-value. Fewer
-    than two units give ``nan``; differences that never vary give z = +-inf and p = 0
-    (or z = 0 and p = 1 when they are all 0).
-
-    >>> interval, z, p = paired_test(np.array([1.0, 1.0, 0.0, 2.0]))
-    >>> round(z, 3), round(p, 4)            # mean 1, sd sqrt(2/3), z = 1 / (sd / 2)
-    (2.449, 0.0143)
-    """
-    interval = mean_interval(diff)
-    n = len(diff)
-    if n < 2:
-        return interval, math.nan, math.nan
-    sd = float(diff.std(ddof=1))
-    if sd == 0.0:
-        z = 0.0 if interval.value == 0 else math.copysign(math.inf, interval.value)
-        return interval, z, 1.0 if interval.value == 0 else 0.0
-    z = interval.value / (sd / math.sqrt(n))
-    return interval, z, math.erfc(abs(z) / math.sqrt(2.0))
-
-
-
 class ArenaInterrupted(KeyboardInterrupt):
-    """Ctrl-C stopped :func:`run`. ``result`` holds the deals completed before it (every
-    rotation of each), or ``None`` if none was; ``games`` is how many were asked for.
+    """Ctrl-C stopped a run. ``result`` holds the deals completed before it (every game of
+    each: its rotations or both its seatings), or ``None`` if none was; ``games`` is how
+    many were asked for.
 
     It is a ``KeyboardInterrupt``, so a caller that does not look for it still stops."""
 
-    def __init__(self, result: ArenaResult | None, games: int) -> None:
+    def __init__(self, result: Any, games: int) -> None:
         super().__init__()
         self.result = result
         self.games = games
@@ -440,8 +199,8 @@ R = TypeVar("R")
 
 class Work(Generic[U, R]):
     """What a run plays, for the runners below (this process, the arena's own process
-    pool, any executor), which own the parallelism, progress and Ctrl-C. The Tiến Lên
-    arena is one kind of work; :mod:`tienlen.games.guandan.arena` is another.
+    pool, any executor), which own the parallelism, progress and Ctrl-C: a run of seat
+    rotations or of team seatings (:mod:`tienlen.arena.runs`), of any game.
 
     A work object is pickled to the workers: a subclass is a module-level class whose
     fields pickle."""
@@ -501,30 +260,6 @@ def play_deals(start: int, stop: int, per_deal: int, pace: Pace | None,
     return done
 
 
-class RotationWork(Work[Unit, ArenaResult]):
-    """A seat-rotation run whose units are :class:`Unit` and whose result is an
-    :class:`ArenaResult`: every deal played once per rotation (``players`` games), the
-    entries named ``names``. A subclass (a frozen dataclass with the fields ``names``,
-    ``players`` and ``seed``) writes :meth:`play`."""
-
-    names: tuple[str, ...]
-    players: int
-    seed: int
-
-    @property
-    def per_deal(self) -> int:
-        return self.players
-
-    def merge(self, parts: list[Unit]) -> Unit:
-        return _merge(parts)
-
-    def result(self, parts: list[Unit]) -> ArenaResult | None:
-        return _assemble(self.names, self.players, self.seed, parts, len(self.names))
-
-    def interrupted(self, result: ArenaResult | None, games: int) -> KeyboardInterrupt:
-        return ArenaInterrupted(result, games)
-
-
 def _play_chunk(work: Work[U, R], start: int, stop: int) -> U:
     """One task of a parallel run: ``work.play``, reporting through the worker's channel
     when it runs on the arena's own pool. A pure function of its arguments, so any
@@ -538,32 +273,6 @@ def _play_chunk(work: Work[U, R], start: int, stop: int) -> U:
         return work.play(start, stop, Pace(games_queue.put, stop_event.is_set))
     finally:
         _BUSY = False
-
-
-def _assemble(names: tuple[str, ...], players: int, seed: int, parts: Iterable[Unit],
-              n: int) -> ArenaResult | None:
-    """One result from parts in any order (deals sorted by index); ``None`` if empty."""
-    parts = sorted((p for p in parts if len(p.places)), key=lambda p: p.start)
-    if not parts:
-        return None
-    return _result(names, players, seed, parts)
-
-
-def _result(names: tuple[str, ...], players: int, seed: int, parts: list[Unit]) -> ArenaResult:
-    places = np.concatenate([p.places for p in parts])
-    # Integer sums do not depend on the order; the timings' float sums may, by an ulp.
-    decisions = np.sum([p.decisions.sum(axis=(0, 1), dtype=np.int64) for p in parts], axis=0)
-    seconds = np.sum([p.seconds.sum(axis=(0, 1)) for p in parts], axis=0)
-    return ArenaResult(names, players, seed, places, seconds, decisions)
-
-
-def _merge(parts: list[Unit]) -> Unit:
-    """Consecutive units as one."""
-    if len(parts) == 1:
-        return parts[0]
-    return Unit(parts[0].start, parts[-1].stop, np.concatenate([p.places for p in parts]),
-                np.concatenate([p.decisions for p in parts]),
-                np.concatenate([p.seconds for p in parts]))
 
 
 def run_work(work: Work[U, R], deals: int, *, jobs: int = 1, executor: Executor | None = None,
@@ -794,26 +503,6 @@ def unique_names(raw: Iterable[str]) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _finished(done: Iterable[Unit], deals: int, players: int, n: int) -> list[Unit]:
-    """The units of an earlier run, checked: inside this run's deals, of the right shape,
-    and not overlapping."""
-    units = sorted(done, key=lambda u: u.start)
-    last = 0
-    for unit in units:
-        if not isinstance(unit, Unit):
-            raise ArenaError(f"done must hold Units; got {unit!r}")
-        if not (0 <= unit.start < unit.stop <= deals):
-            raise ArenaError(f"a finished unit has deals {unit.start}..{unit.stop - 1}, "
-                             f"outside this run's deals 0..{deals - 1}")
-        if unit.start < last:
-            raise ArenaError(f"finished units overlap at deal {unit.start}")
-        if unit.places.shape != (unit.stop - unit.start, players, n):
-            raise ArenaError(f"a finished unit has places of shape {unit.places.shape}, "
-                             f"not {(unit.stop - unit.start, players, n)}")
-        last = unit.stop
-    return units
-
-
 def _todo(deals: int, finished: Sequence[_Span], unit_deals: int) -> list[tuple[int, int]]:
     """The deals not in ``finished``, cut into units of at most ``unit_deals`` deals on
     multiples of ``unit_deals`` (so that a resumed run keeps the boundaries it had)."""
@@ -839,111 +528,22 @@ def _chunks(deals: int, parts: int) -> list[tuple[int, int]]:
     return [(bounds[i], bounds[i + 1]) for i in range(parts)]
 
 
-_names = unique_names
+# --- names that moved (issue 34): still here, with a warning, until 0.4.0 ----------------
+
+#: Where each name that left this module lives now (the statistics, the units, the works).
+_MOVED_NAMES = {
+    **dict.fromkeys(("ArenaResult", "BotStats", "Comparison", "Entry", "Interval",
+                     "mean_interval", "paired_test"), "tienlen.arena.stats"),
+    "Unit": "tienlen.arena.seatings",
+    **dict.fromkeys(("RotationWork", "TableWork", "run_table", "table_work"),
+                    "tienlen.arena.runs"),
+}
 
 
-# --- any registered game, through the table protocol -----------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class TableWork(RotationWork):
-    """A seat-rotation run of any registered game (:func:`tienlen.table.get_spec`), played
-    through the table protocol: every deal (a match with the spec's default options, from
-    ``new_match(deal_seed)``; its places are the last ``outcome()``'s) in
-    every rotation; in rotation ``r`` entry ``e`` sits in seat ``(e + r) % players``.
-    ``lineup`` holds the spec's bot levels. Places come from ``outcome()["places"]``."""
-
-    game: str
-    lineup: tuple[str, ...]
-    players: int
-    seed: int
-    names: tuple[str, ...]
-
-    def play(self, start: int, stop: int, pace: Pace | None) -> Unit:
-        from tienlen.seeds import mix
-        from tienlen.table.registry import get_spec
-
-        spec = get_spec(self.game)
-        n, players = len(self.lineup), self.players
-        places = np.zeros((stop - start, players, n), np.int8)
-        seconds = np.zeros((stop - start, players, n))
-        decisions = np.zeros((stop - start, players, n), np.int32)
-        clock = time.perf_counter
-
-        def play_game(d: int, r: int) -> None:
-            entry_at = {(e + r) % players: e for e in range(n)}
-            bots = [spec.make_bot(self.lineup[entry_at[s]], mix(self.seed, d, r, entry_at[s]))
-                    for s in range(players)]
-            state = spec.new_match(mix(self.seed, 0xDEA1, d), players=players)
-            while not state.is_over:
-                seat = state.turn
-                if seat is None:
-                    state.next_hand()
-                    continue
-                e = entry_at[seat]
-                t0 = clock()
-                try:
-                    action = bots[seat].act(state.bot_view(seat))
-                except Exception as error:
-                    raise ArenaError(f"{bots[seat].name} (seat {seat}, deal {d}, rotation "
-                                     f"{r}) raised {type(error).__name__}: {error}") from error
-                t1 = clock()
-                seconds[d - start, r, e] += t1 - t0
-                decisions[d - start, r, e] += 1
-                try:
-                    state.apply(action, seat)
-                except ValueError as error:
-                    raise ArenaError(f"{bots[seat].name} (seat {seat}, deal {d}, rotation "
-                                     f"{r}) made an illegal move {action!r}: {error}") from error
-                if pace is not None and pace.due(t1):
-                    pace.poll(t1)
-            outcome = state.outcome()
-            assert outcome is not None
-            for seat, place in enumerate(outcome["places"]):
-                places[d - start, r, entry_at[seat]] = place
-
-        k = play_deals(start, stop, players, pace, play_game) - start
-        return Unit(start, start + k, places[:k], decisions[:k], seconds[:k])
-
-
-def table_work(game: str, lineup: Sequence[str], games: int, *, players: int | None = None,
-               seed: int = 0) -> tuple[TableWork, int]:
-    """The checked :class:`TableWork` of a request, and its number of deals."""
-    from tienlen.seeds import check_seed
-    from tienlen.table.registry import get_spec
-
-    spec = get_spec(game)
-    lineup = tuple(lineup)
-    players = len(lineup) if players is None else players
-    if players not in spec.player_counts:
-        raise ArenaError(f"{game} is played by {', '.join(map(str, spec.player_counts))}; "
-                         f"got players={players!r:.20}")
-    if len(lineup) != players:
-        raise ArenaError(f"the lineup needs one bot per seat: {players} entries, got {len(lineup)}")
-    if type(games) is not int or games < players or games % players or games > MAX_GAMES:
-        raise ArenaError(f"games must be a positive multiple of players ({players}), at most "
-                         f"{MAX_GAMES:,}; got {games!r:.20}")
-    check_seed(seed, ArenaError)
-    names = []
-    for level in lineup:
-        try:
-            names.append(spec.make_bot(level, 0).name)
-        except ValueError as error:
-            raise ArenaError(str(error)) from None
-    return TableWork(game, lineup, players, seed, unique_names(names)), games // players
-
-
-def run_table(game: str, lineup: Sequence[str], games: int, *, players: int | None = None,
-              seed: int = 0, jobs: int = 1, executor: Executor | None = None,
-              progress: Callable[[int, int], None] | None = None,
-              unit_deals: int | None = None, done: Iterable[Unit] = (),
-              on_unit: Callable[[Unit], None] | None = None) -> ArenaResult:
-    """Play ``games`` one-hand matches of the registered ``game`` between the ``lineup``
-    (one of the spec's bot levels per seat), each deal in every seat rotation; the other
-    arguments as for :func:`run_work`. Raises :class:`ArenaError` for a bad request."""
-    if type(jobs) is not int or not 1 <= jobs <= MAX_JOBS:
-        raise ArenaError(f"jobs must be a positive int, at most {MAX_JOBS}; got {jobs!r:.20}")
-    work, deals = table_work(game, lineup, games, players=players, seed=seed)
-    return run_work(work, deals, jobs=jobs, executor=executor, progress=progress,
-                    on_unit=on_unit, unit_deals=unit_deals,
-                    done=_finished(done, deals, work.players, len(work.lineup)))
+def __getattr__(name: str) -> Any:
+    home = _MOVED_NAMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warnings.warn(f"tienlen.arena.engine.{name} is deprecated: use {home}.{name} (moved in "
+                  "0.2.0)", DeprecationWarning, stacklevel=2)
+    return getattr(importlib.import_module(home), name)

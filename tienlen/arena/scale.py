@@ -1,7 +1,7 @@
 """The arena past one process: Dask executors, work-unit sizes, and ``tienlen sim``'s
-``--scheduler``/``--out``/``--resume``.
+``--scheduler``/``--out``/``--resume``/``--unit-games`` for every game (:func:`options_for`).
 
-:func:`tienlen.games.tienlen.arena.run` plays work units on any :class:`concurrent.futures.Executor`;
+:func:`tienlen.arena.simulate` plays work units on any :class:`concurrent.futures.Executor`;
 this module makes one that runs on a Dask cluster (``pip install "tienlen[dask]"``):
 
 - ``tcp://HOST:PORT`` (or ``HOST:PORT``): a running cluster, started with ``dask
@@ -10,7 +10,8 @@ this module makes one that runs on a Dask cluster (``pip install "tienlen[dask]"
   to the loopback address with no dashboard, so nothing listens beyond this machine.
 
 Only the lineup's specs (level names, factories) travel to the workers, which build the
-bots themselves; units come back as arrays. Results do not depend on where units run.
+bots themselves; units come back as arrays. Results do not depend on where units run. This
+module imports no game: a game is the run's (:mod:`tienlen.arena.runs`).
 
 >>> parse_scheduler("local:2"), parse_scheduler("10.0.0.5:8786")
 (('local', 2), ('address', 'tcp://10.0.0.5:8786'))
@@ -29,23 +30,23 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future
 from pathlib import Path
+import warnings
 from typing import TYPE_CHECKING, Any, Protocol
 
-# The engine's error, not a game's module: a Guandan (or any) run on Dask loads no Tiến Lên.
+# The engine's error, not a game's module: a run on Dask loads no game but its own.
 from tienlen.arena.engine import ArenaError
 
 if TYPE_CHECKING:
-    from tienlen.games.tienlen.arena import BotSpec
-    from tienlen.games.tienlen.rules import Rules
+    from tienlen.arena.runs import Run
 
-__all__ = ["ScaleError", "parse_scheduler", "dask_executor", "unit_deals", "sim_options",
-           "run_options", "GamesStore", "UNIT_GAMES"]
+__all__ = ["ScaleError", "parse_scheduler", "dask_executor", "unit_deals", "options_for",
+           "run_options", "sim_options", "GamesStore", "UNIT_GAMES"]
 
 #: Games of the fastest bots (random, L1) per work unit: a few seconds of work, so Dask's
 #: few milliseconds per task cost well under 1%, while an interrupted run loses little.
 UNIT_GAMES = 2048
-# Rough cost of a game, relative to L1, by the slowest level at the table; a factory is
-# assumed slow (it is usually a configured L3).
+# Rough cost of a game, relative to L1, by the slowest level at the table (the levels both
+# games name alike); a factory or another level is assumed slow (usually a configured L3).
 _COST = {"random": 1.0, "L1": 1.0, "L2": 1.5, "L3": 150.0}
 _SLOW = 150.0
 # Units per worker at least, so that a short run still spreads and balances.
@@ -78,7 +79,7 @@ def parse_scheduler(text: str) -> tuple[str, Any]:
     return "address", address
 
 
-def unit_deals(lineup: Sequence[BotSpec], *, deals: int, workers: int,
+def unit_deals(lineup: Sequence[Any], *, deals: int, workers: int,
                unit_games: int = UNIT_GAMES) -> int:
     """Deals per work unit: about ``unit_games`` games of the fastest bots (fewer as the
     lineup gets slower), but at least a few units per worker. Any size gives the same
@@ -263,7 +264,8 @@ def run_options(*, games: int, jobs: int, scheduler: str | None, out: Path | str
                 open_store: Callable[[], contextlib.AbstractContextManager[GamesStore]]
                 | None = None,
                 check: Callable[[], None] | None = None,
-                error: Callable[[str], ValueError] = ScaleError) -> Iterator[dict[str, Any]]:
+                error: Callable[[str], ValueError] = ScaleError,
+                noun: str = "games") -> Iterator[dict[str, Any]]:
     """The extra arguments of an arena run of any game (:func:`tienlen.arena.engine.run_work`)
     for ``tienlen sim --scheduler/--out/--resume/--unit-games``: an executor, the unit size,
     the units already on file and the writer of new ones. Checks the flags (then ``check()``,
@@ -271,7 +273,8 @@ def run_options(*, games: int, jobs: int, scheduler: str | None, out: Path | str
     manager that gives the store and closes it) before it
     starts a cluster; a cluster that does not start removes the file it created. The unit
     size is ``unit_size(workers)``. On Ctrl-C, and whenever the file is left short, says
-    how much is on file and how to resume. Refusals are ``error(message)``."""
+    how much is on file and how to resume (counting ``noun``: games, hands, matches).
+    Refusals are ``error(message)``."""
     if resume and out is None:
         raise error("--resume continues the run in --out FILE: give --out")
     if scheduler is not None and jobs != 1:
@@ -291,7 +294,7 @@ def run_options(*, games: int, jobs: int, scheduler: str | None, out: Path | str
             options["done"] = list(store.units)
             options["on_unit"] = store.write
             if store.units:
-                print(f"resuming {out}: {store.played} of {games} games on file",
+                print(f"resuming {out}: {store.played} of {games} {noun} on file",
                       file=sys.stderr)
         workers = jobs
         if scheduler is not None:
@@ -306,8 +309,8 @@ def run_options(*, games: int, jobs: int, scheduler: str | None, out: Path | str
 
         def hint() -> None:
             if store is not None and store.played < games:
-                print(f"\n{store.played} of {games} games are in {out}: run the same command "
-                      "with --resume to finish", file=sys.stderr)
+                print(f"\n{store.played} of {games} {noun} are in {out}: run the same "
+                      "command with --resume to finish", file=sys.stderr)
 
         try:
             yield options
@@ -319,41 +322,53 @@ def run_options(*, games: int, jobs: int, scheduler: str | None, out: Path | str
 
 
 @contextlib.contextmanager
-def sim_options(*, lineup: Sequence[BotSpec], games: int, players: int, seed: int,
-                rules: Rules | None, jobs: int, scheduler: str | None, out: Path | None,
-                resume: bool, unit_games: int | None, game: str = "tienlen",
-                names: Sequence[str] | None = None) -> Iterator[dict[str, Any]]:
-    """The extra :func:`tienlen.games.tienlen.arena.run` arguments for ``tienlen sim --scheduler/--out/
-    --resume/--unit-games`` (:func:`run_options`), the file a
-    :class:`tienlen.games.tienlen.results.GamesFile`. ``game`` another registered game than Tiến Lên
-    (:func:`tienlen.arena.engine.run_table`): ``lineup`` holds its bot levels, ``names``
-    the result's entry names, and ``rules`` is unused."""
-    from tienlen.games.tienlen.results import GamesFile, RunHeader
+def options_for(run: Run, *, jobs: int, scheduler: str | None, out: Path | str | None,
+                resume: bool, unit_games: int | None) -> Iterator[dict[str, Any]]:
+    """The extra arguments of :meth:`tienlen.arena.runs.Run.play` for ``tienlen sim
+    --scheduler/--out/--resume/--unit-games`` of any game (:func:`run_options`): its results
+    file a :class:`tienlen.arena.files.GamesFile` of the run's header, its units of
+    ``unit_games`` games (whole deals) or sized by :func:`unit_deals`."""
+    from tienlen.arena.files import GamesFile
 
     def check() -> None:
-        if unit_games is not None and (unit_games < players or unit_games % players):
-            raise ScaleError(f"--unit-games must be a positive multiple of players ({players}); "
-                             f"got {unit_games}")
-        if games < players or games % players:
-            # arena.run would say so too, but only after the file was created.
-            raise ScaleError(f"games must be a positive multiple of players ({players}), so "
-                             f"that every bot sits in every seat equally; got {games}")
+        run.check_unit_games(unit_games, ScaleError)
 
     def open_store() -> GamesFile:
         assert out is not None
-        if rules is not None:
-            header = RunHeader.of(lineup, players, seed=seed, rules=rules)
-        else:
-            assert names is not None
-            header = RunHeader.of_table(game, [str(e) for e in lineup], names, players,
-                                        seed=seed)
-        return GamesFile.open(out, header, games=games, resume=resume)
+        return GamesFile.open(out, run.header, games=run.games, resume=resume)
 
     def unit_size(workers: int) -> int:
         if unit_games is not None:
-            return unit_games // players
-        return unit_deals(lineup, deals=max(games // players, 1), workers=workers)
+            return unit_games // run.per_deal
+        return unit_deals(run.lineup, deals=max(run.deals, 1), workers=workers,
+                          unit_games=run.unit_games)
 
-    with run_options(games=games, jobs=jobs, scheduler=scheduler, out=out, resume=resume,
-                     unit_size=unit_size, open_store=open_store, check=check) as options:
+    with run_options(games=run.games, jobs=jobs, scheduler=scheduler, out=out, resume=resume,
+                     unit_size=unit_size, open_store=open_store, check=check,
+                     noun=run.noun) as options:
+        yield options
+
+
+@contextlib.contextmanager
+def sim_options(*, lineup: Sequence[Any], games: int, players: int, seed: int,
+                rules: Any, jobs: int, scheduler: str | None, out: Path | None,
+                resume: bool, unit_games: int | None, game: str | None = None,
+                names: Sequence[str] | None = None) -> Iterator[dict[str, Any]]:
+    """Deprecated: :func:`options_for` of the run :func:`tienlen.arena.plan` checks."""
+    from tienlen.arena.runs import plan
+    from tienlen.arena.loops import TableLoop
+    from tienlen.table.registry import DEFAULT_GAME
+
+    warnings.warn("tienlen.arena.scale.sim_options is deprecated: use "
+                  "tienlen.arena.scale.options_for(tienlen.arena.plan(...), ...) (moved in "
+                  "0.2.0)", DeprecationWarning, stacklevel=3)
+    game = DEFAULT_GAME if game is None else game
+    # (a run given no rules of a game other than the first was the table protocol's)
+    loop = TableLoop(game) if rules is None and game != DEFAULT_GAME else None
+    if unit_games is not None and (unit_games < players or unit_games % players):
+        raise ScaleError(f"--unit-games must be a positive multiple of players ({players}); "
+                         f"got {unit_games}")
+    run = plan(game, lineup, games, players=players, seed=seed, rules=rules, loop=loop)
+    with options_for(run, jobs=jobs, scheduler=scheduler, out=out, resume=resume,
+                     unit_games=unit_games) as options:
         yield options

@@ -1,8 +1,11 @@
-"""``tienlen sim``: bots against bots, many hands, with statistics. The game comes from the
-registry (``--game``); a game whose command line module runs ``sim`` its own way does so,
-any other is played by the generic arena (:func:`tienlen.arena.engine.table_work`: seat
-rotations), with the same progress bar, Ctrl-C, ``--out``/``--resume``/``--scheduler`` and
-``--json``. SIGTERM stops a run as Ctrl-C does."""
+"""``tienlen sim``: bots against bots, many hands, with statistics, for every game through
+one path: the game's command line module turns its options into a request
+(``sim_request(args)``; a game without one is asked for its bot levels and player counts
+alone), the arena checks it (:func:`tienlen.arena.plan`: the game's own loop, found through
+its spec, in seat rotations or team seatings), and one screen plays it
+(:func:`tienlen.tui.sim_view.run_sim`): the progress bar, Ctrl-C, the tables, ``--json``,
+and with ``--out``/``--resume``/``--scheduler``/``--unit-games`` the results file and the
+cluster (:func:`tienlen.arena.scale.options_for`). SIGTERM stops a run as Ctrl-C does."""
 
 from __future__ import annotations
 
@@ -87,26 +90,39 @@ def add(subparsers: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """``tienlen sim``: run the arena with a progress bar, then print the results table.
+    """``tienlen sim``: run the arena with a progress bar, then print the results tables.
     SIGTERM stops it as Ctrl-C does."""
     with sigterm_as_ctrl_c():
         check_game_options(args, "sim")
+        from tienlen.arena.runs import check_jobs, plan
         from tienlen.table.registry import get_cli
+        from tienlen.tui.sim_view import run_sim
+        from tienlen.tui.terminal import Terminal
 
         cli = get_cli(args.game)
-        if cli is not None and hasattr(cli, "run_sim"):
-            status: int = cli.run_sim(args)
-            return status
-        return _run_table_sim(args)
+        request: dict[str, Any] = (cli.sim_request(args) if cli is not None
+                                   and hasattr(cli, "sim_request") else _table_request(args))
+        if request.get("games") is None:
+            request["games"] = default_games(request.get("players") or len(request["lineup"]))
+        if args.json is not None:
+            writable_file(args.json, "--json")
+        the_run = plan(args.game, seed=args.seed, **request)
+        check_jobs(args.jobs)       # (before a file is made)
+        play = dict(jobs=args.jobs, json_path=args.json, iterations=args.iterations)
+        if args.scheduler or args.out or args.resume or args.unit_games is not None:
+            from tienlen.arena.scale import options_for
+
+            with options_for(the_run, jobs=args.jobs, scheduler=args.scheduler, out=args.out,
+                             resume=args.resume, unit_games=args.unit_games) as options:
+                return run_sim(Terminal(), the_run, options=options, out=args.out, **play)
+        return run_sim(Terminal(), the_run, **play)
 
 
-def _run_table_sim(args: argparse.Namespace) -> int:
-    """``tienlen sim --game NAME`` for a registered game with no arena of its own: the
-    generic arena (seat rotations)."""
-    from tienlen.arena.engine import table_work
+def _table_request(args: argparse.Namespace) -> dict[str, Any]:
+    """The request of a game with no command line module of its own: one of its bot levels
+    per seat (``--bots``, one for every seat, or its strongest), ``--players`` from its
+    player counts (default: one per level given, else its most)."""
     from tienlen.table import get_spec
-    from tienlen.tui.sim_view import run_simulation
-    from tienlen.tui.terminal import Terminal
 
     spec = get_spec(args.game)
     if args.iterations is not None:
@@ -119,19 +135,4 @@ def _run_table_sim(args: argparse.Namespace) -> int:
         levels = [spec.bot_levels[-1]] * players
     elif len(levels) == 1:
         levels = levels * players
-    if args.json is not None:
-        writable_file(args.json, "--json")
-    games = args.games if args.games is not None else default_games(players)
-    work, _ = table_work(args.game, levels, games, players=players, seed=args.seed)
-    common: dict[str, Any] = dict(games=games, players=players, seed=args.seed, jobs=args.jobs,
-                  json_path=args.json, labels=levels, game=args.game)
-    if args.scheduler or args.out or args.resume or args.unit_games:
-        from tienlen.arena.scale import sim_options
-
-        with sim_options(lineup=levels, games=games, players=players, seed=args.seed,
-                         rules=None, jobs=args.jobs, scheduler=args.scheduler,
-                         out=args.out, resume=args.resume, unit_games=args.unit_games,
-                         game=args.game, names=work.names) as options:
-            return run_simulation(Terminal(), levels, rules=None, arena_options=options,
-                                  **common)
-    return run_simulation(Terminal(), levels, rules=None, **common)
+    return {"lineup": levels, "games": args.games, "players": players, "labels": levels}

@@ -1,6 +1,9 @@
-"""``tienlen sim``: the arena behind a progress bar, then a results table (and JSON).
+"""``tienlen sim``: the arena behind a progress bar, then the results tables (and JSON),
+for every game: one screen for seat rotations and team seatings alike.
 
-The statistics are the arena's (:mod:`tienlen.games.tienlen.arena`); this module only shows them.
+The run comes checked from the arena (:class:`tienlen.arena.runs.Run`), its statistics are
+the arena's (:mod:`tienlen.arena.stats`); this module only plays it (:func:`run_sim`: the
+bar, Ctrl-C, the tables, ``--json``) and shows them. It imports no game.
 """
 
 from __future__ import annotations
@@ -28,18 +31,16 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-# The engine's results, not a game's arena: the Guandan sim loads no Tiến Lên module, and
-# the Tiến Lên sim never loads Guandan.
-from tienlen.arena import engine as arena
+from tienlen.arena import stats as arena
+from tienlen.arena.engine import ArenaInterrupted
 from .terminal import Terminal
 
 if TYPE_CHECKING:
-    from tienlen.games.tienlen.arena import BotSpec
-    from tienlen.games.guandan.arena import DuplicateResult
-    from tienlen.games.tienlen.rules import Rules
+    from tienlen.arena.runs import Run
 
-__all__ = ["run_simulation", "results_table", "results_json", "progress_bar", "stats_table",
-           "print_table", "print_results", "duplicate_tables", "MIN_BOARDS_FOR_P", "SCHEMA", "EXIT_INTERRUPTED"]
+__all__ = ["run_sim", "run_simulation", "results_table", "results_json", "team_json",
+           "progress_bar", "stats_table", "print_table", "print_results", "duplicate_tables",
+           "MIN_BOARDS_FOR_P", "SCHEMA", "EXIT_INTERRUPTED"]
 
 #: The schema name of ``--json`` output.
 SCHEMA = "tienlen.sim"
@@ -54,15 +55,19 @@ def _played_here(task: Task) -> float:
 
 
 class _RateColumn(ProgressColumn):
-    """Games per second over the whole run so far: steadier than a recent-window speed
-    when games take uneven time (L3 games vary by seconds). Only the games played in this
-    run count: a resumed run's games on file took no time here."""
+    """Games (hands, matches: ``noun``) per second over the whole run so far: steadier than
+    a recent-window speed when games take uneven time (L3 games vary by seconds). Only the
+    games played in this run count: a resumed run's games on file took no time here."""
+
+    def __init__(self, noun: str = "games") -> None:
+        super().__init__()
+        self.noun = noun
 
     def render(self, task: Task) -> Text:
         elapsed, played = task.elapsed, _played_here(task)
         if played <= 0 or not elapsed:
-            return Text("- games/s", style="progress.data.speed")
-        return Text(f"{played / elapsed:,.1f} games/s", style="progress.data.speed")
+            return Text(f"- {self.noun}/s", style="progress.data.speed")
+        return Text(f"{played / elapsed:,.1f} {self.noun}/s", style="progress.data.speed")
 
 
 class _EtaColumn(ProgressColumn):
@@ -76,17 +81,34 @@ class _EtaColumn(ProgressColumn):
         return Text(str(timedelta(seconds=round(left))), style="progress.remaining")
 
 
+def _estimable(interval: arena.Interval) -> bool:
+    """Whether the interval says anything: not with one deal (nan bounds), nor when every
+    deal gave the same value (zero width: no spread to estimate one from, which is not
+    certainty; "100.0% ± 0.0" read as such)."""
+    return not math.isnan(interval.low) and interval.high > interval.low
+
+
 def _pct(interval: arena.Interval) -> str:
-    if math.isnan(interval.low):
+    if not _estimable(interval):
         return f"{100 * interval.value:.1f}%"
     half = 100 * (interval.high - interval.low) / 2
     return f"{100 * interval.value:.1f}% ± {half:.1f}"
 
 
 def _mean(interval: arena.Interval) -> str:
-    if math.isnan(interval.low):
+    if not _estimable(interval):
         return f"{interval.value:.2f}"
     return f"{interval.value:.2f} ± {(interval.high - interval.low) / 2:.2f}"
+
+
+def _caption(deal: str, intervals: Sequence[arena.Interval]) -> str:
+    """The tables' caption: what ± is, and why a value has none (``deal``: what the
+    independent units are called)."""
+    text = f"± is the half-width of the 95% confidence interval, over {deal}s."
+    if any(not _estimable(i) for i in intervals):
+        text += (f" A value without ± has no interval to show: it comes from a single "
+                 f"{deal}, or was the same on every {deal}.")
+    return text
 
 
 def stats_table(title: str | None, caption: str | None, headers: Sequence[tuple[str, str]],
@@ -137,10 +159,11 @@ def print_table(terminal: Terminal, table: Table) -> None:
 def results_table(result: arena.ArenaResult, seconds: float, *, width: int = 80) -> Table:
     """Per bot: games, first-place %, mean place and last-place %, each ± the half-width of
     its 95% confidence interval, and the mean time per decision (:func:`stats_table`)."""
+    every = [i for s in result.stats() for i in (s.first_rate, s.mean_place, s.loser_rate)]
     return stats_table(
         f"{result.games} games ({result.deals} deals × {result.players} seat rotations), "
         f"seed {result.seed}, {seconds:.1f} s",
-        "± is the half-width of the 95% confidence interval, over deals.",
+        _caption("deal", every),
         (("bot", "bot"), ("games", "games"), ("1st place", "1st\nplace"),
          ("mean place", "mean\nplace"), ("last place", "last\nplace"),
          ("ms/decision", "ms per\nmove")),
@@ -158,26 +181,31 @@ def results_table(result: arena.ArenaResult, seconds: float, *, width: int = 80)
 MIN_BOARDS_FOR_P = 30
 
 
-def duplicate_tables(result: DuplicateResult, levels: Sequence[str], seconds: float, *,
-                     width: int = 80) -> list[RenderableType]:
-    """The results of ``sim --game guandan`` as the Tiến Lên sim draws its own
-    (:func:`stats_table`), for :func:`print_results`: how the seats were assigned, the table
-    per team, then the paired comparisons A - B, whose z and p are left out below
-    :data:`MIN_BOARDS_FOR_P` boards (a note says why)."""
-    a, b = levels
+def duplicate_tables(result: arena.DuplicateResult, levels: Sequence[str] | None = None,
+                     seconds: float = 0.0, *, width: int = 80,
+                     title: str | None = None) -> list[RenderableType]:
+    """The results of a team run (``sim --game guandan``) as :func:`stats_table` draws
+    them, for :func:`print_results`: how the seats were assigned, the table per team (match
+    wins only when boards are matches), then the paired comparisons A - B, whose z and p
+    are left out below :data:`MIN_BOARDS_FOR_P` boards (a note says why). ``title`` names
+    the game; ``levels`` is unused (the teams are named in the result)."""
+    a, b = result.names
     match = result.mode == "match"
-    heading = Text(f"Guandan duplicate: team A = {a}+{a}, team B = {b}+{b}; each board "
-                   f"played twice, A in seats 0 and 2, then 1 and 3.\n{result.title()}, "
-                   f"{seconds:.1f} s", style="bold")
-    teams = stats_table(
-        None, "± is the half-width of the 95% confidence interval, over boards.",
-        (("team", "team"), ("match wins", "match\nwins"), ("hand wins", "hand\nwins"),
-         ("mean place", "mean\nplace"), ("levels/game", "levels\n/game"),
-         ("ms/decision", "ms per\nmove")),
-        [(f"{label} {stats.name}", _pct(stats.match_wins) if match else "-",
-          _pct(stats.hand_wins), _mean(stats.mean_place), _mean(stats.levels),
+    heading = Text(f"{title + ' duplicate' if title else 'Duplicate'}: team A = {a}, team B = "
+                   f"{b}; each board played twice, A in seats 0 and 2, then 1 and 3.\n"
+                   f"{result.title()}, {seconds:.1f} s", style="bold")
+    teams = result.teams()
+    every = [i for s in teams for i in ((s.match_wins,) if match else ()) +
+             (s.hand_wins, s.mean_place, s.levels)]
+    headers = (("team", "team"),) + ((("match wins", "match\nwins"),) if match else ()) + (
+        ("hand wins", "hand\nwins"), ("mean place", "mean\nplace"),
+        ("levels/game", "levels\n/game"), ("ms/decision", "ms per\nmove"))
+    table = stats_table(
+        None, _caption("board", every), headers,
+        [(f"{label} {stats.name}",) + ((_pct(stats.match_wins),) if match else ()) +
+         (_pct(stats.hand_wins), _mean(stats.mean_place), _mean(stats.levels),
           f"{stats.ms_per_decision:.2f}")
-         for label, stats in zip(("A", "B"), result.teams())],
+         for label, stats in zip(("A", "B"), teams)],
         width=width)
     tested = result.boards >= MIN_BOARDS_FOR_P
     statistics = ("match_wins", "places", "hand_wins", "levels") if match else \
@@ -199,7 +227,7 @@ def duplicate_tables(result: DuplicateResult, levels: Sequence[str], seconds: fl
                     f"{result.boards}): the z-test needs the mean difference to be close to "
                     f"normal, which takes about {MIN_BOARDS_FOR_P} boards; play more boards "
                     "to test.")
-    return [heading, teams, comparisons, note]
+    return [heading, table, comparisons, note]
 
 
 def print_results(terminal: Terminal, parts: Sequence[RenderableType]) -> None:
@@ -220,13 +248,18 @@ def _interval(interval: arena.Interval) -> dict[str, float | None]:
             "high": number(interval.high)}
 
 
-def results_json(result: arena.ArenaResult, *, lineup: Sequence[str], rules: Rules | None,
+def results_json(result: arena.ArenaResult, *, lineup: Sequence[str], rules: Any,
                  jobs: int, seconds: float, iterations: int | None = None,
-                 game: str = "tienlen") -> dict[str, Any]:
+                 game: str | None = None) -> dict[str, Any]:
     """The same results as :func:`results_table`, as a JSON-ready dict. ``iterations`` is
     L3's fixed sample count (``null``: its time budget); ``loser_rate`` is the last-place
-    rate (the key predates the wording). ``game`` names the registered game played; a
-    game other than Tiến Lên has no ruleset here (``"rules": null``)."""
+    rate (the key predates the wording). ``game`` names the registered game played (the
+    first game when None); ``rules`` are its rules, recorded by name (``"rules": null`` for
+    a game without)."""
+    if game is None:
+        from tienlen.table.registry import DEFAULT_GAME
+
+        game = DEFAULT_GAME
     return {
         "schema": SCHEMA,
         "version": 1,
@@ -236,7 +269,7 @@ def results_json(result: arena.ArenaResult, *, lineup: Sequence[str], rules: Rul
         "games": result.games,
         "deals": result.deals,
         "seed": result.seed,
-        "rules": None if rules is None else rules.name,
+        "rules": None if rules is None else getattr(rules, "name", None),
         "jobs": jobs,
         "iterations": iterations,
         "seconds": seconds,
@@ -256,7 +289,7 @@ def results_json(result: arena.ArenaResult, *, lineup: Sequence[str], rules: Rul
     }
 
 
-def progress_bar(terminal: Terminal) -> Progress:
+def progress_bar(terminal: Terminal, noun: str = "games") -> Progress:
     """The bar of a simulation: games done, games per second, elapsed time and ETA; no
     bar at all when the terminal is not interactive (a log). Below 80 columns the bar is
     shorter and the elapsed time left out, so that the line fits 60 columns (the caller
@@ -266,7 +299,7 @@ def progress_bar(terminal: Terminal) -> Progress:
         TextColumn("[bold]{task.description}"),
         BarColumn(bar_width=10 if narrow else None if terminal.console.width >= 100 else 16),
         MofNCompleteColumn(),
-        _RateColumn(),
+        _RateColumn(noun),
     ]
     if not narrow:
         columns += [TextColumn("elapsed"), TimeElapsedColumn()]
@@ -280,85 +313,118 @@ def progress_bar(terminal: Terminal) -> Progress:
     )
 
 
-def run_simulation(
-    terminal: Terminal,
-    lineup: Sequence[BotSpec],
-    *,
-    games: int,
-    players: int,
-    seed: int,
-    jobs: int,
-    rules: Rules | None,
-    json_path: Path | None = None,
-    labels: Sequence[str] | None = None,
-    iterations: int | None = None,
-    arena_options: Mapping[str, Any] | None = None,
-    game: str = "tienlen",
-) -> int:
-    """Run the arena with a progress bar, print the table, write ``json_path``; the exit
-    status. ``labels`` name the lineup in the bar and the JSON (default: the entries,
-    which must then be level names). Ctrl-C prints the completed deals' results and
-    returns 130. ``arena_options`` go to :func:`tienlen.games.tienlen.arena.run` as they are (an
-    executor, unit size, results streaming: see :func:`tienlen.arena.scale.sim_options`).
-    ``game``: another registered game, played by :func:`tienlen.arena.engine.run_table`
-    (``lineup`` its bot levels; ``rules`` unused)."""
-    labels = list(labels) if labels is not None else [str(entry) for entry in lineup]
-    options = dict(arena_options or {})
+def team_json(result: arena.DuplicateResult, *, game: str, lineup: Sequence[str], jobs: int,
+              seconds: float, iterations: int | None = None) -> dict[str, Any]:
+    """A team run's results as a JSON-ready dict (``schema`` ``tienlen.guandan.sim``, as
+    since issue 17): the result's own, and the run's game, lineup (as asked), jobs, L3's
+    iterations and seconds."""
+    return {**result.to_json(), "game": game, "lineup": list(lineup), "jobs": jobs,
+            "iterations": iterations, "seconds": seconds}
+
+
+#: What a seating's deals are called when a run is interrupted.
+_COMPLETE = {"rotations": "deals (every seat rotation)", "teams": "boards (both seatings)"}
+
+
+def run_sim(terminal: Terminal, run: Run, *, jobs: int, json_path: Path | None = None,
+            iterations: int | None = None, options: Mapping[str, Any] | None = None,
+            out: Path | str | None = None) -> int:
+    """Play ``run`` (any game, either seating) with a progress bar, print its tables,
+    write ``json_path``; the exit status. Ctrl-C prints the completed deals' results and
+    returns 130. ``options`` go to :meth:`~tienlen.arena.runs.Run.play` as they are (an
+    executor, a unit size, the units on file and the file's writer:
+    :func:`tienlen.arena.scale.options_for`); ``out`` is the file they write."""
+    options = dict(options or {})
     # A resumed run starts from the units on file: the bar shows them as done, and its
     # rate and ETA count only the games played from here (_played_here).
     done_units = list(options.get("done", ()))
     if done_units:
         options["done"] = done_units
-    resumed = players * sum(unit.stop - unit.start for unit in done_units)
-    progress = progress_bar(terminal)
+    resumed = sum(unit.games for unit in done_units)
+    progress = progress_bar(terminal, run.noun)
     narrow = terminal.console.width < 80
-    task = progress.add_task(("," if narrow else " vs ").join(labels), total=games,
+    shown = run.labels if run.seating == "rotations" else run.names
+    task = progress.add_task(("," if narrow else " vs ").join(shown), total=run.games,
                              completed=resumed, resumed=resumed)
 
     def advance(done: int, total: int) -> None:
         progress.update(task, completed=done, total=total)
 
     start = time.perf_counter()
-    interrupted: arena.ArenaInterrupted | None = None
+    interrupted = False
+    result: arena.ArenaResult | arena.DuplicateResult | None
     with progress:
         try:
-            result: arena.ArenaResult | None
-            if rules is not None:            # (a ruleset: Tiến Lên's own arena)
-                from tienlen.games.tienlen.arena import run
-
-                result = run(lineup, games, players=players, seed=seed, jobs=jobs,
-                             rules=rules, progress=advance, **options)
-            else:
-                from tienlen.arena.engine import run_table
-
-                result = run_table(game, [str(e) for e in lineup], games, players=players,
-                                   seed=seed, jobs=jobs, progress=advance, **options)
-        except arena.ArenaInterrupted as stop:
-            interrupted, result = stop, stop.result
+            result = run.play(jobs=jobs, progress=advance, **options)
+        except ArenaInterrupted as stop:
+            interrupted, result = True, stop.result
     seconds = time.perf_counter() - start
-    if rules is not None and rules.name != "default":
-        terminal.print(Text(f"Rules: {rules.name} (RULES.md R11)" if rules.name == "southern"
-                            else f"Rules: {rules.name}", style="dim"))
-
-    if interrupted is not None:
+    if run.note is not None:
+        terminal.print(Text(run.note, style="dim"))
+    if interrupted:
         played = 0 if result is None else result.games
-        terminal.print(Text(f"Interrupted: {played} of {games} games played in complete "
-                            "deals (every seat rotation); the results below are theirs.",
-                            style="bold yellow"), soft_wrap=True)
-        if result is not None:
-            print_table(terminal, results_table(result, seconds, width=terminal.console.width))
+        terminal.print(Text(f"Interrupted: {played} of {run.games} {run.noun} played in "
+                            f"complete {_COMPLETE[run.seating]}; the results below are "
+                            "theirs.", style="bold yellow"), soft_wrap=True)
+    if result is not None:
+        _print_result(terminal, run, result, seconds)
+    if interrupted:
+        # (how much of the file is written, and how to resume: the file's setup says so)
         if json_path is not None:
             terminal.print(Text(f"{json_path} not written: the run did not finish.",
                                 style="dim"), soft_wrap=True)
         return EXIT_INTERRUPTED
     assert result is not None
-    print_table(terminal, results_table(result, seconds, width=terminal.console.width))
+    if out is not None:
+        terminal.print(Text(f"Games written to {Path(out)}", style="dim"), soft_wrap=True)
     if json_path is not None:
-        record = results_json(result, lineup=labels, rules=rules, jobs=jobs, seconds=seconds,
-                              iterations=iterations, game=game)
+        if isinstance(result, arena.ArenaResult):
+            record = results_json(result, lineup=run.labels, rules=run.work.rules, jobs=jobs,
+                                  seconds=seconds, iterations=iterations, game=run.game)
+        else:
+            record = team_json(result, game=run.game, lineup=run.labels, jobs=jobs,
+                               seconds=seconds, iterations=iterations)
         try:
             json_path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
         except OSError as error:
             raise ValueError(f"cannot write {json_path}: {error.strerror or error}") from None
         terminal.print(Text(f"Results written to {json_path}", style="dim"), soft_wrap=True)
     return 0
+
+
+def _print_result(terminal: Terminal, run: Run,
+                  result: arena.ArenaResult | arena.DuplicateResult, seconds: float) -> None:
+    width = terminal.console.width
+    if isinstance(result, arena.ArenaResult):
+        print_table(terminal, results_table(result, seconds, width=width))
+    else:
+        print_results(terminal, duplicate_tables(result, run.labels, seconds, width=width,
+                                                 title=run.title))
+
+
+def run_simulation(
+    terminal: Terminal,
+    lineup: Sequence[Any],
+    *,
+    games: int,
+    players: int,
+    seed: int,
+    jobs: int,
+    rules: Any,
+    json_path: Path | None = None,
+    labels: Sequence[str] | None = None,
+    iterations: int | None = None,
+    arena_options: Mapping[str, Any] | None = None,
+    game: str | None = None,
+) -> int:
+    """:func:`run_sim` of the run of ``game`` (the first game when None) between
+    ``lineup`` (checked by :func:`tienlen.arena.plan`); ``arena_options`` as ``options``.
+    ``labels`` name the lineup in the bar and the JSON (default: the entries, which must
+    then be level names)."""
+    from tienlen.arena.runs import plan
+    from tienlen.table.registry import DEFAULT_GAME
+
+    run = plan(DEFAULT_GAME if game is None else game, lineup, games, players=players,
+               seed=seed, rules=rules, labels=labels)
+    return run_sim(terminal, run, jobs=jobs, json_path=json_path, iterations=iterations,
+                   options=arena_options)

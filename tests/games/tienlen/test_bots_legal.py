@@ -13,7 +13,7 @@ import os
 
 import pytest
 
-from tienlen.games.tienlen.arena import run
+from tienlen.arena import simulate
 from tienlen.games.tienlen.bots import PASS, Bot, make_bot
 from tienlen.games.tienlen.cards import Cards
 from tienlen.games.tienlen.rules import Rules
@@ -48,7 +48,7 @@ def _lineup(l3: dict) -> list:
 
 def test_all_four_bots_play_only_legal_moves_in_10000_games():
     games = 100_000 if SOAK else 10_000
-    result = run(_lineup({"iterations": 4}), games, seed=2024, jobs=2)
+    result = simulate("tienlen", _lineup({"iterations": 4}), games, seed=2024, jobs=2)
     assert result.games == games
     assert result.names == ("random", "L1", "L2", "L3(iterations=4)")
     # Every bot decided in every game (each game needs at least one move per seat).
@@ -64,11 +64,11 @@ def test_bots_stay_legal_with_fewer_players_and_the_no_twos_variant(players, rul
         picked = [levels[(start + i) % 4] for i in range(players)]
         lineup = [functools.partial(Typed, lv, **({"iterations": 2} if lv == "L3" else {}))
                   for lv in picked]
-        result = run(lineup, games, players=players, seed=7 + start, rules=rules)
+        result = simulate("tienlen", lineup, games, players=players, seed=7 + start, rules=rules)
         assert result.games == games
 
 
 def test_the_timed_search_stays_legal():
     games = 400 if SOAK else 40
-    result = run(_lineup({"time_ms": 1}), games, seed=99)
+    result = simulate("tienlen", _lineup({"time_ms": 1}), games, seed=99)
     assert result.bot("L3(time_ms=1)").decisions >= games

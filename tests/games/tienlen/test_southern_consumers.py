@@ -24,7 +24,7 @@ from tienlen.games.tienlen.plays import Kind, classify
 from tienlen.games.tienlen.game import PASS, Game
 from tienlen.games.tienlen.hints import hint
 from tienlen.games.tienlen.replay import ReplayError, game_from_json, game_to_json
-from tienlen.games.tienlen.results import GamesFile, ResultsError, RunHeader, load
+from tienlen.arena.files import GamesFile, ResultsError, RunHeader, load
 from tienlen.games.tienlen.rules import Penalties, Rules
 
 SOUTH = Rules.southern()
@@ -132,13 +132,13 @@ def test_hint_for_a_locked_out_player_names_the_southern_bomb() -> None:
 
 @needs_southern_core
 def test_arena_runs_southern_and_is_deterministic() -> None:
-    from tienlen.games.tienlen import arena
+    from tienlen.arena import simulate
 
     lineup = ["L1", "random", "L2", "random"]
-    first = arena.run(lineup, 16, seed=3, rules=SOUTH)
-    again = arena.run(lineup, 16, seed=3, rules=SOUTH)
+    first = simulate("tienlen", lineup, 16, seed=3, rules=SOUTH)
+    again = simulate("tienlen", lineup, 16, seed=3, rules=SOUTH)
     assert first.places.tolist() == again.places.tolist()
-    contract = arena.run(lineup, 16, seed=3)
+    contract = simulate("tienlen", lineup, 16, seed=3)
     assert first.places.shape == contract.places.shape
 
 
@@ -151,13 +151,13 @@ def test_run_header_round_trips_every_rules_field(tmp_path: Path) -> None:
 
 
 def test_resume_refuses_a_file_of_other_rules_even_a_penalty(tmp_path: Path) -> None:
-    from tienlen.games.tienlen.arena import run
+    from tienlen.arena import simulate
 
     path = tmp_path / "games.jsonl"
     plain = Rules(penalties=Penalties())
     with GamesFile.open(path, RunHeader.of(["L1", "random"], 2, seed=5, rules=plain),
                         games=8) as out:
-        run(["L1", "random"], 8, players=2, seed=5, unit_deals=2, on_unit=out.write,
+        simulate("tienlen", ["L1", "random"], 8, players=2, seed=5, unit_deals=2, on_unit=out.write,
             rules=plain)
     other = Rules(penalties=Penalties(red_two=3))
     with pytest.raises(ResultsError, match="rules"):
@@ -322,11 +322,11 @@ def test_policy_bot_plays_southern_in_the_arena() -> None:
 
     import numpy as np
 
-    from tienlen.games.tienlen import arena
+    from tienlen.arena import simulate
     from tienlen.rl.policy_bot import PolicyBot
 
     last_legal = lambda obs, mask: int(np.flatnonzero(mask)[-1])  # noqa: E731
-    result = arena.run([partial(PolicyBot, policy=last_legal), "random", "L1", "random"], 8,
+    result = simulate("tienlen", [partial(PolicyBot, policy=last_legal), "random", "L1", "random"], 8,
                        rules=SOUTH)
     assert result.bot(0).games == 8
 

@@ -1,5 +1,6 @@
 """The Guandan side of the ``tienlen`` command line: ``play --game guandan`` (the training
-mode), ``moves --game guandan``, ``replay`` of a Guandan match and ``sim --game guandan``.
+mode), ``moves --game guandan``, ``replay`` of a Guandan match, and what ``sim --game
+guandan`` asks of the arena (:func:`sim_request`: the teams, matches or hands).
 
 The training mode's screen is :mod:`tienlen.tui.guandan_play` (on the terminal Tiến Lên's
 ``play`` uses: redrawn in place on a terminal, plain lines when piped). ``--lang zh`` shows
@@ -29,10 +30,10 @@ from tienlen.games.guandan.errors import CardError, GuandanError
 from tienlen.games.guandan.match import Match, ReplayError
 from tienlen.games.guandan.plays import Kind, Play, classify, legal_plays
 
-if TYPE_CHECKING:   # the arena (numpy, process pools) loads only for sim
+if TYPE_CHECKING:   # the game's arena loop loads only for sim
     from tienlen.games.guandan.arena import TeamSpec
 
-__all__ = ["add_options", "run_play", "run_moves", "run_replay", "run_sim", "LABELS",
+__all__ = ["add_options", "run_play", "run_moves", "run_replay", "sim_request", "LABELS",
            "default_lang", "run_moves_text", "TrainingSession", "REPLAY_SCHEMAS"]
 
 #: The ``schema`` of the files ``tienlen replay`` shows as Guandan matches.
@@ -77,12 +78,21 @@ def __getattr__(name: str) -> object:
         from tienlen.games.guandan.words import WORDS
 
         return WORDS
+    if name == "run_sim":
+        import importlib
+        import warnings
+
+        warnings.warn("tienlen.games.guandan.cli.run_sim is deprecated: use "
+                      "tienlen.cli.sim.run (sim of every game, moved in 0.2.0)",
+                      DeprecationWarning, stacklevel=2)
+        run: Any = importlib.import_module("tienlen.cli.sim").run
+        return run
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    # The names __getattr__ lends (TrainingSession, LABELS) are listed before any use.
-    return sorted({*globals(), *__all__})
+    # The names __getattr__ lends (TrainingSession, LABELS, run_sim) are listed before any use.
+    return sorted({*globals(), *__all__, "run_sim"})
 
 
 def default_lang() -> str:
@@ -263,16 +273,10 @@ def _bot_levels() -> tuple[str, ...]:
     return LEVELS
 
 
-def run_sim(args: argparse.Namespace) -> int:
-    """``tienlen sim --game guandan``: the duplicate arena (:mod:`tienlen.games.guandan.arena`)
-    with a progress bar, then the results table; Ctrl-C prints the completed boards'
-    results and returns 130."""
-    import time
-
-    from tienlen.tui.sim_view import EXIT_INTERRUPTED, duplicate_tables, print_results, progress_bar
-    from tienlen.tui.terminal import Terminal
-    from tienlen.games.guandan import arena
-
+def sim_request(args: argparse.Namespace) -> dict[str, Any]:
+    """What ``tienlen sim --game guandan`` asks of the arena (:func:`tienlen.arena.plan`):
+    two teams (``--bots``: team A then team B, or one level for both), ``--matches N``
+    whole matches or ``--hands N`` first hands (default: 20 matches), ``--hand-cap``."""
     for name, option, why in _TIENLEN_ONLY:
         if getattr(args, name, None):
             raise GuandanError(f"{option} is not an option of the Guandan sim{why}")
@@ -286,103 +290,8 @@ def run_sim(args: argparse.Namespace) -> int:
     if matches is None and hands is None:
         matches = DEFAULT_SIM_MATCHES
     games = matches if matches is not None else hands
-    assert games is not None
-    if games % 2:
+    if games is not None and games % 2:
         raise GuandanError(f"--{'matches' if matches is not None else 'hands'} must be even: "
                            f"each board is played twice, the teams swapping seats; got {games}")
-    hand_cap = getattr(args, "hand_cap", None) or arena.DEFAULT_HAND_CAP
-    seed = args.seed if args.seed is not None else 0
-    json_path: Path | None = getattr(args, "json", None)
-    if json_path is not None:
-        writable_file(json_path, "--json")
-    mode: arena.Mode = "match" if matches is not None else "hand"
-    scheduler = getattr(args, "scheduler", None)
-    resume = bool(getattr(args, "resume", False))
-    unit_games: int | None = getattr(args, "unit_games", None)
-    out: Path | None = getattr(args, "out", None)
-
-    def check() -> None:
-        if unit_games is not None and unit_games % 2:
-            raise GuandanError(f"--unit-games must be even (a board is two games); "
-                               f"got {unit_games}")
-        # Checked before a file is made or a cluster started: a bad request leaves nothing.
-        arena.check_request(specs[0], specs[1], matches=matches, hands=hands, seed=seed,
-                            jobs=args.jobs, hand_cap=hand_cap)
-        if out is not None and Path(out).suffix not in (".jsonl", ".parquet"):
-            raise GuandanError(f"--out {out}: name a .jsonl (JSON lines) or .parquet "
-                               "(pyarrow) file")
-
-    def open_store() -> arena.GamesWriter:
-        assert out is not None
-        return arena.GamesWriter(out, teams=[arena.team_name(s) for s in specs], mode=mode,
-                                 seed=seed, hand_cap=hand_cap, games=games, resume=resume)
-
-    def unit_size(workers: int) -> int:
-        if unit_games is not None:
-            return max(1, unit_games // 2)
-        from tienlen.arena.scale import unit_deals
-
-        # A match is some ten hands: units of about a tenth of the games of hands.
-        return unit_deals(levels, deals=max(games // 2, 1), workers=workers,
-                          unit_games=256 if mode == "match" else 2048)
-
-    # The file, the cluster and the resume hint: the one setup of every game's sim.
-    stack = contextlib.ExitStack()
-    options: dict[str, Any] = {}
-    if scheduler is not None or out is not None or resume or unit_games is not None:
-        from tienlen.arena.scale import run_options
-
-        options = stack.enter_context(run_options(
-            games=games, jobs=args.jobs, scheduler=scheduler, out=out, resume=resume,
-            unit_size=unit_size, open_store=open_store, check=check, error=GuandanError))
-    else:
-        check()
-    with stack:    # the file closes, and says how to resume, once the results are shown
-        resumed = 2 * sum(u.stop - u.start for u in options.get("done", ()))
-        terminal = Terminal()
-        progress = progress_bar(terminal)
-        task = progress.add_task(" vs ".join(f"{lv}+{lv}" for lv in levels), total=games,
-                                 completed=resumed, resumed=resumed)
-
-        def advance(done: int, total: int) -> None:
-            progress.update(task, completed=done, total=total)
-
-        start = time.perf_counter()
-        interrupted = False
-        result: arena.DuplicateResult | None
-        try:
-            with progress:
-                result = arena.run(specs[0], specs[1], matches=matches, hands=hands,
-                                   seed=seed, jobs=args.jobs, hand_cap=hand_cap,
-                                   progress=advance, **options)
-        except arena.DuplicateInterrupted as stop:
-            interrupted, result = True, stop.result
-        seconds = time.perf_counter() - start
-        if interrupted:
-            played = 0 if result is None else result.games
-            terminal.print(f"Interrupted: {played} of {games} games played in complete "
-                           "boards (both seatings); the results below are theirs.",
-                           style="bold yellow", soft_wrap=True)
-        if result is not None:
-            print_results(terminal, duplicate_tables(result, levels, seconds,
-                                                     width=terminal.console.width))
-        if out is not None:
-            terminal.print(f"Games written to {Path(out)}", style="dim", soft_wrap=True)
-        if interrupted:
-            # (how much of the file is written, and how to resume: run_options says so)
-            if json_path is not None:
-                terminal.print(f"{json_path} not written: the run did not finish.",
-                               style="dim", soft_wrap=True)
-            return EXIT_INTERRUPTED
-        assert result is not None
-        if json_path is not None:
-            record = {**result.to_json(), "game": "guandan", "lineup": levels,
-                      "jobs": args.jobs, "iterations": getattr(args, "iterations", None),
-                      "seconds": seconds}
-            try:
-                json_path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
-            except OSError as error:
-                raise GuandanError(f"cannot write {json_path}: "
-                                   f"{error.strerror or error}") from None
-            terminal.print(f"Results written to {json_path}", style="dim", soft_wrap=True)
-        return 0
+    return {"lineup": specs, "games": games, "mode": "match" if matches is not None else "hand",
+            "hand_cap": getattr(args, "hand_cap", None), "labels": levels}

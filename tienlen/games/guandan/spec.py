@@ -306,6 +306,14 @@ class GuandanSpec:
     hint_level = "L2"
     reason_langs = REASON_LANGS
 
+    @property
+    def arena(self) -> Any:
+        """The game's own loop for the arena (:mod:`tienlen.games.guandan.arena`), which
+        :mod:`tienlen.arena` plays; imported on first use."""
+        from tienlen.games.guandan.arena import ARENA
+
+        return ARENA
+
     def new_match(self, seed: int, *, players: int | None = None,
                   options: Mapping[str, Any] | None = None) -> GuandanTable:
         if players not in (None, 4):

@@ -1,54 +1,29 @@
-"""Arena: bots play many hands in the duplicate format, and the results come with statistics.
+"""Tiến Lên in the arena: its per-game loop, what the arena (:mod:`tienlen.arena`) plays in
+every seat rotation of every deal. The arena finds it through the game's spec
+(``get_spec("tienlen").arena``, :data:`ARENA`); this module imports none of the arena's.
 
-Every deal is played once per seat rotation (``players`` times): the hands stay in their
-seats and the bots move round them, so each bot plays every hand of every deal, and luck of
-the deal cancels out as in duplicate bridge. Statistics are computed per deal (a bot's
-average over the rotations of one deal), which makes the deals the independent units: the
-95% confidence intervals and the paired comparison are over deals.
+One game: deal ``d`` (its cards from ``match.hand_seed(seed, d + 1)``) in rotation ``r``,
+each lineup entry's bot in its seat of the rotation, played through :class:`Game` directly
+(a bot's ``choose`` then ``act``: the fastest checked loop; bench/README.md says what it
+buys over the table protocol). After an instant win (R11.3) the other seats share last
+place.
 
-Every deal and every bot's seed derive from ``seed`` and the game's indices only, so a run
-is reproducible whatever ``jobs`` (or executor) runs it; only the timings differ. (A bot
-on a time budget, such as L3 by default, is itself not reproducible: give L3 a fixed
-``iterations=`` for that.)
-
-How a run executes: the deals are cut into ranges, and each range is one task,
-``_play_chunk(work, start, stop) -> Unit``, a pure function of its arguments whose result
-(the places of deals ``start..``, each game's decision times and counts) is merged by deal
-index, in whatever order tasks finish. Three runners share it (and :func:`run_work` lends
-them to other kinds of :class:`Work`, such as the Guandan duplicate arena):
-
-- ``jobs=1``: in this process, one deal at a time; progress per game; Ctrl-C keeps
-  every completed deal.
-- ``jobs>1``: the arena's own process pool. Workers ignore SIGINT and report finished
-  games through a queue (at most every 50 ms), and poll a stop event between decisions;
-  on Ctrl-C the parent sets the event, each running task returns its completed deals
-  within one decision, and queued tasks are cancelled.
-- ``executor=``: any :class:`concurrent.futures.Executor` (threads, another pool, a
-  cluster's). Tasks are smaller (64 per run) because progress then comes per task; on
-  Ctrl-C, queued tasks are cancelled and the completed ones kept.
-
-In each case Ctrl-C raises :class:`ArenaInterrupted` with the completed deals' result.
-``unit_deals=``, ``done=`` and ``on_unit=`` cut the run into fixed units, skip the units of
-an earlier run and hand each completed unit over as it lands (:mod:`tienlen.games.tienlen.results`
-streams them to disk, :mod:`tienlen.arena.scale` runs them on Dask).
-
->>> result = run(["L1", "random"], games=40, players=2, seed=3)
+>>> from tienlen.arena import simulate
+>>> result = simulate("tienlen", ["L1", "random"], 40, seed=3)
 >>> [(s.name, s.games) for s in result.stats()]
 [('L1', 40), ('random', 40)]
->>> cmp = result.compare("L1", "random")
->>> cmp.diff.value < 0, 0.0 <= cmp.p_value <= 1.0    # L1 finishes higher on average
-(True, True)
->>> run(["L1", "random"], games=40, players=2, seed=3, jobs=2).places.tolist() == result.places.tolist()
-True
+>>> ARENA.entry_name("l2"), ARENA.label(functools.partial(make_bot, "L3", iterations=9))
+('L2', "tienlen.games.tienlen.bots.make_bot('L3', iterations=9)")
 """
 
 from __future__ import annotations
 
+import functools
+import importlib
 import time
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Executor
-from dataclasses import dataclass
-from typing import Union
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, Union
 
 import numpy as np
 
@@ -56,182 +31,163 @@ from tienlen.games.tienlen.bots import Bot, make_bot
 from tienlen.games.tienlen.game import Game
 from tienlen.games.tienlen.match import finishing_places, hand_seed
 from tienlen.games.tienlen.rules import Rules
-from tienlen.seeds import check_players, check_seed, mix as _mix
-# The engine, written once for every game (issue 25); its names stay importable from here.
-from tienlen.arena.engine import (MAX_GAMES, MAX_JOBS, ArenaError, ArenaInterrupted, ArenaResult,
-                          BotStats, Comparison, Entry, Interval, Pace, RotationWork, Stopped,
-                          Unit, Work, _finished, _names, _play_chunk, mean_interval,
-                          paired_test, play_deals, run_work)
+from tienlen.seeds import check_players
 
-__all__ = ["run", "ArenaResult", "BotStats", "Interval", "Comparison", "ArenaError",
-           "ArenaInterrupted", "BotSpec", "Entry", "MAX_GAMES", "MAX_JOBS", "Unit",
-           "entry_names", "Work", "Pace", "Stopped", "paired_test", "mean_interval",
-           "run_work"]
+__all__ = ["ARENA", "TienlenLoop", "BotSpec"]
 
-#: A lineup entry: a level name for :func:`tienlen.games.tienlen.bots.make_bot`, or a picklable callable
-#: taking ``seed=`` and returning a :class:`~tienlen.games.tienlen.bots.Bot`.
+#: A lineup entry: a level name for :func:`tienlen.games.tienlen.bots.make_bot`, or a
+#: picklable callable taking ``seed=`` and returning a :class:`~tienlen.games.tienlen.bots.Bot`.
 BotSpec = Union[str, Callable[..., Bot]]
 
-_DEFAULT_RULES = Rules()
+
+
 def _build(spec: BotSpec, seed: int) -> Bot:
+    if not (isinstance(spec, str) or callable(spec)):
+        raise ValueError(f"a lineup entry must be a level name or a bot factory; got {spec!r}")
     bot = make_bot(spec, seed=seed) if isinstance(spec, str) else spec(seed=seed)
     if not isinstance(bot, Bot):
-        raise ArenaError(f"the bot factory {spec!r} returned {bot!r}, not a Bot")
+        raise ValueError(f"the bot factory {spec!r} returned {bot!r}, not a Bot")
     return bot
 
 
-def _play_range(lineup: tuple[BotSpec, ...], players: int, seed: int, rules: Rules,
-                start: int, stop: int, pace: Pace | None = None) -> Unit:
-    """Play deals ``start..stop-1``, each in every rotation. With ``pace``, finished games
-    are reported as they end, and a stop request ends the range early: the result then
-    holds the deals completed so far (a deal cut short is dropped whole)."""
-    n = len(lineup)
-    places = np.zeros((stop - start, players, n), np.int8)
-    seconds = np.zeros((stop - start, players, n))
-    decisions = np.zeros((stop - start, players, n), np.int32)
-    clock = time.perf_counter
+def _label(spec: BotSpec) -> str:
+    """A lineup entry as stable text: the level name, or the factory's qualified name and
+    arguments (never an object address, which differs from run to run)."""
+    if isinstance(spec, str):
+        return spec
+    if isinstance(spec, functools.partial):
+        args = [repr(a) for a in spec.args] + [f"{k}={v!r}" for k, v in sorted(spec.keywords.items())]
+        return f"{_label(spec.func)}({', '.join(args)})"
+    return f"{getattr(spec, '__module__', '?')}.{getattr(spec, '__qualname__', type(spec).__qualname__)}"
 
-    def play_game(d: int, r: int) -> None:
-        seat_of = [(e + r) % players for e in range(n)]
-        entry_at = {seat: e for e, seat in enumerate(seat_of)}
-        bots = [_build(lineup[entry_at[s]], _mix(seed, d, r, entry_at[s]))
-                for s in range(players)]
-        game = Game(players, seed=hand_seed(seed, d + 1), rules=rules)
-        spent = [0.0] * n
-        moves = [0] * n
+
+class TienlenLoop:
+    """Tiến Lên's loop for the arena (the protocol: :class:`tienlen.arena.loops.RotationLoop`)."""
+
+    seating: ClassVar[str] = "rotations"
+    #: The result keeps every game's places in memory (a byte per entry).
+    max_games: ClassVar[int] = 10_000_000
+
+    def __reduce__(self) -> str:
+        return "ARENA"          # pickled by name: the one loop of this module
+
+    def check_players(self, players: object) -> int:
+        return check_players(players)
+
+    def entry_name(self, entry: Any) -> str:
+        return _build(entry, 0).name
+
+    def label(self, entry: Any) -> str:
+        return _label(entry)
+
+    def rules(self, value: Any) -> Rules:
+        if value is None:
+            return Rules()
+        if not isinstance(value, Rules):
+            raise ValueError(f"rules must be a Rules; got {value!r:.60}")
+        return value
+
+    def rules_to_json(self, rules: Rules) -> Any:
+        return rules.to_dict()
+
+    def rules_from_json(self, value: Any) -> Rules:
+        return Rules.from_dict(value)
+
+    def rules_note(self, rules: Rules) -> str | None:
+        if rules.name == "default":
+            return None
+        return f"Rules: {rules.name} (RULES.md R11)" if rules.name == "southern" else f"Rules: {rules.name}"
+
+    def play_rotation(self, work: Any, deal: int, rotation: int, pace: Any,
+                      places: np.ndarray, decisions: np.ndarray, seconds: np.ndarray) -> None:
+        """One game of the arena (see :class:`tienlen.arena.loops.RotationLoop`)."""
+        seating, lineup, seed = work.seating, work.lineup, work.seed
+        entry_at: Sequence[int] = seating.entry_at(rotation)
+        bots = [_build(lineup[e], seating.bot_seed(seed, deal, rotation, e)) for e in entry_at]
+        game = Game(work.players, seed=hand_seed(seed, deal + 1), rules=work.rules)
+        spent = [0.0] * len(entry_at)
+        moves = [0] * len(entry_at)
+        clock = time.perf_counter
         while not game.is_over:
             seat = game.turn
             assert seat is not None         # (the hand is not over)
             view = game.view(seat)
-            e = entry_at[seat]
             t0 = clock()
             try:
                 move = bots[seat].choose(view)
             except Exception as error:
-                # Name the game, as for an illegal move: on a cluster worker the
-                # traceback is far away, the message travels with the exception.
-                raise ArenaError(
-                    f"{bots[seat].name} (seat {seat}, deal {d}, rotation {r}) raised "
-                    f"{type(error).__name__}: {error}") from error
+                raise work.bot_raised(bots[seat].name, seat,
+                                      f"deal {deal}, rotation {rotation}", error) from error
             t1 = clock()
-            spent[e] += t1 - t0
-            moves[e] += 1
+            spent[seat] += t1 - t0
+            moves[seat] += 1
             try:
                 game.act(move)
             except ValueError as error:
-                raise ArenaError(
-                    f"{bots[seat].name} (seat {seat}, deal {d}, rotation {r}) made an "
-                    f"illegal move {move!r}: {error}") from error
+                raise work.illegal(bots[seat].name, seat, f"deal {deal}, rotation {rotation}",
+                                   repr(move), error) from error
             if pace is not None and pace.due(t1):
                 pace.poll(t1)
-        # After an instant win (R11.3) the other seats share last place.
         for seat, place in enumerate(finishing_places(game)):
-            places[d - start, r, entry_at[seat]] = place
-        seconds[d - start, r] = spent
-        decisions[d - start, r] = moves
-
-    k = play_deals(start, stop, players, pace, play_game) - start
-    return Unit(start, start + k, places[:k], decisions[:k], seconds[:k])
+            e = entry_at[seat]
+            places[e] = place
+            seconds[e] = spent[seat]
+            decisions[e] = moves[seat]
 
 
-@dataclass(frozen=True, slots=True)
-class _Deals(RotationWork):
-    """A Tiến Lên arena run: every deal in every seat rotation."""
-
-    lineup: tuple[BotSpec, ...]
-    players: int
-    seed: int
-    rules: Rules
-    names: tuple[str, ...]
-
-    def play(self, start: int, stop: int, pace: Pace | None) -> Unit:
-        return _play_range(self.lineup, self.players, self.seed, self.rules, start, stop, pace)
+#: The loop the spec lends the arena.
+ARENA = TienlenLoop()
 
 
-def run(
-    lineup: Sequence[BotSpec],
-    games: int,
-    *,
-    players: int = 4,
-    seed: int = 0,
-    jobs: int = 1,
-    rules: Rules = _DEFAULT_RULES,
-    executor: Executor | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    unit_deals: int | None = None,
-    done: Iterable[Unit] = (),
-    on_unit: Callable[[Unit], None] | None = None,
-) -> ArenaResult:
-    """Play ``games`` hands between the ``lineup`` (one entry per seat) and return the
-    statistics.
+# --- deprecated names (0.2.0, issue 34): the arena's, lent with a warning until 0.4.0 --------
+#
+# This module was Tiến Lên's whole arena; the arena is written once now (tienlen.arena).
+# Its old names resolve on first use, by name (a deprecation re-export: the game imports no
+# service).
 
-    ``games`` must be a multiple of ``players`` (each deal is played in every seat
-    rotation), at most :data:`MAX_GAMES`. Entries are level names ("random", "L1", "L2",
-    "L3") or picklable bot factories called as ``factory(seed=...)``, such as
-    ``functools.partial(make_bot, "L3", iterations=100)``. ``jobs > 1`` runs the deals on
-    that many worker processes; ``executor`` (any :class:`concurrent.futures.Executor`)
-    runs them there instead. ``progress(done, total)`` is called as games complete: per
-    game (at most every 50 ms) in this process and on the arena's own workers, per task
-    on a given executor.
-
-    Ctrl-C raises :class:`ArenaInterrupted` (a ``KeyboardInterrupt``) holding the deals
-    completed so far; the arena's own workers stop within one decision.
-
-    Streaming and resuming (:mod:`tienlen.games.tienlen.results`, :mod:`tienlen.arena.scale`): with
-    ``unit_deals`` the deals are played in work units of that many deals, on multiples of
-    it; ``on_unit`` is called in this process with each :class:`Unit` as it completes
-    (and, on Ctrl-C, with the completed deals of the units in play); the units in ``done``
-    (from an earlier, interrupted run) are not played again. None of this changes the
-    results.
-
-    Raises :class:`ArenaError` for a bad request, or if a bot makes an illegal move.
-    """
-    lineup = tuple(lineup)
-    names, deals = _checked_request(lineup, games, players, jobs, seed, rules, unit_deals)
-    return run_work(_Deals(lineup, players, seed, rules, names), deals, jobs=jobs,
-                    executor=executor, progress=progress, on_unit=on_unit,
-                    unit_deals=unit_deals, done=_finished(done, deals, players, len(lineup)))
+_MOVED = {
+    **dict.fromkeys(("ArenaResult", "BotStats", "Comparison", "Entry", "Interval",
+                     "mean_interval", "paired_test"), "tienlen.arena.stats"),
+    **dict.fromkeys(("ArenaError", "ArenaInterrupted", "MAX_GAMES", "MAX_JOBS", "Pace",
+                     "Stopped", "Work", "run_work"), "tienlen.arena.engine"),
+    "Unit": "tienlen.arena.seatings",
+}
 
 
-def _checked_request(lineup: tuple[BotSpec, ...], games: object, players: object,
-                     jobs: object, seed: object, rules: object,
-                     unit_deals: object) -> tuple[tuple[str, ...], int]:
-    """Raise :class:`ArenaError` for anything wrong in a :func:`run` request; otherwise
-    the entries' names and the number of deals (each played in every seat rotation)."""
-    players = check_players(players, ArenaError)
-    if len(lineup) != players:
-        raise ArenaError(f"the lineup needs one bot per seat: {players} entries, got {len(lineup)}")
-    if type(games) is not int or games < players or games % players:
-        raise ArenaError(
-            f"games must be a positive multiple of players ({players}), so that every bot "
-            f"sits in every seat equally; got {games!r}")
-    if games > MAX_GAMES:
-        raise ArenaError(
-            f"games must be at most {MAX_GAMES:,} per run (the result keeps every game's "
-            f"places in memory); got {games:,}: split a longer run over several seeds")
-    if type(jobs) is not int or not 1 <= jobs <= MAX_JOBS:
-        raise ArenaError(f"jobs must be a positive int, at most {MAX_JOBS}; got {jobs!r}")
-    check_seed(seed, ArenaError)
-    if not isinstance(rules, Rules):
-        raise ArenaError(f"rules must be a Rules; got {rules!r}")
-    names = entry_names(lineup)       # raises for an entry that is not a level or a factory
-    if unit_deals is not None and (type(unit_deals) is not int or unit_deals < 1):
-        raise ArenaError(f"unit_deals must be a positive int; got {unit_deals!r}")
-    return names, games // players
+def _run(lineup: Sequence[BotSpec], games: int, *, players: int = 4, seed: int = 0,
+         jobs: int = 1, rules: Rules = Rules(), **options: Any) -> Any:
+    """The old ``run(lineup, games, players=4, ...)``: :func:`tienlen.arena.simulate` of
+    Tiến Lên."""
+    runs = importlib.import_module("tienlen.arena.runs")
+    return runs.simulate("tienlen", lineup, games, players=players, seed=seed, jobs=jobs,
+                         rules=rules, **options)
 
 
-def entry_names(lineup: Sequence[BotSpec]) -> tuple[str, ...]:
-    """The names :func:`run` gives the lineup's entries (repeats get ``#2``, ``#3``).
-
-    >>> entry_names(["L1", "random", "L1"])
-    ('L1', 'random', 'L1 #2')
-    """
-    return _names([_build(_checked(spec), 0).name for spec in lineup])
+def _entry_names(lineup: Sequence[BotSpec]) -> tuple[str, ...]:
+    """The old ``entry_names(lineup)``: :func:`tienlen.arena.runs.entry_names` of Tiến Lên."""
+    names: tuple[str, ...] = importlib.import_module("tienlen.arena.runs").entry_names(
+        "tienlen", lineup)
+    return names
 
 
-def _checked(spec: BotSpec) -> BotSpec:
-    if isinstance(spec, str) or callable(spec):
-        return spec
-    raise ArenaError(f"a lineup entry must be a level name or a bot factory; got {spec!r}")
+def __getattr__(name: str) -> Any:
+    if name == "run":
+        warnings.warn("tienlen.games.tienlen.arena.run is deprecated: use "
+                      "tienlen.arena.simulate('tienlen', lineup, games, ...) (moved in 0.2.0)",
+                      DeprecationWarning, stacklevel=2)
+        return _run
+    if name == "entry_names":
+        warnings.warn("tienlen.games.tienlen.arena.entry_names is deprecated: use "
+                      "tienlen.arena.runs.entry_names('tienlen', lineup) (moved in 0.2.0)",
+                      DeprecationWarning, stacklevel=2)
+        return _entry_names
+    home = _MOVED.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warnings.warn(f"tienlen.games.tienlen.arena.{name} is deprecated: use {home}.{name} "
+                  "(moved in 0.2.0)", DeprecationWarning, stacklevel=2)
+    return getattr(importlib.import_module(home), name)
 
 
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__, "run", "entry_names", *_MOVED})

@@ -1,7 +1,7 @@
 """The Tiến Lên side of the ``tienlen`` command line: its options (``--rules``, and
 ``moves``' ``--locked-out`` / ``--must-include``) and the subcommands it runs its own way:
-``play`` (its screen), ``sim`` (its seat-rotation arena), ``moves``, ``replay`` and
-``solve``. The subcommands (:mod:`tienlen.cli`) find this module through the registry.
+``play`` (its screen), ``moves``, ``replay`` and ``solve``, and its ``sim`` request (the
+arena plays it, :func:`sim_request`). The subcommands (:mod:`tienlen.cli`) find this module through the registry.
 
 >>> from tienlen.cli import main
 >>> main(["moves", "3s 4d 2h", "--pile", "Kd", "--rules", "southern", "--ascii"])
@@ -28,7 +28,7 @@ from tienlen.errors import CardParseError
 from tienlen.games.tienlen.plays import Combo, Kind, classify, legal_moves
 from tienlen.games.tienlen.rules import Rules
 
-__all__ = ["add_options", "add_rules_option", "rules_from_args", "run_play", "run_sim",
+__all__ = ["add_options", "add_rules_option", "rules_from_args", "run_play", "sim_request",
            "run_moves", "run_replay", "run_solve", "REPLAY_SCHEMAS"]
 
 #: The ``schema`` of the files ``tienlen replay`` shows as Tiến Lên hands.
@@ -116,12 +116,11 @@ def run_play(args: argparse.Namespace) -> int:
 # --- sim -----------------------------------------------------------------------------
 
 
-def run_sim(args: argparse.Namespace) -> int:
-    """``tienlen sim``: the seat-rotation arena with a progress bar, then the results."""
-    from tienlen.cli.sim import default_games
+def sim_request(args: argparse.Namespace) -> dict[str, Any]:
+    """What ``tienlen sim`` asks of Tiến Lên's arena (:func:`tienlen.arena.plan`): one
+    level per seat (``--bots``; one for every seat; default L3,L2,L2,L2 cut to
+    ``--players``), L3 on ``--iterations``' fixed budget, the ``--rules`` preset."""
     from tienlen.games.tienlen.bots import make_bot
-    from tienlen.tui.sim_view import run_simulation
-    from tienlen.tui.terminal import Terminal
 
     rules = rules_from_args(args)
     levels: list[str] = args.bots if args.bots is not None else []
@@ -137,25 +136,10 @@ def run_sim(args: argparse.Namespace) -> int:
                          "give one level per seat, or one for all")
     if args.iterations is not None and not any(_is_l3(level) for level in levels):
         raise ValueError("--iterations sets L3's search, and no L3 plays in this lineup")
-    if args.json is not None:
-        writable_file(args.json, "--json")
-    games = args.games if args.games is not None else default_games(players)
     lineup = [functools.partial(make_bot, "L3", iterations=args.iterations)
               if args.iterations is not None and _is_l3(level) else level for level in levels]
-    if args.scheduler or args.out or args.resume or args.unit_games:
-        from tienlen.arena.scale import sim_options
-
-        with sim_options(lineup=lineup, games=games, players=players, seed=args.seed,
-                         rules=rules, jobs=args.jobs, scheduler=args.scheduler,
-                         out=args.out, resume=args.resume,
-                         unit_games=args.unit_games) as options:
-            return run_simulation(Terminal(), lineup, games=games, players=players,
-                                  seed=args.seed, jobs=args.jobs, rules=rules,
-                                  json_path=args.json, labels=levels,
-                                  iterations=args.iterations, arena_options=options)
-    return run_simulation(Terminal(), lineup, games=games, players=players, seed=args.seed,
-                          jobs=args.jobs, rules=rules, json_path=args.json, labels=levels,
-                          iterations=args.iterations)
+    return {"lineup": lineup, "games": args.games, "players": players, "rules": rules,
+            "labels": levels}
 
 
 # --- moves ---------------------------------------------------------------------------
@@ -287,3 +271,20 @@ def run_solve(args: argparse.Namespace) -> int:
         lines[-1] += "  (out first)"
     print("\n".join(lines))
     return 0
+
+
+def __getattr__(name: str) -> Any:
+    if name == "run_sim":
+        import importlib
+        import warnings
+
+        warnings.warn("tienlen.games.tienlen.cli.run_sim is deprecated: use "
+                      "tienlen.cli.sim.run (sim of every game, moved in 0.2.0)",
+                      DeprecationWarning, stacklevel=2)
+        run: Any = importlib.import_module("tienlen.cli.sim").run
+        return run
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__, "run_sim"})

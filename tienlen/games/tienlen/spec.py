@@ -216,6 +216,14 @@ class TienlenSpec:
     hint_level = "L2"
     reason_langs = ("en",)
 
+    @property
+    def arena(self) -> Any:
+        """The game's own loop for the arena (:mod:`tienlen.games.tienlen.arena`), which
+        :mod:`tienlen.arena` plays; imported on first use."""
+        from tienlen.games.tienlen.arena import ARENA
+
+        return ARENA
+
     def new_match(self, seed: int, *, players: int | None = None,
                   options: Mapping[str, Any] | None = None) -> TienlenTable:
         players = 4 if players is None else players
