@@ -1,7 +1,8 @@
-"""The arenas of two trees head to head: games per CPU-second of ``tienlen.games.tienlen.arena.run`` (Tiến
-Lên, random and L1 bots, the seat-rotation loop) and ``tienlen.games.guandan.arena.run`` (Guandan
-duplicate, L1 teams, first hands), one child process per measurement, sides alternating
-round by round in mirrored order.
+"""The arenas of two trees head to head: games per CPU-second of each game's arena (Tiến
+Lên: random and L1 bots in every seat rotation; Guandan: L1 teams in both seatings, first
+hands and whole matches), one child process per measurement, sides alternating round by
+round in mirrored order. Each tree runs its own public entry point: ``tienlen.arena.simulate``
+where it has one (the arena written once, issue 34), else the games' arena modules' ``run``.
 
     python bench/ab_arena.py --base /work/venvs/main/bin/python [--rounds 7]
     python bench/ab_arena.py --base PY --new PY        # A/A: the method's own noise
@@ -17,18 +18,28 @@ import statistics
 import subprocess
 import sys
 
+_TIENLEN = ("try:\n    from tienlen.arena import simulate\n"
+            "    f = lambda: simulate('tienlen', {lineup}, {games}, seed=1).games\n"
+            "except ImportError:\n    from tienlen.games.tienlen import arena\n"
+            "    f = lambda: arena.run({lineup}, {games}, seed=1).games")
+_GUANDAN = ("try:\n    from tienlen.arena import simulate\n"
+            "    f = lambda: simulate('guandan', ['L1', 'L1'], {games}, mode='{mode}', seed=1).games\n"
+            "except ImportError:\n    from tienlen.games.guandan import arena\n"
+            "    f = lambda: arena.run('L1', 'L1', {kind}={games}, seed=1).games")
 ROWS = {
-    "tienlen random x4": "from tienlen import arena; f = lambda: arena.run(['random'] * 4, 800, seed=1).games",
-    "tienlen L1 x4": "from tienlen import arena; f = lambda: arena.run(['L1'] * 4, 400, seed=1).games",
-    "guandan L1 hands": "from tienlen.guandan import arena; f = lambda: arena.run('L1', 'L1', hands=60, seed=1).games",
+    "tienlen random x4": _TIENLEN.format(lineup=["random"] * 4, games=800),
+    "tienlen L1 x4": _TIENLEN.format(lineup=["L1"] * 4, games=400),
+    "guandan L1 hands": _GUANDAN.format(games=60, mode="hand", kind="hands"),
+    "guandan L1 matches": _GUANDAN.format(games=4, mode="match", kind="matches"),
 }
 CHILD = ("import time\n{setup}\nf()\nt = time.process_time(); n = f(); t = time.process_time() - t\n"
          "print(n / t)")
 
 
 def measure(python: str, setup: str) -> float:
-    out = subprocess.run([python, "-c", CHILD.format(setup=setup)], check=True,
-                         capture_output=True, text=True).stdout
+    out = subprocess.run([python, "-W", "ignore::DeprecationWarning", "-c",
+                          CHILD.format(setup=setup)], check=True, capture_output=True,
+                         text=True).stdout
     return float(out.split()[-1])
 
 
@@ -37,9 +48,12 @@ def main() -> int:
     ap.add_argument("--base", required=True, help="the base tree's python")
     ap.add_argument("--new", default=sys.executable, help="the new tree's python (default: this one)")
     ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--only", default="", help="rows whose name contains this text")
     args = ap.parse_args()
     print(f"{'row':20} {'base games/s':>13} {'new games/s':>12} {'new/base':>9} {'IQR':>13}")
     for name, setup in ROWS.items():
+        if args.only not in name:
+            continue
         base, new, ratios = [], [], []
         for r in range(args.rounds):
             order = [(args.base, base), (args.new, new)]

@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tienlen.games.tienlen.arena import run
+from tienlen.arena import simulate
 from tienlen.games.tienlen.bots import Bot, GreedyBot, HeuristicBot
 from tienlen.games.tienlen.game import Game
 from tienlen.games.tienlen.rules import Rules
@@ -84,8 +84,8 @@ def main() -> None:
         for level, new, old in (("L1", GreedyBot, old_greedy), ("L2", HeuristicBot, old_heuristic)):
             for rules in (Rules(), Rules.southern()):
                 start = time.process_time()
-                result = run([new, old, new, old], args.games, players=4, seed=args.seed,
-                             rules=rules)
+                result = simulate("tienlen", [new, old, new, old], args.games, seed=args.seed,
+                                  rules=rules)
                 comparison = result.compare([0, 2], [1, 3])
                 print(f"{level} {rules.name}: {comparison} "
                       f"(cpu {time.process_time() - start:.1f} s)", flush=True)

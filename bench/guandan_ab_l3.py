@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import functools
 
-from tienlen.games.guandan import arena
+from tienlen.arena import simulate
 from tienlen.games.guandan.bots import SearchBot
 
 
@@ -34,9 +34,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hands", type=int, default=400)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
-    result = arena.run(functools.partial(SearchBot, **options(args.a)),
-                       functools.partial(SearchBot, **options(args.b)),
-                       hands=args.hands, seed=args.seed)
+    result = simulate("guandan", [functools.partial(SearchBot, **options(args.a)),
+                                  functools.partial(SearchBot, **options(args.b))],
+                      args.hands, mode="hand", seed=args.seed)
     print(result)
     return 0
 

@@ -26,7 +26,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from ab_cores import load_base  # noqa: E402
-from tienlen.games.guandan import arena  # noqa: E402
+from tienlen.arena import simulate  # noqa: E402
 from tienlen.games.guandan import bots  # noqa: E402
 from tienlen.games.guandan.bots import Decision, PlanBot, SearchBot  # noqa: E402
 from tienlen.games.guandan.game import GameView  # noqa: E402
@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         a = functools.partial(SearchBot, iterations=args.iterations)
         b = functools.partial(BaseSearchBot, iterations=args.iterations,
                               infer=bool(args.base_infer))
-    result = arena.run(a, b, hands=args.hands, seed=args.seed, jobs=args.jobs)
+    result = simulate("guandan", [a, b], args.hands, mode="hand", seed=args.seed, jobs=args.jobs)
     print(result.table())
     return 0
 

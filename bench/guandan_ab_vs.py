@@ -30,7 +30,8 @@ sys.path.insert(0, str(HERE))
 
 import guandan_ab_plan  # noqa: E402
 from ab_cores import load_base  # noqa: E402
-from tienlen.games.guandan import arena  # noqa: E402
+from tienlen.arena import simulate  # noqa: E402
+from tienlen.arena.stats import DuplicateResult  # noqa: E402
 from tienlen.games.guandan.bots import make_bot  # noqa: E402
 
 
@@ -51,7 +52,7 @@ def team(spec: str) -> Any:
     return functools.partial(make_bot, level, **options)
 
 
-def per_board(result: arena.DuplicateResult, statistic: str) -> np.ndarray:
+def per_board(result: DuplicateResult, statistic: str) -> np.ndarray:
     return result._per_board(statistic)[:, 0]          # team A's value on each board
 
 
@@ -69,10 +70,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.base is not None:
         guandan_ab_plan.BASE = load_base(args.base, "tienlen_base", "_guandan")
     opponent = team(args.opponent)
-    base = arena.run(team(args.b), opponent, hands=args.hands, seed=args.seed, jobs=args.jobs)
+    base = simulate("guandan", [team(args.b), opponent], args.hands, mode="hand", seed=args.seed,
+                    jobs=args.jobs)
     print(base.table(), flush=True)
     for spec in args.a:
-        run = arena.run(team(spec), opponent, hands=args.hands, seed=args.seed, jobs=args.jobs)
+        run = simulate("guandan", [team(spec), opponent], args.hands, mode="hand",
+                       seed=args.seed, jobs=args.jobs)
         print(run.table(), flush=True)
         for statistic in ("hand_wins", "places", "levels"):
             d = per_board(run, statistic) - per_board(base, statistic)

@@ -2,7 +2,7 @@
 (docs/strength.md, issue 29).
 
 For each budget, a duplicate first-hands run of L3+L3 against L2+L2 in the arena
-(``tienlen.games.guandan.arena.run``; each board in both seatings): L3's share of hands won
+(``tienlen.arena.simulate("guandan", ...)``; each board in both seatings): L3's share of hands won
 (first out) with its 95% interval over boards, and its milliseconds per decision (wall
 clock, over all of its decisions, forced ones included; one core per job), the x axis. A
 budget is either ``iterations`` (``--budgets``: sampled deals a decision, deterministic, so
@@ -25,7 +25,7 @@ import sys
 import time
 from pathlib import Path
 
-from tienlen.games.guandan import arena
+from tienlen.arena import simulate
 from tienlen.games.guandan.bots import make_bot
 
 
@@ -34,7 +34,7 @@ def run_budget(hands: int, seed: int, solver: bool, jobs: int, *, iterations: in
     factory = functools.partial(make_bot, "L3", iterations=iterations, time_ms=time_ms,
                                 solver=solver)
     t0 = time.perf_counter()
-    result = arena.run(factory, "L2", hands=hands, seed=seed, jobs=jobs)
+    result = simulate("guandan", [factory, "L2"], hands, mode="hand", seed=seed, jobs=jobs)
     a = result.team(0)
     return {"iterations": iterations, "time_ms": time_ms, "solver": solver, "hands": hands,
             "seed": seed, "jobs": jobs, "boards": result.boards,

@@ -8,7 +8,7 @@ Separate from bench/compare.py because the goal is stated at 100,000 games, minu
 work per side, too long for compare.py's 20-45 s run.
 
 Sides, each playing the same games in the same work units (``scale.unit_deals``):
-``pool2`` (``arena.run`` on a 2-process ``ProcessPoolExecutor``, what ``--jobs 2`` does),
+``pool2`` (``tienlen.arena.simulate`` on a 2-process ``ProcessPoolExecutor``, what ``--jobs 2`` does),
 ``dask1`` and ``dask2`` (a loopback ``LocalCluster`` of 1 and 2 single-threaded worker
 processes, what ``--scheduler local:N`` starts; each side's processes are started before
 its timing and stopped after it, so that nothing idles beside the side being timed). They
@@ -44,9 +44,7 @@ import psutil
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from tienlen.games.tienlen import arena
-
-from tienlen.arena import scale  # noqa: E402
+from tienlen.arena import scale, simulate  # noqa: E402
 
 
 def cpu_seconds(pids: list[int]) -> float:
@@ -120,8 +118,8 @@ def main() -> int:
         for name in names if r % 2 == 0 else names[::-1]:
             with side(name) as (executor, pids):
                 c0, t0 = cpu_seconds(pids), time.perf_counter()
-                result = arena.run(lineup, args.games, players=players, seed=args.seed,
-                                   executor=executor, unit_deals=unit)
+                result = simulate("tienlen", lineup, args.games, players=players,
+                                  seed=args.seed, executor=executor, unit_deals=unit)
                 dt, dc = time.perf_counter() - t0, cpu_seconds(pids) - c0
             wall[name].append(dt)
             cpu[name].append(dc)

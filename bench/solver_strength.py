@@ -23,7 +23,7 @@ from functools import partial
 
 import numpy as np
 
-from tienlen.games.tienlen import arena
+from tienlen import arena
 from tienlen.games.tienlen.bots import Bot, make_bot
 from tienlen.games.tienlen.view import View
 
@@ -70,7 +70,8 @@ def _run(lineup: list, args: argparse.Namespace) -> arena.ArenaResult:
     """The arena run; Ctrl-C (SIGINT) stops it and keeps the deals completed so far, which
     the report then covers (it says how many)."""
     try:
-        return arena.run(lineup, args.games, seed=args.seed, jobs=args.jobs)
+        return arena.simulate("tienlen", lineup, args.games, seed=args.seed,  # type: ignore[return-value]
+                              jobs=args.jobs)
     except arena.ArenaInterrupted as stop:
         if stop.result is None:
             raise

@@ -24,7 +24,7 @@ import reference_split  # noqa: E402
 
 from tienlen import core
 
-from tienlen.games.tienlen import arena  # noqa: E402
+from tienlen.arena import simulate  # noqa: E402
 from tienlen.games.tienlen.bots import heuristic
 from tienlen.games.tienlen.bots import split  # noqa: E402
 
@@ -43,7 +43,7 @@ def per_call(damage, pairs) -> float:
 
 def arena_cpu() -> tuple[float, bytes]:
     start = time.process_time()
-    result = arena.run(["L2"] * 4, 200, seed=7)
+    result = simulate("tienlen", ["L2"] * 4, 200, seed=7)
     return time.process_time() - start, result.places.tobytes()
 
 
