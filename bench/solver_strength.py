@@ -70,8 +70,9 @@ def _run(lineup: list, args: argparse.Namespace) -> arena.ArenaResult:
     """The arena run; Ctrl-C (SIGINT) stops it and keeps the deals completed so far, which
     the report then covers (it says how many)."""
     try:
-        return arena.simulate("tienlen", lineup, args.games, seed=args.seed,  # type: ignore[return-value]
-                              jobs=args.jobs)
+        result = arena.simulate("tienlen", lineup, args.games, seed=args.seed, jobs=args.jobs)
+        assert isinstance(result, arena.ArenaResult)
+        return result
     except arena.ArenaInterrupted as stop:
         if stop.result is None:
             raise

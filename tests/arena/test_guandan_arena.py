@@ -386,6 +386,7 @@ def test_sim_cli_ctrl_c_prints_the_completed_boards_and_exits_130(tmp_path):
     assert child.exitstatus == 130, text
     assert stopped < 10.0, stopped
     assert "Traceback" not in text
+    assert " hands/s " in text and "games/s" not in text     # a --hands run counts hands
     done = re.search(r"Interrupted: (\d+) of 400 hands played in complete boards", text)
     assert done and 0 < int(done[1]) < 400 and int(done[1]) % 2 == 0, text
     assert f"{done[1]} hands ({int(done[1]) // 2} boards x 2 seatings), seed 3" in text

@@ -97,7 +97,7 @@ def test_plan_and_simulate_refuse_what_no_game_plays() -> None:
     with pytest.raises(ArenaError, match="unknown game 'chess'"):
         arena.plan("chess", ["L1"], 2)
     with pytest.raises(ArenaError, match="game must be a registered game's name"):
-        arena.plan(3, ["L1"], 2)  # type: ignore[arg-type]
+        arena.plan(3, ["L1"], 2)
     with pytest.raises(ArenaError, match="players must be 2, 3 or 4; got 5"):
         arena.plan("tienlen", ["L1"] * 5, 10)
     with pytest.raises(ArenaError, match="done must hold the TeamUnits"):
@@ -170,42 +170,42 @@ def _old(module: str, name: str) -> object:
 
 def test_the_old_tienlen_runs_do_what_they_did() -> None:
     run = _old("tienlen.games.tienlen.arena", "run")
-    assert np.array_equal(run(["L1", "random"], 8, players=2, seed=4).places,   # type: ignore[operator]
+    assert np.array_equal(run(["L1", "random"], 8, players=2, seed=4).places,
                           arena.simulate("tienlen", ["L1", "random"], 8, seed=4).places)
     with pytest.raises(ArenaError, match="one bot per seat: 4 entries, got 2"):
-        run(["L1", "random"], 8)     # type: ignore[operator]   # (four players unless told)
+        run(["L1", "random"], 8)   # (four players unless told)
     old_run = _old("tienlen.arena", "run")
-    assert old_run(["L1"] * 4, 4, seed=1).games == 4    # type: ignore[operator]
+    assert old_run(["L1"] * 4, 4, seed=1).games == 4
     names = _old("tienlen.arena", "entry_names")
-    assert names(["L1", "random", "L1"]) == ("L1", "random", "L1 #2")   # type: ignore[operator]
+    assert names(["L1", "random", "L1"]) == ("L1", "random", "L1 #2")
 
 
 def test_the_old_guandan_arena_does_what_it_did(tmp_path: Path) -> None:
     module = "tienlen.games.guandan.arena"
     run, check, writer, load = (_old(module, n) for n in ("run", "check_request", "GamesWriter",
                                                           "load"))
-    result = run("L2", "L1", hands=4, seed=1)   # type: ignore[operator]
+    result = run("L2", "L1", hands=4, seed=1)
     assert result.games_table() == arena.simulate("guandan", ["L2", "L1"], 4, mode="hand",
                                                   seed=1).games_table()
-    assert check("L1", "L2", matches=4) == ("match", 4, ("L1+L1", "L2+L2"))  # type: ignore[operator]
+    assert check("L1", "L2", matches=4) == ("match", 4, ("L1+L1", "L2+L2"))
     for kwargs, words in (({}, "neither"), ({"matches": 2, "hands": 2}, "both"),
                           ({"hands": 2, "jobs": 0}, "jobs"), ({"matches": 3}, "even")):
-        with pytest.raises(_old(module, "DuplicateError"), match=words):  # type: ignore[call-overload]
-            check("L2", "L1", **kwargs)   # type: ignore[operator]
+        with pytest.raises(_old(module, "DuplicateError"), match=words):
+            check("L2", "L1", **kwargs)
     path = tmp_path / "g.jsonl"
-    with writer(path, teams=["L1+L1", "L1+L1"], mode="hand", seed=3,   # type: ignore[operator]
+    with writer(path, teams=["L1+L1", "L1+L1"], mode="hand", seed=3,
                 hand_cap=100, games=4) as out:
-        run("L1", "L1", hands=4, seed=3, on_unit=out.write)   # type: ignore[operator]
-    assert load(path).games == 4   # type: ignore[operator]
+        run("L1", "L1", hands=4, seed=3, on_unit=out.write)
+    assert load(path).games == 4
     assert json.loads(path.read_text().splitlines()[0])["schema"] == "tienlen.guandan.games"
-    with pytest.raises(_old(module, "GamesFileError"), match="not a Guandan games file"):  # type: ignore[call-overload]
-        load(_tienlen_file(tmp_path))  # type: ignore[operator]
+    with pytest.raises(_old(module, "GamesFileError"), match="not a Guandan games file"):
+        load(_tienlen_file(tmp_path))
     with pytest.raises(ArenaError, match="path must be a file path"):
-        load(None)   # type: ignore[operator]
-    assert _old(module, "team_name")("l2") == "L2+L2"   # type: ignore[operator]
+        load(None)
+    assert _old(module, "team_name")("l2") == "L2+L2"
     from tienlen.guandan import Match
 
-    assert _old(module, "team_seats")(Match(1), 1) == ((1, 3), (0, 2))  # type: ignore[operator]
+    assert _old(module, "team_seats")(Match(1), 1) == ((1, 3), (0, 2))
 
 
 def _tienlen_file(tmp_path: Path) -> Path:
@@ -219,13 +219,13 @@ def _tienlen_file(tmp_path: Path) -> Path:
 def test_the_old_results_module_reads_its_kind_of_file_only(tmp_path: Path) -> None:
     path = _tienlen_file(tmp_path)
     read, load = (_old("tienlen.games.tienlen.results", n) for n in ("read", "load"))
-    assert load(path).games == 2 and read(path).played == 2   # type: ignore[operator]
+    assert load(path).games == 2 and read(path).played == 2
     guandan = tmp_path / "g.jsonl"
     run = arena.plan("guandan", ["L1", "L1"], 2, mode="hand")
     with files.GamesFile.open(guandan, run.header, games=2) as out:
         run.play(on_unit=out.write)
     with pytest.raises(files.ResultsError, match="not a tienlen games file"):
-        load(guandan)    # type: ignore[operator]
+        load(guandan)
 
 
 def test_the_old_sim_options_still_open_a_file(tmp_path: Path) -> None:

@@ -312,7 +312,8 @@ def test_a_cluster_plays_guandan_boards_as_a_serial_run(cluster, guandan_serial)
 
     _, client = cluster
     units = []
-    result = simulate("guandan", ["L1", "L1"], 60, mode="hand", seed=21, executor=ClientExecutor(client),
+    result = simulate("guandan", ["L1", "L1"], 60, mode="hand", seed=21,
+                      executor=ClientExecutor(client),
                                unit_deals=4, on_unit=units.append)
     assert _same_boards(result, guandan_serial)
     assert sorted(u.start for u in units) == list(range(0, 30, 4))
@@ -334,7 +335,8 @@ def test_a_killed_worker_loses_no_guandan_game(cluster, guandan_serial) -> None:
         else:
             after_kill.append(unit.start)
 
-    result = simulate("guandan", ["L1", "L1"], 60, mode="hand", seed=21, executor=ClientExecutor(client),
+    result = simulate("guandan", ["L1", "L1"], 60, mode="hand", seed=21,
+                      executor=ClientExecutor(client),
                                unit_deals=2, on_unit=on_unit)
     assert killed and len(after_kill) == 14
     assert _same_boards(result, guandan_serial)

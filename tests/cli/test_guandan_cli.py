@@ -113,3 +113,26 @@ def test_guandan_replay_of_a_file_within_the_limit_still_loads(tmp_path: Path) -
     path.write_text(text + " " * (MAX_REPLAY_BYTES + 1 - len(text.encode())))
     with pytest.raises(replay.ReplayError, match="larger than"):
         replay.read_replay_file(path, limit=MAX_REPLAY_BYTES)
+
+
+def test_sim_hands_says_hands_and_no_match_wins(tmp_path: Path, capsys) -> None:
+    """Issue 39 #19: a ``--hands`` run counts hands in everything it says, its team table
+    has no "match wins" column, and a value that was the same on every board is shown
+    without "± 0.0" (with the caption saying why)."""
+    out = tmp_path / "h.jsonl"
+    args = ["sim", "--game", "guandan", "--bots", "L2,random", "--seed", "1", "--unit-games",
+            "4", "--out", str(out)]
+    assert main([*args, "--hands", "8"]) == 0
+    text = capsys.readouterr().out
+    assert "8 hands (4 boards x 2 seatings)" in text and "match wins" not in text
+    a = next(line for line in text.splitlines() if "A L2+L2" in line)
+    assert "100.0% " in a and "± 0.0" not in text             # every board won: no spread
+    assert "A value without ± has no interval to show" in " ".join(text.split())
+    assert main([*args, "--hands", "12", "--resume"]) == 0
+    assert "resuming" in capsys.readouterr().err
+    assert main([*args, "--hands", "12", "--resume"]) == 0
+    err = capsys.readouterr().err
+    assert "12 of 12 hands on file" in err and "games" not in err
+    matches = main(["sim", "--game", "guandan", "--bots", "L1,L1", "--matches", "2",
+                    "--hand-cap", "2"])
+    assert matches == 0 and "match wins" in capsys.readouterr().out

@@ -173,7 +173,8 @@ def test_training_smoke_loss_falls_and_checkpoint_plays(tmp_path: Path) -> None:
     bot = make_bot(spec, seed=0)
     assert bot.name == "dmc:dmc.pt"
     boards = 400 if full else 2
-    result = simulate("guandan", [spec, "random"], mode="hand", games=2 * boards, seed=1, jobs=2 if full else 1)
+    result = simulate("guandan", [spec, "random"], mode="hand", games=2 * boards, seed=1,
+                      jobs=2 if full else 1)
     assert result.games == 2 * boards
     if full:
         assert result.teams()[0].hand_wins.value >= 0.75

@@ -806,7 +806,8 @@ def test_policy_bot_in_the_arena():
     from tienlen.games.tienlen.bots import BotError, make_bot
 
     last_legal = lambda obs, mask: int(np.flatnonzero(mask)[-1])  # noqa: E731
-    result = simulate("tienlen", [partial(PolicyBot, policy=last_legal), "random", "random", "random"], 8)
+    result = simulate("tienlen", [partial(PolicyBot, policy=last_legal), "random", "random",
+                                  "random"], 8)
     assert result.bot(0).games == 8
     with pytest.raises(BotError, match="no policy file"):
         make_bot("ppo:/nonexistent/policy.zip")

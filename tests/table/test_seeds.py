@@ -116,7 +116,8 @@ SEEDED = [
     (lambda seed: Game(4, seed=seed), ValueError),
     (lambda seed: Match(4, seed=seed), ValueError),
     (lambda seed: RandomBot(seed), BotError),
-    (lambda seed: simulate("tienlen", ["random", "random"], games=2, players=2, seed=seed), ArenaError),
+    (lambda seed: simulate("tienlen", ["random", "random"], games=2, players=2, seed=seed),
+     ArenaError),
     (lambda seed: GuandanGame(seed=seed), GuandanError),
     (lambda seed: GuandanMatch(seed), GuandanError),
 ]

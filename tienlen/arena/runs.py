@@ -36,8 +36,8 @@ from tienlen.seeds import check_seed
 __all__ = ["RotationWork", "TeamWork", "Run", "plan", "simulate", "entry_names", "run_table",
            "table_work", "check_jobs", "UNIT_GAMES"]
 
-#: Games of the fastest bots per work unit when a run's are cut for a cluster (a few seconds
-#: of work; :func:`tienlen.arena.scale.unit_deals`).
+#: Games of the fastest bots per work unit when a run's are cut for a cluster (about a
+#: second of work; :func:`tienlen.arena.scale.unit_deals`).
 UNIT_GAMES = 2048
 #: A match of a team run is some ten hands: its units hold a tenth of the games of hands.
 _MATCH_UNIT_GAMES = 256

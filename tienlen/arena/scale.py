@@ -42,8 +42,8 @@ if TYPE_CHECKING:
 __all__ = ["ScaleError", "parse_scheduler", "dask_executor", "unit_deals", "options_for",
            "run_options", "sim_options", "GamesStore", "UNIT_GAMES"]
 
-#: Games of the fastest bots (random, L1) per work unit: a few seconds of work, so Dask's
-#: few milliseconds per task cost well under 1%, while an interrupted run loses little.
+#: Games of the fastest bots (random, L1) per work unit: about a second of work, so Dask's
+#: few milliseconds per task cost under 1%, while an interrupted run loses little.
 UNIT_GAMES = 2048
 # Rough cost of a game, relative to L1, by the slowest level at the table (the levels both
 # games name alike); a factory or another level is assumed slow (usually a configured L3).

@@ -157,8 +157,8 @@ def test_resume_refuses_a_file_of_other_rules_even_a_penalty(tmp_path: Path) -> 
     plain = Rules(penalties=Penalties())
     with GamesFile.open(path, RunHeader.of(["L1", "random"], 2, seed=5, rules=plain),
                         games=8) as out:
-        simulate("tienlen", ["L1", "random"], 8, players=2, seed=5, unit_deals=2, on_unit=out.write,
-            rules=plain)
+        simulate("tienlen", ["L1", "random"], 8, players=2, seed=5, unit_deals=2,
+                 on_unit=out.write, rules=plain)
     other = Rules(penalties=Penalties(red_two=3))
     with pytest.raises(ResultsError, match="rules"):
         GamesFile.open(path, RunHeader.of(["L1", "random"], 2, seed=5, rules=other), games=8,
@@ -326,8 +326,8 @@ def test_policy_bot_plays_southern_in_the_arena() -> None:
     from tienlen.rl.policy_bot import PolicyBot
 
     last_legal = lambda obs, mask: int(np.flatnonzero(mask)[-1])  # noqa: E731
-    result = simulate("tienlen", [partial(PolicyBot, policy=last_legal), "random", "L1", "random"], 8,
-                       rules=SOUTH)
+    result = simulate("tienlen", [partial(PolicyBot, policy=last_legal), "random", "L1", "random"],
+                      8, rules=SOUTH)
     assert result.bot(0).games == 8
 
 
