@@ -109,7 +109,8 @@ def test_every_chinese_refusal_says_what_to_do_next() -> None:
     refusals come in the session's language, which says what to type."""
     sources = [ROOT / "tienlen" / "games" / "guandan" / "game.py",
                ROOT / "tienlen" / "games" / "guandan" / "match.py",
-               ROOT / "tienlen" / "tui" / "guandan_play.py"]
+               ROOT / "tienlen" / "games" / "guandan" / "board.py",
+               ROOT / "tienlen" / "tui" / "session.py"]
     raised: set[str] = set()
     for path in sources:
         for call in re.findall(r"IllegalActionError\((.*?)\)(?: from|\n)", path.read_text(),
@@ -120,7 +121,10 @@ def test_every_chinese_refusal_says_what_to_do_next() -> None:
 
     raised.update(name for name in _guandan.GS_REASON_NAMES if name != "OK")
     raised.update(REASONS)
-    assert {"NO_SUGGESTION", "DOES_NOT_BEAT", "WILD_TRIBUTE", "NOT_HIGHEST"} <= raised
+    assert {"STATE_CONFLICT", "DOES_NOT_BEAT", "WILD_TRIBUTE", "NOT_HIGHEST"} <= raised
+    # The one session words its own refusals from the board's words, in its language.
+    session = (ROOT / "tienlen" / "tui" / "session.py").read_text()
+    assert "words.no_suggestion" in session and "words.hints_off" in session
     for detail in sorted(raised):
         if detail in SESSION_DETAILS:
             continue

@@ -17,7 +17,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 from tienlen import _guandan
-from tienlen.games.guandan.cards import RANKS, Cards, _wrap
+from tienlen.games.guandan.cards import RANKS, Card, Cards, _wrap
 from tienlen.games.guandan.rules import BombOrder, RuleConfig
 from tienlen.games.guandan.errors import CardError, PlayError
 
@@ -82,6 +82,9 @@ _CHINESE = {
 }
 _KINDS: tuple[Kind, ...] = (Kind.SINGLE, *Kind)  # indexed by the code's kind field
 _WINDOWS = (Kind.STRAIGHT, Kind.THREE_PAIRS, Kind.PLATE, Kind.STRAIGHT_FLUSH)
+# The run of each window kind: its ranks, and the cards of each rank.
+_RUNS = {Kind.STRAIGHT: (5, 1), Kind.STRAIGHT_FLUSH: (5, 1), Kind.THREE_PAIRS: (3, 2),
+         Kind.PLATE: (2, 3)}
 
 
 def _rank_name(rank: int) -> str:
@@ -167,6 +170,44 @@ class Play:
         if self.is_bomb:
             return (1, value)
         return (0, _guandan.code_kind(self._code), self.size, value)
+
+    def display_cards(self) -> tuple[Card, ...]:
+        """The cards in the order players read the play: a full house's triple before its
+        pair (KKK22), a straight, three pairs or a plate along its run with the ace where
+        it stands (A2345, 10JQKA), each wild card where it stands in for a missing card,
+        and otherwise the natural cards, then the wilds. The terminal, the logs and the
+        room (the table view's ``cards``) show plays in this order.
+
+        >>> [str(c) for c in classify("2s 2h Ks Kh Kc", 2)[0].display_cards()]
+        ['K♠', 'K♥', 'K♣', '2♠', '2♥']
+        >>> [str(c) for c in classify("As 2s 3h 4c 5s", 3)[0].display_cards()]
+        ['A♠', '2♠', '3♥', '4♣', '5♠']
+        >>> [str(c) for c in classify("3s 4s 6s 7s 10h", 10)[-1].display_cards()]
+        ['3♠', '4♠', '10♥', '6♠', '7♠']
+        """
+        wild = _guandan.wild_card(self._level, self._flags)
+        ids = sorted(self._cards.ids)
+        wilds = [c for c in ids if c == wild]
+        naturals = [c for c in ids if c != wild]
+        kind, rank = self.kind, self.rank
+        if kind in _WINDOWS:
+            width, copies = _RUNS[kind]
+            low = rank - width + 1
+            ordered: list[int] = []
+            for position in range(low, rank + 1):
+                face = 14 if position == 1 else position        # A2345: the ace is low
+                here = [c for c in naturals if c < 52 and (c >> 2) + 2 == face][:copies]
+                for c in here:
+                    naturals.remove(c)
+                ordered += here + [wilds.pop() for _ in range(copies - len(here)) if wilds]
+            return tuple(Card(c) for c in ordered + naturals + wilds)
+        if kind is Kind.FULL_HOUSE:
+            triple = [c for c in naturals if c < 52 and (c >> 2) + 2 == rank][:3]
+            for c in triple:
+                naturals.remove(c)
+            triple += [wilds.pop() for _ in range(3 - len(triple)) if wilds]
+            return tuple(Card(c) for c in triple + naturals + wilds)
+        return tuple(Card(c) for c in naturals + wilds)
 
     def describe(self) -> str:
         """The reading in words.
