@@ -26,13 +26,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from .errors import IllegalActionError
+
 if TYPE_CHECKING:   # rich loads only when something is drawn: a spec's words load none of it
     from rich import box
     from rich.console import RenderableType
     from rich.table import Table
     from rich.text import Text
 
-__all__ = ["BOARD_WIDTH", "Board", "BoardSpec", "CommandKind", "Moment", "PlaySettings",
+__all__ = ["BOARD_WIDTH", "Board", "BoardSpec", "CommandKind", "CommandRefusal", "Moment", "PlaySettings",
            "ReplaySettings", "Saved", "Style", "Suggestion", "TableWords", "check_card_number",
            "fill", "help_table", "input_tokens", "is_number", "numbered", "numbered_grid"]
 
@@ -187,6 +189,18 @@ def check_card_number(number: int, count: int) -> int:
 
 
 # ------------------------------------------------------------------ the plug-in
+
+
+class CommandRefusal(IllegalActionError):
+    """A command the terminal session refused (no suggestion to accept, ``#N`` out of
+    range, hints off ...), its message already in the session's words: a board shows it as
+    it is, where it words a game's refusal from its code.
+
+    >>> error = CommandRefusal("STATE_CONFLICT", "there is no suggestion to accept")
+    >>> isinstance(error, IllegalActionError), error.reason_code
+    (True, 'STATE_CONFLICT')
+    """
+
 
 
 #: What a typed line asks the session to do. A board maps words of its own onto these

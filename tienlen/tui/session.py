@@ -38,9 +38,9 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from ..seeds import seed_or_fresh
-from ..table import IllegalActionError, get_spec
-from ..table.board import (Board, BoardSpec, Moment, PlaySettings, ReplaySettings, Suggestion,
-                           fill, help_table)
+from ..table import get_spec
+from ..table.board import (Board, BoardSpec, CommandRefusal, Moment, PlaySettings,
+                           ReplaySettings, Suggestion, fill, help_table)
 from ..table.spec import GameSpec
 from .common import BOT_PAUSE, REPLAY_PAUSE, Command, parse_command
 from .terminal import Terminal
@@ -323,7 +323,7 @@ class Session:
         try:
             return parse_command(line)
         except ValueError:
-            raise IllegalActionError("INVALID_CARDS", self.words.bad_pick.format(
+            raise CommandRefusal("INVALID_CARDS", self.words.bad_pick.format(
                 text=line.strip())) from None
 
     def _handle(self, line: str, seat: int) -> bool:
@@ -342,7 +342,7 @@ class Session:
             return False
         if kind == "no":
             if self.pending is None:
-                raise IllegalActionError("STATE_CONFLICT", words.no_to_decline)
+                raise CommandRefusal("STATE_CONFLICT", words.no_to_decline)
             self.pending = None
             self.term.print(Text(words.declined, style="dim"))
             return False
@@ -360,7 +360,7 @@ class Session:
             return False
         if kind == "hint":
             if not self.hints:
-                raise IllegalActionError("STATE_CONFLICT", words.hints_off)
+                raise CommandRefusal("STATE_CONFLICT", words.hints_off)
             self._suggest(seat, board.hint(seat))
             return False
         if kind == "tip":
@@ -368,7 +368,7 @@ class Session:
             return False
         if kind == "yes":
             if self.pending is None:
-                raise IllegalActionError("STATE_CONFLICT", words.no_suggestion)
+                raise CommandRefusal("STATE_CONFLICT", words.no_suggestion)
             self._apply(seat, self.pending)
             return True
         if kind == "pass":
@@ -384,10 +384,10 @@ class Session:
         is the current one, where the board asks for it."""
         words, actions = self.words, self.board.actions(seat)
         if not actions:
-            raise IllegalActionError("INVALID_CARDS", words.no_play)
+            raise CommandRefusal("INVALID_CARDS", words.no_play)
         if not 1 <= number <= len(actions):
             template = words.no_move_one if len(actions) == 1 else words.no_move
-            raise IllegalActionError("INVALID_CARDS", template.format(n=number,
+            raise CommandRefusal("INVALID_CARDS", template.format(n=number,
                                                                       count=len(actions)))
         action = actions[number - 1]
         if not self.board.confirm_pick or self._listed_at == self._acted:

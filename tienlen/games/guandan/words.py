@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from tienlen.games.guandan.plays import Kind, Play
 from tienlen.games.guandan.explain import REASON_WORDS, Explanation, play_words, rank_text
-from tienlen.table.board import TableWords
+from tienlen.table.board import CommandRefusal, TableWords
 from tienlen.table.errors import IllegalActionError
 
 __all__ = ["Words", "WORDS", "LANGS", "default_lang", "describe", "kind_name", "rank_text",
@@ -148,9 +148,12 @@ class Words(TableWords):
         """A refusal in this language, with its G8 code (:func:`refusal_text`): the game's
         (a G8 code and a finer detail), the table's or a session's (its message is already
         in the session's words)."""
-        return refusal_text(getattr(error, "reason_code", "INVALID_CARDS"),
-                            getattr(error, "detail", None) or _SESSION,
-                            getattr(error, "message", str(error)), self.lang)
+        if isinstance(error, CommandRefusal):
+            return refusal_text(error.reason_code, _SESSION, error.message, self.lang)
+        if isinstance(error, IllegalActionError):
+            return refusal_text(error.reason_code, getattr(error, "detail", None) or
+                                error.reason_code, error.message, self.lang)
+        return refusal_text("INVALID_CARDS", "BAD_COMMAND", str(error), self.lang)
 
     def won(self, team: str, n: int) -> str:
         """"Them win the hand: up 3 levels", one level said as one."""
