@@ -82,9 +82,12 @@ _CHINESE = {
 }
 _KINDS: tuple[Kind, ...] = (Kind.SINGLE, *Kind)  # indexed by the code's kind field
 _WINDOWS = (Kind.STRAIGHT, Kind.THREE_PAIRS, Kind.PLATE, Kind.STRAIGHT_FLUSH)
-# The run of each window kind: its ranks, and the cards of each rank.
-_RUNS = {Kind.STRAIGHT: (5, 1), Kind.STRAIGHT_FLUSH: (5, 1), Kind.THREE_PAIRS: (3, 2),
-         Kind.PLATE: (2, 3)}
+# The run of each window kind (by the core's kind value): its ranks, the cards of each rank.
+_RUNS = {int(Kind.STRAIGHT): (5, 1), int(Kind.STRAIGHT_FLUSH): (5, 1),
+         int(Kind.THREE_PAIRS): (3, 2), int(Kind.PLATE): (2, 3)}
+_FULL_HOUSE, _BOMB, _STRAIGHT_FLUSH = int(Kind.FULL_HOUSE), int(Kind.BOMB), int(Kind.STRAIGHT_FLUSH)
+# Every card face once (display_cards builds no Card).
+_CARD = tuple(Card(i) for i in range(54))
 
 
 def _rank_name(rank: int) -> str:
@@ -185,29 +188,40 @@ class Play:
         >>> [str(c) for c in classify("3s 4s 6s 7s 10h", 10)[-1].display_cards()]
         ['3♠', '4♠', '10♥', '6♠', '7♠']
         """
-        wild = _guandan.wild_card(self._level, self._flags)
+        return tuple(_CARD[c] for c in self.display_ids())
+
+    def display_ids(self) -> list[int]:
+        """The card ids (``original_id``) of :meth:`display_cards`, in its order."""
         ids = sorted(self._cards.ids)
-        wilds = [c for c in ids if c == wild]
-        naturals = [c for c in ids if c != wild]
-        kind, rank = self.kind, self.rank
-        if kind in _WINDOWS:
-            width, copies = _RUNS[kind]
-            low = rank - width + 1
+        kind = _guandan.code_kind(self._code)
+        wild = _guandan.wild_card(self._level, self._flags)
+        if wild < 0 or wild not in ids:
+            if kind < _FULL_HOUSE or kind >= _BOMB and kind != _STRAIGHT_FLUSH:
+                return ids          # one rank (or the jokers), no wild: the sorted cards
+            wilds: list[int] = []
+            naturals = ids
+        else:
+            wilds = [c for c in ids if c == wild]
+            naturals = [c for c in ids if c != wild]
+        rank = _guandan.code_rank(self._code)
+        run = _RUNS.get(kind)
+        if run is not None:
+            width, copies = run
             ordered: list[int] = []
-            for position in range(low, rank + 1):
+            for position in range(rank - width + 1, rank + 1):
                 face = 14 if position == 1 else position        # A2345: the ace is low
                 here = [c for c in naturals if c < 52 and (c >> 2) + 2 == face][:copies]
                 for c in here:
                     naturals.remove(c)
                 ordered += here + [wilds.pop() for _ in range(copies - len(here)) if wilds]
-            return tuple(Card(c) for c in ordered + naturals + wilds)
-        if kind is Kind.FULL_HOUSE:
+            return ordered + naturals + wilds
+        if kind == _FULL_HOUSE:
             triple = [c for c in naturals if c < 52 and (c >> 2) + 2 == rank][:3]
             for c in triple:
                 naturals.remove(c)
             triple += [wilds.pop() for _ in range(3 - len(triple)) if wilds]
-            return tuple(Card(c) for c in triple + naturals + wilds)
-        return tuple(Card(c) for c in naturals + wilds)
+            return triple + naturals + wilds
+        return naturals + wilds
 
     def describe(self) -> str:
         """The reading in words.

@@ -27,6 +27,7 @@ from tienlen.games.guandan.game import IllegalActionError as GameRefusal
 from tienlen.games.guandan.match import DEFAULT_MAX_HANDS, Match
 from tienlen.games.guandan.plays import Play
 from tienlen.games.guandan.explain import LANGS as REASON_LANGS
+from tienlen.games.guandan.words import play_label
 
 if TYPE_CHECKING:
     from tienlen.games.guandan.words import Voice
@@ -37,6 +38,10 @@ __all__ = ["SPEC", "GuandanSpec", "GuandanTable", "GuandanTableBot", "play_json"
 
 #: How many recent actions a view lists (the played zone's log).
 HISTORY_TAIL = 24
+
+
+# Every card's ASCII name, by original_id.
+_ASCII = tuple(Card(i).ascii() for i in range(54))
 
 
 def _rank_text(rank: int) -> str:
@@ -65,9 +70,7 @@ def play_json(play: Play) -> dict[str, Any]:
     >>> data["cards"], data["label"], data["label_zh"]
     (['Ks', 'Kh', 'Kc', '2s', '2d'], 'full house of K', '三带二 K')
     """
-    from tienlen.games.guandan.words import play_label
-
-    return {"kind": "play", "cards": [c.ascii() for c in play.display_cards()],
+    return {"kind": "play", "cards": [_ASCII[c] for c in play.display_ids()],
             "reading": play.code, "combo": play.kind.name.lower(),
             "label": play_label(play, "en", ascii=True), "label_zh": play_label(play, "zh"),
             "bomb": play.is_bomb}

@@ -423,6 +423,8 @@ def joker_text(text: str, lang: str, *, ascii: bool = False) -> str:
     >>> joker_text("pair of ☆", "en", ascii=True), joker_text("单张 ★", "zh")
     ('pair of SJ', '单张 大王')
     """
+    if "☆" not in text and "★" not in text:
+        return text
     names = words(lang)
     small, big = names.jokers_ascii if ascii else names.jokers
     return text.replace("☆", small).replace("★", big)
