@@ -16,7 +16,7 @@ import importlib
 import sys
 import warnings
 
-__all__ = ["alias", "MOVED", "FACADES"]
+__all__ = ["alias", "MOVED", "FACADES", "SHIMS"]
 
 #: Every moved module: its old name and its home since 0.2.0. The old names are
 #: deprecated aliases (one warning on import), removed no earlier than 0.4.0.
@@ -63,6 +63,14 @@ MOVED: dict[str, str] = {
     "tienlen.guandan.plays": "tienlen.games.guandan.plays",
     "tienlen.guandan.reasons": "tienlen.games.guandan.explain",
     "tienlen.guandan.table_spec": "tienlen.games.guandan.spec",
+}
+#: Modules of deprecated wrappers, kept for two minor releases (0.2.0, issue 34): each lends
+#: the names it had (a warning on first use of each) over what replaced it, and so imports
+#: the game it served; no module of the package imports one.
+SHIMS: dict[str, str] = {
+    "tienlen.tui.play": "tienlen.tui.session on tienlen.games.tienlen.board.TienlenBoard",
+    "tienlen.tui.guandan_play": "tienlen.tui.session on tienlen.games.guandan.board.GuandanBoard",
+    "tienlen.tui.replay_view": "tienlen.tui.session.replay",
 }
 #: Old names that stay public, with no warning: the cores' documented re-exports.
 FACADES: dict[str, str] = {

@@ -17,7 +17,8 @@ from rich.console import Console
 import tienlen
 from tienlen.games.tienlen.cards import Card, Cards
 from tienlen.cli import main
-from tienlen.tui.play import Command, cards_from_input, parse_command, save_path
+from tienlen.games.tienlen.board import cards_from_input, save_path
+from tienlen.tui.common import Command, parse_command
 from tienlen.games.tienlen.board import Style, card_text, cards_text, ordinal
 from tienlen.tui.rules_view import rules_text
 

@@ -345,7 +345,7 @@ def test_play_bad_options_are_one_line_errors(
 
 
 def test_bot_moves_appear_one_by_one_with_a_pause() -> None:
-    from tienlen.tui.play import BOT_PAUSE
+    from tienlen.tui.common import BOT_PAUSE
 
     # Seat 1 leads, so the three bots each act once before the person's first turn.
     seed = next(seed for seed in range(1000) if Match(4, seed=seed).game.turn == 1)
@@ -374,9 +374,9 @@ def test_play_refuses_an_unwritable_save_path_before_the_game(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Issue 11 #1: the whole hand was played, then the save failed (and exit status 0).
-    from tienlen.tui import play
+    from tienlen.tui import session
 
-    monkeypatch.setattr(play.PlaySession, "run", lambda self: pytest.fail("the game started"))
+    monkeypatch.setattr(session.Session, "run", lambda self: pytest.fail("the game started"))
     path = tmp_path / "no" / "dir" / "x.json"
     assert main(["play", "--save", str(path)]) == 2
     out, err = capsys.readouterr()
@@ -387,17 +387,17 @@ def test_a_replay_that_cannot_be_saved_makes_the_exit_status_1(tmp_path: Path) -
     import io
     import shutil
 
-    from tienlen.tui.play import PlayOptions, PlaySession
+    from tienlen.table.board import PlaySettings
+    from tienlen.tui.session import play
     from tienlen.tui.terminal import Terminal
 
     folder = tmp_path / "gone"
     folder.mkdir()
     out = io.StringIO()
     term = Terminal(stdin=io.StringIO("m\n#1\np\n" * 40 + "n\n"), stdout=out)
-    session = PlaySession(PlayOptions(seed=11, levels=("L1",) * 3, save=folder / "x.json"),
-                          term)
-    shutil.rmtree(folder)  # the directory goes away during the game
-    assert session.run() == 1
+    settings = PlaySettings(seed=11, levels=("L1",) * 3, save=folder / "x.json")
+    shutil.rmtree(folder)  # the directory goes away before the hand ends
+    assert play("tienlen", settings, term) == 1
     assert "could not save the replay to" in out.getvalue()
 
 
@@ -489,7 +489,8 @@ def test_every_screen_of_a_hand_fits_60_by_20_with_room_for_the_prompt() -> None
 
     from rich.console import Console
 
-    from tienlen.tui.play import PlayOptions, PlaySession
+    from tienlen.table.board import PlaySettings
+    from tienlen.tui.session import play
     from tienlen.tui.terminal import Terminal
 
     class Small(Terminal):
@@ -516,7 +517,7 @@ def test_every_screen_of_a_hand_fits_60_by_20_with_room_for_the_prompt() -> None
             return False
 
     term = Small()
-    PlaySession(PlayOptions(seed=4, levels=("L1",) * 3), term).run()
+    play("tienlen", PlaySettings(seed=4, levels=("L1",) * 3), term)
     assert len(term.screens) > 20
     for screen in term.screens:
         lines = screen.rstrip("\n").splitlines()

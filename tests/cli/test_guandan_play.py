@@ -28,7 +28,9 @@ from rich.cells import cell_len
 import guandan_reference as ref
 from test_cli_play import CLEAR, strip
 from tienlen.guandan import Card, Match
-from tienlen.tui.guandan_play import GuandanOptions, GuandanSession
+from tienlen.games.guandan.board import GuandanBoard
+from tienlen.table.board import PlaySettings
+from tienlen.tui.session import Session, play
 from tienlen.tui.terminal import Terminal
 
 TIMEOUT = 30
@@ -142,9 +144,9 @@ def piped_session(seed: int, stop: str, lang: str = "en") -> str:
             return next(self.lines)
 
     term = Scripted()
-    options = GuandanOptions(seed=seed, levels=("L1",) * 3, lang=lang)
+    settings = PlaySettings(seed=seed, levels=("L1",) * 3, lang=lang)
     try:
-        GuandanSession(options, term).run()
+        play("guandan", settings, term)
     except Stop:
         pass
     out = term.console.file
@@ -459,7 +461,7 @@ def test_the_return_card_is_chosen_interactively_within_the_limits() -> None:
         def __init__(self) -> None:
             super().__init__(stdin=io.StringIO(), stdout=io.StringIO())
             self.lines = iter(["t", "y"] * 3000)
-            self.session: GuandanSession | None = None
+            self.board: GuandanBoard | None = None
             self.answers: list[str] = []
 
         def ask(self, prompt: object) -> str:
@@ -468,8 +470,8 @@ def test_the_return_card_is_chosen_interactively_within_the_limits() -> None:
                 if line is None:
                     raise EOFError
                 return line
-            assert self.session is not None
-            game = self.session.match.game
+            assert self.board is not None
+            game = self.board.match.game
             hand = ref.parse(game.hand(0).ascii())
             level = game.level
             drawn = sorted(hand, key=lambda c: (ref.value(ref.rank_of(c), level), c % 4))
@@ -485,13 +487,13 @@ def test_the_return_card_is_chosen_interactively_within_the_limits() -> None:
             return self.answers[-1]
 
     term = Scripted()
-    session = GuandanSession(GuandanOptions(seed=0, levels=("L1",) * 3, lang="en"), term)
-    term.session = session
-    session.run()
+    board = GuandanBoard.play(PlaySettings(seed=0, levels=("L1",) * 3, lang="en"))
+    term.board = board
+    Session(board, term).run()
     out = term.console.file.getvalue()  # type: ignore[attr-defined]
     assert len(term.answers) == 2, out[-2000:]
     assert "(INVALID_TRIBUTE)" in out
-    returns = [a for _, a in session.match.history if a.action == "return_tribute" and a.seat == 0]
+    returns = [a for _, a in board.match.history if a.action == "return_tribute" and a.seat == 0]
     assert len(returns) == 1 and returns[0].cards is not None
     assert returns[0].cards.ids == (term.returned,)
     payer = {1: "Right (1)", 2: "Partner (2)", 3: "Left (3)"}[returns[0].to]  # type: ignore[index]

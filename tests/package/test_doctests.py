@@ -29,10 +29,11 @@ MODULES = sorted({"tienlen", "reference", "reference_game", "reference_solver", 
                                                           onerror=lambda name: None)
                     if m.name not in _ALIASES and not m.name.startswith("tienlen.bots."))})
 # Modules whose docstrings hold no examples (a re-export, an entry point, a package marker,
-# the terminal screens that need a terminal to show anything).
+# the terminal screens that need a terminal to show anything, the deprecated wrappers).
 WITHOUT_EXAMPLES = {"tienlen.games.tienlen.core", "tienlen.games.guandan.core", "tienlen.__main__",
-                    "tienlen.tui", "tienlen.games.tienlen.board", "tienlen.tui.terminal",
+                    "tienlen.tui", "tienlen.tui.terminal",
                     "tienlen.tui.replay_view", "tienlen.tui.rules_view", "tienlen.tui.sim_view",
+                    "tienlen.tui.play", "tienlen.tui.guandan_play",
                     "tienlen.games", "tienlen.games.tienlen", "tienlen.games.guandan",
                     "tienlen.cli.play", "tienlen.cli.sim", "tienlen.cli.replay", "tienlen.cli.rules",
                     "tienlen.cli.serve", "tienlen.cli.moves", "tienlen.cli.solve",

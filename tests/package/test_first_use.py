@@ -22,9 +22,9 @@ from rich.console import Console
 
 from tienlen.guandan import Game, Match
 from tienlen.games.guandan.game import IllegalActionError
-from tienlen.tui.guandan_play import GuandanOptions, GuandanSession
 from tienlen.games.guandan.words import (REFUSALS_ZH, SESSION_DETAILS, WORDS, refusal_text)
-from tienlen.tui.play import PlayOptions, PlaySession
+from tienlen.table.board import PlaySettings
+from tienlen.tui.session import play
 from tienlen.tui.terminal import Terminal
 
 ROOT = REPO
@@ -65,7 +65,7 @@ def guandan(lines: Iterable[str], *, seat_leads: bool = True, lang: str = "en") 
     seed = next(s for s in range(200) if (Match(s).first_leader == 0) == seat_leads)
     term = Scripted(lines)
     try:
-        GuandanSession(GuandanOptions(seed=seed, levels=("L1",) * 3, lang=lang), term).run()
+        play("guandan", PlaySettings(seed=seed, levels=("L1",) * 3, lang=lang), term)
     except _Stop:
         pass
     return term.out
@@ -74,7 +74,7 @@ def guandan(lines: Iterable[str], *, seat_leads: bool = True, lang: str = "en") 
 def tienlen(lines: Iterable[str], seed: int = 4) -> str:
     term = Scripted(lines)
     try:
-        PlaySession(PlayOptions(seed=seed, levels=("L1",) * 3), term).run()
+        play("tienlen", PlaySettings(seed=seed, levels=("L1",) * 3), term)
     except _Stop:
         pass
     return term.out
@@ -109,10 +109,11 @@ def test_every_chinese_refusal_says_what_to_do_next() -> None:
     refusals come in the session's language, which says what to type."""
     sources = [ROOT / "tienlen" / "games" / "guandan" / "game.py",
                ROOT / "tienlen" / "games" / "guandan" / "match.py",
-               ROOT / "tienlen" / "tui" / "guandan_play.py"]
+               ROOT / "tienlen" / "games" / "guandan" / "board.py",
+               ROOT / "tienlen" / "tui" / "session.py"]
     raised: set[str] = set()
     for path in sources:
-        for call in re.findall(r"IllegalActionError\((.*?)\)(?: from|\n)", path.read_text(),
+        for call in re.findall(r"(?:IllegalActionError|CommandRefusal)\((.*?)\)(?: from|\n)", path.read_text(),
                                re.S):
             raised.update(re.findall(r'"([A-Z][A-Z_]+)"', call))
     from tienlen import _guandan
@@ -120,7 +121,10 @@ def test_every_chinese_refusal_says_what_to_do_next() -> None:
 
     raised.update(name for name in _guandan.GS_REASON_NAMES if name != "OK")
     raised.update(REASONS)
-    assert {"NO_SUGGESTION", "DOES_NOT_BEAT", "WILD_TRIBUTE", "NOT_HIGHEST"} <= raised
+    assert {"STATE_CONFLICT", "DOES_NOT_BEAT", "WILD_TRIBUTE", "NOT_HIGHEST"} <= raised
+    # The one session words its own refusals from the board's words, in its language.
+    session = (ROOT / "tienlen" / "tui" / "session.py").read_text()
+    assert "words.no_suggestion" in session and "words.hints_off" in session
     for detail in sorted(raised):
         if detail in SESSION_DETAILS:
             continue
@@ -219,7 +223,7 @@ def test_the_tribute_hint_says_give_it() -> None:
     for seed in range(12):
         term = Tribute([])
         try:
-            GuandanSession(GuandanOptions(seed=seed, levels=("L2",) * 3), term).run()
+            play("guandan", PlaySettings(seed=seed, levels=("L2",) * 3), term)
         except _Stop:
             pass
         if any(p.startswith("Tribute> ") for p in term.prompts):

@@ -100,6 +100,7 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
 SHARED = {"tienlen", "tienlen._moved", "tienlen.errors", "tienlen.seeds", "tienlen.games",
           "tienlen.games.spelling", "tienlen.cli", "tienlen.cli.common",
           "tienlen.tui", "tienlen.tui.common", "tienlen.tui.session", "tienlen.tui.terminal",
+          "tienlen.tui.plain",
           "tienlen.arena.lockfile", "tienlen.arena.scale", "tienlen.tui.sim_view", "tienlen.rl",
           "tienlen.rl.common", "tienlen.rl.spaces", "tienlen.rl.seat_aec"}
 
@@ -118,6 +119,8 @@ def _is_guandan(name: str) -> bool:
     "import tienlen.games.guandan.match",
     "import tienlen.games.guandan.cli",
     "import tienlen.tui.guandan_play",
+    "import tienlen.games.guandan.board, tienlen.games.guandan.words",
+    "from tienlen.table import get_spec; get_spec('guandan').words('zh')",
     "from tienlen.table import get_spec; get_spec('guandan')",
     "from tienlen.games.guandan.match import Match; Match(seed=1).to_json()",
     "import tienlen.games.guandan.arena, tienlen.games.guandan.bots, tienlen.games.guandan.hints",
@@ -139,6 +142,7 @@ def test_guandan_loads_no_tienlen_module(statement: str) -> None:
     "import tienlen.cli",
     "import tienlen.tui.play",
     "import tienlen.tui.replay_view",
+    "import tienlen.games.tienlen.board, tienlen.games.tienlen.words",
     "from tienlen.table import get_spec; get_spec('tienlen')",
     "import tienlen.games.tienlen.arena, tienlen.games.tienlen.results, tienlen.games.tienlen.hints, tienlen.games.tienlen.bots.search",
     "import tienlen.rl.aec, tienlen.rl.gym_env, tienlen.rl.vector",
@@ -152,6 +156,7 @@ def test_the_table_layer_loads_no_game() -> None:
     loaded = loaded_after("import tienlen.table, tienlen.table.errors, tienlen.table.fileio, "
                           "tienlen.table.match, tienlen.arena.engine, tienlen.arena.files, "
                           "tienlen.tui.session, tienlen.tui.common, tienlen.cli.common, "
+                          "tienlen.tui.plain, tienlen.table.board, "
                           "tienlen.tui.sim_view, "
                           "tienlen.arena.lockfile, tienlen.arena.scale, tienlen.rl, tienlen.rl.common, "
                           "tienlen.rl.spaces, tienlen.rl.seat_aec")

@@ -186,7 +186,9 @@ def _plays_in_the_training_mode(spec: str) -> None:
     the three AIs, and they play (the person's input scripted: pass, 提示, play it)."""
     import io
 
-    from tienlen.tui.guandan_play import GuandanOptions, GuandanSession
+    from tienlen.games.guandan.board import GuandanBoard
+    from tienlen.table.board import PlaySettings
+    from tienlen.tui.session import Session
     from tienlen.tui.terminal import Terminal
 
     class Scripted(Terminal):
@@ -200,9 +202,9 @@ def _plays_in_the_training_mode(spec: str) -> None:
                 raise EOFError
             return line
 
-    session = GuandanSession(GuandanOptions(seed=0, levels=(spec,) * 3, lang="en"), Scripted())
-    session.run()
-    plays = [a for _, a in session.match.history if a.seat != 0 and a.action == "play"]
+    board = GuandanBoard.play(PlaySettings(seed=0, levels=(spec,) * 3, lang="en"))
+    Session(board, Scripted()).run()
+    plays = [a for _, a in board.match.history if a.seat != 0 and a.action == "play"]
     assert plays
 
 

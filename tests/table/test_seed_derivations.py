@@ -54,10 +54,9 @@ def test_guandan_seeds_keep_their_values() -> None:
 def test_bot_and_board_seeds_keep_their_values() -> None:
     from tienlen.games.guandan.arena import board_seed, bot_seed
     from tienlen.table.spec import bot_seed as table_bot_seed
-    from tienlen.tui.play import _bot_seed
     assert board_seed(9, 4) == seeds.board_seed(9, 4) == 2004275259402641444
     assert bot_seed(9, 4, 2) == seeds.board_bot_seed(9, 4, 2) == 15873013715121438157
-    assert _bot_seed(11, 2) == seeds.session_bot_seed(11, 2) == 4163019161980687117
+    assert seeds.session_bot_seed(11, 2) == 4163019161980687117
     assert table_bot_seed(3, 1, 2) == seeds.table_bot_seed(3, 1, 2) == 3056525216063785707
 
 

@@ -108,20 +108,18 @@ def test_hint_block_reason_names_the_seat_from_its_fields() -> None:
 def test_the_play_screen_words_a_refusal_from_its_fields() -> None:
     import io
 
-    from tienlen.tui.play import PlayOptions, PlaySession
-    from tienlen.games.tienlen.board import Style
-    from tienlen.tui.terminal import Terminal
+    from tienlen.table import get_spec
+    from tienlen.table.board import PlaySettings, Style
 
-    term = Terminal(stdin=io.StringIO(""), stdout=io.StringIO())
-    session = PlaySession(PlayOptions(seed=11, levels=("L1",) * 3, style=Style(ascii=True)),
-                          term)
+    session = get_spec("tienlen").board(PlaySettings(seed=11, levels=("L1",) * 3,
+                                                     style=Style(ascii=True)))
     names = [session.seats[seat].name for seat in range(4)]
     turn = session.game.turn
     other = (turn + 1) % 4
     with pytest.raises(IllegalMoveError) as info:
         session.game.pass_turn(other)
-    text = session._error_words(info.value)
+    text = session.refusal(info.value)
     assert text == f"it is {names[turn]}'s turn, not {names[other]}'s"
     error = IllegalMoveError(Reason.DOES_NOT_BEAT, Wording(
         "{subject} does not beat {pile}", subject=Cards.parse("4h"), pile=Cards.parse("10h")))
-    assert session._error_words(error) == "4h does not beat 10h"
+    assert session.refusal(error) == "4h does not beat 10h"

@@ -1,7 +1,8 @@
 """``tienlen play``: a match against bots in the terminal, or a seat of a ``tienlen serve``
-table (``--connect``). The game comes from the registry (``--game``); a game whose command
-line module runs ``play`` its own way does so, any other is played by the one terminal
-session on the table protocol (:class:`tienlen.tui.session.TableSession`)."""
+table (``--connect``). The game comes from the registry (``--game``); its command line
+module checks its own options (``play_settings``), and every game is played by the one
+terminal session (:func:`tienlen.tui.session.play`) on the game's board, or on the
+plain-text board for a game with none of its own."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 
 from tienlen.cli.common import (Subparsers, add_game_option, add_game_options, check_game_options,
                                 count_type, levels_type, seed_type)
+from tienlen.table.board import PlaySettings
 
 __all__ = ["add", "run"]
 
@@ -72,31 +74,30 @@ def add(subparsers: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """``tienlen play``: a match against bots until the player stops."""
+    """``tienlen play``: a match against bots until the player stops, on the one terminal
+    session (:func:`tienlen.tui.session.play`)."""
     if getattr(args, "connect", None):
         from tienlen.client import run_connect
 
         return run_connect(args)
     check_game_options(args, "play")
     from tienlen.table.registry import get_cli
-
-    cli = get_cli(args.game)
-    if cli is not None and hasattr(cli, "run_play"):
-        status: int = cli.run_play(args)
-        return status
-    return _run_table_play(args)
-
-
-def _run_table_play(args: argparse.Namespace) -> int:
-    """``tienlen play --game NAME`` for a registered game with no screen of its own: the one
-    terminal session on the table protocol (:class:`tienlen.tui.session.TableSession`)."""
-    from tienlen.seeds import seed_or_fresh
-    from tienlen.tui.session import TableSession
+    from tienlen.tui.session import play
     from tienlen.tui.terminal import Terminal
 
+    cli = get_cli(args.game)
+    if cli is not None and hasattr(cli, "play_settings"):
+        settings: PlaySettings = cli.play_settings(args)   # the game's own checks
+    else:
+        settings = _table_settings(args)
+    return play(args.game, settings, Terminal())
+
+
+def _table_settings(args: argparse.Namespace) -> PlaySettings:
+    """``tienlen play --game NAME`` for a registered game with no options of its own: the
+    plain-text board (:class:`tienlen.tui.plain.TableBoard`) saves nothing and has no L3."""
     for flag, value in (("--save", args.save), ("--iterations", args.iterations)):
         if value is not None:
             raise ValueError(f"{flag} is not an option of play --game {args.game}")
-    session = TableSession(args.game, Terminal(), seat=args.seat, levels=args.bots or (),
-                           seed=seed_or_fresh(args.seed), players=args.players)
-    return session.run()
+    return PlaySettings(seat=args.seat, levels=tuple(args.bots or ()), seed=args.seed,
+                        hints=args.hints, fast=args.fast, options={"players": args.players})

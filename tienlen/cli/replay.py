@@ -1,6 +1,8 @@
 """``tienlen replay FILE``: a saved hand or match of any game, checked action by action
 against the rules, then shown as the game's screen shows it. The file's ``schema`` names
-its game: each game's command line module lists the schemas it reads (``REPLAY_SCHEMAS``)."""
+its game: each game's command line module lists the schemas it reads (``REPLAY_SCHEMAS``)
+and checks its own options (``replay_settings``); the one terminal session shows it on the
+game's board."""
 
 from __future__ import annotations
 
@@ -59,12 +61,17 @@ def game_of_file(path: Path) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """``tienlen replay``: verify a replay file, then show it action by action."""
+    """``tienlen replay``: verify a replay file, then show it action by action on the one
+    terminal session (:func:`tienlen.tui.session.replay`)."""
+    from tienlen.table.board import ReplaySettings
     from tienlen.table.registry import get_cli
+    from tienlen.tui.session import replay
+    from tienlen.tui.terminal import Terminal
 
     game = game_of_file(args.file)
     cli = get_cli(game)
-    if cli is None or not hasattr(cli, "run_replay"):
-        raise ValueError(f"{args.file}: {game} has no replay viewer")
-    status: int = cli.run_replay(args)
-    return status
+    if cli is not None and hasattr(cli, "replay_settings"):
+        settings: ReplaySettings = cli.replay_settings(args)   # the game's own options
+    else:
+        settings = ReplaySettings(step=args.step, fast=args.fast)
+    return replay(game, args.file, settings, Terminal())

@@ -3,10 +3,11 @@ imported on first use, so the registry imports no game and one game's import loa
 of the other's modules.
 
 A game may also name its command line module (``cli=``): the options it adds to each
-subcommand (``add_options(parser, command)``) and the subcommands it runs its own way
-(``run_play``, ``run_sim``, ``run_moves``, ``run_replay``, ``run_solve``; each optional).
-The subcommands find it here (:func:`get_cli`); a game without one is played and simulated
-through the table protocol alone."""
+subcommand (``add_options(parser, command)``), the checks of ``play``'s and ``replay``'s
+options (``play_settings``, ``replay_settings``: the one terminal session then plays on the
+game's board) and the subcommands it runs its own way (``run_sim``, ``run_moves``,
+``run_solve``; each optional). The subcommands find it here (:func:`get_cli`); a game
+without one is played and simulated through the table protocol alone."""
 
 from __future__ import annotations
 

@@ -1,18 +1,21 @@
-"""The terminal session, written once: hand after hand of a match, one actor per seat.
+"""The terminal session, written once for every game: hand after hand of a match, one actor
+per seat, and one command loop for the person at the keyboard.
 
-An actor is who plays a seat: the person at the keyboard (:class:`Human`), a bot
-(:class:`BotActor`) or the actions of a saved match, for a replay (:class:`Recorded`).
-:class:`Session` runs the match: it announces each hand, asks the actor of the seat to act
-until the hand is over, shows the hand's end, and deals the next until the match is over
-or the person stops (``q``, the end of input; Ctrl-C propagates). It returns the exit
-status: 1 if a replay that was asked for could not be saved.
+An actor is who plays a seat: the person (:class:`Human`), a bot (:class:`BotActor`) or
+the actions of a saved match, for a replay (:class:`Recorded`). :class:`Session` runs the
+match: it announces each hand, asks the actor of the seat to act until the hand is over,
+shows the hand's end, saves what was asked for, and deals the next until the match is
+over or the person stops (``q``, the end of input; Ctrl-C saves, then propagates). It
+returns the exit status: 1 if a file that was asked for could not be written.
 
-A game's screen subclasses it and keeps only its own board and words: Tiến Lên's
-(:class:`tienlen.tui.play.PlaySession`), Guandan's (:class:`tienlen.tui.guandan_play.GuandanSession`
-and its replay). :class:`TableSession` plays any game of the table registry
-(:func:`tienlen.table.get_spec`) through the table protocol alone, with plain text for a
-board: a game with no screen of its own (such as the tests' toy climbing game) is played
-and replayed in the terminal with no change here.
+The person's commands are read here, for every game (:meth:`Session._handle`): cards or
+their numbers, ``p`` pass, ``h`` a hint and ``y`` / ``n`` to take or decline it, ``m``
+the numbered moves and ``#N`` one of them, ``?`` help, ``q`` quit, Enter. The game plugs
+in only what is its own, through the :class:`tienlen.table.board.Board` its spec makes:
+the board (drawing its views), the words (in the person's language) and the parse (typed
+text to the game's action), with its own commands as data (Guandan's ``t`` 提示 and the
+tribute steps). A game whose spec has no board is played on a plain-text board made from
+the table protocol (:mod:`tienlen.tui.plain`), such as the tests' toy climbing game.
 
 >>> from tienlen.tui.terminal import Terminal
 >>> import io
@@ -25,19 +28,30 @@ and replayed in the terminal with no change here.
 
 from __future__ import annotations
 
-from abc import abstractmethod
+from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, Protocol
+from pathlib import Path
+from typing import Any, Protocol, cast
 
+from rich.columns import Columns
+from rich.console import Group, RenderableType
 from rich.text import Text
 
-from ..seeds import table_bot_seed
-from ..table import IllegalActionError, get_spec
-from ..table.spec import GameSpec, TableBot, TableState
+from ..seeds import seed_or_fresh
+from ..table import get_spec
+from ..table.board import (Board, BoardSpec, CommandRefusal, Moment, PlaySettings,
+                           ReplaySettings, Suggestion, fill, help_table)
+from ..table.spec import GameSpec
+from .common import BOT_PAUSE, REPLAY_PAUSE, Command, parse_command
 from .terminal import Terminal
 
 __all__ = ["Actor", "BotActor", "Human", "Quit", "Recorded", "Recording", "Session",
-           "TableSession"]
+           "TableSession", "play", "replay", "board_of"]
+
+# Lines kept free under the screen: the prompt and a one-line answer.
+_PROMPT_ROOM = 2
+# Moves listed by m; #N still takes any of them.
+_LISTED = 60
 
 
 class Quit(Exception):
@@ -61,13 +75,13 @@ class Human:
 
 
 class BotActor:
-    """A bot: the game's own bot object, asked by the session's game."""
+    """A bot: the board's bot for the seat (``bot`` is kept for callers that name one)."""
 
-    def __init__(self, bot: object) -> None:
+    def __init__(self, bot: object = None) -> None:
         self.bot = bot
 
     def take_turn(self, session: Session, seat: int) -> bool:
-        session.bot_turn(seat, self.bot)
+        session.bot_turn(seat)
         return True
 
 
@@ -98,246 +112,382 @@ class Recorded:
 
 
 class Session:
-    """A match in the terminal (see the module's docstring). A subclass sets
-    :attr:`actors`, :attr:`term` and :attr:`save_failed` and implements the hooks."""
+    """A match in the terminal on a game's :class:`~tienlen.table.board.Board` (see the
+    module's docstring). ``replay`` plays every seat from the board's record (``step``:
+    one action per Enter); otherwise the person sits at ``board.you`` and bots at the
+    other seats. ``hints`` off refuses ``h``; ``fast`` draws no frame between bot
+    moves."""
 
-    term: Terminal
-    actors: dict[int, Actor]
-    save_failed: bool = False
+    def __init__(self, board: Board, terminal: Terminal, *, hints: bool = True,
+                 fast: bool = False, replay: bool = False, step: bool = False,
+                 actors: Mapping[int, Actor] | None = None) -> None:
+        self.board = board
+        self.term = terminal
+        self.hints = hints
+        self.fast = fast
+        self.replay = replay
+        self.step = step
+        if actors is not None:
+            self.actors = dict(actors)
+        elif replay:
+            recording = Recording(board.record())
+            self.actors = {seat: Recorded(recording) for seat in range(board.players)}
+        else:
+            self.actors = {seat: Human() if seat == board.you else BotActor()
+                           for seat in range(board.players)}
+        self.log: deque[Text] = deque(maxlen=board.log_lines)
+        # A move shown and waiting for y: a hint, a 提示, or a #N shown before it is played.
+        self.pending: object | None = None
+        # Actions taken this session, and their count when m last listed the moves: #N
+        # plays at once only while that list is the current one.
+        self._acted = 0
+        self._listed_at = -1
+        self.save_failed = False
+        self._unwritable: set[Path] = set()
+
+    @property
+    def words(self) -> Any:
+        return self.board.words
+
+    # ------------------------------------------------------------------ the match
 
     def run(self) -> int:
         """Play hands until the match is over or the person stops; the exit status (0, or
-        1 if a replay could not be saved). Ctrl-C runs :meth:`_interrupted`, then
+        1 if a file could not be saved). Ctrl-C saves what can be saved, then
         propagates."""
         try:
             while True:
                 self._announce_hand()
                 if not self._play_hand():
+                    self.term.print(Text(self.words.replay_stops, style="yellow"))
                     break
                 self._finish_hand()
-                if self._match_over() or not self._next_hand():
+                if self.board.match_over() or not self._next_hand():
                     break
         except Quit:
             pass
         except EOFError:
-            self._end_of_input()
+            self.term.print(Text(self.words.eof, style="dim"))
         except KeyboardInterrupt:
-            self._interrupted()
+            self._save("leave")
             raise
-        self._close()
-        self._farewell()
+        self._save("leave")
+        if not self.replay:
+            self.term.print(Text(self.words.thanks, style="dim"))
         return 1 if self.save_failed else 0
 
     def _play_hand(self) -> bool:
         """Play the current hand to its end, each seat by its actor; False if it cannot be
         finished (a recording that stops early)."""
-        while not self._hand_over():
-            seat = self._turn()
+        while not self.board.hand_over():
+            seat = self.board.turn()
             assert seat is not None  # someone acts until the hand is over
             if not self.actors[seat].take_turn(self, seat):
                 return False
         return True
 
-    # ---------------------------------------------------------------- the game's hooks
-
-    @abstractmethod
-    def _hand_over(self) -> bool:
-        """Whether the hand being played is over."""
-
-    @abstractmethod
-    def _turn(self) -> int | None:
-        """The seat to act in the hand being played."""
-
-    @abstractmethod
     def _announce_hand(self) -> None:
-        """A new hand is on the table: say so."""
+        self.log.clear()
+        self.pending = None
+        self._listed_at = -1
+        for line in self.board.start_hand():
+            self._event(line)
+        if self.replay:
+            self._show(self._screen())       # the deal, before the first action
 
-    @abstractmethod
     def _finish_hand(self) -> None:
-        """The hand is over: show how it ended (and save it, when asked to)."""
+        self._show(self._screen(reveal=True))
+        self.term.print()
+        for part in self.board.hand_end():
+            self.term.print(part)
+        self._save("hand")
 
-    def _match_over(self) -> bool:
-        """Whether the match ended with the hand just finished."""
-        return False
-
-    @abstractmethod
     def _next_hand(self) -> bool:
-        """Whether to play on; deal the next hand if the game waits to be asked."""
+        """Whether to play on (the person says so; a replay shown step by step waits for
+        Enter), then deal the next hand if the game waits to be asked."""
+        words = self.words
+        if self.board.you is None:
+            if self.replay and self.step and self.term.interactive \
+                    and not self.term.wait_for_enter(words.step):
+                return False
+        elif words.another_hand is not None:
+            if not self.term.confirm(words.another_hand, default=True):
+                return False
+        elif self.term.ask(words.next_hand).lower() in ("q", "quit"):
+            return False
+        self.board.deal_next()
+        return True
+
+    def _save(self, moment: Moment) -> None:
+        """Write the board's file for ``moment``, if it has one (``--save``)."""
+        saved = self.board.save(moment)
+        if saved is None:
+            return
+        try:
+            saved.path.write_text(saved.text + "\n", encoding="utf-8")
+        except OSError as error:
+            self.save_failed = True
+            if saved.path not in self._unwritable:     # said once a file
+                self._unwritable.add(saved.path)
+                self._say_refused(self.words.save_failed.format(
+                    path=saved.path, error=error.strerror or error))
+            return
+        if saved.announce:
+            self.term.print(Text(self.words.saved.format(path=saved.path), style="dim"))
+
+    # ------------------------------------------------------------------ drawing
+
+    def _event(self, text: Text) -> None:
+        """Record a line of the action log; a transcript gets it at once."""
+        self.log.append(text)
+        if not self.term.interactive:
+            self.term.print(text, soft_wrap=self.board.soft_wrap)
+
+    def _screen(self, footer: RenderableType | None = None, marked: Sequence[int] = (),
+                reveal: bool = False) -> RenderableType:
+        board, width = self.board, self.term.console.width
+
+        def draw(events: Sequence[Text]) -> RenderableType:
+            return board.screen(events=events, footer=footer, marked=marked, width=width,
+                                transcript=not self.term.interactive, reveal=reveal)
+
+        # A transcript already printed each event as it happened.
+        if not self.term.interactive:
+            return draw(())
+        # On a short terminal the oldest log lines give way, so that the board stays whole
+        # with room for the prompt and an answer below.
+        return self.term.fitted(draw, self.log, _PROMPT_ROOM)
+
+    def _show(self, screen: RenderableType) -> None:
+        """Draw ``screen`` in place on a terminal; a transcript gets it after a blank line."""
+        if self.term.interactive:
+            self.term.redraw(screen)
+        else:
+            self.term.print()
+            self.term.print(screen, soft_wrap=self.board.soft_wrap)
+
+    def _say_refused(self, text: str) -> None:
+        self.term.print(Text(f"{self.board.style.cross} {text}", style="bold red"))
+
+    # ------------------------------------------------------------------ acts
+
+    def _apply(self, seat: int, action: object) -> None:
+        """Act for ``seat`` and log what happened (the game refuses an illegal action,
+        changing nothing)."""
+        lines = self.board.apply(seat, action)
+        self._acted += 1
+        self.pending = None
+        for line in lines:
+            self._event(line)
+
+    def bot_turn(self, seat: int) -> None:
+        """Ask the seat's bot for its action and take it; paced on a terminal, one frame a
+        move (``fast`` draws only the person's turns)."""
+        self._apply(seat, self.board.bot_action(seat))
+        if self.term.interactive and not self.board.hand_over() and not self.fast:
+            self._show(self._screen())
+            self.term.pause(BOT_PAUSE)
+
+    def recorded_turn(self, seat: int, action: object) -> None:
+        """Take a recorded action for ``seat``: after a pause, or Enter with ``step``
+        (``q`` or the end of input stops the replay)."""
+        if self.step:
+            if not self.term.wait_for_enter(self.words.step):
+                raise Quit
+        else:
+            self.term.pause(0 if self.fast else REPLAY_PAUSE)
+        self._apply(seat, action)
+        if self.term.interactive and not self.board.hand_over():
+            self._show(self._screen())
+
+    # ------------------------------------------------------------------ the person
 
     def human_turn(self, seat: int) -> None:
         """The person's turn: read commands until one acts."""
-        raise NotImplementedError(f"{type(self).__name__} seats no person")
+        self.pending = None  # a suggestion is for the turn it was shown in
+        # Keys pressed while the bots moved were not meant for this turn.
+        self.term.discard_typeahead()
+        self._show(self._screen(footer=self.board.situation(seat)))
+        while True:
+            line = self.term.ask(Text(self.board.prompt(seat), style="bold"))
+            try:
+                if self._handle(line, seat):
+                    return
+            except ValueError as error:  # the game's refusal, the parse's, the session's
+                self._say_refused(self.board.refusal(error))
 
-    def bot_turn(self, seat: int, bot: object) -> None:
-        """Ask ``bot`` for ``seat``'s action and take it."""
-        raise NotImplementedError(f"{type(self).__name__} seats no bot")
+    def _command(self, line: str) -> Command:
+        kind = self.board.commands.get(line.strip().lower())
+        if kind is not None:
+            return Command(kind)
+        try:
+            return parse_command(line)
+        except ValueError:
+            raise CommandRefusal("INVALID_CARDS", self.words.bad_pick.format(
+                text=line.strip())) from None
 
-    def recorded_turn(self, seat: int, action: object) -> None:
-        """Take a recorded action for ``seat``."""
-        raise NotImplementedError(f"{type(self).__name__} replays nothing")
+    def _handle(self, line: str, seat: int) -> bool:
+        """Carry out one typed command; ``True`` once the person has acted."""
+        board, words = self.board, self.words
+        command = self._command(line)
+        kind = command.kind
+        # A shown move waits for y until the person acts, declines it (n) or asks for
+        # another: a refused or idle line leaves it standing.
+        if kind == "empty":
+            if board.can_pass(seat) and not board.actions(seat):
+                self._apply(seat, board.pass_action())  # nothing else to do: Enter passes
+                return True
+            # Enter never passes while a play could beat the pile: say what to type.
+            self.term.print(Text(board.empty_line(seat), style="yellow"))
+            return False
+        if kind == "no":
+            if self.pending is None:
+                raise CommandRefusal("STATE_CONFLICT", words.no_to_decline)
+            self.pending = None
+            self.term.print(Text(words.declined, style="dim"))
+            return False
+        if kind == "help":
+            self.term.print(help_table(board.style, words.help_rows, title=words.help_title,
+                                       headers=words.help_headers))
+            return False
+        if kind == "quit":
+            if self.term.confirm(words.quit_confirm, default=False):
+                raise Quit
+            return False
+        if kind == "moves":
+            self.term.print(self._listing(seat))
+            self._listed_at = self._acted
+            return False
+        if kind == "hint":
+            if not self.hints:
+                raise CommandRefusal("STATE_CONFLICT", words.hints_off)
+            self._suggest(seat, board.hint(seat))
+            return False
+        if kind == "tip":
+            self._suggest(seat, board.tip(seat))
+            return False
+        if kind == "yes":
+            if self.pending is None:
+                raise CommandRefusal("STATE_CONFLICT", words.no_suggestion)
+            self._apply(seat, self.pending)
+            return True
+        if kind == "pass":
+            self._apply(seat, board.pass_action())
+            return True
+        if kind == "pick":
+            return self._pick(seat, command.number)
+        self._apply(seat, board.parse(command.text, seat))
+        return True
 
-    def _end_of_input(self) -> None:
-        """The input ended at a prompt."""
+    def _pick(self, seat: int, number: int) -> bool:
+        """``#N``: move N of the list ``m`` shows; shown first (y plays it) unless that list
+        is the current one, where the board asks for it."""
+        words, actions = self.words, self.board.actions(seat)
+        if not actions:
+            raise CommandRefusal("INVALID_CARDS", words.no_play)
+        if not 1 <= number <= len(actions):
+            template = words.no_move_one if len(actions) == 1 else words.no_move
+            raise CommandRefusal("INVALID_CARDS", template.format(n=number,
+                                                                      count=len(actions)))
+        action = actions[number - 1]
+        if not self.board.confirm_pick or self._listed_at == self._acted:
+            self._apply(seat, action)
+            return True
+        # The list is not on screen: show what #N is before playing it.
+        shown = fill(words.pick_shown, n=str(number), action=self.board.action_text(action))
+        self.term.print(shown)
+        self.pending = action
+        return False
 
-    def _interrupted(self) -> None:
-        """Ctrl-C: save what can be saved (the interrupt then propagates)."""
+    def _suggest(self, seat: int, suggestion: Suggestion) -> None:
+        """Show a suggestion; ``y`` takes its action. On a terminal the cards it plays are
+        raised under the hand."""
+        self.pending = suggestion.action
+        if suggestion.marked and self.term.interactive:
+            self._show(self._screen(footer=self.board.situation(seat),
+                                    marked=suggestion.marked))
+        for line in suggestion.lines:
+            self.term.print(line)
 
-    def _close(self) -> None:
-        """The session ends normally (the person stopped, or the match is over)."""
+    def _listing(self, seat: int) -> RenderableType:
+        """The moves of ``seat``, numbered for ``#N`` (the first :data:`_LISTED`), and
+        passing when allowed."""
+        board, words = self.board, self.words
+        actions = board.actions(seat)
+        if not actions:
+            return Text(words.no_actions, style="yellow")
+        entries = [Text(f"#{number} ", style="dim") + board.action_text(action)
+                   for number, action in enumerate(actions[:_LISTED], start=1)]
+        parts: list[RenderableType] = [
+            Text(board.listing_title(seat, len(actions)), style="bold"),
+            Columns(entries, padding=(0, 3))]
+        if len(actions) > _LISTED:
+            parts.append(Text(words.moves_more.format(n=len(actions) - _LISTED), style="dim"))
+        if board.can_pass(seat):
+            parts.append(Text(words.or_pass, style="dim"))
+        return Group(*parts)
 
-    def _farewell(self) -> None:
-        """The last words."""
+
+# ------------------------------------------------------------------ the ways in
 
 
-# ------------------------------------------------------------------ any registered game
+def board_of(spec: GameSpec) -> BoardSpec | None:
+    """``spec`` as a spec with a board of its own, or None (the plain-text board then)."""
+    if all(callable(getattr(spec, name, None)) for name in ("board", "replay_board", "words")):
+        return cast(BoardSpec, spec)
+    return None
 
 
-def _cards_text(cards: Sequence[str]) -> str:
-    return " ".join(cards)
+def play(game: str, settings: PlaySettings, terminal: Terminal) -> int:
+    """``tienlen play --game GAME``: a match on the game's board (the plain-text board for a
+    game with none of its own); the exit status."""
+    spec = get_spec(game)
+    own = board_of(spec)
+    if own is None:
+        from .plain import TableBoard
+
+        board: Board = TableBoard(spec, seat=settings.seat, levels=settings.levels,
+                                  seed=seed_or_fresh(settings.seed),
+                                  players=settings.options.get("players"))
+    else:
+        board = own.board(settings)
+    return Session(board, terminal, hints=settings.hints, fast=settings.fast).run()
 
 
-def _action_text(action: Mapping[str, Any]) -> str:
-    kind = action.get("kind")
-    if kind == "pass":
-        return "pass"
-    if kind == "play":
-        return f"play {_cards_text(action.get('cards', []))}"
-    return f"{str(kind).replace('_', ' ')} {action.get('card', '')}".strip()
+def replay(game: str, path: Path, settings: ReplaySettings, terminal: Terminal) -> int:
+    """``tienlen replay FILE``: a saved file of ``game``, verified, shown action by
+    action; the exit status."""
+    own = board_of(get_spec(game))
+    if own is None:
+        raise ValueError(f"{path}: {game} has no replay viewer")
+    return Session(own.replay_board(path, settings), terminal, replay=True, step=settings.step,
+                   fast=settings.fast).run()
 
 
 class TableSession(Session):
-    """Any game of the table registry in the terminal, through the table protocol only:
-    the person at ``seat`` (None: bots at every seat, to watch), bots of ``levels`` (one
-    for all, or one per other seat) at the others, or, with ``recorded``, every seat
-    replayed from ``(seat, action)`` pairs. The board is plain text from the seat's view
-    (its hand, the table, the hand sizes, the last actions); the person types the cards of
-    a play, ``#N`` for the N-th legal action (``m`` lists them), ``p`` to pass, ``q`` to
-    leave."""
+    """Any game of the table registry in the terminal, through the table protocol only,
+    on the plain-text board (:class:`tienlen.tui.plain.TableBoard`): the person at
+    ``seat`` (None: bots at every seat, to watch), bots of ``levels`` (one for all, or one
+    per other seat) at the others, or, with ``recorded``, every seat replayed from
+    ``(seat, action)`` pairs."""
 
     def __init__(self, game: str | GameSpec, terminal: Terminal, *, seat: int | None = 0,
                  levels: Sequence[str] = (), seed: int = 0, players: int | None = None,
                  options: Mapping[str, Any] | None = None,
                  recorded: Iterable[tuple[int, Mapping[str, Any]]] | None = None) -> None:
+        from .plain import TableBoard
+
         spec = get_spec(game) if isinstance(game, str) else game
-        self.spec = spec
-        self.term = terminal
-        self.state: TableState = spec.new_match(seed, players=players, options=options)
-        self.you = None if recorded is not None else seat
-        count = self.state.players
-        if self.you is not None and (type(self.you) is not int or not 0 <= self.you < count):
-            raise ValueError(f"--seat must be 0..{count - 1}; got {seat!r}")
-        others = [s for s in range(count) if s != self.you]
-        chosen = list(levels) or [spec.hint_level]
-        if len(chosen) == 1:
-            chosen *= len(others)
-        if recorded is None and len(chosen) != len(others):
-            raise ValueError(f"--bots: give one level for all, or one for each of the "
-                             f"{len(others)} bot seats; got {len(chosen)}")
-        self.actors: dict[int, Actor] = {}
-        self.names: list[str] = []
-        recording = Recording(recorded) if recorded is not None else None
-        bots = iter(chosen)
-        for s in range(count):
-            if recording is not None:
-                self.actors[s] = Recorded(recording)
-                self.names.append(f"seat {s}")
-            elif s == self.you:
-                self.actors[s] = Human()
-                self.names.append("You")
-            else:
-                bot: TableBot = spec.make_bot(next(bots), table_bot_seed(seed, s))
-                self.actors[s] = BotActor(bot)
-                self.names.append(f"{bot.name} ({s})")
-        self.save_failed = False
+        board = TableBoard(spec, seat=None if recorded is not None else seat, levels=levels,
+                           seed=seed, players=players, options=options, recorded=recorded)
+        super().__init__(board, terminal, replay=recorded is not None)
+        self.table_board = board
 
-    # ---------------------------------------------------------------- the hooks
+    @property
+    def state(self) -> Any:
+        """The match's table state (:class:`tienlen.table.TableState`)."""
+        return self.table_board.state
 
-    def _hand_over(self) -> bool:
-        return self.state.turn is None
-
-    def _turn(self) -> int | None:
-        return self.state.turn
-
-    def _announce_hand(self) -> None:
-        self.term.print(Text(f"{self.spec.name}: hand {self.state.hand_number}", style="bold"))
-
-    def _finish_hand(self) -> None:
-        outcome = self.state.outcome() or {}
-        self.term.print(Text(f"Hand over: places {outcome.get('places')}, points "
-                             f"{outcome.get('points')}, totals {outcome.get('totals')}",
-                             style="bold"))
-
-    def _match_over(self) -> bool:
-        return self.state.is_over
-
-    def _next_hand(self) -> bool:
-        if self.you is not None and self.term.ask("Enter deals the next hand (q stops)> "
-                                                  ).strip().lower() in ("q", "quit"):
-            return False
-        self.state.next_hand()
-        return True
-
-    def _farewell(self) -> None:
-        self.term.print(Text("Thanks for playing.", style="dim"))
-
-    # ---------------------------------------------------------------- acts
-
-    def _apply(self, seat: int, action: Mapping[str, Any]) -> None:
-        record = self.state.apply(action, seat)
-        self.term.print(f"{self.names[seat]}: {_action_text(record)}")
-
-    def bot_turn(self, seat: int, bot: object) -> None:
-        assert hasattr(bot, "act")
-        self._apply(seat, bot.act(self.state.bot_view(seat)))
-
-    def recorded_turn(self, seat: int, action: object) -> None:
-        assert isinstance(action, tuple) and len(action) == 2
-        recorded_seat, recorded_action = action
-        if recorded_seat != seat:
-            raise IllegalActionError("NOT_YOUR_TURN", f"the record has seat {recorded_seat} "
-                                     f"act when it is seat {seat}'s turn")
-        self._apply(recorded_seat, recorded_action)
-
-    def _board(self, seat: int) -> str:
-        view = self.state.view(seat)
-        pile = view.get("pile")
-        lines = [f"hand {view.get('hand_number')} · your cards: "
-                 f"{_cards_text(view.get('hand', []))}",
-                 f"table: {_action_text(pile) + ' by ' + self.names[pile['seat']] if pile else 'empty (you lead)'}",
-                 "cards left: " + ", ".join(f"{self.names[s]} {n}"
-                                            for s, n in enumerate(view.get("hand_sizes", [])))]
-        return "\n".join(lines)
-
-    def _listing(self) -> str:
-        actions = self.state.legal_actions()
-        return "  ".join(f"#{i} {_action_text(a)}" for i, a in enumerate(actions, start=1))
-
-    def human_turn(self, seat: int) -> None:
-        self.term.print(self._board(seat))
-        while True:
-            line = self.term.ask("Your move> ").strip()
-            low = line.lower()
-            try:
-                if low in ("q", "quit", "exit"):
-                    raise Quit
-                if low in ("?", "help", "m", "moves"):
-                    self.term.print(self._listing())
-                    continue
-                action: Mapping[str, Any]
-                if low in ("p", "pass"):
-                    action = {"kind": "pass"}
-                elif low.startswith("#") and low[1:].isascii() and low[1:].isdigit():
-                    actions = self.state.legal_actions()
-                    number = int(low[1:])
-                    if not 1 <= number <= len(actions):
-                        raise IllegalActionError("NO_SUCH_ACTION", f"there is no #{number} "
-                                                 f"(m lists the {len(actions)} legal actions)")
-                    action = actions[number - 1]
-                elif not line:
-                    continue
-                else:
-                    action = {"kind": "play", "cards": line.replace(",", " ").split()}
-                self._apply(seat, action)
-                return
-            except IllegalActionError as error:
-                self.term.print(Text(f"x {error.reason_code}: {error.message}", style="bold red"))
+    @property
+    def spec(self) -> GameSpec:
+        return self.table_board.spec

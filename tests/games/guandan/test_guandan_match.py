@@ -129,20 +129,22 @@ def test_a_default_match_file_is_unchanged_and_a_file_may_name_its_cap() -> None
 
 
 def test_the_training_mode_replay_ends_a_capped_match_with_its_reason() -> None:
-    from tienlen.tui.guandan_play import GuandanReplay
-    from tienlen.games.tienlen.board import Style
+    from tienlen.games.guandan.board import GuandanBoard
+    from tienlen.table.board import ReplaySettings, Style
+    from tienlen.tui.session import Session
     from tienlen.tui.terminal import Terminal
 
     match = Match(seed=4, max_hands=2)
     play_out(match)
     out = io.StringIO()
-    replay = GuandanReplay(match, Terminal(stdin=io.StringIO(""), stdout=out), lang="en",
-                           style=Style(ascii=True), fast=True)
+    board = GuandanBoard.replay_of(match, ReplaySettings(lang="en", style=Style(ascii=True),
+                                                         fast=True))
+    replay = Session(board, Terminal(stdin=io.StringIO(""), stdout=out), replay=True, fast=True)
     assert replay.run() == 0
     text = out.getvalue()
     assert "The match stopped after 2 hands with no winner" in text
     assert "win the match" not in text and "Hand 3" not in text
-    assert replay.match == match
+    assert board.match == match
 
 
 # ------------------------------------------------------------------- threads

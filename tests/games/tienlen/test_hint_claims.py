@@ -274,7 +274,7 @@ def test_the_seed_4_pass_hint_no_longer_claims_every_move_breaks_a_group() -> No
     match = Match(4, seed=4)
     game = match.game
     from tienlen.games.tienlen.bots import make_bot
-    from tienlen.tui.play import _bot_seed
+    from tienlen.seeds import session_bot_seed as _bot_seed
 
     bots = {s: make_bot("L2", seed=_bot_seed(4, s)) for s in (1, 2, 3)}
     game.act(game.legal_moves()[0], seat=0)

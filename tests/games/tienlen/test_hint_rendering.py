@@ -20,8 +20,9 @@ from tienlen.games.tienlen.hints import Hint, hint
 from tienlen.games.tienlen.match import score_hand
 from tienlen.games.tienlen.refusals import Wording
 from tienlen.games.tienlen.rules import Rules
-from tienlen.tui.play import PlayOptions, PlaySession
-from tienlen.games.tienlen.board import Style, prose_text
+from tienlen.table.board import PlaySettings
+from tienlen.tui.session import Session
+from tienlen.games.tienlen.board import Style, TienlenBoard, prose_text
 from tienlen.tui.terminal import Terminal
 from tienlen.games.tienlen.view import View
 
@@ -72,22 +73,23 @@ def test_a_forced_line_names_its_moves_as_fields() -> None:
     assert not any(suit in ascii_text for suit in SUITS)
 
 
-def _session(style: Style) -> tuple[PlaySession, io.StringIO]:
+def _session(style: Style) -> tuple[Session, io.StringIO]:
     """Seed 1: seat 0 (you) leads first; the L2 hint keeps the 2♦ and says so."""
     out = io.StringIO()
     term = Terminal(stdin=io.StringIO(""), stdout=out)
-    session = PlaySession(PlayOptions(seed=1, levels=("L1",) * 3, style=style,
-                                      hint_level="L2"), term)
-    assert session.game.turn == session.you == 0
+    board = TienlenBoard.play(PlaySettings(seed=1, levels=("L1",) * 3, style=style,
+                                           options={"hint_level": "L2"}))
+    session = Session(board, term)
+    assert board.game.turn == board.you == 0
     return session, out
 
 
 @pytest.mark.parametrize(("ascii", "two"), [(False, "2♦"), (True, "2d")])
 def test_the_play_screen_draws_the_hint_s_cards_itself(ascii: bool, two: str) -> None:
     session, out = _session(Style(ascii=ascii))
-    reason = hint(session.game.view(0), "L2").reason
+    reason = hint(session.board.game.view(0), "L2").reason
     assert Cards.parse("2d") in reason.fields.values()
-    session._show_hint(session.game.view(0))
+    session._handle("h", 0)
     text = out.getvalue()
     assert f"your {two} for later" in text
     if ascii:
@@ -112,7 +114,7 @@ def test_a_hint_still_reads_as_text_and_pickles_with_its_fields() -> None:
     import pickle
 
     session, _ = _session(Style())
-    result = hint(session.game.view(0), "L2")
+    result = hint(session.board.game.view(0), "L2")
     assert str(result).startswith("Play ") and "2♦" in str(result)
     twin = pickle.loads(pickle.dumps(result))
     assert isinstance(twin, Hint) and twin == result

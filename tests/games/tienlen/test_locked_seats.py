@@ -146,18 +146,16 @@ def test_an_old_replay_loads_with_its_locked_seats() -> None:
 def test_the_play_screen_says_which_bombs_a_locked_seat_may_play(
         rules: Rules, seat1: str, seat2: str, then: str | None, words: str) -> None:
     from tienlen.games.tienlen.actions import PASS
-    from tienlen.tui.play import PlayOptions, PlaySession
-    from tienlen.games.tienlen.board import Style
-    from tienlen.tui.terminal import Terminal
+    from tienlen.games.tienlen.board import TienlenBoard
+    from tienlen.table.board import PlaySettings, Style
 
-    session = PlaySession(PlayOptions(seed=1, levels=("L1",) * 2, players=3, rules=rules,
-                                      style=Style(ascii=True)),
-                          Terminal(stdin=io.StringIO(""), stdout=io.StringIO()))
+    session = TienlenBoard.play(PlaySettings(seed=1, levels=("L1",) * 2, style=Style(ascii=True),
+                                             options={"players": 3, "rules": rules}))
     game = Game.from_hands(["3d 5h Kd", seat1, seat2], rules=rules, leader=2)
     game.play("3s")
     game.pass_turn()                      # seat 0 is locked out of this pile
     game.play(seat1.split()[0])
     game.act(PASS if then is None else Cards.parse(then))
     assert game.turn == 0 and 0 in game.locked_seats
-    text = session._situation(game.view(0)).plain
+    text = session.situation_of(game.view(0)).plain
     assert f"you passed on this pile: {words}; you hold none: pass" in text

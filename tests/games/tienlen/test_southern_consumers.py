@@ -422,16 +422,16 @@ def test_play_screen_shows_penalties_at_hand_end(monkeypatch: pytest.MonkeyPatch
     # Any ruleset with a penalty table: the contract's bombs plus Penalties() runs on any core.
     import io
 
-    from tienlen.tui.play import PlayOptions, PlaySession
-    from tienlen.games.tienlen.board import Style
+    from tienlen.table.board import PlaySettings, Style
+    from tienlen.tui.session import play
     from tienlen.tui.terminal import Terminal
 
     out = io.StringIO()
     term = Terminal(stdin=io.StringIO("m\n#1\np\n" * 40 + "n\n"), stdout=out)
-    options = PlayOptions(players=4, seat=0, levels=("L1",) * 3, seed=11,
-                          rules=Rules(penalties=Penalties()), hints=True,
-                          style=Style(ascii=True), save=None, fast=True, iterations=None)
-    assert PlaySession(options, term).run() == 0
+    settings = PlaySettings(seat=0, levels=("L1",) * 3, seed=11, hints=True,
+                            style=Style(ascii=True), save=None, fast=True, iterations=None,
+                            options={"players": 4, "rules": Rules(penalties=Penalties())})
+    assert play("tienlen", settings, term) == 0
     text = out.getvalue()
     assert "Penalties (R11.5):" in text and "rules custom" in text
     assert "penalties" in text and "total" in text
@@ -440,8 +440,8 @@ def test_play_screen_shows_penalties_at_hand_end(monkeypatch: pytest.MonkeyPatch
 def test_replay_view_shows_the_rules_and_the_hands_penalties(tmp_path: Path) -> None:
     import io
 
-    from tienlen.games.tienlen.board import Style
-    from tienlen.tui.replay_view import replay_file
+    from tienlen.table.board import ReplaySettings, Style
+    from tienlen.tui.session import replay
     from tienlen.tui.terminal import Terminal
 
     rules = Rules(penalties=Penalties())
@@ -452,8 +452,8 @@ def test_replay_view_shows_the_rules_and_the_hands_penalties(tmp_path: Path) -> 
     path = tmp_path / "hand.json"
     path.write_text(game.to_json(), encoding="utf-8")
     out = io.StringIO()
-    assert replay_file(Terminal(stdin=io.StringIO(), stdout=out), path,
-                       style=Style(ascii=True), fast=True) == 0
+    assert replay("tienlen", path, ReplaySettings(style=Style(ascii=True), fast=True),
+                  Terminal(stdin=io.StringIO(), stdout=out)) == 0
     text = out.getvalue()
     # The chain 2h, quad of 5s, quad of 9s: seat 1 (cut last) pays seat 2, 2 + 4 = 6.
     assert "rules custom" in text

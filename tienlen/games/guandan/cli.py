@@ -1,11 +1,11 @@
-"""The Guandan side of the ``tienlen`` command line: ``play --game guandan`` (the training
-mode), ``moves --game guandan``, ``replay`` of a Guandan match, and what ``sim --game
-guandan`` asks of the arena (:func:`sim_request`: the teams, matches or hands).
+"""The Guandan side of the ``tienlen`` command line: the options of ``play --game guandan``
+(the training mode) and of ``replay`` of a Guandan match, ``moves --game guandan``, and what
+``sim --game guandan`` asks of the arena (:func:`sim_request`: the teams, matches or hands).
 
-The training mode's screen is :mod:`tienlen.tui.guandan_play` (on the terminal Tiến Lên's
-``play`` uses: redrawn in place on a terminal, plain lines when piped). ``--lang zh`` shows
-it in Chinese with the plan's labels (出牌 过牌 提示 进贡 还贡 头游 …); the default follows
-the locale.
+The training mode is played by the one terminal session (:mod:`tienlen.tui.session`) on
+Guandan's board (:class:`tienlen.games.guandan.board.GuandanBoard`: redrawn in place on a
+terminal, plain lines when piped). ``--lang zh`` shows it in Chinese with the plan's labels
+(出牌 过牌 提示 进贡 还贡 头游 …); the default follows the locale.
 
 >>> run_moves_text(["5s 5h 6s 7s 8s 9s"], level=5, pile=None, lang="en", ascii_=True)[-1]  # 6 singles, 5 pairs, 8 straights, 8 straight flushes
 'total: 27 legal plays'
@@ -27,14 +27,15 @@ from tienlen.cli.common import use_ascii, writable_file
 from tienlen.games.guandan.bots import make_bot
 from tienlen.games.guandan.cards import Cards
 from tienlen.games.guandan.errors import CardError, GuandanError
-from tienlen.games.guandan.match import Match, ReplayError
 from tienlen.games.guandan.plays import Kind, Play, classify, legal_plays
+from tienlen.table.board import PlaySettings, ReplaySettings, Style
 
 if TYPE_CHECKING:   # the game's arena loop loads only for sim
     from tienlen.games.guandan.arena import TeamSpec
 
-__all__ = ["add_options", "run_play", "run_moves", "run_replay", "sim_request", "LABELS",
-           "default_lang", "run_moves_text", "TrainingSession", "REPLAY_SCHEMAS"]
+__all__ = ["add_options", "play_settings", "run_moves", "replay_settings", "sim_request",
+           "LABELS", "default_lang", "run_moves_text", "TrainingSession", "run_play",
+           "run_replay", "REPLAY_SCHEMAS"]
 
 #: The ``schema`` of the files ``tienlen replay`` shows as Guandan matches.
 REPLAY_SCHEMAS = ("tienlen.guandan.match",)
@@ -71,9 +72,14 @@ def __getattr__(name: str) -> object:
     # The terminal UI loads on first use: the full-screen session (rich) and the training
     # mode's words (English and Chinese, the plan's labels), which live with its screen.
     if name == "TrainingSession":
-        from tienlen.tui.guandan_play import GuandanSession
+        import warnings
 
-        return GuandanSession
+        from tienlen.tui.guandan_play import _GuandanSession
+
+        warnings.warn("tienlen.guandan.cli.TrainingSession is deprecated: use "
+                      "tienlen.tui.session.play('guandan', settings, terminal) (the one "
+                      "terminal session, issue 34)", DeprecationWarning, stacklevel=2)
+        return _GuandanSession
     if name == "LABELS":
         from tienlen.games.guandan.words import WORDS
 
@@ -164,12 +170,11 @@ def run_moves(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- the training mode
 
-def run_play(args: argparse.Namespace) -> int:
-    """``tienlen play --game guandan``: the full-screen training mode (tienlen.tui)."""
-    from tienlen.tui.guandan_play import GuandanOptions, GuandanSession
-    from tienlen.tui.common import Style
-    from tienlen.tui.terminal import Terminal
-
+def play_settings(args: argparse.Namespace) -> PlaySettings:
+    """``tienlen play --game guandan``'s options, checked (the three AIs' levels, four
+    players, no Tiến Lên rules, ``--iterations``, ``--save``, ``--lang`` from the locale by
+    default): the settings of the one terminal session, which plays the training mode on
+    Guandan's board (:mod:`tienlen.cli.play`)."""
     levels = list(getattr(args, "bots", None) or ["L2"])
     if len(levels) == 1:
         levels = levels * 3
@@ -189,46 +194,51 @@ def run_play(args: argparse.Namespace) -> int:
     save = getattr(args, "save", None)
     if save is not None:
         writable_file(save, "--save")
-
-    options = GuandanOptions(
+    return PlaySettings(
         seat=getattr(args, "seat", 0), levels=tuple(levels), seed=getattr(args, "seed", None),
         lang=getattr(args, "lang", None) or default_lang(), style=Style(ascii=use_ascii(args)),
         hints=getattr(args, "hints", True), save=save, fast=bool(getattr(args, "fast", False)),
         iterations=iterations)
-    return GuandanSession(options, Terminal()).run()
 
 
 # ---------------------------------------------------------------- replay
 
-def run_replay(args: argparse.Namespace) -> int:
-    """``tienlen replay`` of a Guandan match: every action re-checked on load (a tampered
-    file is refused, naming the first bad action), then shown as the training mode shows it."""
-    from tienlen.tui.guandan_play import GuandanReplay
-    from tienlen.tui.common import Style
+def replay_settings(args: argparse.Namespace) -> ReplaySettings:
+    """``tienlen replay``'s options for a Guandan match (``--lang`` from the locale by
+    default): the one terminal session shows it as the training mode does, every action
+    re-checked on load."""
+    return ReplaySettings(lang=getattr(args, "lang", None) or default_lang(),
+                          style=Style(ascii=use_ascii(args)),
+                          step=bool(getattr(args, "step", False)),
+                          fast=bool(getattr(args, "fast", False)))
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Deprecated: ``tienlen play --game guandan`` runs the one terminal session on
+    Guandan's board (:func:`tienlen.tui.session.play` with :func:`play_settings`)."""
+    import warnings
+
+    from tienlen.tui.session import play
     from tienlen.tui.terminal import Terminal
 
-    from tienlen.table.fileio import read_limited
-    from tienlen.games.guandan.match import MAX_REPLAY_BYTES
+    warnings.warn("tienlen.games.guandan.cli.run_play is deprecated: use "
+                  "tienlen.tui.session.play('guandan', play_settings(args), terminal)",
+                  DeprecationWarning, stacklevel=2)
+    return play("guandan", play_settings(args), Terminal())
 
-    path: Path = args.file
-    try:
-        # The shared reader, at this format's limit: at most that much is read, so a huge
-        # file or /dev/zero is refused instead of filling memory.
-        data = read_limited(path, MAX_REPLAY_BYTES, ReplayError)
-    except OSError as error:
-        raise GuandanError(f"cannot read {path}: {error.strerror or error}") from None
-    except ReplayError as error:
-        raise GuandanError(f"{path}: {error}") from None
-    try:
-        match = Match.from_json(data)
-    except ReplayError as e:
-        raise GuandanError(f"{path}: {e}") from None
-    lang = getattr(args, "lang", None) or default_lang()
-    style = Style(ascii=use_ascii(args))
-    replay = GuandanReplay(match, Terminal(), lang=lang, style=style,
-                           step=bool(getattr(args, "step", False)),
-                           fast=bool(getattr(args, "fast", False)))
-    return replay.run()
+
+def run_replay(args: argparse.Namespace) -> int:
+    """Deprecated: ``tienlen replay`` of a Guandan match runs the one terminal session on
+    Guandan's board (:func:`tienlen.tui.session.replay` with :func:`replay_settings`)."""
+    import warnings
+
+    from tienlen.tui.session import replay
+    from tienlen.tui.terminal import Terminal
+
+    warnings.warn("tienlen.games.guandan.cli.run_replay is deprecated: use "
+                  "tienlen.tui.session.replay('guandan', path, replay_settings(args), "
+                  "terminal)", DeprecationWarning, stacklevel=2)
+    return replay("guandan", args.file, replay_settings(args), Terminal())
 
 
 # ---------------------------------------------------------------- sim

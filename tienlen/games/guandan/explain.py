@@ -54,8 +54,8 @@ def play_words(play: Play, lang: str) -> str:
     >>> from tienlen.guandan import classify
     >>> [play_words(p, "zh") for p in classify("7s 7d 7c 10h 10h", 10)]
     ['三带二 7', '炸弹 7（5张）']
-    >>> play_words(classify("3s 4s 5s 6s 7d", 5)[0], "zh")
-    '顺子 3-7'
+    >>> play_words(classify("3s 4s 5s 6s 7d", 5)[0], "zh"), play_words(classify("SJ", 5)[0], "zh")
+    ('顺子 3-7', '单张 小王')
     """
     if lang != "zh":
         return play.describe()
@@ -68,7 +68,11 @@ def play_words(play: Play, lang: str) -> str:
         return name
     if kind is Kind.BOMB:
         return f"{name} {rank_text(rank)}（{play.size}张）"
-    return f"{name} {rank_text(rank)}"
+    return f"{name} {_ZH_JOKERS.get(rank) or rank_text(rank)}"
+
+
+# The jokers by name in a Chinese reading (小王, 大王), as players say them.
+_ZH_JOKERS = {15: "小王", 16: "大王"}
 
 
 #: Each reason code's wording, by language: a str.format template over the explanation's

@@ -17,7 +17,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 from tienlen import _guandan
-from tienlen.games.guandan.cards import RANKS, Cards, _wrap
+from tienlen.games.guandan.cards import RANKS, Card, Cards, _wrap
 from tienlen.games.guandan.rules import BombOrder, RuleConfig
 from tienlen.games.guandan.errors import CardError, PlayError
 
@@ -82,6 +82,12 @@ _CHINESE = {
 }
 _KINDS: tuple[Kind, ...] = (Kind.SINGLE, *Kind)  # indexed by the code's kind field
 _WINDOWS = (Kind.STRAIGHT, Kind.THREE_PAIRS, Kind.PLATE, Kind.STRAIGHT_FLUSH)
+# The run of each window kind (by the core's kind value): its ranks, the cards of each rank.
+_RUNS = {int(Kind.STRAIGHT): (5, 1), int(Kind.STRAIGHT_FLUSH): (5, 1),
+         int(Kind.THREE_PAIRS): (3, 2), int(Kind.PLATE): (2, 3)}
+_FULL_HOUSE, _BOMB, _STRAIGHT_FLUSH = int(Kind.FULL_HOUSE), int(Kind.BOMB), int(Kind.STRAIGHT_FLUSH)
+# Every card face once (display_cards builds no Card).
+_CARD = tuple(Card(i) for i in range(54))
 
 
 def _rank_name(rank: int) -> str:
@@ -167,6 +173,55 @@ class Play:
         if self.is_bomb:
             return (1, value)
         return (0, _guandan.code_kind(self._code), self.size, value)
+
+    def display_cards(self) -> tuple[Card, ...]:
+        """The cards in the order players read the play: a full house's triple before its
+        pair (KKK22), a straight, three pairs or a plate along its run with the ace where
+        it stands (A2345, 10JQKA), each wild card where it stands in for a missing card,
+        and otherwise the natural cards, then the wilds. The terminal, the logs and the
+        room (the table view's ``cards``) show plays in this order.
+
+        >>> [str(c) for c in classify("2s 2h Ks Kh Kc", 2)[0].display_cards()]
+        ['K♠', 'K♥', 'K♣', '2♠', '2♥']
+        >>> [str(c) for c in classify("As 2s 3h 4c 5s", 3)[0].display_cards()]
+        ['A♠', '2♠', '3♥', '4♣', '5♠']
+        >>> [str(c) for c in classify("3s 4s 6s 7s 10h", 10)[-1].display_cards()]
+        ['3♠', '4♠', '10♥', '6♠', '7♠']
+        """
+        return tuple(_CARD[c] for c in self.display_ids())
+
+    def display_ids(self) -> list[int]:
+        """The card ids (``original_id``) of :meth:`display_cards`, in its order."""
+        ids = sorted(self._cards.ids)
+        kind = _guandan.code_kind(self._code)
+        wild = _guandan.wild_card(self._level, self._flags)
+        if wild < 0 or wild not in ids:
+            if kind < _FULL_HOUSE or kind >= _BOMB and kind != _STRAIGHT_FLUSH:
+                return ids          # one rank (or the jokers), no wild: the sorted cards
+            wilds: list[int] = []
+            naturals = ids
+        else:
+            wilds = [c for c in ids if c == wild]
+            naturals = [c for c in ids if c != wild]
+        rank = _guandan.code_rank(self._code)
+        run = _RUNS.get(kind)
+        if run is not None:
+            width, copies = run
+            ordered: list[int] = []
+            for position in range(rank - width + 1, rank + 1):
+                face = 14 if position == 1 else position        # A2345: the ace is low
+                here = [c for c in naturals if c < 52 and (c >> 2) + 2 == face][:copies]
+                for c in here:
+                    naturals.remove(c)
+                ordered += here + [wilds.pop() for _ in range(copies - len(here)) if wilds]
+            return ordered + naturals + wilds
+        if kind == _FULL_HOUSE:
+            triple = [c for c in naturals if c < 52 and (c >> 2) + 2 == rank][:3]
+            for c in triple:
+                naturals.remove(c)
+            triple += [wilds.pop() for _ in range(3 - len(triple)) if wilds]
+            return triple + naturals + wilds
+        return naturals + wilds
 
     def describe(self) -> str:
         """The reading in words.

@@ -15,7 +15,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from tienlen.table.spec import Action, IllegalActionError, MatchTable, check_action, table_option
 from tienlen.games.guandan.bots import LEVELS, Bot, make_bot
@@ -24,15 +25,23 @@ from tienlen.games.guandan.errors import GuandanError
 from tienlen.games.guandan.game import Game, GameView, single_value
 from tienlen.games.guandan.game import IllegalActionError as GameRefusal
 from tienlen.games.guandan.match import DEFAULT_MAX_HANDS, Match
-from tienlen.games.guandan.plays import Kind, Play
+from tienlen.games.guandan.plays import Play
 from tienlen.games.guandan.explain import LANGS as REASON_LANGS
+from tienlen.games.guandan.words import play_label
+
+if TYPE_CHECKING:
+    from tienlen.games.guandan.words import Voice
+    from tienlen.table.board import Board, PlaySettings, ReplaySettings, TableWords
 
 __all__ = ["SPEC", "GuandanSpec", "GuandanTable", "GuandanTableBot", "play_json", "card_names",
            "sort_key"]
 
-_WIDTH = {Kind.STRAIGHT: 5, Kind.STRAIGHT_FLUSH: 5, Kind.THREE_PAIRS: 3, Kind.PLATE: 2}
 #: How many recent actions a view lists (the played zone's log).
 HISTORY_TAIL = 24
+
+
+# Every card's ASCII name, by original_id.
+_ASCII = tuple(Card(i).ascii() for i in range(54))
 
 
 def _rank_text(rank: int) -> str:
@@ -50,33 +59,21 @@ def card_names(cards: Cards, level: int) -> list[str]:
     return [Card(c).ascii() for c in sorted(cards.ids, key=lambda c: sort_key(c, level))]
 
 
-def _zh_rank(rank: int) -> str:
-    return {15: "小王", 16: "大王"}.get(rank) or _rank_text(rank)
-
-
-def _zh_label(play: Play) -> str:
-    """The reading in Chinese: ``对子 8``, ``顺子 3-7``, ``4张炸弹 6``, ``单张 小王``.
+def play_json(play: Play) -> dict[str, Any]:
+    """A play as data: its cards in the order players read them (a full house KKK22, the
+    straight A2345: :meth:`Play.display_cards`), its reading (the core's code) and its
+    names in both languages, the jokers named as the cards are (SJ BJ, 小王 大王), from the
+    game's words (:func:`tienlen.games.guandan.words.play_label`).
 
     >>> from tienlen.guandan import classify
-    >>> _zh_label(classify("SJ", 2)[0]), _zh_label(classify("3s 4s 5s 6s 7d", 5)[0])
-    ('单张 小王', '顺子 3-7')
+    >>> data = play_json(classify("2s 2d Ks Kh Kc", 5)[0])
+    >>> data["cards"], data["label"], data["label_zh"]
+    (['Ks', 'Kh', 'Kc', '2s', '2d'], 'full house of K', '三带二 K')
     """
-    kind, rank = play.kind, play.rank
-    if kind in _WIDTH:
-        low = rank - _WIDTH[kind] + 1
-        return f"{kind.chinese} {_rank_text(14 if low == 1 else low)}-{_rank_text(rank)}"
-    if kind is Kind.JOKER_BOMB:
-        return kind.chinese
-    if kind is Kind.BOMB:
-        return f"{play.size}张{kind.chinese} {_rank_text(rank)}"
-    return f"{kind.chinese} {_zh_rank(rank)}"
-
-
-def play_json(play: Play) -> dict[str, Any]:
-    """A play as data: its cards, reading (the core's code) and names in both languages."""
-    return {"kind": "play", "cards": card_names(play.cards, play.level), "reading": play.code,
-            "combo": play.kind.name.lower(), "label": play.describe(),
-            "label_zh": _zh_label(play), "bomb": play.is_bomb}
+    return {"kind": "play", "cards": [_ASCII[c] for c in play.display_ids()],
+            "reading": play.code, "combo": play.kind.name.lower(),
+            "label": play_label(play, "en", ascii=True), "label_zh": play_label(play, "zh"),
+            "bomb": play.is_bomb}
 
 
 def _refusal(error: GameRefusal) -> IllegalActionError:
@@ -279,10 +276,16 @@ class GuandanTableBot:
         self._bot = bot
         self.name = bot.name
 
-    def explain(self, view: object, lang: str = "en") -> tuple[dict[str, Any], str]:
+    def explain(self, view: object, lang: str = "en", *,
+                voice: Voice = "you") -> tuple[dict[str, Any], str]:
+        """The action and its reason in ``lang``: advice to the seat's person (a hint), or
+        with ``voice="bot"`` about the bot's own move, in the third person (AI debug)."""
         assert isinstance(view, GameView)
+        from tienlen.games.guandan.words import explanation_text
+
         d = self._bot.explain(view)
-        reason = d.reason_in(lang)     # worded from the bot's Explanation, not from English
+        # Worded from the bot's Explanation, not from English.
+        reason = d.reason if d.why is None else explanation_text(d.why, lang, voice)
         if d.kind == "pass":
             return {"kind": "pass"}, reason
         if d.kind == "play":
@@ -324,6 +327,28 @@ class GuandanSpec:
 
     def make_bot(self, level: str, seed: int) -> GuandanTableBot:
         return GuandanTableBot(make_bot(level, seed=seed))
+
+    # The terminal (tienlen.table.board.BoardSpec): the board and its words load on first use.
+
+    def board(self, settings: PlaySettings) -> Board:
+        """The training mode on Guandan's board (:class:`tienlen.games.guandan.board.GuandanBoard`)."""
+        from tienlen.games.guandan.board import GuandanBoard
+
+        return GuandanBoard.play(settings)
+
+    def replay_board(self, path: Path, settings: ReplaySettings) -> Board:
+        """A saved match on Guandan's board, every action re-checked."""
+        from tienlen.games.guandan.board import GuandanBoard
+
+        return GuandanBoard.replay(path, settings)
+
+    def words(self, lang: str) -> TableWords:
+        """Guandan's words in ``lang`` (:mod:`tienlen.games.guandan.words`: English and
+        Chinese): the refusals (``words(lang).refusal(error)``), the readings, the room's
+        labels."""
+        from tienlen.games.guandan.words import words
+
+        return words(lang)
 
 
 #: The Guandan spec that the table registry (:func:`tienlen.table.get_spec`) returns for "guandan".

@@ -20,20 +20,27 @@ from __future__ import annotations
 import locale
 import os
 from dataclasses import dataclass
+from typing import Any, Literal
 
 from tienlen.games.guandan.plays import Kind, Play
-from tienlen.games.guandan.explain import Explanation, play_words, rank_text
+from tienlen.games.guandan.explain import REASON_WORDS, Explanation, play_words, rank_text
+from tienlen.table.board import CommandRefusal, TableWords
+from tienlen.table.errors import IllegalActionError
 
 __all__ = ["Words", "WORDS", "LANGS", "default_lang", "describe", "kind_name", "rank_text",
-           "refusal_text", "reason_text", "explanation_text", "REFUSALS_ZH", "SESSION_DETAILS"]
+           "refusal_text", "reason_text", "explanation_text", "REFUSALS_ZH", "SESSION_DETAILS",
+           "words", "play_label", "joker_text", "BOT_REASON_WORDS", "Voice"]
 
 #: The languages of the training mode.
 LANGS = ("en", "zh")
 
-@dataclass(frozen=True, slots=True)
-class Words:
-    """Every word the training mode shows, in one language. Fields with ``{name}`` are
-    formatted with those names."""
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Words(TableWords):
+    """Every word the training mode shows, in one language: the one terminal session's
+    (:class:`~tienlen.table.board.TableWords`), the board's, and those a room reads (the
+    wild card's badge, a seat's cards left, a hand won). Fields with ``{name}`` are
+    formatted with those names; a field ending in ``_you`` is the person's form of the
+    field without it."""
 
     title: str
     hand_n: str
@@ -77,12 +84,13 @@ class Words:
     ev_out_you: str
     ev_gives_you: str
     ev_returns_you: str
+    ev_cleared_you: str
+    ev_jiefeng_you: str
     tribute: str
     return_word: str
     anti: str
     must_give: str
     must_return: str
-    prompt_move: str
     prompt_tribute: str
     prompt_return: str
     turn_lead: str
@@ -92,21 +100,14 @@ class Words:
     hint: str
     accept: str
     accept_give: str
-    declined: str
-    no_to_decline: str
     empty_lead: str
     empty_beat: str
     empty_tribute: str
     tip: str
     tip_none: str
-    no_suggestion: str
-    hints_off: str
     no_card: str
     no_cards_named: str
-    no_move: str
     moves_title: str
-    moves_more: str
-    or_pass: str
     refused: str
     hand_over: str
     place_col: str
@@ -121,22 +122,46 @@ class Words:
     won_match: str
     match_capped: str
     match_after: str
-    next_hand: str
-    quit_confirm: str
-    eof: str
-    thanks: str
-    saved: str
-    save_failed: str
-    help_title: str
-    help_headers: tuple[str, str]
     pass_word: str
     seat_n: str
     team_n: str
-    help_rows: tuple[tuple[str, str], ...]
+    tribute_title: str
+    #: The jokers as a reading names them, in English as the cards show them (☆ ★, or SJ
+    #: BJ in ASCII), in Chinese by name.
+    jokers: tuple[str, str]
+    jokers_ascii: tuple[str, str]
+    #: What a room shows: the wild card's badge, a seat's cards left, a seat's line, a
+    #: hand won (one level, or {n}).
+    wild_badge: str
+    cards_left: str
+    seat_line: str
+    hand_won: str
+    hand_won_one: str
+
+    def says(self, field: str, *, you: bool) -> str:
+        """The template ``field``, in the person's form when ``you`` (if it has one)."""
+        if you and hasattr(self, f"{field}_you"):
+            return str(getattr(self, f"{field}_you"))
+        return str(getattr(self, field))
+
+    def refusal(self, error: ValueError) -> str:
+        """A refusal in this language, with its G8 code (:func:`refusal_text`): the game's
+        (a G8 code and a finer detail), the table's or a session's (its message is already
+        in the session's words)."""
+        if isinstance(error, CommandRefusal):
+            return refusal_text(error.reason_code, _SESSION, error.message, self.lang)
+        if isinstance(error, IllegalActionError):
+            return refusal_text(error.reason_code, getattr(error, "detail", None) or
+                                error.reason_code, error.message, self.lang)
+        return refusal_text("INVALID_CARDS", "BAD_COMMAND", str(error), self.lang)
+
+    def won(self, team: str, n: int) -> str:
+        """"Them win the hand: up 3 levels", one level said as one."""
+        return (self.hand_won_one if n == 1 else self.hand_won).format(team=team, n=n)
 
 
 EN = Words(
-    title="Guandan 掼蛋", hand_n="hand {n}", playing="playing {rank} ({team})",
+    lang="en", title="Guandan 掼蛋", hand_n="hand {n}", playing="playing {rank} ({team})",
     wild="wild {card}", levels="Levels", hands_won="Hands won", us="Us", them="Them",
     you="You", partner="Partner", left="Left", right="Right", your_hand="Your hand",
     col_player="player",
@@ -146,7 +171,9 @@ EN = Words(
     places=("1st (头游)", "2nd (二游)", "3rd (三游)", "4th (末游)"),
     ev_lead="{who} leads ", ev_play="{who} plays ", ev_pass="{who} passes",
     ev_out="{who} is out: {place}.", ev_cleared="Everyone passed: {who} leads.",
+    ev_cleared_you="Everyone passed: you lead.",
     ev_jiefeng="接风: {who} leads for their partner, who went out.",
+    ev_jiefeng_you="接风: you lead for your partner, who went out.",
     ev_gives="{who} gives tribute (进贡): {card}.",
     ev_gives_hidden="{who} gives tribute (进贡).",
     ev_returns="{who} returns (还贡) {card} to {to}.",
@@ -179,7 +206,13 @@ EN = Words(
     no_card="there is no card {n}: your hand has {count} cards, numbered 1-{count}",
     no_cards_named="name at least one card, or type p to pass",
     no_move="there is no play #{n}: the plays are numbered 1-{count} (m lists them)",
-    moves_title="{n} plays, weakest first (type #N to play one):",
+    no_move_one="there is no play #{n}: there is one play, #1 (m lists it)",
+    no_play="you have no play that beats the table: pass (p)",
+    bad_pick="{text!r}: after # give the number of a play from the list (m shows it)",
+    pick_shown="#{n} is {action}. Type y to play it, n not to, or m to see the list.",
+    no_actions="提示: nothing beats the table: pass (p).",
+    moves_title="{n} play{s}, weakest first (type #N to play one):",
+    tribute_title="{n} card{s} you may give (type #N to give one):",
     moves_more="... and {n} more (#N plays any of them)", or_pass="or p to pass",
     refused="Refused", hand_over="Hand {n} is over", place_col="place",
     left_holding="{who} still held {cards}",
@@ -192,12 +225,16 @@ EN = Words(
     match_capped="The match stopped after {n} hands with no winner (the engine's hand cap).",
     match_after="Score after hand {n}: {score}",
     next_hand="Enter: next hand, q: stop ",
+    replay_stops="The replay stops before the end of the hand.", step="Enter: next, q: stop ",
     quit_confirm="The match is not over. Quit anyway?",
     eof="End of input: leaving the game.", thanks="Thanks for playing.",
     saved="Replay saved to {path} (tienlen replay {path})",
     save_failed="could not save the replay to {path}: {error}",
     help_title="Commands", help_headers=("type", "to"), pass_word="pass",
     seat_n="Seat {n}", team_n="Team {a}+{b}",
+    jokers=("☆", "★"), jokers_ascii=("SJ", "BJ"),
+    wild_badge="wild", cards_left="{n} left", seat_line="{who} · {left} · {status}",
+    hand_won="{team} win the hand: up {n} levels", hand_won_one="{team} win the hand: up 1 level",
     help_rows=(
         ("5h 5s  10h  SJ BJ", "play these cards (ranks 2-10 J Q K A, suits s h c d; jokers SJ BJ)"),
         ("1 2 3", "play the cards with these numbers (shown under your hand)"),
@@ -212,7 +249,7 @@ EN = Words(
 )
 
 ZH = Words(
-    title="掼蛋训练模式", hand_n="第{n}局", playing="打{rank}（{team}）", wild="逢人配 {card}",
+    lang="zh", title="掼蛋训练模式", hand_n="第{n}局", playing="打{rank}（{team}）", wild="逢人配 {card}",
     levels="级数", hands_won="胜局", us="我方", them="对方", you="你", partner="对家",
     left="上家", right="下家", your_hand="你的手牌", col_player="玩家", col_bot="AI", col_cards="张数",
     col_trick="本轮", table="桌面", empty="空", to_lead="{who}先出", played_by="{who}出的",
@@ -220,7 +257,8 @@ ZH = Words(
     places=("头游", "二游", "三游", "末游"),
     ev_lead="{who}首出 ", ev_play="{who}出牌 ", ev_pass="{who}过牌",
     ev_out="{who}出完：{place}。", ev_cleared="其他人都过牌：{who}先出。",
-    ev_jiefeng="接风：{who}替出完的对家先出。",
+    ev_cleared_you="其他人都过牌：你先出。",
+    ev_jiefeng="接风：{who}替出完的对家先出。", ev_jiefeng_you="接风：你替出完的对家先出。",
     ev_gives="{who}进贡 {card}。", ev_gives_hidden="{who}进贡。",
     ev_returns="{who}向{to}还贡 {card}。", ev_returns_hidden="{who}向{to}还贡。",
     ev_hand_starts="第{n}局，打{rank}。",
@@ -246,7 +284,13 @@ ZH = Words(
     no_card="没有第{n}张牌：你的手牌编号为 1-{count}",
     no_cards_named="请至少输入一张牌，或输入 p 过牌",
     no_move="没有第 #{n} 手：编号为 1-{count}（m 列出）",
+    no_move_one="没有第 #{n} 手：只有 #1 一手（m 列出）",
+    no_play="你没有能压过桌面的牌：过牌（p）",
+    bad_pick="{text!r}：# 后面请输入列表中的编号（m 列出）",
+    pick_shown="#{n} 是 {action}。输入 y 出这手牌，n 不出，m 查看列表。",
+    no_actions="提示：没有能压的牌：过牌（p）。",
     moves_title="可出的牌共 {n} 手，从小到大（输入 #N 出牌）：",
+    tribute_title="可以交出的牌共 {n} 张（输入 #N 交出）：",
     moves_more="……还有 {n} 手（#N 也能出）", or_pass="或输入 p 过牌",
     refused="不合规", hand_over="第{n}局结束", place_col="名次",
     left_holding="{who}手里剩下 {cards}",
@@ -257,11 +301,15 @@ ZH = Words(
     won_match="{team}赢得比赛！", match_capped="已打满{n}局（引擎的局数上限），比赛结束，无胜者。",
     match_after="第{n}局后比分：{score}",
     next_hand="回车：下一局，q：结束 ", quit_confirm="比赛还没结束。确定退出？",
+    replay_stops="录像在这一局结束前停止。", step="回车：下一步，q：停止 ",
     eof="输入结束：离开游戏。", thanks="谢谢参与。",
     saved="录像已保存到 {path}（tienlen replay {path}）",
     save_failed="无法保存录像到 {path}：{error}",
     help_title="命令", help_headers=("输入", "作用"), pass_word="过牌",
     seat_n="{n}号", team_n="{a}+{b}号队",
+    jokers=("小王", "大王"), jokers_ascii=("小王", "大王"),
+    wild_badge="配", cards_left="剩 {n} 张", seat_line="{who} · {left} · {status}",
+    hand_won="{team}获胜，升{n}级", hand_won_one="{team}获胜，升1级",
     help_rows=(
         ("5h 5s  10h  SJ BJ", "出这些牌（点数 2-10 J Q K A，花色 s h c d；王 SJ BJ）"),
         ("1 2 3", "出手牌下方这些序号的牌"),
@@ -281,7 +329,9 @@ WORDS: dict[str, Words] = {"en": EN, "zh": ZH}
 #: The refusals the session raises itself, with a message already in the session's language
 #: (a :class:`Words` field): the screen shows that message as it is, in either language.
 SESSION_DETAILS = frozenset({"NO_SUGGESTION", "NO_SUGGESTION_TO_DECLINE", "NO_SUCH_PLAY",
-                             "NO_CARDS", "HINTS_OFF"})
+                             "NO_CARDS", "HINTS_OFF", "SESSION"})
+# The detail of a refusal the one terminal session words itself (in the session's words).
+_SESSION = "SESSION"
 
 # Every G8 code and finer detail in Chinese, as (what is wrong, what to do next): English
 # shows the engine's own message. A code with no finer detail is its own detail.
@@ -334,6 +384,15 @@ def refusal_text(reason: str, detail: str, message: str, lang: str) -> str:
     return f"{message} ({reason})"
 
 
+def words(lang: str) -> Words:
+    """The training mode's words in ``lang`` (English for a language it does not have).
+
+    >>> words("zh").won("对方", 3), words("en").won("Them", 1)
+    ('对方获胜，升3级', 'Them win the hand: up 1 level')
+    """
+    return WORDS.get(lang, EN)
+
+
 def default_lang() -> str:
     """``"zh"`` when the locale is Chinese (LC_ALL, LC_MESSAGES, LANG, then the process's
     locale), else ``"en"``."""
@@ -357,31 +416,136 @@ def kind_name(kind: Kind, lang: str) -> str:
     return kind.chinese if lang == "zh" else f"{kind.label} {kind.chinese}"
 
 
-def describe(play: Play, lang: str) -> str:
-    """The reading of ``play``: English words with the Chinese kind name beside them, or
-    Chinese alone.
+def joker_text(text: str, lang: str, *, ascii: bool = False) -> str:
+    """``text`` (a reading) with its jokers named as :attr:`Words.jokers` says: ☆ ★ in
+    English (SJ BJ in ASCII, as the cards are drawn), 小王 大王 in Chinese.
+
+    >>> joker_text("pair of ☆", "en", ascii=True), joker_text("单张 ★", "zh")
+    ('pair of SJ', '单张 大王')
+    """
+    if "☆" not in text and "★" not in text:
+        return text
+    names = words(lang)
+    small, big = names.jokers_ascii if ascii else names.jokers
+    return text.replace("☆", small).replace("★", big)
+
+
+def describe(play: Play, lang: str, *, ascii: bool = False) -> str:
+    """The reading of ``play`` as the training mode shows it: English words with the
+    Chinese kind name beside them, or Chinese alone; jokers named as the cards are drawn
+    (:func:`joker_text`).
 
     >>> from tienlen.guandan import classify
     >>> [describe(p, "zh") for p in classify("7s 7d 7c 10h 10h", 10)]
     ['三带二 7', '炸弹 7（5张）']
     >>> describe(classify("SJ SJ BJ BJ", 2)[0], "en")
     'joker bomb · 天王炸'
+    >>> describe(classify("SJ SJ", 2)[0], "en", ascii=True), describe(classify("SJ", 2)[0], "zh")
+    ('pair of SJ · 对子', '单张 小王')
     """
     if lang != "zh":
-        return f"{play.describe()} · {play.kind.chinese}"
-    return play_words(play, "zh")
+        return f"{play_label(play, lang, ascii=ascii)} · {play.kind.chinese}"
+    return play_label(play, "zh")
 
 
-def explanation_text(why: Explanation, lang: str) -> str:
+def play_label(play: Play, lang: str, *, ascii: bool = False) -> str:
+    """The reading of ``play`` in ``lang`` alone (``pair of 8``, ``对子 8``), its jokers
+    named as :func:`joker_text` says: what a room shows beside a play (the table view's
+    ``label`` and ``label_zh``).
+
+    >>> from tienlen.guandan import classify
+    >>> play_label(classify("SJ", 2)[0], "en", ascii=True), play_label(classify("SJ", 2)[0], "zh")
+    ('single SJ', '单张 小王')
+    """
+    return joker_text(play_words(play, lang), lang, ascii=ascii)
+
+
+#: Whom an explanation speaks to: ``"you"``, the person it advises (a hint), or ``"bot"``,
+#: in the third person about a bot's own move (the AI-debug panel).
+Voice = Literal["you", "bot"]
+
+#: The reasons whose wording speaks to the person, in the third person for a bot's own
+#: move (the other reasons name no one). Same codes and fields as
+#: :data:`tienlen.games.guandan.explain.REASON_WORDS`.
+BOT_REASON_WORDS: dict[str, dict[str, str]] = {
+    "GIVE_HIGHEST": {"en": "the rules make it give its highest card",
+                     "zh": "规则要求它交出最大的牌"},
+    "RETURN_LOW": {"en": "it returns a low card it does not need", "zh": "还一张它用不上的小牌"},
+    "LEAD_LOWEST": {"en": "it leads its lowest card", "zh": "先出它最小的牌"},
+    "GO_OUT": {"en": "this play empties its hand", "zh": "这手牌出完它的手牌"},
+    "LEAD": {"en": "it leads its {play}: that follows its plan and keeps its strong cards "
+                   "for later",
+             "zh": "先出{play}：符合它的牌型规划，把大牌留到后面"},
+    "LEAD_FOR_PARTNER": {
+        "en": "its partner is a card or two from going out: it leads its lowest single so "
+              "they can go out",
+        "zh": "对家只剩一两张牌：它先出最小的单张，让对家出完"},
+    "FOLLOW_GROUP": {"en": "{play} beats it without breaking its plan",
+                     "zh": "{play}能压过，而且不拆散它的牌型"},
+    "FOLLOW_BREAK": {"en": "{play} beats it at the smallest cost to its plan",
+                     "zh": "{play}能压过，对它的牌型拆得最少"},
+    "BOMB": {"en": "it bombs now: the trick matters (an opponent or it is close to going out)",
+             "zh": "现在炸：这一轮很关键（对手或它快出完了）"},
+    "PASS_PARTNER": {"en": "its partner is winning this trick: it lets it stand",
+                     "zh": "它的对家正在赢这一轮：不压"},
+    "PASS_KEEP": {"en": "it keeps its bombs and groups: it is too early to spend them",
+                  "zh": "它保留炸弹和牌型：现在用太早"},
+    "BLOCK": {"en": "{play} beats its partner's play: an opponent holds just as many cards "
+                    "and could go out on it",
+              "zh": "用{play}压过它的对家：对手手里的牌数正好能借这手牌出完"},
+    "TAKE_OVER": {"en": "{play} takes its partner's trick: then it leads its last group and "
+                        "goes out first",
+                  "zh": "用{play}接过它对家的这一轮：再出它最后一手，先出完"},
+    "NOTHING_BEATS": {"en": "nothing it holds beats it", "zh": "它没有能压过的牌"},
+    "DEALS_PLAN": {"en": "{deals} deals of the cards it cannot see, each played out by the plan",
+                   "zh": "在它看不到的牌的 {deals} 种发法上各按牌型规划打完"},
+    "DEALS_SOLVED": {"en": "{deals} deals of the cards it cannot see, each played out "
+                           "perfectly by both teams",
+                     "zh": "在它看不到的牌的 {deals} 种发法上由双方完美打完"},
+    "SEARCH_PASS": {"en": "it passes and keeps its cards for later: on {how}, passing wins "
+                          "the hand {win:.0%} of the time and scores {rate:+.2f} levels a "
+                          "hand; {plan} {base_win:.0%} and {base_rate:+.2f}",
+                    "zh": "它过牌，把牌留到后面：{how}，过牌赢下这手牌的比例是 {win:.0%}，"
+                          "平均每局得 {rate:+.2f} 级；{plan}是 {base_win:.0%} 和 "
+                          "{base_rate:+.2f} 级"},
+    "SEARCH_LEAD": {"en": "{play}: it keeps the lead or the cards it needs. On {how}, it wins "
+                          "the hand {win:.0%} of the time and scores {rate:+.2f} levels a "
+                          "hand; {plan} {base_win:.0%} and {base_rate:+.2f}",
+                    "zh": "{play}：能保住出牌权或它需要的牌。{how}，这样打赢下这手牌的比例是 "
+                          "{win:.0%}，平均每局得 {rate:+.2f} 级；{plan}是 {base_win:.0%} 和 "
+                          "{base_rate:+.2f} 级"},
+}
+
+
+def explanation_text(why: Explanation, lang: str, voice: Voice = "you") -> str:
     """A bot's or hint's reason (its :class:`~tienlen.games.guandan.explain.Explanation`) in
     ``lang``: the wording comes from the reason's code and fields, never from English text.
+    A hint speaks to the person (``voice="you"``); a bot's own move is explained in the
+    third person (``voice="bot"``: :data:`BOT_REASON_WORDS`), nested reasons alike.
 
     >>> from tienlen.guandan import classify
     >>> king = classify("Ks", 5)[0]
     >>> explanation_text(Explanation("FOLLOW_GROUP", play=king), "zh")
     '单张 K能压过，而且不拆散你的牌型'
+    >>> explanation_text(Explanation("FOLLOW_GROUP", play=king), "en", voice="bot")
+    'single K beats it without breaking its plan'
     """
-    return why.text(lang)
+    if voice == "you":
+        return why.text(lang)
+    lang = lang if lang in LANGS else "en"
+    values = {name: _shown(value, lang, voice) for name, value in why.fields.items()}
+    template = BOT_REASON_WORDS.get(why.code, REASON_WORDS[why.code])[lang]
+    return template.format_map(values)
+
+
+def _shown(value: Any, lang: str, voice: Voice) -> Any:
+    if isinstance(value, Explanation):
+        return explanation_text(value, lang, voice)
+    if isinstance(value, Play):
+        return play_words(value, lang)
+    if value is None:
+        return "passing" if lang == "en" else "过牌"
+    return value
 
 
 # Older reason strings (before the bots gave an Explanation) in Chinese, for callers that hold

@@ -1,7 +1,9 @@
 """The Tiến Lên side of the ``tienlen`` command line: its options (``--rules``, and
 ``moves``' ``--locked-out`` / ``--must-include``) and the subcommands it runs its own way:
-``play`` (its screen), ``moves``, ``replay`` and ``solve``, and its ``sim`` request (the
-arena plays it, :func:`sim_request`). The subcommands (:mod:`tienlen.cli`) find this module through the registry.
+``moves`` and ``solve``, its ``sim`` request (the arena plays it, :func:`sim_request`), and
+the checks of ``play``'s and ``replay``'s options (:func:`play_settings`,
+:func:`replay_settings`: the one terminal session then plays on the game's board). The
+subcommands (:mod:`tienlen.cli`) find this module through the registry.
 
 >>> from tienlen.cli import main
 >>> main(["moves", "3s 4d 2h", "--pile", "Kd", "--rules", "southern", "--ascii"])
@@ -27,9 +29,11 @@ from tienlen.games.tienlen.cards import Card, Cards
 from tienlen.errors import CardParseError
 from tienlen.games.tienlen.plays import Combo, Kind, classify, legal_moves
 from tienlen.games.tienlen.rules import Rules
+from tienlen.table.board import PlaySettings, ReplaySettings, Style
 
-__all__ = ["add_options", "add_rules_option", "rules_from_args", "run_play", "sim_request",
-           "run_moves", "run_replay", "run_solve", "REPLAY_SCHEMAS"]
+__all__ = ["add_options", "add_rules_option", "rules_from_args", "play_settings",
+           "sim_request", "run_moves", "replay_settings", "run_solve", "run_play", "run_replay",
+           "REPLAY_SCHEMAS"]
 
 #: The ``schema`` of the files ``tienlen replay`` shows as Tiến Lên hands.
 REPLAY_SCHEMAS = ("tienlen.game",)
@@ -84,12 +88,10 @@ def _is_l3(level: str) -> bool:
 # --- play ----------------------------------------------------------------------------
 
 
-def run_play(args: argparse.Namespace) -> int:
-    """``tienlen play``: a match against bots until the player stops."""
-    from tienlen.games.tienlen.board import Style
-    from tienlen.tui.play import PlayOptions, PlaySession
-    from tienlen.tui.terminal import Terminal
-
+def play_settings(args: argparse.Namespace) -> PlaySettings:
+    """``tienlen play``'s options, checked for Tiến Lên (``--rules``, ``--players``, the
+    bots' levels, ``--iterations``, ``--save``): the settings of the one terminal session,
+    which plays the match on Tiến Lên's board (:mod:`tienlen.cli.play`)."""
     rules = rules_from_args(args)
     players = 4 if args.players is None else args.players
     bots = args.bots or ["L2"]
@@ -98,19 +100,24 @@ def run_play(args: argparse.Namespace) -> int:
         raise ValueError("--iterations sets L3's search, and no L3 opponent plays")
     if args.save is not None:
         writable_file(args.save, "--save")
-    options = PlayOptions(
-        players=players,
-        seat=args.seat,
-        levels=tuple(levels),
-        seed=args.seed,
-        rules=rules,
-        hints=args.hints,
-        style=Style(ascii=use_ascii(args)),
-        save=args.save,
-        fast=args.fast,
-        iterations=args.iterations,
-    )
-    return PlaySession(options, Terminal()).run()
+    return PlaySettings(seat=args.seat, levels=tuple(levels), seed=args.seed,
+                        style=Style(ascii=use_ascii(args)), hints=args.hints, save=args.save,
+                        fast=args.fast, iterations=args.iterations,
+                        options={"players": players, "rules": rules})
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Deprecated: ``tienlen play`` runs the one terminal session on Tiến Lên's board
+    (:func:`tienlen.tui.session.play` with :func:`play_settings`)."""
+    import warnings
+
+    from tienlen.tui.session import play
+    from tienlen.tui.terminal import Terminal
+
+    warnings.warn("tienlen.games.tienlen.cli.run_play is deprecated: use "
+                  "tienlen.tui.session.play('tienlen', play_settings(args), terminal)",
+                  DeprecationWarning, stacklevel=2)
+    return play("tienlen", play_settings(args), Terminal())
 
 
 # --- sim -----------------------------------------------------------------------------
@@ -201,14 +208,23 @@ def run_moves(args: argparse.Namespace) -> int:
 # --- replay --------------------------------------------------------------------------
 
 
+def replay_settings(args: argparse.Namespace) -> ReplaySettings:
+    """``tienlen replay``'s options for a Tiến Lên hand (its words are English)."""
+    return ReplaySettings(style=Style(ascii=use_ascii(args)), step=args.step, fast=args.fast)
+
+
 def run_replay(args: argparse.Namespace) -> int:
-    """``tienlen replay`` of a Tiến Lên hand: verify the file, then show it action by action."""
-    from tienlen.games.tienlen.board import Style
-    from tienlen.tui.replay_view import replay_file
+    """Deprecated: ``tienlen replay`` of a Tiến Lên hand runs the one terminal session on
+    Tiến Lên's board (:func:`tienlen.tui.session.replay` with :func:`replay_settings`)."""
+    import warnings
+
+    from tienlen.tui.session import replay
     from tienlen.tui.terminal import Terminal
 
-    return replay_file(Terminal(), args.file, style=Style(ascii=use_ascii(args)),
-                       step=args.step, fast=args.fast)
+    warnings.warn("tienlen.games.tienlen.cli.run_replay is deprecated: use "
+                  "tienlen.tui.session.replay('tienlen', path, replay_settings(args), "
+                  "terminal)", DeprecationWarning, stacklevel=2)
+    return replay("tienlen", args.file, replay_settings(args), Terminal())
 
 
 # --- solve ---------------------------------------------------------------------------

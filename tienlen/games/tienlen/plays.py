@@ -137,6 +137,18 @@ class Combo:
     def __len__(self) -> int:
         return _core.code_len(self._code)
 
+    def display_cards(self) -> tuple[Card, ...]:
+        """The cards in the order players read the combination: every Tiến Lên combination
+        reads in rank order (3 lowest, 2 highest: R1), which is the cards' own order, so a
+        sequence that ends in a 2 reads J Q K A 2. The terminal, the logs and the room show
+        plays in this order (Guandan's ``Play.display_cards`` is the same idea for a game
+        where it differs).
+
+        >>> [str(c) for c in Combo.from_cards("2s As Ks Qs Js").display_cards()]
+        ['J♠', 'Q♠', 'K♠', 'A♠', '2♠']
+        """
+        return tuple(self._cards)
+
     def describe(self) -> str:
         """The combination in words.
 

@@ -15,7 +15,8 @@ wrapping :class:`~tienlen.games.tienlen.match.Match`, its games and the bots wit
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from tienlen.games.tienlen.actions import PASS, Action as GameAction
 from tienlen.games.tienlen.bots import LEVELS, make_bot
@@ -27,6 +28,9 @@ from tienlen.games.tienlen.match import Match
 from tienlen.games.tienlen.refusals import IllegalMoveError
 from tienlen.table.spec import Action, IllegalActionError, MatchTable, check_action, table_option
 from tienlen.games.tienlen.view import View
+
+if TYPE_CHECKING:
+    from tienlen.table.board import Board, PlaySettings, ReplaySettings, TableWords
 
 __all__ = ["SPEC", "TienlenSpec", "TienlenTable", "TienlenTableBot", "DEFAULT_HANDS"]
 
@@ -238,6 +242,26 @@ class TienlenSpec:
         if canonical is None:
             raise ValueError(f"unknown Tiến Lên bot level {level!r:.20}; choose from {', '.join(LEVELS)}")
         return TienlenTableBot(canonical, make_bot(canonical, seed=seed), seed)
+
+    # The terminal (tienlen.table.board.BoardSpec): the board and its words load on first use.
+
+    def board(self, settings: PlaySettings) -> Board:
+        """A match on Tiến Lên's terminal board (:class:`tienlen.games.tienlen.board.TienlenBoard`)."""
+        from tienlen.games.tienlen.board import TienlenBoard
+
+        return TienlenBoard.play(settings)
+
+    def replay_board(self, path: Path, settings: ReplaySettings) -> Board:
+        """A saved hand on Tiến Lên's terminal board, verified."""
+        from tienlen.games.tienlen.board import TienlenBoard
+
+        return TienlenBoard.replay(path, settings)
+
+    def words(self, lang: str) -> TableWords:
+        """Tiến Lên's words (:mod:`tienlen.games.tienlen.words`: English)."""
+        from tienlen.games.tienlen.words import words
+
+        return words(lang)
 
 
 #: The Tiến Lên spec that the table registry (:func:`tienlen.table.get_spec`) returns for "tienlen".
