@@ -56,7 +56,7 @@ def _features_side(leads):
 
 
 def _aec_side(steps: int, seed: int, random_aec_side):
-    from tienlen.rl.guandan_aec import guandan_env
+    from tienlen.rl import guandan_env
 
     return random_aec_side(guandan_env(), steps, seed)
 

@@ -100,10 +100,10 @@ def _act(match: Match, t: core.GdTable, a: int) -> None:
 
 def test_a_views_encoding_is_the_envs() -> None:
     """Match(seed) and GdTable(seed) fed the same random actions: at every play decision
-    the acting seat's view encodes (tienlen.rl.guandan_dmc) to the table's observation
+    the acting seat's view encodes (tienlen.games.guandan.learned) to the table's observation
     (in later hands except the match fields a hand's view does not hold) and lists the
     table's action features."""
-    from tienlen.rl.guandan_dmc import view_action_features, view_observation
+    from tienlen.games.guandan.learned import view_action_features, view_observation
 
     match_only = np.zeros(core.GR_OBS_SIZE, bool)
     for name, at, n in core.GR_FIELDS:

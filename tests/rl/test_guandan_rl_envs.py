@@ -1,4 +1,4 @@
-"""The Python envelopes of the Guandan RL core (tienlen.rl.guandan_*): PettingZoo's
+"""The Python envelopes of the Guandan RL core (tienlen.rl over the Guandan encoder): PettingZoo's
 api_test and seed_test, Gymnasium's check_env, and each env's rewards and episodes against
 tienlen.guandan.Match fed the same actions."""
 
@@ -16,10 +16,8 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 from tienlen import _guandan  # noqa: E402
 from tienlen.games.guandan.match import Match  # noqa: E402
 from tienlen.rl import IllegalActionError  # noqa: E402
-from tienlen.rl.guandan_aec import GuandanAECEnv, guandan_env  # noqa: E402
-from tienlen.rl.guandan_encoding import GD_NUM_ACTIONS, hand_rewards  # noqa: E402
-from tienlen.rl.guandan_gym import GuandanEnv  # noqa: E402
-from tienlen.rl.guandan_vector import GuandanVectorEnv  # noqa: E402
+from tienlen.games.guandan.encoding import GD_NUM_ACTIONS, hand_rewards  # noqa: E402
+from tienlen.rl import GuandanAECEnv, GuandanEnv, GuandanVectorEnv, guandan_env  # noqa: E402
 
 
 @pytest.mark.parametrize("episode", ["hand", "match"])

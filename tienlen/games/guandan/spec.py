@@ -314,6 +314,13 @@ class GuandanSpec:
                                  "Guandan")
         return GuandanTable(seed, max_hands=max_hands)
 
+    def encoder(self) -> Any:
+        """The game's RL encoder (:mod:`.encoding`, loaded now): what :mod:`tienlen.rl`
+        steps this game through."""
+        from .encoding import ENCODER
+
+        return ENCODER
+
     def make_bot(self, level: str, seed: int) -> GuandanTableBot:
         return GuandanTableBot(make_bot(level, seed=seed))
 

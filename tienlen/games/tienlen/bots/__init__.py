@@ -48,7 +48,7 @@ LEVELS: tuple[str, ...] = ("random", "L1", "L2", "L3")
 def make_bot(level: str, seed: int | None = None, **options: Any) -> Bot:
     """A bot of ``level`` ("random", "L1", "L2" or "L3", any case) with ``seed``.
 
-    ``"ppo:PATH"`` seats a trained policy (:class:`tienlen.rl.PolicyBot`, needs the
+    ``"ppo:PATH"`` seats a trained policy (:class:`tienlen.games.tienlen.learned.PolicyBot`, needs the
     ``[train]`` extra). ``options`` go to the bot's constructor, such as ``iterations=`` or ``time_ms=`` for
     L3. ``functools.partial(make_bot, "L3", iterations=50)`` is a picklable bot factory
     for :func:`tienlen.games.tienlen.arena.run`.
@@ -66,7 +66,7 @@ def make_bot(level: str, seed: int | None = None, **options: Any) -> Bot:
         # A trained policy (tienlen.rl, behind the [train] extra), imported only when named.
         from importlib import import_module
 
-        bot: Bot = import_module("tienlen.rl.policy_bot").from_spec(level, seed=seed, **options)
+        bot: Bot = import_module("tienlen.games.tienlen.learned").from_spec(level, seed=seed, **options)
         return bot
     cls = _BY_LEVEL.get(level.lower()) if isinstance(level, str) else None
     if cls is None:
