@@ -829,13 +829,9 @@ cdef class GdTable:
         """The padded int8 action mask (GR_PADDED_ACTIONS,): [pass allowed, 1 for ids
         1..num_legal up to GR_PADDED_ACTIONS - 1, 0 ...]; all 0 when no seat is to act."""
         cdef cnp.npy_intp k = GR_PADDED
-        cdef int64_t top
+        cdef int32_t limit = 0
         mask = cnp.PyArray_ZEROS(1, &k, cnp.NPY_INT8, 0)
-        cdef int8_t* m = <int8_t*>cnp.PyArray_DATA(mask)
-        if gr_turn(&self.t) >= 0:
-            m[0] = gr_legal(&self.t, 0)
-            top = self.t.nmoves if self.t.nmoves < GR_PADDED - 1 else GR_PADDED - 1
-            memset(m + 1, 1, top)
+        gr_mask_update(&self.t, <int8_t*>cnp.PyArray_DATA(mask), &limit)
         return mask
 
     def padded_action_features(self, max_actions=GR_PADDED):
@@ -901,6 +897,8 @@ cdef struct GVCore:
     int64_t* p_episodes
     uint8_t* p_final_obs
     int64_t* p_act
+    int8_t* p_mask              # (N, GR_PADDED) action masks; NULL unless action_mask=True
+    int32_t* limits             # per env: what its mask row holds (gr_mask_update)
 
 
 cdef struct GVRange:
@@ -972,6 +970,8 @@ cdef void gv_write(GVCore* c, Py_ssize_t i) noexcept nogil:
     c.p_nlegal[i] = <int32_t>t.nmoves
     c.p_can_pass[i] = gr_legal(t, 0)
     gr_encode(t, seat if seat >= 0 else 0, c.p_obs + i * GR_OBS)
+    if c.p_mask != NULL:
+        gr_mask_update(t, c.p_mask + i * GR_PADDED, &c.limits[i])
 
 
 cdef int gv_new_episode(GVCore* c, Py_ssize_t i, int fresh_match) noexcept nogil:
@@ -1070,7 +1070,11 @@ cdef class GdVecGames:
     uint8, `reward` float32 (the reward of the seat that acted), `terminated`, `truncated`
     bool, `error` uint8, `final_rewards` float32 (N, 4) and `places` int8 (N, 4) (0-based
     place per seat) of the hand that ended, `episodes` int64, and with final_obs=True
-    `final_obs` uint8 (N, 747): what the acting seat saw when its episode ended.
+    `final_obs` uint8 (N, 747): what the acting seat saw when its episode ended, and with
+    action_mask=True `action_mask` int8 (N, 2048): the padded mask of the seat to act
+    ([pass allowed, 1 for ids 1..num_legal up to 2047, 0 ...], as GdTable.action_mask),
+    kept by rewriting only the bytes whose value changed. :meth:`legal_features` lists
+    every table's legal actions with their features in one call (the variable form).
 
     >>> v = GdVecGames(3, learner_seats=(0,), seed=5)
     >>> v.obs.shape, bool((v.seat == 0).all())
@@ -1083,17 +1087,19 @@ cdef class GdVecGames:
     cdef bint busy
     cdef readonly bint closed
     cdef readonly object obs, seat, phase, num_legal, can_pass, reward, terminated, truncated
-    cdef readonly object error, final_rewards, places, episodes, final_obs, actions
+    cdef readonly object error, final_rewards, places, episodes, final_obs, actions, action_mask
 
     def __cinit__(self):
         self.c.games = NULL
+        self.c.limits = NULL
+        self.c.p_mask = NULL
         self.c.n = 0
         self.closed = True
 
     def __init__(self, num_envs, learner_seats=None, policies=(0, 0, 0, 0), seed=0,
                  episode="hand", reward_weights=(0.0, 1.0, 3.0), flags=0,
                  double_down_levels=3, can_tribute_wild=False, tribute_return_max_rank=10,
-                 failed_attempts_limit=3, max_hands=10000, final_obs=False):
+                 failed_attempts_limit=3, max_hands=10000, final_obs=False, action_mask=False):
         cdef Py_ssize_t n = _int_arg(num_envs, "num_envs", 1, 1 << 22)
         cdef int p
         cdef GCfg cfg
@@ -1137,6 +1143,8 @@ cdef class GdVecGames:
         self.episodes = np.zeros(n, np.int64)
         self.actions = np.zeros(n, np.int64)
         self.final_obs = np.zeros((n, GR_OBS), np.uint8) if final_obs else None
+        self.action_mask = np.zeros((n, GR_PADDED), np.int8) if action_mask else None
+        self.c.p_mask = <int8_t*>cnp.PyArray_DATA(self.action_mask) if action_mask else NULL
         self.c.p_obs = <uint8_t*>cnp.PyArray_DATA(self.obs)
         self.c.p_seat = <int8_t*>cnp.PyArray_DATA(self.seat)
         self.c.p_phase = <int8_t*>cnp.PyArray_DATA(self.phase)
@@ -1157,8 +1165,12 @@ cdef class GdVecGames:
             arr.flags.writeable = False
         if final_obs:
             self.final_obs.flags.writeable = False
+        if action_mask:
+            self.action_mask.flags.writeable = False
         self.c.games = <GTab*>calloc(n, sizeof(GTab))
-        if self.c.games == NULL:
+        self.c.limits = <int32_t*>calloc(n, sizeof(int32_t))
+        if self.c.games == NULL or self.c.limits == NULL:
+            self._free()
             raise MemoryError(f"could not allocate {n} tables")
         self.c.n = n
         self.closed = False
@@ -1180,6 +1192,8 @@ cdef class GdVecGames:
                 free(self.c.games[i].codes)
             free(self.c.games)
         self.c.games = NULL
+        free(self.c.limits)
+        self.c.limits = NULL
 
     @property
     def num_envs(self):
@@ -1327,6 +1341,61 @@ cdef class GdVecGames:
         """Table `env`'s variable legal-action list (as GdTable.action_features)."""
         cdef Py_ssize_t i = self._env(env)
         return _gr_features_arrays(&self.c.games[i])
+
+    def legal_features(self):
+        """Every table's variable legal-action list in one call, for learners that score
+        (observation, action) pairs (DMC-style Q(s, a)): ``(offsets, ids, cards, reading)``,
+        table i's rows ``offsets[i]:offsets[i + 1]`` (int64 (N + 1,)) of ``ids`` int64
+        (M,), ``cards`` uint8 (M, 108) and ``reading`` uint8 (M, 4), each table's rows as
+        GdTable.action_features lists them (pass first where allowed). No mask is built.
+
+        >>> v = GdVecGames(2, seed=5)
+        >>> offsets, ids, cards, reading = v.legal_features()
+        >>> offsets.tolist() == [0, v.num_legal[0] + v.can_pass[0], int(v.num_legal.sum() + v.can_pass.sum())]
+        True
+        >>> bool((ids[:offsets[1]] == v.action_features(0)[0]).all())
+        True
+        """
+        cdef Py_ssize_t i, n
+        cdef int64_t total = 0, k
+        cdef cnp.npy_intp d1[1]
+        cdef cnp.npy_intp d2[2]
+        cdef int64_t* pi
+        cdef uint8_t* pc
+        cdef uint8_t* pr
+        cdef int64_t* off
+        if self.closed or self.c.games == NULL:
+            raise ValueError("this GdVecGames is closed")
+        if self.busy:
+            raise ValueError("another thread is stepping this GdVecGames")
+        n = self.c.n
+        self.busy = True            # claimed before the GIL is let go (as step does)
+        try:
+            d1[0] = n + 1
+            offsets = cnp.PyArray_EMPTY(1, d1, cnp.NPY_INT64, 0)
+            off = <int64_t*>cnp.PyArray_DATA(offsets)
+            off[0] = 0
+            for i in range(n):
+                total += gr_features(&self.c.games[i], 0, NULL, NULL, NULL)
+                off[i + 1] = total
+            d1[0] = total
+            ids = cnp.PyArray_EMPTY(1, d1, cnp.NPY_INT64, 0)
+            d2[0] = total
+            d2[1] = GR_CARDS
+            cards = cnp.PyArray_EMPTY(2, d2, cnp.NPY_UINT8, 0)    # gr_features writes every byte
+            d2[1] = GR_READING
+            reading = cnp.PyArray_EMPTY(2, d2, cnp.NPY_UINT8, 0)
+            pi = <int64_t*>cnp.PyArray_DATA(ids)
+            pc = <uint8_t*>cnp.PyArray_DATA(cards)
+            pr = <uint8_t*>cnp.PyArray_DATA(reading)
+            with nogil:
+                for i in range(n):
+                    k = off[i]
+                    gr_features(&self.c.games[i], off[i + 1] - k, pi + k, pc + k * GR_CARDS,
+                                pr + k * GR_READING)
+        finally:
+            self.busy = False
+        return offsets, ids, cards, reading
 
     def __reduce__(self):
         raise TypeError("GdVecGames holds native tables and cannot be pickled")

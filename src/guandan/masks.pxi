@@ -2,6 +2,25 @@
 # the variable list with action features, and the padded fixed-size form. Included by
 # env.pxi.
 
+cdef inline void gr_mask_update(const GTab* t, int8_t* row, int32_t* limit) noexcept nogil:
+    """Make `row` (GR_PADDED int8) the padded mask of t's seat to act: [pass allowed, 1 for
+    ids 1..num_legal up to GR_PADDED - 1, 0 ...], all 0 when nobody is to act. `limit` says
+    what the row holds now (num_legal << 1 | pass, 0 for a zero row) and is updated: only
+    the bytes between the old count and the new one are written (a learner's count moves by
+    tens of ids a step, not 2,048)."""
+    cdef int64_t now = t.nmoves if gr_turn(t) >= 0 else 0
+    cdef int32_t prev = limit[0] >> 1
+    cdef int8_t passing = gr_legal(t, 0)
+    if now > GR_PADDED - 1:
+        now = GR_PADDED - 1
+    row[0] = passing
+    if now > prev:
+        memset(row + 1 + prev, 1, now - prev)
+    elif now < prev:
+        memset(row + 1 + now, 0, prev - now)
+    limit[0] = <int32_t>((now << 1) | passing)
+
+
 cdef inline bint gr_legal(const GTab* t, int64_t a) noexcept nogil:
     """Action ids: 0 passes (play phase, on a pile), 1..nmoves take the listed action."""
     if gr_turn(t) < 0 or a < 0 or a > t.nmoves:

@@ -125,3 +125,34 @@ def test_vector_env_is_the_native_env() -> None:
         envs.step(np.full(6, GD_NUM_ACTIONS + 5))
     envs.close()
     envs.close()
+
+
+def test_vector_env_gives_both_action_forms_each_without_the_other() -> None:
+    """issue 37: the fixed 2,048-wide mask (default) and the variable list with action
+    features (action_form="features", no mask built), stepping the same tables."""
+    masked = GuandanVectorEnv(8, policies=("random",) * 4)
+    listed = GuandanVectorEnv(8, policies=("random",) * 4, action_form="features")
+    assert listed.core.games.action_mask is None and "action_mask" not in listed.observation_space
+    om, _ = masked.reset(seed=3)
+    ol, _ = listed.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(150):
+        assert set(ol) == {"observation"} and np.array_equal(om["observation"], ol["observation"])
+        offsets, ids, cards, reading = listed.legal_features()
+        for i in range(8):
+            legal = ids[offsets[i]:offsets[i + 1]]
+            assert np.array_equal(np.flatnonzero(om["action_mask"][i]), legal[legal < GD_NUM_ACTIONS])
+        pick = ids[offsets[:-1] + (rng.random(8) * np.diff(offsets)).astype(np.int64)]
+        om = masked.step(pick)[0]
+        ol = listed.step(pick)[0]
+    with pytest.raises(ValueError, match="action_form"):
+        GuandanVectorEnv(2, action_form="both")
+
+
+def test_vector_env_copy_false_returns_the_cores_read_only_views() -> None:
+    envs = GuandanVectorEnv(4, copy=False)
+    obs, _ = envs.reset(seed=1)
+    assert obs["action_mask"] is envs.core.games.action_mask
+    assert not obs["observation"].flags.writeable
+    obs2 = envs.step(envs.action_space.sample())[0]
+    assert obs2["observation"] is obs["observation"]

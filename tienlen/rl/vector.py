@@ -115,6 +115,11 @@ class NativeVectorEnv(VectorEnv):
         self.single_action_space = spaces.Discrete(self.num_actions)
         self.observation_space = spaces.Dict({k: _box(v, self.num_envs)
                                               for k, v in single.items()})
+        # A final observation's mask and extras: zeros, one read-only array each, shared.
+        self._final_zeros = {k: np.zeros(v[2], v[3]) for k, v in single.items()
+                             if k != "observation"}
+        for z in self._final_zeros.values():
+            z.flags.writeable = False
         self._closed = False
         self.action_space = MaskedMultiDiscrete(self.num_envs, self.num_actions,
                                                 self._current_masks)
@@ -183,6 +188,16 @@ class NativeVectorEnv(VectorEnv):
             raise AttributeError(f"{type(self).__name__} lists no action features")
         return features(env)  # type: ignore[no-any-return]
 
+    def legal_features(self) -> tuple[np.ndarray, ...]:
+        """Every env's variable legal-action list with its features, in one call, where the
+        game lists them (Guandan: ``(offsets, ids, cards, reading)``, env i's rows
+        ``offsets[i]:offsets[i + 1]``; docs/rl.md): the form of DMC-style Q(s, a)
+        learners, with ``action_form="features"`` built without the 2,048-wide mask."""
+        features = getattr(self.core, "legal_features", None)
+        if features is None:
+            raise AttributeError(f"{type(self).__name__} lists no action features")
+        return features()  # type: ignore[no-any-return]
+
     def _obs(self) -> dict[str, np.ndarray]:
         arrays: dict[str, np.ndarray] = self.core.arrays()
         if self.copy:
@@ -197,11 +212,10 @@ class NativeVectorEnv(VectorEnv):
         ``SyncVectorEnv`` builds them."""
         done = np.array(done, dtype=np.bool_)
         final_obs = np.full(self.num_envs, None, dtype=object)
-        zeros = {k: np.zeros(v[2], v[3]) for k, v in self.core.spaces.items()
-                 if k != "observation"}
+        zeros = self._final_zeros
         for i in np.flatnonzero(done):
             obs = {"observation": self.core.final_observation(int(i)).copy()}
-            obs.update({k: z.copy() for k, z in zeros.items()})
+            obs.update(zeros)
             final_obs[i] = obs
         # The step's own info (its arrays are already copies), before final_obs goes in.
         final_info = _same_step_final_info(info, done)

@@ -129,25 +129,37 @@ class Vector:
     ``learner_seats`` (default seat 0; all four: self-play, the observation is then the seat
     to act's, ``info["seat"]``), the other seats playing native ``policies`` (one name per
     seat: ``"random"``, ``"greedy"``, ``"plan"``; a learner seat's entry is unused).
-    ``episode="hand"`` or ``"match"`` as in GdVecGames. Ids past 2047 are left out of the
-    mask; ``info["num_legal"]`` is exact."""
+    ``episode="hand"`` or ``"match"`` as in GdVecGames.
 
-    exposed = ("games",)
+    ``action_form`` says how the learner sees its legal actions, each form built without
+    the other: ``"mask"`` (default), the fixed 2,048-wide int8 ``action_mask`` in every
+    observation (SB3's MaskablePPO; ids past 2047 are left out of it, ``info["num_legal"]``
+    is exact), kept natively by rewriting only the bytes that change; or ``"features"``,
+    the variable list of every table's legal actions with their features,
+    ``legal_features()`` (DMC-style Q(s, a) learners; docs/rl.md)."""
+
+    exposed = ("games", "action_form")
 
     def __init__(self, num_envs: int, *, learner_seats: Sequence[int] = (0,),
                  policies: Sequence[str] = ("random",) * 4, episode: str = "hand",
                  reward_weights: Sequence[float] = (0.0, 1.0, 3.0),
-                 max_hands: int = 10000) -> None:
+                 max_hands: int = 10000, action_form: str = "mask") -> None:
         num_envs = num_envs_arg(num_envs)
         if isinstance(policies, str) or len(tuple(policies)) != 4:
             raise ValueError(f"policies must name 4 policies, one per seat; got {policies!r:.80}")
+        if action_form not in ("mask", "features"):
+            raise ValueError(f"action_form must be 'mask' or 'features'; got {action_form!r:.80}")
+        self.action_form = action_form
         self.games = GdVecGames(num_envs, learner_seats=tuple(learner_seats),
                                 policies=tuple(gd_policy(p) for p in policies), seed=0,
                                 episode=_episode_arg(episode),
                                 reward_weights=reward_weights_arg(reward_weights),
-                                max_hands=max_hands, final_obs=True)
+                                max_hands=max_hands, final_obs=True,
+                                action_mask=action_form == "mask")
         self.num_envs = num_envs
         self.spaces = _spaces()
+        if action_form == "features":
+            del self.spaces["action_mask"]
         self._ids = np.arange(GD_NUM_ACTIONS)
 
     def reset(self, seeds: int | np.ndarray) -> None:
@@ -161,25 +173,32 @@ class Vector:
 
     @property
     def mask(self) -> np.ndarray:
+        """The (N, 2048) int8 masks: the core's (``"mask"`` form), or made now from the
+        legal counts (``"features"``: for ``action_masks()`` and sampling only)."""
         g = self.games
+        if g.action_mask is not None:
+            return g.action_mask  # type: ignore[no-any-return]
         mask = (self._ids[None, :] >= 1) & (self._ids[None, :] <= g.num_legal[:, None])
         mask[:, 0] = g.can_pass.astype(bool)
         return mask.astype(np.int8)
 
     def arrays(self) -> dict[str, np.ndarray]:
-        return {"observation": self.games.obs, "action_mask": self.mask}
+        g = self.games
+        if g.action_mask is None:
+            return {"observation": g.obs}
+        return {"observation": g.obs, "action_mask": g.action_mask}
 
     @property
     def reward(self) -> np.ndarray:
-        return self.games.reward
+        return self.games.reward  # type: ignore[no-any-return]
 
     @property
     def terminated(self) -> np.ndarray:
-        return self.games.terminated
+        return self.games.terminated  # type: ignore[no-any-return]
 
     @property
     def truncated(self) -> np.ndarray:
-        return self.games.truncated
+        return self.games.truncated  # type: ignore[no-any-return]
 
     def info(self) -> dict[str, np.ndarray]:
         g = self.games
@@ -192,7 +211,12 @@ class Vector:
 
     def action_features(self, env: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Table ``env``'s variable legal-action list (ids, cards, reading; docs/rl.md)."""
-        return self.games.action_features(env)
+        return self.games.action_features(env)  # type: ignore[no-any-return]
+
+    def legal_features(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Every table's variable legal-action list in one native call: (offsets, ids,
+        cards, reading), table i's rows offsets[i]:offsets[i + 1]."""
+        return self.games.legal_features()  # type: ignore[no-any-return]
 
     def close(self) -> None:
         self.games.close()
