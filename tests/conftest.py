@@ -10,6 +10,6 @@ from pathlib import Path
 
 _TESTS = Path(__file__).resolve().parent
 for folder in (_TESTS, _TESTS / "reference", _TESTS / "table", _TESTS / "server",
-               _TESTS / "games" / "guandan"):
+               _TESTS / "games" / "guandan", _TESTS / "cli"):
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))

@@ -156,3 +156,25 @@ def test_vector_env_copy_false_returns_the_cores_read_only_views() -> None:
     assert not obs["observation"].flags.writeable
     obs2 = envs.step(envs.action_space.sample())[0]
     assert obs2["observation"] is obs["observation"]
+
+
+def test_vector_action_space_samples_legal_actions_and_takes_the_obs_mask() -> None:
+    """issue 39 #4: GuandanVectorEnv.action_space.sample() draws legal actions (as
+    TienlenVectorEnv's does), sample(mask=obs["action_mask"]) works, and a bad mask is a
+    SampleMaskError saying why, not a bare AssertionError."""
+    from tienlen.rl.common import SampleMaskError
+
+    envs = GuandanVectorEnv(16, policies=("random",) * 4)
+    obs, _ = envs.reset(seed=8)
+    envs.action_space.seed(8)
+    for step in range(120):
+        drawn = envs.action_space.sample() if step % 2 else \
+            envs.action_space.sample(mask=obs["action_mask"])
+        assert obs["action_mask"][np.arange(16), drawn].all()
+        obs = envs.step(drawn)[0]              # an illegal id would raise here
+    assert obs["action_mask"][np.arange(16), envs.action_space.sample(
+        mask=obs["action_mask"].astype(bool))].all()
+    for bad in (np.ones((3, GD_NUM_ACTIONS), np.int8), np.ones((16, 5), np.int8),
+                np.full((16, GD_NUM_ACTIONS), 2, np.int8), [1, 2], "mask"):
+        with pytest.raises(SampleMaskError):
+            envs.action_space.sample(mask=bad)

@@ -40,8 +40,8 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .._moved import moved_name
-from ..table.encoding import (_same_step_final_info, flag_arg, threads_arg, vector_actions,
-                              vector_seeds)
+from ..table.encoding import (SampleMaskError, _same_step_final_info, flag_arg, threads_arg,
+                              vector_actions, vector_seeds)
 from .games import bind_signature, encoder, env_name, made
 
 __all__ = ["NativeVectorEnv", "MaskedMultiDiscrete"]
@@ -53,7 +53,18 @@ class MaskedMultiDiscrete(spaces.MultiDiscrete):
     own seeded generator), as :class:`~tienlen.rl.spaces.MaskedDiscrete` does for one env:
     a random baseline or a generic tool that samples the space takes legal actions.
     ``sample(mask=...)`` takes Gymnasium's form, a tuple of one int8 mask per env, or the
-    (N, A) ``action_mask`` array of an observation."""
+    (N, A) ``action_mask`` array of an observation (bool too); a mask or probability
+    Gymnasium would refuse with a bare ``AssertionError`` raises
+    :class:`~tienlen.rl.common.SampleMaskError` saying why.
+
+    >>> space = MaskedMultiDiscrete(2, 4)
+    >>> space.sample(mask=np.array([[0, 1, 0, 0], [0, 0, 0, 1]], np.int8)).tolist()
+    [1, 3]
+    >>> space.sample(mask=np.ones((3, 4), np.int8))
+    Traceback (most recent call last):
+    ...
+    tienlen.table.encoding.SampleMaskError: mask must be an (2, 4) array or 2 arrays of shape (4,), of dtype int8; got int8 (3, 4)
+    """
 
     def __init__(self, num_envs: int, num_actions: int, mask_source: Any = None,
                  seed: int | None = None) -> None:
@@ -63,11 +74,39 @@ class MaskedMultiDiscrete(spaces.MultiDiscrete):
     def sample(self, mask: Any = None, probability: Any = None) -> npt.NDArray[np.int64]:
         if mask is None and probability is None and self._mask_source is not None:
             mask = self._mask_source()
-        if isinstance(mask, np.ndarray):
-            # the rows of an (N, A) array: Gymnasium's tuple of per-env masks
-            mask = tuple(np.asarray(mask, dtype=np.int8))
+        if mask is not None and probability is not None:
+            raise SampleMaskError("give a mask or a probability, not both")
+        if mask is not None:
+            mask = self._rows(mask, "mask", np.int8)
+            if not all(((m == 0) | (m == 1)).all() for m in mask):
+                raise SampleMaskError("mask values must be 0 or 1 (1: a legal action)")
+        if probability is not None:
+            probability = self._rows(probability, "probability", np.float64)
+            if not all(np.isfinite(p).all() and (p >= 0).all() and np.isclose(p.sum(), 1)
+                       for p in probability):
+                raise SampleMaskError("each env's probability values must be >= 0 and sum to 1")
         result: npt.NDArray[np.int64] = super().sample(mask=mask, probability=probability)
         return result
+
+    def _rows(self, value: Any, name: str, dtype: type[np.generic]) -> tuple[np.ndarray, ...]:
+        """``sample``'s mask or probability as Gymnasium's tuple of one row per env: from the
+        (N, A) array of an observation (a bool mask too) or a tuple of N rows, each checked
+        as Gymnasium checks it (which raises a bare AssertionError): SampleMaskError
+        instead, with the reason. Nothing is drawn from a refused one."""
+        n, width = len(self.nvec), int(self.nvec[0])
+        want = f"an ({n}, {width}) array or {n} arrays of shape ({width},), of dtype " \
+               f"{np.dtype(dtype).name}"
+        if isinstance(value, np.ndarray):
+            array = np.asarray(value)
+            if array.shape != (n, width) or not (array.dtype == dtype or (
+                    dtype is np.int8 and array.dtype == np.bool_)):
+                raise SampleMaskError(f"{name} must be {want}; got {array.dtype} {array.shape}")
+            return tuple(array.astype(dtype, copy=False))
+        if isinstance(value, (tuple, list)) and len(value) == n and all(
+                isinstance(row, np.ndarray) and np.asarray(row).shape == (width,)
+                and np.asarray(row).dtype == dtype for row in value):
+            return tuple(np.asarray(row) for row in value)
+        raise SampleMaskError(f"{name} must be {want}; got {type(value).__name__}")
 
     def __reduce__(self) -> tuple[type[spaces.MultiDiscrete], tuple[np.ndarray]]:
         # Pickles (as in a saved policy) as the plain MultiDiscrete: the env link is not data.

@@ -177,7 +177,7 @@ class Vector:
         legal counts (``"features"``: for ``action_masks()`` and sampling only)."""
         g = self.games
         if g.action_mask is not None:
-            return g.action_mask  # type: ignore[no-any-return]
+            return g.action_mask
         mask = (self._ids[None, :] >= 1) & (self._ids[None, :] <= g.num_legal[:, None])
         mask[:, 0] = g.can_pass.astype(bool)
         return mask.astype(np.int8)
@@ -190,15 +190,15 @@ class Vector:
 
     @property
     def reward(self) -> np.ndarray:
-        return self.games.reward  # type: ignore[no-any-return]
+        return self.games.reward
 
     @property
     def terminated(self) -> np.ndarray:
-        return self.games.terminated  # type: ignore[no-any-return]
+        return self.games.terminated
 
     @property
     def truncated(self) -> np.ndarray:
-        return self.games.truncated  # type: ignore[no-any-return]
+        return self.games.truncated
 
     def info(self) -> dict[str, np.ndarray]:
         g = self.games
@@ -211,12 +211,12 @@ class Vector:
 
     def action_features(self, env: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Table ``env``'s variable legal-action list (ids, cards, reading; docs/rl.md)."""
-        return self.games.action_features(env)  # type: ignore[no-any-return]
+        return self.games.action_features(env)
 
     def legal_features(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Every table's variable legal-action list in one native call: (offsets, ids,
         cards, reading), table i's rows offsets[i]:offsets[i + 1]."""
-        return self.games.legal_features()  # type: ignore[no-any-return]
+        return self.games.legal_features()
 
     def close(self) -> None:
         self.games.close()
