@@ -1342,6 +1342,40 @@ cdef class GdVecGames:
         cdef Py_ssize_t i = self._env(env)
         return _gr_features_arrays(&self.c.games[i])
 
+    def policy_actions(self, policy):
+        """The action id native `policy` (RANDOM, GREEDY, PLAN) would take now at every
+        table, for its seat to act (as GdTable.policy_action; 0 where nobody is to act): a
+        teacher for learners that start by imitating the core's policies. RANDOM draws from
+        each table's own stream.
+
+        >>> v = GdVecGames(3, seed=5)
+        >>> bool((v.policy_actions(PLAN) == [v.table(i).policy_action(PLAN) for i in range(3)]).all())
+        True
+        """
+        cdef int pol = _gs_policy_arg(policy)
+        cdef Py_ssize_t i, n
+        cdef int failed = 0
+        cdef int64_t* out
+        if self.closed or self.c.games == NULL:
+            raise ValueError("this GdVecGames is closed")
+        if self.busy:
+            raise ValueError("another thread is stepping this GdVecGames")
+        n = self.c.n
+        picks = np.zeros(n, np.int64)
+        out = <int64_t*>cnp.PyArray_DATA(picks)
+        self.busy = True
+        try:
+            with nogil:
+                for i in range(n):
+                    if gr_turn(&self.c.games[i]) >= 0 and \
+                            gr_policy_pick(&self.c.games[i], pol, &out[i]) < 0:
+                        failed = 1
+        finally:
+            self.busy = False
+        if failed:
+            raise MemoryError("no room for a move list")
+        return picks
+
     def legal_features(self):
         """Every table's variable legal-action list in one call, for learners that score
         (observation, action) pairs (DMC-style Q(s, a)): ``(offsets, ids, cards, reading)``,

@@ -35,7 +35,8 @@ WITHOUT_EXAMPLES = {"tienlen.games.tienlen.core", "tienlen.games.guandan.core", 
                     "tienlen.tui.replay_view", "tienlen.tui.rules_view", "tienlen.tui.sim_view",
                     "tienlen.games", "tienlen.games.tienlen", "tienlen.games.guandan",
                     "tienlen.cli.play", "tienlen.cli.sim", "tienlen.cli.replay", "tienlen.cli.rules",
-                    "tienlen.cli.serve", "tienlen.cli.moves", "tienlen.cli.solve"}
+                    "tienlen.cli.serve", "tienlen.cli.moves", "tienlen.cli.solve",
+                    "tienlen.cli.train"}
 
 
 def _key(test: doctest.DocTest) -> tuple[tuple[str, str], ...]:

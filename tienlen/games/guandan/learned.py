@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from tienlen import _guandan
+from tienlen.table.learned import import_torch, read_checkpoint, write_checkpoint
 from tienlen.games.guandan.bots import Bot, Decision
 from tienlen.games.guandan.cards import Cards
 from tienlen.games.guandan.game import GameView
@@ -55,7 +56,7 @@ def build_qnet(hidden: int = 256, head: int = 128) -> Any:
     """A fresh Q-network (a ``torch.nn.Module``): ``net(obs, seg, cards, reading)`` scores
     the action rows ``cards`` (uint8, R × 108) and ``reading`` (uint8, R × 4) of the
     decisions ``obs`` (uint8, B × 747), row r belonging to decision ``seg[r]``."""
-    _import_torch()        # one clear line where torch is missing
+    import_torch()         # one clear line where torch is missing
     import torch
     from torch import nn
 
@@ -85,31 +86,15 @@ def build_qnet(hidden: int = 256, head: int = 128) -> Any:
 
 def save_checkpoint(net: Any, path: str | os.PathLike[str], **meta: Any) -> None:
     """Write ``net`` (float32 weights, its config and ``meta``) for :func:`load_checkpoint`."""
-    torch = _import_torch()
-
-    state = {k: v.detach().cpu().clone() for k, v in net.state_dict().items() if k != "scale"}
-    torch.save({"format": FORMAT, "version": _VERSION, "config": dict(net.config),
-                "meta": meta, "state_dict": state}, os.fspath(path))
-
-
-#: The largest checkpoint file read (the shipped networks are a few MB).
-MAX_CHECKPOINT_BYTES = 256 << 20
-
-
-def _import_torch() -> Any:
-    """torch, or one clear line saying how to get it (the ``[train]`` extra)."""
-    try:
-        import torch
-    except ImportError:
-        raise ValueError("dmc: bots need torch, which is not installed: pip install -e "
-                         "\".[train]\" (docs/rl.md: a CPU build is enough)") from None
-    return torch
+    write_checkpoint(path, FORMAT, _VERSION, net.config,
+                     {k: v for k, v in net.state_dict().items() if k != "scale"}, **meta)
 
 
 def load_checkpoint(path: str | os.PathLike[str]) -> Any:
-    """The network saved at ``path`` in eval mode (cached per file version). Loading runs no
-    code from the file (``torch.load(weights_only=True)``). A missing file, a file that is
-    not such a checkpoint, or no torch is a ValueError of one line.
+    """The network saved at ``path`` in eval mode (cached per file version), read as every
+    game's learned bots read theirs (:func:`tienlen.table.learned.read_checkpoint`: no code
+    from the file runs). A missing file, a file that is not such a checkpoint, or no torch
+    is a ValueError of one line.
 
     >>> load_checkpoint("README.md")
     Traceback (most recent call last):
@@ -119,31 +104,11 @@ def load_checkpoint(path: str | os.PathLike[str]) -> Any:
     path = os.fspath(path)
     if not os.path.isfile(path):
         raise ValueError(f"no DMC checkpoint file {path!r}")
-    size = os.path.getsize(path)
-    if size > MAX_CHECKPOINT_BYTES:
-        raise ValueError(f"{path!r} is not a DMC checkpoint: {size:,} bytes, more than the "
-                         f"{MAX_CHECKPOINT_BYTES:,} a checkpoint may have")
-    with open(path, "rb") as f:
-        magic = f.read(4)
-    if magic != b"PK\x03\x04":       # torch.save's zip container
-        raise ValueError(f"{path!r} is not a DMC checkpoint: not a file torch.save wrote")
     key = (os.path.abspath(path), os.path.getmtime(path))
     net = _NETS.get(key)
     if net is not None:
         return net
-    torch = _import_torch()
-    try:
-        data = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as error:     # a zip, pickle or truncation error: not our checkpoint
-        # torch's own message advises retrying with weights_only=False, which would run
-        # code from the file: it is not relayed.
-        raise ValueError(f"{path!r} is not a DMC checkpoint: torch cannot read it as "
-                         f"weights ({type(error).__name__})") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ValueError(f"{path!r} is not a DMC checkpoint (no {FORMAT!r} format entry)")
-    if data.get("version") != _VERSION:
-        raise ValueError(f"{path!r}: checkpoint version {data.get('version')!r}; this "
-                         f"tienlen reads version {_VERSION}")
+    data = read_checkpoint(path, FORMAT, _VERSION, "DMC checkpoint")
     config = data["config"]
     net = build_qnet(int(config["hidden"]), int(config["head"]))
     missing, unexpected = net.load_state_dict(data["state_dict"], strict=False)

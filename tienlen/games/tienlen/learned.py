@@ -1,5 +1,7 @@
-"""A trained policy as a :class:`~tienlen.games.tienlen.bots.Bot`: the arena and ``tienlen play`` seat it as
-``ppo:PATH`` (a MaskablePPO zip saved by ``examples/train_maskable_ppo.py``).
+"""Trained policies as :class:`~tienlen.games.tienlen.bots.Bot`\ s: the arena and ``tienlen play`` seat
+``ppo:PATH`` (a MaskablePPO zip saved by ``examples/train_maskable_ppo.py``) and
+``dmc:PATH`` (a Deep Monte Carlo network of ``tienlen train --game tienlen``, loaded as
+Guandan's ``dmc:`` networks are: :mod:`tienlen.table.learned`).
 
 The bot sees only its :class:`~tienlen.games.tienlen.view.View`. It rebuilds the encoder's input from it
 by replaying the public history on a native game whose hidden hands are stand-ins with the
@@ -16,11 +18,13 @@ from typing import Any, Callable
 import numpy as np
 
 from tienlen import _core
+from tienlen.table.learned import build_pair_qnet, read_checkpoint, write_checkpoint
 from tienlen.games.tienlen.bots.base import PASS, Bot, BotError, Move
 from tienlen.games.tienlen.cards import Cards
 from tienlen.games.tienlen.view import View
 
-__all__ = ["PolicyBot", "observation_from_view", "load_policy"]
+__all__ = ["PolicyBot", "observation_from_view", "load_policy", "DmcBot", "build_dmc_qnet",
+           "save_dmc_checkpoint", "load_dmc_checkpoint", "action_rows", "DMC_FORMAT"]
 
 _DECK = (1 << 52) - 1
 _MODELS: dict[tuple[str, float], Any] = {}
@@ -162,3 +166,125 @@ class PolicyBot(Bot):
 def from_spec(spec: str, seed: int | None = None, **options: Any) -> PolicyBot:
     """The bot of a ``ppo:PATH`` spec."""
     return PolicyBot(seed, policy=spec.split(":", 1)[1], **options)
+
+
+# ---------------------------------------------------------------- Deep Monte Carlo (dmc:)
+
+#: The ``format`` entry of a Tiến Lên DMC checkpoint (``tienlen train --game tienlen``).
+DMC_FORMAT = "tienlen.tienlen.dmc"
+_DMC_VERSION = 1
+#: An action's features: its 52 card bits, then 1 for a pass.
+ACTION_FEATURES = 53
+_DMC_NETS: dict[tuple[str, float], Any] = {}
+
+
+def obs_scale() -> np.ndarray:
+    """The per-entry divisor that brings an observation into 0..1 (its Box maximum)."""
+    from .encoding import observation_high
+
+    return observation_high().astype(np.float32)
+
+
+def build_dmc_qnet(hidden: int = 256, head: int = 128) -> Any:
+    """A fresh Q-network of (observation, action) pairs (:func:`tienlen.table.learned.build_pair_qnet`
+    over Tiến Lên's 468-byte observation and 53 action features)."""
+    return build_pair_qnet(_core.RL_OBS_SIZE, ACTION_FEATURES, obs_scale(), hidden, head)
+
+
+def action_rows(moves: np.ndarray, can_pass: bool) -> tuple[np.ndarray, np.ndarray]:
+    """``(ids, features)`` of a decision's legal actions as the trainer scores them: pass
+    first (id 0) where allowed, then the plays ``moves`` (card masks) as ids 1..n; each row
+    its 52 card bits and a pass bit.
+
+    >>> ids, rows = action_rows(np.array([0b1, 0b11], np.uint64), True)
+    >>> ids.tolist(), rows[:, [0, 1, 52]].tolist()
+    ([0, 1, 2], [[0, 0, 1], [1, 0, 0], [1, 1, 0]])
+    """
+    n = len(moves)
+    ids = np.arange(1 - int(can_pass), n + 1, dtype=np.int64)
+    rows = np.zeros((len(ids), ACTION_FEATURES), np.uint8)
+    bits = np.unpackbits(np.asarray(moves, "<u8").view(np.uint8).reshape(n, 8), axis=1,
+                         bitorder="little")[:, :52]
+    rows[int(can_pass):, :52] = bits
+    if can_pass:
+        rows[0, 52] = 1
+    return ids, rows
+
+
+def save_dmc_checkpoint(net: Any, path: str | os.PathLike[str], **meta: Any) -> None:
+    """Write ``net`` for :func:`load_dmc_checkpoint` (the ``dmc:PATH`` bot)."""
+    write_checkpoint(path, DMC_FORMAT, _DMC_VERSION, net.config,
+                     {k: v for k, v in net.state_dict().items() if k != "scale"}, **meta)
+
+
+def load_dmc_checkpoint(path: str | os.PathLike[str]) -> Any:
+    """The network saved at ``path`` in eval mode, read as every game's learned bots read
+    theirs (no code from the file runs); one ValueError line for a missing or wrong file.
+
+    >>> load_dmc_checkpoint("README.md")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'README.md' is not a DMC checkpoint: not a file torch.save wrote
+    """
+    path = os.fspath(path)
+    if not os.path.isfile(path):
+        raise ValueError(f"no DMC checkpoint file {path!r}")
+    key = (os.path.abspath(path), os.path.getmtime(path))
+    net = _DMC_NETS.get(key)
+    if net is None:
+        data = read_checkpoint(path, DMC_FORMAT, _DMC_VERSION, "DMC checkpoint")
+        net = build_dmc_qnet(int(data["config"]["hidden"]), int(data["config"]["head"]))
+        missing, unexpected = net.load_state_dict(data["state_dict"], strict=False)
+        if unexpected or [k for k in missing if k != "scale"]:
+            raise ValueError(f"{path!r}: the weights do not fit the network "
+                             f"(missing {missing}, unexpected {unexpected})")
+        net.eval()
+        _DMC_NETS[key] = net
+    return net
+
+
+class DmcBot(Bot):
+    """A Deep Monte Carlo network trained by ``tienlen train --game tienlen`` as a bot
+    (spec ``dmc:PATH``): it scores every legal action of its view (pass included) and
+    plays the best, as Guandan's ``dmc:`` bot does."""
+
+    level = "dmc"
+
+    def __init__(self, seed: int | None = None, path: str | os.PathLike[str] | None = None) -> None:
+        super().__init__(seed)
+        if path is None:
+            raise BotError("DmcBot needs a checkpoint path (the spec dmc:PATH)")
+        self.path = os.fspath(path)
+        try:
+            self.net = load_dmc_checkpoint(self.path)
+        except ValueError as error:
+            raise BotError(str(error)) from None
+
+    @property
+    def name(self) -> str:
+        return f"dmc:{os.path.basename(self.path)}"
+
+    def scores(self, view: View) -> tuple[np.ndarray, np.ndarray]:
+        """``(ids, q)``: the legal action ids (0 pass) and the network's value of each."""
+        import torch
+
+        obs, mask, moves = observation_from_view(view)
+        ids, rows = action_rows(moves, bool(mask[0]))
+        with torch.no_grad():
+            q = self.net(torch.from_numpy(obs[None]), torch.zeros(len(ids), dtype=torch.long),
+                         torch.from_numpy(rows))
+        return ids, q.numpy()
+
+    def choose(self, view: View) -> Move:
+        self._check_turn(view)
+        ids, q = self.scores(view)
+        best = int(ids[int(np.argmax(q))])
+        if best == 0:
+            return PASS
+        moves = observation_from_view(view)[2]
+        return Cards(int(moves[best - 1]))
+
+
+def dmc_from_spec(spec: str, seed: int | None = None, **options: Any) -> DmcBot:
+    """The bot of a ``dmc:PATH`` spec."""
+    return DmcBot(seed, path=spec.split(":", 1)[1], **options)
