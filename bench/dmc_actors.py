@@ -25,7 +25,7 @@ import time
 from typing import Any
 
 from tienlen.rl.dmc import collect
-from tienlen.rl.games import encoder
+from tienlen.rl.games import dmc as game_dmc, encoder
 
 
 def _tasks(game: str, groups: list[tuple[str, int]], weights: dict[str, Any], n: int,
@@ -53,7 +53,7 @@ def main() -> None:
     args = ap.parse_args()
     kind, _, n = args.tables.partition(":")
     groups = [(kind, int(n))]
-    dmc = encoder(args.game).dmc
+    dmc = game_dmc(args.game)
     net = dmc.build(256, 128)
     weights = {k: v.detach().numpy() for k, v in net.state_dict().items()}
     spawn = multiprocessing.get_context("spawn")

@@ -17,7 +17,7 @@ from paths import REPO
 torch = pytest.importorskip("torch")
 
 from tienlen.rl.dmc import CHECKPOINT_FORMAT, TrainConfig, collect, train  # noqa: E402
-from tienlen.rl.games import encoder  # noqa: E402
+from tienlen.rl.games import dmc as game_dmc, encoder  # noqa: E402
 from tienlen.table.learned import read_checkpoint  # noqa: E402
 
 SMALL = dict(hidden=32, head=16, task_decisions=1500, eval_every=0, save_every=0,
@@ -26,7 +26,7 @@ SMALL = dict(hidden=32, head=16, task_decisions=1500, eval_every=0, save_every=0
 
 @pytest.mark.parametrize("game", ["tienlen", "guandan"])
 def test_a_task_returns_every_decision_with_its_episodes_return(game: str) -> None:
-    dmc = encoder(game).dmc
+    dmc = game_dmc(game)
     net = dmc.build(32, 16)
     weights = {k: v.detach().numpy() for k, v in net.state_dict().items()}
     task = {"run": f"test:{game}", "game": game, "groups": [("self", 16)], "seed": 3,
@@ -120,7 +120,7 @@ def test_a_teacher_share_of_one_plays_exactly_the_teachers_actions() -> None:
     """With the teacher's share at 1 every decision is the native policy's (a warm start by
     imitation): two different networks then collect the very same decisions, which they
     do not without the teacher."""
-    dmc = encoder("guandan").dmc
+    dmc = game_dmc("guandan")
 
     def run(net_seed: int, teacher: str | None, key: str) -> dict[str, np.ndarray]:
         torch.manual_seed(net_seed)

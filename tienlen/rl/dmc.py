@@ -1,5 +1,5 @@
 """One Deep Monte Carlo trainer for every game (DouZero / DanZero's method), over a game's
-encoder (its ``dmc`` part: tables, action feature rows, network, checkpoint, evaluation).
+encoder and its ``dmc`` part (the spec's ``dmc()``: tables, action rows, network, checkpoint, evaluation).
 
 Actors and a learner:
 
@@ -51,7 +51,7 @@ from typing import Any
 import numpy as np
 
 from ..table.learned import import_torch, read_checkpoint, write_checkpoint
-from .games import encoder
+from .games import dmc as game_dmc, encoder
 
 __all__ = ["TrainConfig", "train", "collect", "choose_rows", "CHECKPOINT_FORMAT"]
 
@@ -94,7 +94,7 @@ class TrainConfig:
     def table_groups(self) -> list[tuple[str, int]]:
         """Each actor's tables: ``KIND:N`` groups (``self``: every seat learns; a native
         policy's name: the learner's seats against it)."""
-        kinds = encoder(self.game).dmc.kinds
+        kinds = game_dmc(self.game).kinds
         groups = []
         for spec in self.tables:
             kind, _, n = str(spec).partition(":")
@@ -128,8 +128,8 @@ class TrainConfig:
                 raise ValueError(f"{name} must be a number >= 0; got {value!r:.40}")
         if not 0 <= self.eps <= 1:
             raise ValueError(f"eps must be in [0, 1]; got {self.eps!r}")
-        if self.teacher is not None and self.teacher not in encoder(self.game).dmc.teachers:
-            teachers = ", ".join(encoder(self.game).dmc.teachers) or "none"
+        if self.teacher is not None and self.teacher not in game_dmc(self.game).teachers:
+            teachers = ", ".join(game_dmc(self.game).teachers) or "none"
             raise ValueError(f"teacher: {self.teacher!r} is not one of this game's teachers "
                              f"({teachers})")
         if not 0 < self.teacher_until <= 1:
@@ -191,7 +191,7 @@ class _Actor:
     processes never play the same deals."""
 
     def __init__(self, game: str, groups: Sequence[tuple[str, int]], seed: int) -> None:
-        self.dmc = encoder(game).dmc
+        self.dmc = game_dmc(game)
         self.tables = [self.dmc.tables(kind, n, seed + 100_003 * k)
                        for k, (kind, n) in enumerate(groups)]
         self.pending: list[list[list[tuple[np.ndarray, np.ndarray, int]]]] = [
@@ -334,7 +334,7 @@ def train(config: TrainConfig) -> dict[str, Any]:
     torch = import_torch()
     torch.set_num_threads(1)
     enc = encoder(config.game)
-    dmc = enc.dmc
+    dmc = game_dmc(config.game)
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
     try:

@@ -25,7 +25,7 @@ from typing import Any
 
 from ..table.registry import DEFAULT_GAME, get_spec, spec_names
 
-__all__ = ["encoder", "env_name", "made", "bind_signature", "DEFAULT_GAME"]
+__all__ = ["encoder", "dmc", "env_name", "made", "bind_signature", "DEFAULT_GAME"]
 
 _KINDS = (("VectorEnv", "vector"), ("AECEnv", "aec"), ("Env", "single"))
 _MADE: dict[str, Any] = {}
@@ -38,6 +38,15 @@ def encoder(game: str) -> Any:
     make = getattr(spec, "encoder", None)
     if make is None:
         raise ValueError(f"the game {game!r:.40} has no RL encoder")
+    return make()
+
+
+def dmc(game: str) -> Any:
+    """What the Deep Monte Carlo trainer needs of the registered game ``game`` (its spec's
+    ``dmc()``; ValueError if it has none)."""
+    make = getattr(get_spec(game), "dmc", None)
+    if make is None:
+        raise ValueError(f"the game {game!r:.40} cannot be trained by tienlen.rl.dmc")
     return make()
 
 

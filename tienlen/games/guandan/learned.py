@@ -220,4 +220,3 @@ class DmcBot(Bot):
 def from_spec(spec: str, seed: int | None = None, **options: Any) -> DmcBot:
     """The bot of a ``dmc:PATH`` spec."""
     return DmcBot(seed, path=spec.split(":", 1)[1], **options)
-

@@ -321,6 +321,13 @@ class GuandanSpec:
 
         return ENCODER
 
+    def dmc(self) -> Any:
+        """What the Deep Monte Carlo trainer (:mod:`tienlen.rl.dmc`) needs of the game:
+        its tables, action rows, network and checkpoint (:mod:`.dmc`, loaded now)."""
+        from .dmc import Dmc
+
+        return Dmc
+
     def make_bot(self, level: str, seed: int) -> GuandanTableBot:
         return GuandanTableBot(make_bot(level, seed=seed))
 

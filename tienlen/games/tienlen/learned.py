@@ -178,17 +178,14 @@ ACTION_FEATURES = 53
 _DMC_NETS: dict[tuple[str, float], Any] = {}
 
 
-def obs_scale() -> np.ndarray:
-    """The per-entry divisor that brings an observation into 0..1 (its Box maximum)."""
-    from .encoding import observation_high
-
-    return observation_high().astype(np.float32)
-
-
-def build_dmc_qnet(hidden: int = 256, head: int = 128) -> Any:
+def build_dmc_qnet(hidden: int = 256, head: int = 128, scale: Any = None) -> Any:
     """A fresh Q-network of (observation, action) pairs (:func:`tienlen.table.learned.build_pair_qnet`
-    over Tiến Lên's 468-byte observation and 53 action features)."""
-    return build_pair_qnet(_core.RL_OBS_SIZE, ACTION_FEATURES, obs_scale(), hidden, head)
+    over Tiến Lên's 468-byte observation and 53 action features). ``scale``: each
+    observation entry's largest value (the encoding's ``observation_high()``, which the
+    trainer gives); a loaded network reads it from its checkpoint."""
+    if scale is None:
+        scale = np.ones(_core.RL_OBS_SIZE, np.float32)
+    return build_pair_qnet(_core.RL_OBS_SIZE, ACTION_FEATURES, scale, hidden, head)
 
 
 def action_rows(moves: np.ndarray, can_pass: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -213,8 +210,7 @@ def action_rows(moves: np.ndarray, can_pass: bool) -> tuple[np.ndarray, np.ndarr
 
 def save_dmc_checkpoint(net: Any, path: str | os.PathLike[str], **meta: Any) -> None:
     """Write ``net`` for :func:`load_dmc_checkpoint` (the ``dmc:PATH`` bot)."""
-    write_checkpoint(path, DMC_FORMAT, _DMC_VERSION, net.config,
-                     {k: v for k, v in net.state_dict().items() if k != "scale"}, **meta)
+    write_checkpoint(path, DMC_FORMAT, _DMC_VERSION, net.config, net.state_dict(), **meta)
 
 
 def load_dmc_checkpoint(path: str | os.PathLike[str]) -> Any:
@@ -235,7 +231,7 @@ def load_dmc_checkpoint(path: str | os.PathLike[str]) -> Any:
         data = read_checkpoint(path, DMC_FORMAT, _DMC_VERSION, "DMC checkpoint")
         net = build_dmc_qnet(int(data["config"]["hidden"]), int(data["config"]["head"]))
         missing, unexpected = net.load_state_dict(data["state_dict"], strict=False)
-        if unexpected or [k for k in missing if k != "scale"]:
+        if unexpected or missing:
             raise ValueError(f"{path!r}: the weights do not fit the network "
                              f"(missing {missing}, unexpected {unexpected})")
         net.eval()

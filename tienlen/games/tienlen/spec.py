@@ -231,6 +231,13 @@ class TienlenSpec:
 
         return ENCODER
 
+    def dmc(self) -> Any:
+        """What the Deep Monte Carlo trainer (:mod:`tienlen.rl.dmc`) needs of the game:
+        its tables, action rows, network and checkpoint (:mod:`.dmc`, loaded now)."""
+        from .dmc import Dmc
+
+        return Dmc
+
     def make_bot(self, level: str, seed: int) -> TienlenTableBot:
         canonical = next((n for n in LEVELS if isinstance(level, str) and n.lower() == level.lower()),
                          None)
