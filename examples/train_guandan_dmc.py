@@ -1,6 +1,6 @@
 """Deep Monte Carlo (DouZero / DanZero) for Guandan on the native vectorised env.
 
-One Q-network (:func:`tienlen.rl.guandan_dmc.build_qnet`) scores (observation, action)
+One Q-network (:func:`tienlen.games.guandan.learned.build_qnet`) scores (observation, action)
 pairs for all four seats (observations are relative to the seat, so one net serves both
 teams). ε-greedy actors play on ``tienlen._guandan.GdVecGames`` tables: at every step the
 legal actions of every table are scored in one forward pass, one action per table is
@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from tienlen import _guandan
-from tienlen.rl.guandan_dmc import build_qnet, save_checkpoint
+from tienlen.games.guandan.learned import build_qnet, save_checkpoint
 
 POLICIES = {"random": _guandan.RANDOM, "greedy": _guandan.GREEDY, "plan": _guandan.PLAN}
 OBS, CARDS, READ = _guandan.GR_OBS_SIZE, _guandan.GR_CARD_FEATURES, _guandan.GR_READING_FEATURES

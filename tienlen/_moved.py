@@ -15,8 +15,9 @@ from __future__ import annotations
 import importlib
 import sys
 import warnings
+from typing import Any
 
-__all__ = ["alias", "MOVED", "FACADES", "SHIMS"]
+__all__ = ["alias", "moved_name", "MOVED", "MOVED_NAMES", "FACADES", "SHIMS"]
 
 #: Every moved module: its old name and its home since 0.2.0. The old names are
 #: deprecated aliases (one warning on import), removed no earlier than 0.4.0.
@@ -63,6 +64,27 @@ MOVED: dict[str, str] = {
     "tienlen.guandan.plays": "tienlen.games.guandan.plays",
     "tienlen.guandan.reasons": "tienlen.games.guandan.explain",
     "tienlen.guandan.table_spec": "tienlen.games.guandan.spec",
+    # 0.2.0, issue 34: each game's RL encoder and learned bot live in its game; the envs
+    # are written once in tienlen.rl (vector, aec, gym_env) over a game's encoder.
+    "tienlen.rl.encoding": "tienlen.games.tienlen.encoding",
+    "tienlen.rl.guandan_encoding": "tienlen.games.guandan.encoding",
+    "tienlen.rl.policy_bot": "tienlen.games.tienlen.learned",
+    "tienlen.rl.guandan_dmc": "tienlen.games.guandan.learned",
+    "tienlen.rl.guandan_vector": "tienlen.rl.vector",
+    "tienlen.rl.guandan_aec": "tienlen.rl.aec",
+    "tienlen.rl.guandan_gym": "tienlen.rl.gym_env",
+}
+#: Names that moved out of a module that stays: (module, name) -> "new.module:name". The
+#: module's ``__getattr__`` lends each with a DeprecationWarning (:func:`moved_name`);
+#: removed no earlier than 0.4.0.
+MOVED_NAMES: dict[tuple[str, str], str] = {
+    **{("tienlen.rl", name): f"tienlen.games.tienlen.encoding:{name}"
+       for name in ("OBS_SIZE", "NUM_ACTIONS", "MAX_LEGAL", "HISTORY", "FIELDS",
+                    "place_rewards", "VecGames")},
+    ("tienlen.rl", "PolicyBot"): "tienlen.games.tienlen.learned:PolicyBot",
+    ("tienlen.rl.vector", "VecGames"): "tienlen.games.tienlen.encoding:VecGames",
+    ("tienlen.rl.vector", "POLICIES"): "tienlen.games.tienlen.encoding:POLICIES",
+    ("tienlen.rl.vector", "GdVecGames"): "tienlen.games.guandan.encoding:GdVecGames",
 }
 #: Modules of deprecated wrappers, kept for two minor releases (0.2.0, issue 34): each lends
 #: the names it had (a warning on first use of each) over what replaced it, and so imports
@@ -77,6 +99,26 @@ FACADES: dict[str, str] = {
     "tienlen.core": "tienlen.games.tienlen.core",
     "tienlen.guandan.core": "tienlen.games.guandan.core",
 }
+
+
+def moved_name(module: str, name: str) -> Any:
+    """The value of ``module.name`` that moved (:data:`MOVED_NAMES`), with one
+    ``DeprecationWarning`` naming its home; AttributeError for any other name, as a module
+    without it would raise. For a module's ``__getattr__``.
+
+    >>> moved_name("tienlen.rl", "nothing")
+    Traceback (most recent call last):
+    ...
+    AttributeError: module 'tienlen.rl' has no attribute 'nothing'
+    """
+    home = MOVED_NAMES.get((module, name))
+    if home is None:
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+    new_module, _, attribute = home.partition(":")
+    # stacklevel 3: this function, the module's __getattr__, then the caller.
+    warnings.warn(f"{module}.{name} is deprecated: use {new_module}.{attribute} (moved in "
+                  "0.2.0)", DeprecationWarning, stacklevel=3)
+    return getattr(importlib.import_module(new_module), attribute)
 
 
 def alias(old: str, new: str, *, deprecated: bool = True) -> None:

@@ -241,17 +241,6 @@ def _vec_cards(a: dict[str, Any]) -> Any:
         v.close()
 
 
-def _gym_vector_step(a: dict[str, Any]) -> Any:
-    from tienlen.rl import TienlenVectorEnv
-    env = TienlenVectorEnv(N, opponents=("greedy",) * 3)
-    try:
-        env.reset(seed=1)
-        obs, reward, terminated, _, info = env.step(a["actions"])
-        return obs["observation"], obs["action_mask"], reward, terminated, info["places"]
-    finally:
-        env.close()
-
-
 def _sb3_first_legal() -> np.ndarray:
     """Each env's first legal action in NativeVecEnv's own first deal (its seed and
     opponents are not _vec()'s, so _first_legal's actions would be refused there)."""
@@ -334,7 +323,7 @@ def _gd_vec_init(a: dict[str, Any]) -> Any:
 
 
 def _gd_gym_vector_step(a: dict[str, Any]) -> Any:
-    from tienlen.rl.guandan_vector import GuandanVectorEnv
+    from tienlen.rl import GuandanVectorEnv
     env = GuandanVectorEnv(N, policies=("greedy",) * 4)
     try:
         env.reset(seed=5)
@@ -427,12 +416,13 @@ RECIPES: dict[str, Recipe] = {
         {"seed": Param(GD_SEEDS, GD_OTHER_SEEDS, bad_valid=True)}, _gd_vec_reset),
     "tienlen._guandan.GdVecGames.step": Recipe(
         {"actions": Param(_gd_first_legal, _const(np.full(N, -1, np.int64)))}, _gd_vec_step),
-    "tienlen.rl.guandan_vector.GuandanVectorEnv.step": Recipe(
+    # One class for every game's vector env (TienlenVectorEnv, GuandanVectorEnv are it with
+    # the game bound): its actions enter through the same vector_actions, checked here on
+    # Guandan's (Tiến Lên's reach it through NativeVecEnv.step_async's recipe and the
+    # core's VecGames.step).
+    "tienlen.rl.vector.NativeVectorEnv.step": Recipe(
         {"actions": Param(_gd_first_legal, _const(np.full(N, -1, np.int64)))},
         _gd_gym_vector_step, needs="gymnasium"),
-    "tienlen.rl.vector.TienlenVectorEnv.step": Recipe(
-        {"actions": Param(_first_legal, _const(np.full(N, -1, np.int64)))}, _gym_vector_step,
-        needs="gymnasium"),
     "tienlen.rl.sb3.NativeVecEnv.step_async": Recipe(
         {"actions": Param(_sb3_first_legal, _const(np.full(N, -1, np.int64)))}, _sb3_step,
         needs="stable_baselines3"),

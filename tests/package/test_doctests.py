@@ -37,7 +37,8 @@ WITHOUT_EXAMPLES = {"tienlen.games.tienlen.core", "tienlen.games.guandan.core", 
                     "tienlen.games", "tienlen.games.tienlen", "tienlen.games.guandan",
                     "tienlen.cli.play", "tienlen.cli.sim", "tienlen.cli.replay", "tienlen.cli.rules",
                     "tienlen.cli.serve", "tienlen.cli.moves", "tienlen.cli.solve",
-                    "tienlen.games.tienlen.results"}
+                    "tienlen.games.tienlen.results",
+                    "tienlen.cli.train"}
 
 
 def _key(test: doctest.DocTest) -> tuple[tuple[str, str], ...]:

@@ -72,7 +72,7 @@ def test_every_error_is_a_tienlen_error_and_a_value_error() -> None:
 
 
 def test_the_rl_envs_refusal_is_the_shared_illegal_action_error() -> None:
-    from tienlen.rl.encoding import IllegalActionError as EnvIllegal
+    from tienlen.rl.common import IllegalActionError as EnvIllegal
 
     error = EnvIllegal("action 9 is outside the action mask")
     assert isinstance(error, IllegalActionError) and error.reason_code == "ILLEGAL_ACTION"

@@ -361,13 +361,14 @@ def test_match_copies_are_equal_and_independent() -> None:
 # ------------------------------------------------------------------------- the RL envs
 
 rl = pytest.importorskip("tienlen.rl")
+from tienlen.games.tienlen.encoding import place_rewards  # noqa: E402
 
 
 @pytest.mark.parametrize("rewards", [5, [None] * 4, [1j] * 4, object()])
 def test_place_rewards_that_are_not_numbers_are_a_value_error(rewards: object) -> None:
     """float(None) inside place_rewards leaked TypeError from every env constructor."""
     with pytest.raises(ValueError, match="rewards"):
-        rl.place_rewards(4, rewards)  # type: ignore[arg-type]
+        place_rewards(4, rewards)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("players", [5, 1, 0, -2, True, "4", 4.0])
@@ -375,8 +376,8 @@ def test_place_rewards_takes_a_player_count(players: object) -> None:
     """place_rewards(5) answered five rewards, 0 or True an empty or one-place table, "4"
     a TypeError: a player count is 2, 3 or 4."""
     with pytest.raises(ValueError, match="players"):
-        rl.place_rewards(players)  # type: ignore[arg-type]
-    assert rl.place_rewards(3) == (2.0, 1.0, 0.0)
+        place_rewards(players)  # type: ignore[arg-type]
+    assert place_rewards(3) == (2.0, 1.0, 0.0)
 
 
 @pytest.mark.parametrize("opponents", [5, None, 1.5, object(), "L1L1"])
@@ -1096,7 +1097,7 @@ def test_policy_bot_refuses_a_policy_that_is_not_one() -> None:
     and True was taken as action 1."""
     from tienlen import Game
     from tienlen.games.tienlen.bots import BotError
-    from tienlen.rl.policy_bot import PolicyBot
+    from tienlen.games.tienlen.learned import PolicyBot
 
     for bad in (5, 1.5, object()):
         with pytest.raises(BotError, match="policy"):
@@ -1287,7 +1288,7 @@ def test_observation_from_view_needs_the_view_of_the_seat_to_act() -> None:
     fit, which was not the reason; of None, AttributeError."""
     from tienlen import Game
     from tienlen.games.tienlen.bots import BotError
-    from tienlen.rl.policy_bot import observation_from_view
+    from tienlen.games.tienlen.learned import observation_from_view
     from tienlen.games.tienlen.rules import Rules
 
     won = Game(4, seed=112, rules=Rules.southern())     # seat 3 holds six pairs

@@ -102,7 +102,8 @@ SHARED = {"tienlen", "tienlen._moved", "tienlen.errors", "tienlen.seeds", "tienl
           "tienlen.tui", "tienlen.tui.common", "tienlen.tui.session", "tienlen.tui.terminal",
           "tienlen.tui.plain",
           "tienlen.arena.lockfile", "tienlen.arena.scale", "tienlen.tui.sim_view", "tienlen.rl",
-          "tienlen.rl.common", "tienlen.rl.spaces", "tienlen.rl.seat_aec"}
+          "tienlen.rl.common", "tienlen.rl.spaces", "tienlen.rl.seat_aec", "tienlen.rl.games",
+          "tienlen.rl.vector", "tienlen.rl.aec", "tienlen.rl.gym_env"}
 
 
 def _is_shared(name: str) -> bool:
@@ -126,8 +127,8 @@ def _is_guandan(name: str) -> bool:
     "import tienlen.games.guandan.arena, tienlen.games.guandan.bots, tienlen.games.guandan.hints",
     # what the Guandan sim loads: its arena, the sim screen, the file and cluster setup
     "import tienlen.games.guandan.cli, tienlen.tui.sim_view, tienlen.arena.scale, tienlen.games.guandan.arena",
-    "import tienlen.rl.guandan_aec, tienlen.rl.guandan_gym, tienlen.rl.guandan_vector",
-    "import tienlen.rl.guandan_dmc",
+    "from tienlen.rl import GuandanAECEnv, GuandanEnv, GuandanVectorEnv, guandan_env",
+    "import tienlen.games.guandan.learned, tienlen.games.guandan.encoding",
 ])
 def test_guandan_loads_no_tienlen_module(statement: str) -> None:
     loaded = loaded_after(statement)
@@ -146,6 +147,8 @@ def test_guandan_loads_no_tienlen_module(statement: str) -> None:
     "from tienlen.table import get_spec; get_spec('tienlen')",
     "import tienlen.games.tienlen.arena, tienlen.games.tienlen.results, tienlen.games.tienlen.hints, tienlen.games.tienlen.bots.search",
     "import tienlen.rl.aec, tienlen.rl.gym_env, tienlen.rl.vector",
+    "from tienlen.rl import TienlenAECEnv, TienlenEnv, TienlenVectorEnv, env, raw_env",
+    "import tienlen.games.tienlen.learned, tienlen.games.tienlen.encoding",
 ])
 def test_tienlen_loads_no_guandan_module(statement: str) -> None:
     loaded = loaded_after(statement)
@@ -159,7 +162,9 @@ def test_the_table_layer_loads_no_game() -> None:
                           "tienlen.tui.plain, tienlen.table.board, "
                           "tienlen.tui.sim_view, "
                           "tienlen.arena.lockfile, tienlen.arena.scale, tienlen.rl, tienlen.rl.common, "
-                          "tienlen.rl.spaces, tienlen.rl.seat_aec")
+                          "tienlen.rl.spaces, tienlen.rl.seat_aec, tienlen.rl.games, "
+                          "tienlen.rl.vector, tienlen.rl.aec, tienlen.rl.gym_env, "
+                          "tienlen.table.encoding")
     assert {m for m in loaded if not _is_shared(m)} == set()
     assert "tienlen.table.spec" in loaded
 

@@ -117,3 +117,15 @@ def test_the_suite_runs_against_the_installed_wheel() -> None:
     files = {str(f) for f in dist.files or ()}
     assert {"tienlen/RULES.md", "tienlen/GUANDAN.md", "tienlen/py.typed"} <= files
     assert any(re.fullmatch(r"tienlen/_core\..*(so|pyd)", f) for f in files)
+
+
+def test_the_train_extra_installs_what_the_training_scripts_import() -> None:
+    """issue 39 #11: ``--plot`` of examples/train_guandan_dmc.py needs matplotlib."""
+    try:
+        import tomllib
+    except ImportError:                      # Python 3.10
+        pytest.skip("tomllib is Python 3.11+")
+    extras = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))[
+        "project"]["optional-dependencies"]
+    names = {re.split(r"[<>=!\[ ]", req, maxsplit=1)[0].lower() for req in extras["train"]}
+    assert {"torch", "sb3-contrib", "matplotlib", "gymnasium", "pettingzoo"} <= names

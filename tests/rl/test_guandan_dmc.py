@@ -100,10 +100,10 @@ def _act(match: Match, t: core.GdTable, a: int) -> None:
 
 def test_a_views_encoding_is_the_envs() -> None:
     """Match(seed) and GdTable(seed) fed the same random actions: at every play decision
-    the acting seat's view encodes (tienlen.rl.guandan_dmc) to the table's observation
+    the acting seat's view encodes (tienlen.games.guandan.learned) to the table's observation
     (in later hands except the match fields a hand's view does not hold) and lists the
     table's action features."""
-    from tienlen.rl.guandan_dmc import view_action_features, view_observation
+    from tienlen.games.guandan.learned import view_action_features, view_observation
 
     match_only = np.zeros(core.GR_OBS_SIZE, bool)
     for name, at, n in core.GR_FIELDS:
@@ -217,3 +217,48 @@ def test_the_committed_checkpoint_loads_and_plays() -> None:
     assert result.games == 2
     with pytest.raises(ValueError, match="not a DMC checkpoint"):
         make_bot(f"dmc:{SCRIPT}")
+
+
+# ---------------------------------------------------------------- bad dmc: specs (issue 39 #8)
+
+def test_a_dmc_spec_that_is_not_a_checkpoint_is_one_clear_line(tmp_path: Path) -> None:
+    """A missing file, a text file and a zip that is not torch's are one ValueError line
+    each, whether or not torch is installed, and never relay torch's advice to load with
+    weights_only=False (it would run code from the file)."""
+    import zipfile
+
+    with pytest.raises(ValueError, match="no DMC checkpoint file"):
+        make_bot(f"dmc:{tmp_path / 'missing.pt'}")
+    with pytest.raises(ValueError, match="not a file torch.save wrote") as text:
+        make_bot(f"dmc:{REPO / 'README.md'}")
+    fake = tmp_path / "fake.pt"
+    with zipfile.ZipFile(fake, "w") as z:
+        z.writestr("data.pkl", b"\x80\x04c__builtin__\neval\nq\x00.")
+    messages = [str(text.value)]
+    if HAVE_TORCH:
+        with pytest.raises(ValueError, match="is not a DMC checkpoint") as zipped:
+            make_bot(f"dmc:{fake}")
+        messages.append(str(zipped.value))
+    for message in messages:
+        assert "\n" not in message and "weights_only" not in message
+
+
+def test_a_dmc_spec_without_torch_says_how_to_get_it(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import zipfile
+
+    fake = tmp_path / "net.pt"
+    with zipfile.ZipFile(fake, "w") as z:
+        z.writestr("data.pkl", b"")
+    monkeypatch.setitem(sys.modules, "torch", None)      # import torch -> ImportError
+    with pytest.raises(ValueError, match=r"need torch.*\[train\]"):
+        make_bot(f"dmc:{fake}")
+
+
+def test_the_cli_refuses_a_bad_dmc_spec_in_one_line() -> None:
+    run = subprocess.run([sys.executable, "-m", "tienlen", "sim", "--game", "guandan",
+                          "--bots", "dmc:README.md,L1", "--hands", "2"], cwd=REPO,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2
+    assert run.stderr.strip().count("\n") == 0 and "not a DMC checkpoint" in run.stderr
+    assert "Traceback" not in run.stderr and "weights_only" not in run.stderr

@@ -497,3 +497,39 @@ def test_vec_settlement_equals_the_match_settlement(double_down: int, limit: int
             hands += 1
             at_ace += 14 in b.levels
     assert hands > 300 and at_ace > 20 and won > 0
+
+
+def test_the_native_mask_is_every_tables_mask_step_after_step() -> None:
+    """GdVecGames(action_mask=True) keeps each row by rewriting only what changed (issue 37):
+    after every step of random play, self-play and native seats mixed, each row is exactly
+    the mask the table's own copy gives, and the array stays read-only."""
+    n = 24
+    v = core.GdVecGames(n, learner_seats=(0, 1), policies=(core.RANDOM,) * 4, seed=9,
+                        action_mask=True, episode="match", max_hands=3)
+    rng = np.random.default_rng(9)
+    assert v.action_mask is not None and not v.action_mask.flags.writeable
+    for _ in range(400):
+        for i in range(n):
+            assert np.array_equal(v.action_mask[i], v.table(i).action_mask())
+        legal, can_pass = v.num_legal.astype(np.int64), v.can_pass.astype(np.int64)
+        v.step((rng.random(n) * (legal + can_pass)).astype(np.int64) + (1 - can_pass))
+    assert core.GdVecGames(2, seed=1).action_mask is None      # not built unless asked
+
+
+def test_legal_features_are_every_tables_list_in_one_call() -> None:
+    n = 12
+    v = core.GdVecGames(n, learner_seats=(0,), policies=(core.RANDOM,) * 4, seed=4)
+    rng = np.random.default_rng(4)
+    for _ in range(60):
+        offsets, ids, cards, reading = v.legal_features()
+        assert offsets.shape == (n + 1,) and offsets[0] == 0 and len(ids) == offsets[-1]
+        for i in range(n):
+            one = v.action_features(i)
+            rows = slice(offsets[i], offsets[i + 1])
+            for whole, part in zip((ids, cards, reading), one):
+                assert np.array_equal(whole[rows], part)
+        legal, can_pass = v.num_legal.astype(np.int64), v.can_pass.astype(np.int64)
+        v.step((rng.random(n) * (legal + can_pass)).astype(np.int64) + (1 - can_pass))
+    v.close()
+    with pytest.raises(ValueError, match="closed"):
+        v.legal_features()

@@ -1,4 +1,4 @@
-"""The Python envelopes of the Guandan RL core (tienlen.rl.guandan_*): PettingZoo's
+"""The Python envelopes of the Guandan RL core (tienlen.rl over the Guandan encoder): PettingZoo's
 api_test and seed_test, Gymnasium's check_env, and each env's rewards and episodes against
 tienlen.guandan.Match fed the same actions."""
 
@@ -16,10 +16,8 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 from tienlen import _guandan  # noqa: E402
 from tienlen.games.guandan.match import Match  # noqa: E402
 from tienlen.rl import IllegalActionError  # noqa: E402
-from tienlen.rl.guandan_aec import GuandanAECEnv, guandan_env  # noqa: E402
-from tienlen.rl.guandan_encoding import GD_NUM_ACTIONS, hand_rewards  # noqa: E402
-from tienlen.rl.guandan_gym import GuandanEnv  # noqa: E402
-from tienlen.rl.guandan_vector import GuandanVectorEnv  # noqa: E402
+from tienlen.games.guandan.encoding import GD_NUM_ACTIONS, hand_rewards  # noqa: E402
+from tienlen.rl import GuandanAECEnv, GuandanEnv, GuandanVectorEnv, guandan_env  # noqa: E402
 
 
 @pytest.mark.parametrize("episode", ["hand", "match"])
@@ -127,3 +125,56 @@ def test_vector_env_is_the_native_env() -> None:
         envs.step(np.full(6, GD_NUM_ACTIONS + 5))
     envs.close()
     envs.close()
+
+
+def test_vector_env_gives_both_action_forms_each_without_the_other() -> None:
+    """issue 37: the fixed 2,048-wide mask (default) and the variable list with action
+    features (action_form="features", no mask built), stepping the same tables."""
+    masked = GuandanVectorEnv(8, policies=("random",) * 4)
+    listed = GuandanVectorEnv(8, policies=("random",) * 4, action_form="features")
+    assert listed.core.games.action_mask is None and "action_mask" not in listed.observation_space
+    om, _ = masked.reset(seed=3)
+    ol, _ = listed.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(150):
+        assert set(ol) == {"observation"} and np.array_equal(om["observation"], ol["observation"])
+        offsets, ids, cards, reading = listed.legal_features()
+        for i in range(8):
+            legal = ids[offsets[i]:offsets[i + 1]]
+            assert np.array_equal(np.flatnonzero(om["action_mask"][i]), legal[legal < GD_NUM_ACTIONS])
+        pick = ids[offsets[:-1] + (rng.random(8) * np.diff(offsets)).astype(np.int64)]
+        om = masked.step(pick)[0]
+        ol = listed.step(pick)[0]
+    with pytest.raises(ValueError, match="action_form"):
+        GuandanVectorEnv(2, action_form="both")
+
+
+def test_vector_env_copy_false_returns_the_cores_read_only_views() -> None:
+    envs = GuandanVectorEnv(4, copy=False)
+    obs, _ = envs.reset(seed=1)
+    assert obs["action_mask"] is envs.core.games.action_mask
+    assert not obs["observation"].flags.writeable
+    obs2 = envs.step(envs.action_space.sample())[0]
+    assert obs2["observation"] is obs["observation"]
+
+
+def test_vector_action_space_samples_legal_actions_and_takes_the_obs_mask() -> None:
+    """issue 39 #4: GuandanVectorEnv.action_space.sample() draws legal actions (as
+    TienlenVectorEnv's does), sample(mask=obs["action_mask"]) works, and a bad mask is a
+    SampleMaskError saying why, not a bare AssertionError."""
+    from tienlen.rl.common import SampleMaskError
+
+    envs = GuandanVectorEnv(16, policies=("random",) * 4)
+    obs, _ = envs.reset(seed=8)
+    envs.action_space.seed(8)
+    for step in range(120):
+        drawn = envs.action_space.sample() if step % 2 else \
+            envs.action_space.sample(mask=obs["action_mask"])
+        assert obs["action_mask"][np.arange(16), drawn].all()
+        obs = envs.step(drawn)[0]              # an illegal id would raise here
+    assert obs["action_mask"][np.arange(16), envs.action_space.sample(
+        mask=obs["action_mask"].astype(bool))].all()
+    for bad in (np.ones((3, GD_NUM_ACTIONS), np.int8), np.ones((16, 5), np.int8),
+                np.full((16, GD_NUM_ACTIONS), 2, np.int8), [1, 2], "mask"):
+        with pytest.raises(SampleMaskError):
+            envs.action_space.sample(mask=bad)

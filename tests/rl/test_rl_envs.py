@@ -24,9 +24,9 @@ pytest.importorskip("gymnasium")
 # TIENLEN_SOAK=1: 100x more seeded games through the encoder comparison.
 SOAK = 100 if os.environ.get("TIENLEN_SOAK") == "1" else 1
 
-from tienlen.rl import FIELDS, NUM_ACTIONS, OBS_SIZE, IllegalActionError, TienlenEnv  # noqa: E402
-from tienlen.rl.policy_bot import PolicyBot, observation_from_view  # noqa: E402
-from tienlen.rl.vector import TienlenVectorEnv, VecGames  # noqa: E402
+from tienlen.games.tienlen.encoding import FIELDS, NUM_ACTIONS, OBS_SIZE, VecGames  # noqa: E402
+from tienlen.games.tienlen.learned import PolicyBot, observation_from_view  # noqa: E402
+from tienlen.rl import IllegalActionError, TienlenEnv, TienlenVectorEnv  # noqa: E402
 
 
 # ---------------------------------------------------------------- an independent encoder
@@ -293,7 +293,7 @@ def test_sample_with_a_bad_mask_raises_a_sample_mask_error_not_a_bare_assertion(
     """Issue 24, item 13: TienlenEnv.action_space.sample(bad_mask) raised Gymnasium's bare
     AssertionError (or a plain ValueError for mask and probability together). Now a
     SampleMaskError (a ValueError) with the reason, and no draw is taken from the space."""
-    from tienlen.rl.encoding import SampleMaskError
+    from tienlen.rl.common import SampleMaskError
 
     env = TienlenEnv(opponents=("L1",))
     env.action_space.seed(3)

@@ -2,7 +2,7 @@
 one-line message and an exit status.
 
 Each subcommand is a module of this package (:mod:`.play`, :mod:`.sim`, :mod:`.replay`,
-:mod:`.moves`, :mod:`.solve`, :mod:`.rules`, :mod:`.serve`) with ``add(subparsers)``; a
+:mod:`.moves`, :mod:`.solve`, :mod:`.rules`, :mod:`.serve`, :mod:`.train`) with ``add(subparsers)``; a
 subcommand takes the game with ``--game`` and asks the registry for it, so no module here
 imports a game.
 
@@ -25,13 +25,13 @@ import os
 import sys
 from collections.abc import Sequence
 
-from tienlen.cli import moves, play, replay, rules, serve, sim, solve
+from tienlen.cli import moves, play, replay, rules, serve, sim, solve, train
 from tienlen.cli.common import EXIT_INTERRUPTED, EXIT_USAGE, PROG
 
 __all__ = ["build_parser", "main"]
 
 # Each module adds one subcommand whose parser sets ``run`` (Namespace -> exit status).
-_SUBCOMMANDS = (play, sim, replay, moves, solve, rules, serve)
+_SUBCOMMANDS = (play, sim, replay, moves, solve, rules, serve, train)
 
 
 def _version() -> str:
@@ -52,6 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
                "  tienlen rules [--game guandan]   read the rules\n"
                "  tienlen sim --bots L2,L1         bots against bots, with statistics\n"
                "  tienlen serve                    the training room in the browser\n"
+               "  tienlen train --out DIR          train a bot by self-play ([train] extra)\n"
                "  tienlen COMMAND --help           one command's options",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

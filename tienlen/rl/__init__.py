@@ -1,65 +1,74 @@
-"""Reinforcement-learning environments on the native core (``pip install "tienlen[rl]"``).
+"""Reinforcement-learning environments on the native cores (``pip install "tienlen[rl]"``),
+written once over a game's encoder (``tienlen/games/<game>/encoding.py``, found through the
+registry: ``get_spec(name).encoder()``).
 
-==========================  ==============================================================
-``env(players=4, ...)``     PettingZoo AEC env, every seat an agent (:mod:`.aec`)
-``TienlenEnv(opponents)``   Gymnasium single-agent env against bots (:mod:`.gym_env`)
-``TienlenVectorEnv(n)``     Gymnasium VectorEnv over N native games (:mod:`.vector`)
-``VecGames(n)``             the raw array API of the vectorised env (``tienlen.games.tienlen.core``)
-``NativeVecEnv(n)``         the native games as a Stable-Baselines3 VecEnv (:mod:`.sb3`)
-``PolicyBot``               a trained MaskablePPO policy as a :class:`~tienlen.games.tienlen.bots.Bot`
-``guandan_env()``           Guandan: PettingZoo AEC env, four agents (:mod:`.guandan_aec`)
-``GuandanEnv()``            Guandan: Gymnasium single-seat env (:mod:`.guandan_gym`)
-``GuandanVectorEnv(n)``     Guandan: Gymnasium VectorEnv over N native tables (:mod:`.guandan_vector`)
-==========================  ==============================================================
+==============================  ==========================================================
+``NativeVectorEnv(game, n)``    Gymnasium VectorEnv over N native games (:mod:`.vector`)
+``NativeEnv(game)``             Gymnasium single-seat env against the game's opponents
+                                (:mod:`.gym_env`)
+``NativeAECEnv(game)``          PettingZoo AEC env, every seat an agent (:mod:`.aec`);
+                                ``make_env(game)`` wraps it in PettingZoo's order check
+``NativeVecEnv(n)``             the native games as a Stable-Baselines3 VecEnv (:mod:`.sb3`)
+``TienlenVectorEnv(n)``,        the same classes with each game bound, taking the game's
+``TienlenEnv(opponents)``,      keywords; ``env()`` / ``raw_env()`` are the default game's
+``TienlenAECEnv``, ``env()``,   (Tiến Lên's) AEC factories, ``guandan_env()`` Guandan's
+``GuandanVectorEnv(n)``,        (:mod:`.games`)
+``GuandanEnv()``,
+``GuandanAECEnv``,
+``guandan_env()``
+==============================  ==========================================================
 
-All of them encode with their game's one native encoder; the layout is in :mod:`.encoding`,
-:mod:`.guandan_encoding` and ``docs/rl.md``. What the envs of every game share (errors,
-argument checks, the masked action space, the AEC env's seats) is in :mod:`.common`,
-:mod:`.spaces` and :mod:`.seat_aec`, which import no game. Every name loads on first use:
-``import tienlen.rl`` loads no game, and a Guandan env none of Tiến Lên's modules.
-Submodules import pettingzoo / gymnasium / torch only when used.
+The layouts are each game's (``tienlen.games.tienlen.encoding``,
+``tienlen.games.guandan.encoding``, ``docs/rl.md``); the trained-policy bots (``ppo:``,
+``dmc:``) are bots of their games (``tienlen.games.<game>.learned``). What the envs of
+every game share (errors, argument checks, the masked action space, the AEC env's seats)
+is in :mod:`.common`, :mod:`.spaces` and :mod:`.seat_aec`, which import no game. Every name
+loads on first use: ``import tienlen.rl`` loads no game, and a Guandan env none of Tiến
+Lên's modules. Submodules import pettingzoo / gymnasium / torch only when used.
 
 >>> import tienlen.rl as rl
->>> rl.OBS_SIZE, rl.NUM_ACTIONS, rl.MAX_LEGAL    # action 0 passes, 1..486 index the moves
-(468, 487, 486)
 >>> env = rl.TienlenEnv(opponents=("L1", "L1", "L1"))
 >>> obs, info = env.reset(seed=2)
 >>> env.step(487)
 Traceback (most recent call last):
 ...
-tienlen.rl.common.IllegalActionError: action 487 is outside the action mask: ...
+tienlen.table.encoding.IllegalActionError: action 487 is outside the action mask: ...
+>>> issubclass(rl.GuandanVectorEnv, rl.NativeVectorEnv)
+True
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["env", "raw_env", "TienlenAECEnv", "TienlenEnv", "VectorObservation", "TienlenVectorEnv", "VecGames",
-           "PolicyBot", "NativeVecEnv", "OBS_SIZE", "NUM_ACTIONS", "MAX_LEGAL", "HISTORY", "FIELDS",
-           "IllegalActionError", "OpponentError", "place_rewards",
-           "guandan_env", "GuandanAECEnv", "GuandanEnv", "GuandanVectorEnv"]
+from .._moved import moved_name
+
+__all__ = ["NativeVectorEnv", "NativeEnv", "NativeAECEnv", "make_env", "NativeVecEnv",
+           "env", "raw_env", "TienlenAECEnv", "TienlenEnv", "VectorObservation",
+           "TienlenVectorEnv", "IllegalActionError", "OpponentError",
+           "guandan_env", "guandan_raw_env", "GuandanAECEnv", "GuandanEnv", "GuandanVectorEnv"]
 
 _LAZY = {
-    "OBS_SIZE": "encoding", "NUM_ACTIONS": "encoding", "MAX_LEGAL": "encoding",
-    "HISTORY": "encoding", "FIELDS": "encoding", "place_rewards": "encoding",
     "IllegalActionError": "common", "OpponentError": "common",
-    "env": "aec", "raw_env": "aec", "TienlenAECEnv": "aec",
-    "TienlenEnv": "gym_env", "VectorObservation": "gym_env",
-    "TienlenVectorEnv": "vector", "VecGames": "vector",
-    "PolicyBot": "policy_bot",
+    "NativeVectorEnv": "vector", "NativeEnv": "gym_env", "VectorObservation": "gym_env",
+    "NativeAECEnv": "aec", "make_env": "aec",
     "NativeVecEnv": "sb3",
-    "guandan_env": "guandan_aec", "GuandanAECEnv": "guandan_aec",
-    "GuandanEnv": "guandan_gym", "GuandanVectorEnv": "guandan_vector",
 }
 
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'tienlen.rl' has no attribute {name!r}")
     import importlib
 
-    return getattr(importlib.import_module(f".{module}", __name__), name)
+    module = _LAZY.get(name)
+    if module is not None:
+        return getattr(importlib.import_module(f".{module}", __name__), name)
+    from .games import env_name
+
+    found = env_name(name)
+    if found is None:
+        return moved_name(__name__, name)
+    kind = {"vector": "vector", "single": "gym_env"}.get(found[1], "aec")
+    return getattr(importlib.import_module(f".{kind}", __name__), name)
 
 
 def __dir__() -> list[str]:

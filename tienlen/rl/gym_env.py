@@ -1,4 +1,12 @@
-"""The Gymnasium single-agent env: the learner's seat against bots.
+"""The Gymnasium single-agent env of every game: the learner's seat against the game's
+opponents, written once over a game's encoder.
+
+:class:`NativeEnv` takes the game by name; ``TienlenEnv`` (opponents: bots of any level) and
+``GuandanEnv`` (partner and opponents: the core's native policies) are the same class with
+the game bound (:mod:`tienlen.rl.games`). The game's encoder (``Single``) deals an episode
+and plays the other seats; this module keeps Gymnasium's conventions: seeds, the masked
+action space (a sample is a legal action), ``ResetNeeded``, render modes, and what an
+unmasked action does (``illegal_action``).
 
 >>> from tienlen.rl import TienlenEnv
 >>> env = TienlenEnv(opponents=("L1", "L1", "L1"))
@@ -10,231 +18,180 @@
 ...     obs, reward, done, truncated, info = env.step(int(obs["action_mask"].argmax()))
 >>> info["place"] in (1, 2, 3, 4), reward == 4 - info["place"]
 (True, True)
+>>> from tienlen.rl import GuandanEnv
+>>> env = GuandanEnv(partner="greedy", opponents=("random", "random"))
+>>> obs, info = env.reset(seed=4)
+>>> obs["observation"].shape, info["seat"], info["phase"]
+((747,), 0, 'play')
+>>> done = False
+>>> while not done:
+...     obs, reward, done, truncated, info = env.step(env.action_space.sample())
+>>> abs(reward) in (1.0, 2.0, 3.0), sorted(info["places"])     # +-levels gained, 0-based places
+(True, [0, 1, 2, 3])
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import inspect
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from .. import _core
-from tienlen.games.tienlen.bots import Bot, make_bot
-from tienlen.games.tienlen.cards import Cards
-from tienlen.games.tienlen.actions import PASS, _PassType
-from tienlen.games.tienlen.game import Game
-from tienlen.games.tienlen.rules import Rules
-from ..seeds import check_seed, mix
-from .common import (IllegalActionError, OpponentError, check_render_mode, flag_arg,
-                     opponents_arg)
-from .encoding import (NUM_ACTIONS, check_action, deal_with_a_decision, observation_space,
-                       place_rewards, rules_arg)
+from .._moved import moved_name
+from ..seeds import check_seed
+from ..table.encoding import IllegalActionError, check_render_mode
+from .games import bind_signature, encoder, env_name, made
 # The masked action space is every game's; its names stay importable from here.
-from .spaces import MaskedDiscrete, SampledAction, next_epoch, _pick
+from .spaces import MaskedDiscrete, SampledAction, _pick, next_epoch
 
-__all__ = ["TienlenEnv", "MaskedDiscrete", "SampledAction", "VectorObservation"]
+__all__ = ["NativeEnv", "MaskedDiscrete", "SampledAction", "VectorObservation"]
 
 
-class TienlenEnv(gymnasium.Env):
-    """One hand per episode from the learner's seat; every other seat is played by a bot.
+def _box(spec: tuple[Any, Any, tuple[int, ...], Any]) -> spaces.Box:
+    low, high, shape, dtype = spec
+    return spaces.Box(low, high, shape, dtype)
 
-    ``opponents``: one entry per other seat, in turn order after the learner: a level name
-    (``"random"``, ``"L1"``, ``"L2"``, ``"L3"``), rebuilt with seeds derived from the reset
-    seed, or a :class:`~tienlen.games.tienlen.bots.Bot` instance, used as given. The player count is
-    ``len(opponents) + 1``. Observations are dicts (see :mod:`tienlen.rl.encoding`); action 0
-    passes and action a plays the a-th move of the core's legal list. The episode ends
-    when the learner goes out or the hand ends, with the reward of its place (``rewards``,
-    default R10.2 points) and ``info["place"]`` (1 = first out). An action outside the mask
-    raises :class:`~tienlen.rl.common.IllegalActionError` and changes nothing; with
-    ``illegal_action="terminate"`` it instead ends the episode (the game untouched) with a
-    reward one below the last place's and ``info["illegal_action"] = True``, the
-    convention of PettingZoo's TerminateIllegalWrapper, for tools that send unmasked
-    actions. :meth:`action_masks` serves sb3-contrib's MaskablePPO.
+
+class NativeEnv(gymnasium.Env):
+    """Episodes of ``game`` from the learner's seat, the other seats played by the game's
+    opponents, with the game's keywords (``options``: see its ``*Env``).
+
+    Observations are dicts (the encoded view, its int8 ``action_mask``, the game's extras).
+    An action outside the mask raises :class:`~tienlen.rl.common.IllegalActionError` and
+    changes nothing; with ``illegal_action="terminate"`` it instead ends the episode (the
+    game untouched) with a reward below any the game gives and ``info["illegal_action"] =
+    True``, the convention of PettingZoo's TerminateIllegalWrapper, for tools that send
+    unmasked actions. :meth:`action_masks` serves sb3-contrib's MaskablePPO.
     """
 
     metadata = {"render_modes": ["ansi", "human"]}
+    game_name: str | None = None
 
-    def __init__(self, opponents: Sequence[str | Bot] = ("L2", "L2", "L2"), *,
-                 rules: Rules | str | None = None, learner_seat: int = 0,
-                 rewards: Sequence[float] | None = None, legal_actions: bool = True,
-                 illegal_action: str = "raise", render_mode: str | None = None) -> None:
+    def __init__(self, game: str, *args: Any, illegal_action: str = "raise",
+                 render_mode: str | None = None, **options: Any) -> None:
         super().__init__()
         if illegal_action not in ("raise", "terminate"):
             raise ValueError(f"illegal_action must be 'raise' or 'terminate'; got {illegal_action!r}")
         self.illegal_action = illegal_action
-        opponents = opponents_arg(opponents)
-        if not 1 <= len(opponents) <= 3:
-            raise ValueError(f"opponents must name 1 to 3 bots; got {len(opponents)}")
-        for o in opponents:
-            if not isinstance(o, (str, Bot)):
-                raise ValueError(f"an opponent is a level name or a Bot; got {o!r}")
-            if isinstance(o, str):
-                make_bot(o, seed=0)          # refuses unknown levels now, not at reset
-        self.players = len(opponents) + 1
-        if type(learner_seat) is not int or not 0 <= learner_seat < self.players:
-            raise ValueError(f"learner_seat must be a seat 0..{self.players - 1}; got {learner_seat!r}")
-        rules = rules_arg(rules)
+        self.seat_adapter = encoder(game).single(*args, **options)
+        self._exposed = frozenset(type(self.seat_adapter).exposed)
         check_render_mode(render_mode)
         self.render_mode = render_mode
-        self.rules = rules
-        self.learner_seat = learner_seat
-        self.opponent_specs = opponents
-        self.place_rewards = place_rewards(self.players, rewards)
-        self.legal_actions = flag_arg(legal_actions, "legal_actions")
-        self.observation_space = observation_space(self.legal_actions)
+        self.learner_seat: int = self.seat_adapter.learner_seat
+        self.observation_space = spaces.Dict(
+            {k: _box(v) for k, v in self.seat_adapter.spaces.items()})
         self._epoch = next_epoch()       # renewed by every reset and step (SampledAction)
-        self.action_space = MaskedDiscrete(NUM_ACTIONS, self._current_mask,
+        self.action_space = MaskedDiscrete(self.seat_adapter.num_actions, self._current_mask,
                                            epoch_source=lambda: self._epoch)
-        self.game = _core.RLGame(self.players, rules.flags)
-        self._table: Game | None = None
-        self._bots: dict[int, Bot] = {}
-        self._seat_of_opponent = [(learner_seat + 1 + k) % self.players
-                                  for k in range(len(opponents))]
+
+    def __getattr__(self, name: str) -> Any:
+        # The game's own attributes (TienlenEnv.game, GuandanEnv.table ...).
+        if name.startswith("__") or name in ("seat_adapter", "_exposed"):
+            raise AttributeError(name)
+        if name in self._exposed:
+            return getattr(self.seat_adapter, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    @classmethod
+    def named_class(cls, game: str, enc: Any) -> type[NativeEnv]:
+        """The class ``<Title>Env``: this class with ``game`` bound."""
+
+        def __init__(self: NativeEnv, *args: Any, illegal_action: str = "raise",
+                     render_mode: str | None = None, **options: Any) -> None:
+            NativeEnv.__init__(self, game, *args, illegal_action=illegal_action,
+                               render_mode=render_mode, **options)
+
+        bind_signature(__init__, enc.single.__init__, ("illegal_action", "raise"),
+                       ("render_mode", None))
+        doc = (f"{enc.title} from one seat, as a Gymnasium env: :class:`NativeEnv` with the "
+               f"game bound.\n\n{inspect.cleandoc(enc.single.__doc__ or '')}")
+        return type(f"{enc.title}Env", (cls,),
+                    {"__init__": __init__, "game_name": game, "__doc__": doc,
+                     "__module__": "tienlen.rl.gym_env"})
 
     # -- Gymnasium API ---------------------------------------------------------------
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        """Deal a hand. With ``seed``, the deal is ``tienlen.games.tienlen.core.deal(seed, players)`` and
-        level-named bots are rebuilt with seeds derived from it. A deal won at once (R11.3)
-        is skipped for the next one of a stream from the seed
-        (:func:`~tienlen.rl.encoding.deal_with_a_decision`): an episode always has a
-        decision."""
+        """Start an episode. With ``seed``, the game's episode of that seed (a deal, or a
+        match) and, for opponents rebuilt per episode, their seeds derived from it; without,
+        the next of the env's own stream (the game's ``Single`` says which)."""
         # Checked first: Gymnasium's own check raises its Error (not a ValueError) for a
         # float or a negative seed.
         if seed is not None:
             check_seed(seed, or_none=True)
         super().reset(seed=seed)
-        deal_seed = seed if seed is not None else int(self.np_random.integers(1 << 63))
         self._epoch = next_epoch()
-        deal_seed = deal_with_a_decision(self.game, deal_seed)
-        self._table = Game.from_hands(self.game.hands, rules=self.rules)
-        self._bots = {}
-        for k, spec in enumerate(self.opponent_specs):
-            seat = self._seat_of_opponent[k]
-            self._bots[seat] = (make_bot(spec, seed=mix(deal_seed, seat))
-                                if isinstance(spec, str) else spec)
-        self._play_opponents()
-        return self._observation(), {"seat": self.learner_seat}
+        info = self.seat_adapter.restart(seed, lambda: int(self.np_random.integers(1 << 63)))
+        return self.seat_adapter.observation(), info
 
     def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
-        if self._table is None:
+        s = self.seat_adapter
+        if not s.started:
             raise gymnasium.error.ResetNeeded("call reset() before step() (and after an episode ends)")
-        if self._done():
+        if s.done:
             raise gymnasium.error.ResetNeeded("the episode is over: call reset()")
-        if (isinstance(action, SampledAction) and action.epoch != self._epoch
-                and self.game.turn == self.learner_seat):
-            action = _pick(self.game.action_mask(), action.draw)   # drawn before we moved on
+        if isinstance(action, SampledAction) and action.epoch != self._epoch:
+            action = _pick(s.mask(), action.draw)        # drawn before we moved on
         try:
-            a = check_action(self.game, action)
+            a = s.check(action)
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
-            self._table = None            # the episode is over; the next call must reset
-            return (self._observation(), min(self.place_rewards) - 1.0, True, False,
-                    {"illegal_action": True})
-        mask = self.game.action_mask_of(a)
+            s.abandon()            # the episode is over; the next call must reset
+            return s.observation(), s.illegal_reward, True, False, {"illegal_action": True}
         self._epoch = next_epoch()
-        self.game.step(a)
-        self._table.apply_unchecked(PASS if mask == 0 else mask)
-        if not self._done():
-            self._play_opponents()
-        obs = self._observation()
-        if self._done():
-            place = self.game.finished.index(self.learner_seat)
-            return obs, self.place_rewards[place], True, False, {"place": place + 1}
-        return obs, 0.0, False, False, {}
+        reward, terminated, truncated, info = s.step(a)
+        return s.observation(), reward, terminated, truncated, info
 
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        state = self.game.state()
-        from tienlen.games.tienlen.cards import Cards
-
-        lines = [f"seat {s}{' (learner)' if s == self.learner_seat else ''}: "
-                 f"{Cards(h) if s == self.learner_seat else f'{h.bit_count()} cards'}"
-                 for s, h in enumerate(self.game.hands)]
-        lines.append(f"pile: {Cards(state.pile_mask)}" if state.pile_mask else "pile: empty")
-        text = "\n".join(lines)
+        text: str = self.seat_adapter.text()
         if self.render_mode == "human":
             print(text)
             return None
         return text
 
     def close(self) -> None:
-        """Drop the table; idempotent."""
-        self._table = None
-        self._bots = {}
+        """End the episode; idempotent."""
+        self.seat_adapter.abandon()
 
     # -- masks -----------------------------------------------------------------------
 
     def action_masks(self) -> np.ndarray:
         """The current action mask as bool (what sb3-contrib's MaskablePPO asks for)."""
-        return self.game.action_mask().astype(bool)
+        return self.seat_adapter.observation()["action_mask"].astype(bool)  # type: ignore[no-any-return]
 
-    def _current_mask(self) -> np.ndarray | None:
-        if self._table is None or self._done():
-            return None
-        return self.game.action_mask()
-
-    # -- internals -------------------------------------------------------------------
-
-    def _done(self) -> bool:
-        return self.game.is_over or self.game.hands[self.learner_seat] == 0
-
-    def _play_opponents(self) -> None:
-        """Let the bots act until it is the learner's turn or the hand is over. A bot that
-        fails (raises, or answers with what is not a legal move) ends the episode: the
-        learner's action already stood, and stepping on would have the learner act for
-        the bot's seat, so nothing goes on until :meth:`reset`."""
-        game, table = self.game, self._table
-        assert table is not None
-        try:
-            while not game.is_over and game.turn != self.learner_seat:
-                seat = game.turn
-                bot = self._bots[seat]
-                who = f"the opponent at seat {seat} ({bot.name})"
-                try:
-                    move = bot.choose(table.view(seat))
-                except Exception as error:
-                    raise OpponentError(f"{who} raised {type(error).__name__}: "
-                                        f"{error}") from error
-                if not isinstance(move, (Cards, _PassType)):
-                    # Any other answer (text, None, a mask) used to be taken as a pass.
-                    raise OpponentError(f"{who} answered {move!r:.80}: a move is Cards "
-                                        "or PASS")
-                try:
-                    game.play_mask(move.mask if isinstance(move, Cards) else 0)   # checked
-                except ValueError as error:
-                    raise OpponentError(f"{who} made an illegal move {move}: {error}") from error
-                table.apply_unchecked(move)
-        except BaseException:
-            self._table = None    # Ctrl-C inside a bot too: this hand is over
-            raise
+    def action_features(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The learner's variable legal-action list (ids, cards, reading; docs/rl.md),
+        where the game lists one."""
+        features = getattr(self.seat_adapter, "action_features", None)
+        if features is None:
+            raise AttributeError(f"{type(self).__name__} lists no action features")
+        return features()  # type: ignore[no-any-return]
 
     def _observation(self) -> dict[str, np.ndarray]:
-        g = self.game
-        mine = g.turn == self.learner_seat
-        obs = {"observation": g.observe(self.learner_seat),
-               "action_mask": g.action_mask() if mine else np.zeros(NUM_ACTIONS, np.int8)}
-        if self.legal_actions:
-            obs["legal_actions"] = (g.legal_action_cards() if mine
-                                    else np.zeros((NUM_ACTIONS, 52), np.int8))
-        return obs
+        return self.seat_adapter.observation()  # type: ignore[no-any-return]
+
+    def _current_mask(self) -> np.ndarray | None:
+        s = self.seat_adapter
+        if not s.started or s.done:
+            return None
+        return s.mask()  # type: ignore[no-any-return]
 
 
 class VectorObservation(gymnasium.ObservationWrapper):
-    """Only the ``observation`` vector of a :class:`TienlenEnv` (a Box), with the mask still
+    """Only the ``observation`` vector of a :class:`NativeEnv` (a Box), with the mask still
     served by :meth:`action_masks`: the shape sb3-contrib's MaskablePPO ``MlpPolicy`` takes.
     """
 
-    def __init__(self, env: TienlenEnv) -> None:
+    def __init__(self, env: NativeEnv) -> None:
         super().__init__(env)
         space = env.observation_space
-        assert isinstance(space, spaces.Dict)  # TienlenEnv's observations are a Dict
+        assert isinstance(space, spaces.Dict)  # NativeEnv's observations are a Dict
         self.observation_space = space["observation"]
 
     def observation(self, observation: dict[str, np.ndarray]) -> np.ndarray:
@@ -242,5 +199,12 @@ class VectorObservation(gymnasium.ObservationWrapper):
 
     def action_masks(self) -> np.ndarray:
         env = self.env.unwrapped
-        assert isinstance(env, TienlenEnv)  # __init__ wraps a TienlenEnv
+        assert isinstance(env, NativeEnv)  # __init__ wraps a NativeEnv
         return env.action_masks()
+
+
+def __getattr__(name: str) -> Any:
+    found = env_name(name)
+    if found is not None and found[1] == "single":
+        return made(name, lambda: NativeEnv.named_class(found[0], encoder(found[0])))
+    return moved_name(__name__, name)

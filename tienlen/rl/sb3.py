@@ -1,10 +1,11 @@
-"""The native vectorised env as a Stable-Baselines3 ``VecEnv`` (needs ``stable-baselines3``,
-in the ``[train]`` extra), so that sb3-contrib's MaskablePPO can train on N native games.
+"""The native vectorised env of any game as a Stable-Baselines3 ``VecEnv`` (needs
+``stable-baselines3``, in the ``[train]`` extra), so that sb3-contrib's MaskablePPO can
+train on N native games.
 
-Observations are the encoder's uint8 vectors (``tienlen.rl.encoding.observation_box``),
-actions ``Discrete(487)``; ``env_method("action_masks")`` gives the masks MaskablePPO
-applies. A finished game is dealt afresh in the same step (SB3's own convention); its
-``info`` holds ``place`` (1 = first out).
+Observations are the game's encoder's uint8 vectors, actions ``Discrete(A)`` (487 for Tiến
+Lên, the default game; ``game="guandan"``: 2048); ``env_method("action_masks")`` gives the
+masks MaskablePPO applies. A finished episode is followed at once by the next in the same
+step (SB3's own convention); its ``info`` holds seat 0's ``place`` (1 = first out).
 
 Two games, the learner passing whenever it may and otherwise playing its first legal
 action, until one of them ends:
@@ -52,10 +53,8 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
-from .. import _core
-from .common import opponents_arg
-from .encoding import NUM_ACTIONS, observation_box, place_rewards, threads_arg
-from .vector import _policy
+from ..table.encoding import threads_arg, vector_seeds
+from .games import DEFAULT_GAME, encoder
 
 __all__ = ["NativeVecEnv"]
 
@@ -63,26 +62,37 @@ __all__ = ["NativeVecEnv"]
 # stable-baselines3 is an optional extra: where it is absent VecEnv is Any to mypy, which
 # cannot check a class built on it (where it is installed the ignore is unused).
 class NativeVecEnv(VecEnv):  # type: ignore[misc, unused-ignore]
-    """``num_envs`` native games, the learner at seat 0 against native ``opponents``."""
+    """``num_envs`` native games of ``game``, the learner at seat 0 against native
+    opponents: Tiến Lên's ``opponents`` (default three ``"greedy"``), or the game's own
+    keywords (``options``, as its ``*VectorEnv`` takes them)."""
 
-    def __init__(self, num_envs: int, opponents: Sequence[str] = ("greedy",) * 3, *,
-                 rewards: Sequence[float] | None = None, seed: int = 0, threads: int = 1) -> None:
-        opponents = opponents_arg(opponents)
-        players = len(opponents) + 1
-        self.games: _core.VecGames = _core.VecGames(num_envs, players=players,
-                                    opponents=tuple(_policy(o) for o in opponents),
-                                    rewards=place_rewards(players, rewards), seed=seed,
-                                    final_obs=True)
-        self.threads = threads_arg(threads)
-        self._base_seed = seed
+    def __init__(self, num_envs: int, opponents: Sequence[str] | None = None, *,
+                 game: str = DEFAULT_GAME, seed: int = 0, threads: int = 1,
+                 **options: Any) -> None:
+        enc = encoder(game)
+        if opponents is not None:
+            options["opponents"] = opponents
+        elif game == DEFAULT_GAME:
+            options.setdefault("opponents", ("greedy",) * 3)
+        self.core = enc.vector(num_envs, **options)
+        self.threads = threads_arg(threads, enc.max_threads)
+        self._base_seed = vector_seeds(seed)
+        self.core.reset(self._base_seed)
         self._actions = np.zeros(num_envs, np.int64)
-        super().__init__(num_envs, observation_box(), spaces.Discrete(NUM_ACTIONS))
+        low, high, shape, dtype = self.core.spaces["observation"]
+        super().__init__(num_envs, spaces.Box(low, high, shape, dtype),
+                         spaces.Discrete(enc.num_actions))
+
+    @property
+    def games(self) -> Any:
+        """The game's native vectorised core (Tiến Lên: ``VecGames``)."""
+        return self.core.games
 
     def reset(self) -> np.ndarray:
         seeds = [s for s in self._seeds if s is not None] if self._seeds else []
-        self.games.reset(int(seeds[0]) if seeds else self._base_seed)
+        self.core.reset(vector_seeds(int(seeds[0])) if seeds else self._base_seed)
         self._reset_seeds()
-        obs: np.ndarray = self.games.obs.copy()
+        obs: np.ndarray = self.core.arrays()["observation"].copy()
         return obs
 
     def step_async(self, actions: np.ndarray) -> None:
@@ -95,23 +105,25 @@ class NativeVecEnv(VecEnv):  # type: ignore[misc, unused-ignore]
         self._actions = np.ascontiguousarray(actions, dtype=np.int64).reshape(self.num_envs)
 
     def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
-        g = self.games
-        g.step(self._actions, self.threads)
-        obs, reward, done = g.obs.copy(), g.reward.copy(), g.terminated.copy()
+        c = self.core
+        c.step(self._actions, self.threads)
+        obs, reward = c.arrays()["observation"].copy(), c.reward.copy()
+        done = c.terminated | c.truncated
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        assert g.final_obs is not None  # built with final_obs=True
-        for i in np.flatnonzero(done):
-            # SB3's convention: the observation the episode ended on (obs[i] is already the
-            # next deal's).
-            infos[i] = {"place": int(g.places[i, 0]) + 1,
-                        "terminal_observation": g.final_obs[i].copy()}
+        if done.any():
+            places = c.info()["places"]
+            for i in np.flatnonzero(done):
+                # SB3's convention: the observation the episode ended on (obs[i] is already
+                # the next episode's).
+                infos[i] = {"place": int(places[i, 0]) + 1,
+                            "terminal_observation": c.final_observation(int(i)).copy()}
         return obs, reward, done, infos
 
     def action_masks(self) -> np.ndarray:
-        return self.games.action_mask.astype(bool)
+        return self.core.mask.astype(bool)  # type: ignore[no-any-return]
 
     def close(self) -> None:
-        self.games.close()
+        self.core.close()
 
     def has_attr(self, attr_name: str) -> bool:
         return attr_name == "action_masks"

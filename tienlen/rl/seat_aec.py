@@ -4,17 +4,17 @@ modes and ``close``. :class:`~tienlen.rl.aec.TienlenAECEnv` and
 :class:`~tienlen.rl.guandan_aec.GuandanAECEnv` add their game: reset, observe, the step's
 rewards, the board's text.
 
->>> from tienlen.rl.guandan_aec import GuandanAECEnv
+>>> from tienlen.rl import GuandanAECEnv
 >>> e = GuandanAECEnv()
 >>> e.step(0)
 Traceback (most recent call last):
 ...
-tienlen.rl.common.EnvStateError: call reset() before step()
+tienlen.table.encoding.EnvStateError: call reset() before step()
 >>> e.reset(seed=1)
 >>> e.observe("player_9")
 Traceback (most recent call last):
 ...
-tienlen.rl.common.UnknownAgentError: "no agent 'player_9' (agents: player_0, player_1, player_2, player_3)"
+tienlen.table.encoding.UnknownAgentError: "no agent 'player_9' (agents: player_0, player_1, player_2, player_3)"
 """
 
 from __future__ import annotations

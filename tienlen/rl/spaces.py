@@ -75,7 +75,7 @@ class MaskedDiscrete(spaces.Discrete):
     >>> space.sample(mask=np.ones(487, bool))
     Traceback (most recent call last):
     ...
-    tienlen.rl.common.SampleMaskError: mask must be a numpy array of dtype int8 and shape (487,); got bool (487,)
+    tienlen.table.encoding.SampleMaskError: mask must be a numpy array of dtype int8 and shape (487,); got bool (487,)
     """
 
     def __init__(self, n: int, mask_source: Any = None, seed: int | None = None,

@@ -1,9 +1,13 @@
-"""The native vectorised env: N hands stepped in C, as a ``gymnasium.vector.VectorEnv``.
+"""The native vectorised env of every game: N games stepped in C, as a
+``gymnasium.vector.VectorEnv``, written once over a game's encoder.
 
-The raw array API is :class:`tienlen.games.tienlen.core.VecGames` (re-exported here): it writes
-observations, masks, rewards and flags into arrays it owns, with no Python per env. This
-module wraps it in Gymnasium's vector API (same-step autoreset: a finished game's reward and
-``terminated`` flag come with the first observation of the next deal).
+:class:`NativeVectorEnv` takes the game by name (``NativeVectorEnv("guandan", 1024,
+policies=...)``); ``TienlenVectorEnv`` and ``GuandanVectorEnv`` are the same class with the
+game bound (:mod:`tienlen.rl.games`), each taking its game's keywords. The game's encoder
+(``tienlen/games/<game>/encoding.py``: ``Vector``) owns the native arrays; this module
+adds Gymnasium's vector API (same-step autoreset: a finished episode's reward and
+``terminated`` flag come with the first observation of the next one, and
+``info["final_obs"]`` holds what it ended on).
 
 >>> import numpy as np
 >>> from tienlen.rl import TienlenVectorEnv
@@ -16,10 +20,17 @@ module wraps it in Gymnasium's vector API (same-step autoreset: a finished game'
 >>> reward.dtype.name, terminated.shape
 ('float32', (8,))
 >>> envs.close(); envs.close()                             # idempotent
+>>> g = NativeVectorEnv("guandan", 4, policies=("greedy",) * 4)
+>>> obs, info = g.reset(seed=1)
+>>> obs["observation"].shape, obs["action_mask"].shape, type(g).__name__
+((4, 747), (4, 2048), 'NativeVectorEnv')
+>>> g.step(obs["action_mask"].argmax(axis=1))[1].dtype.name
+'float32'
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,177 +39,237 @@ import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from .. import _core
-from tienlen.games.tienlen.rules import Rules
-from ..seeds import check_players
-from .common import (IllegalActionError, flag_arg, native_policy, num_envs_arg, opponents_arg,
-                     _same_step_final_info, vector_actions, vector_seeds)
-from .encoding import NUM_ACTIONS, observation_box, place_rewards, rules_arg, threads_arg
+from .._moved import moved_name
+from ..table.encoding import (SampleMaskError, _same_step_final_info, flag_arg, threads_arg,
+                              vector_actions, vector_seeds)
+from .games import bind_signature, encoder, env_name, made
 
-__all__ = ["TienlenVectorEnv", "MaskedMultiDiscrete", "VecGames", "POLICIES"]
-
-VecGames = _core.VecGames
-
-#: Native opponent policies by name.
-POLICIES: dict[str, int] = {"random": _core.RANDOM, "greedy": _core.GREEDY, "plan": _core.PLAN}
-
-
-def _policy(spec: str | int) -> int:
-    return native_policy(spec, POLICIES, "a native opponent")
+__all__ = ["NativeVectorEnv", "MaskedMultiDiscrete"]
 
 
 class MaskedMultiDiscrete(spaces.MultiDiscrete):
-    """``MultiDiscrete([487] * N)`` whose :meth:`sample` without a mask draws, for each env,
-    among the actions legal *now* (uniformly, from the space's own seeded generator), as
-    :class:`~tienlen.rl.gym_env.MaskedDiscrete` does for one env: a random baseline or a
-    generic tool that samples the space takes legal actions. ``sample(mask=...)`` takes
-    Gymnasium's form, a tuple of one int8 mask per env, or the (N, 487) ``action_mask`` array
-    of an observation."""
+    """``MultiDiscrete([A] * N)`` (A: the game's action count) whose :meth:`sample` without a
+    mask draws, for each env, among the actions legal *now* (uniformly, from the space's
+    own seeded generator), as :class:`~tienlen.rl.spaces.MaskedDiscrete` does for one env:
+    a random baseline or a generic tool that samples the space takes legal actions.
+    ``sample(mask=...)`` takes Gymnasium's form, a tuple of one int8 mask per env, or the
+    (N, A) ``action_mask`` array of an observation (bool too); a mask or probability
+    Gymnasium would refuse with a bare ``AssertionError`` raises
+    :class:`~tienlen.rl.common.SampleMaskError` saying why.
 
-    def __init__(self, num_envs: int, mask_source: Any = None, seed: int | None = None) -> None:
-        super().__init__(np.full(num_envs, NUM_ACTIONS), seed=seed)
+    >>> space = MaskedMultiDiscrete(2, 4)
+    >>> space.sample(mask=np.array([[0, 1, 0, 0], [0, 0, 0, 1]], np.int8)).tolist()
+    [1, 3]
+    >>> space.sample(mask=np.ones((3, 4), np.int8))
+    Traceback (most recent call last):
+    ...
+    tienlen.table.encoding.SampleMaskError: mask must be an (2, 4) array or 2 arrays of shape (4,), of dtype int8; got int8 (3, 4)
+    """
+
+    def __init__(self, num_envs: int, num_actions: int, mask_source: Any = None,
+                 seed: int | None = None) -> None:
+        super().__init__(np.full(num_envs, num_actions), seed=seed)
         self._mask_source = mask_source
 
     def sample(self, mask: Any = None, probability: Any = None) -> npt.NDArray[np.int64]:
         if mask is None and probability is None and self._mask_source is not None:
             mask = self._mask_source()
-        if isinstance(mask, np.ndarray):
-            # the rows of an (N, 487) array: Gymnasium's tuple of per-env masks
-            mask = tuple(np.asarray(mask, dtype=np.int8))
+        if mask is not None and probability is not None:
+            raise SampleMaskError("give a mask or a probability, not both")
+        if mask is not None:
+            mask = self._rows(mask, "mask", np.int8)
+            if not all(((m == 0) | (m == 1)).all() for m in mask):
+                raise SampleMaskError("mask values must be 0 or 1 (1: a legal action)")
+        if probability is not None:
+            probability = self._rows(probability, "probability", np.float64)
+            if not all(np.isfinite(p).all() and (p >= 0).all() and np.isclose(p.sum(), 1)
+                       for p in probability):
+                raise SampleMaskError("each env's probability values must be >= 0 and sum to 1")
         result: npt.NDArray[np.int64] = super().sample(mask=mask, probability=probability)
         return result
+
+    def _rows(self, value: Any, name: str, dtype: type[np.generic]) -> tuple[np.ndarray, ...]:
+        """``sample``'s mask or probability as Gymnasium's tuple of one row per env: from the
+        (N, A) array of an observation (a bool mask too) or a tuple of N rows, each checked
+        as Gymnasium checks it (which raises a bare AssertionError): SampleMaskError
+        instead, with the reason. Nothing is drawn from a refused one."""
+        n, width = len(self.nvec), int(self.nvec[0])
+        want = f"an ({n}, {width}) array or {n} arrays of shape ({width},), of dtype " \
+               f"{np.dtype(dtype).name}"
+        if isinstance(value, np.ndarray):
+            array = np.asarray(value)
+            if array.shape != (n, width) or not (array.dtype == dtype or (
+                    dtype is np.int8 and array.dtype == np.bool_)):
+                raise SampleMaskError(f"{name} must be {want}; got {array.dtype} {array.shape}")
+            return tuple(array.astype(dtype, copy=False))
+        if isinstance(value, (tuple, list)) and len(value) == n and all(
+                isinstance(row, np.ndarray) and np.asarray(row).shape == (width,)
+                and np.asarray(row).dtype == dtype for row in value):
+            return tuple(np.asarray(row) for row in value)
+        raise SampleMaskError(f"{name} must be {want}; got {type(value).__name__}")
 
     def __reduce__(self) -> tuple[type[spaces.MultiDiscrete], tuple[np.ndarray]]:
         # Pickles (as in a saved policy) as the plain MultiDiscrete: the env link is not data.
         return (spaces.MultiDiscrete, (self.nvec.copy(),))
 
 
-class TienlenVectorEnv(VectorEnv):
-    """``num_envs`` hands stepped natively (GIL released), for a learner at ``learner_seat``
-    against native ``opponents`` (``"random"``, ``"greedy"`` or ``"plan"`` per other seat)
-    or, with ``opponents=None``, self-play: the observation is then for the seat to act
-    (``info["seat"]``) and the reward is that of the seat that just acted.
+def _box(spec: tuple[Any, Any, tuple[int, ...], Any], rows: int | None = None) -> spaces.Box:
+    low, high, shape, dtype = spec
+    if rows is None:
+        return spaces.Box(low, high, shape, dtype)
+    full = (rows,) + shape
+    return spaces.Box(np.broadcast_to(low, full), np.broadcast_to(high, full), full, dtype)
 
-    Observations: ``{"observation": uint8 (N, 468), "action_mask": int8 (N, 487)}`` and, with
-    ``legal_masks=True``, ``"legal_moves"``: uint64 (N, 486) card masks of actions 1..486.
-    Where an episode ended, ``info["final_obs"]`` and ``info["final_info"]`` hold what it
-    ended on, as Gymnasium's ``SyncVectorEnv`` gives them in same-step autoreset.
-    The returned arrays are copies unless ``copy=False`` (then they are read-only views the
-    next step overwrites). ``action_space.sample()`` draws a legal action for every env
-    (:class:`MaskedMultiDiscrete`). Actions outside a mask raise :class:`IllegalActionError`
-    before any env is stepped. ``threads`` > 1 steps slices of the batch on worker threads.
+
+class NativeVectorEnv(VectorEnv):
+    """``num_envs`` games of ``game`` stepped natively (GIL released), with the game's
+    keywords (``options``: see its ``*VectorEnv``).
+
+    Observations: a dict of arrays, ``"observation"`` (N, obs) and ``"action_mask"`` int8
+    (N, A), plus the game's extras. Where an episode ended, ``info["final_obs"]`` and
+    ``info["final_info"]`` hold what it ended on, as Gymnasium's ``SyncVectorEnv`` gives
+    them in same-step autoreset. The returned arrays are copies unless ``copy=False`` (then
+    they are read-only views the next step overwrites). ``action_space.sample()`` draws a
+    legal action for every env (:class:`MaskedMultiDiscrete`). Actions outside a mask raise
+    :class:`~tienlen.rl.common.IllegalActionError` before any env is stepped. ``threads``
+    > 1 steps slices of the batch on native worker threads.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    #: The game, for a game-named subclass (``TienlenVectorEnv``).
+    game_name: str | None = None
 
-    def __init__(self, num_envs: int, opponents: Sequence[str] | None = ("random",) * 3, *,
-                 players: int | None = None, rules: Rules | str | None = None, learner_seat: int = 0,
-                 rewards: Sequence[float] | None = None, legal_masks: bool = False,
-                 threads: int = 1, copy: bool = True) -> None:
-        num_envs = num_envs_arg(num_envs)
-        legal_masks = flag_arg(legal_masks, "legal_masks")
-        copy = flag_arg(copy, "copy")
-        opponents = None if opponents is None else opponents_arg(opponents)
-        if players is None:
-            players = 4 if opponents is None else len(opponents) + 1
-        check_players(players)
-        rules = rules_arg(rules)
-        policies = None if opponents is None else tuple(_policy(o) for o in opponents)
-        self.games = VecGames(num_envs, players=players, opponents=policies,
-                              learner_seat=learner_seat,
-                              rewards=place_rewards(players, rewards), seed=0,
-                              flags=rules.flags, legal_masks=legal_masks, on_error="raise",
-                              final_obs=True)
-        self.num_envs = num_envs
-        self.threads = threads_arg(threads)
-        self.copy = copy
-        self.legal_masks = legal_masks
-        single: dict[str, spaces.Box] = {"observation": observation_box(),
-                  "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)}
-        if legal_masks:
-            single["legal_moves"] = spaces.Box(0, (1 << 52) - 1, (NUM_ACTIONS - 1,), np.uint64)
-        # A copy typed as the Space mapping spaces.Dict takes (dict is invariant).
-        self.single_observation_space = spaces.Dict(dict[str, spaces.Space[Any]](single))
-        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
-        self.observation_space = spaces.Dict({
-            k: spaces.Box(np.broadcast_to(v.low, (num_envs,) + v.shape),
-                          np.broadcast_to(v.high, (num_envs,) + v.shape),
-                          (num_envs,) + v.shape, v.dtype)
-            for k, v in single.items()})
+    def __init__(self, game: str, num_envs: int, *args: Any, threads: int = 1,
+                 copy: bool = True, **options: Any) -> None:
+        self._closed = True
+        enc = encoder(game)
+        self.core = enc.vector(num_envs, *args, **options)
+        self._exposed = frozenset(type(self.core).exposed)
+        self.num_envs = self.core.num_envs
+        self.num_actions = enc.num_actions
+        self.threads = threads_arg(threads, enc.max_threads)
+        self.copy = flag_arg(copy, "copy")
+        single = self.core.spaces
+        self.single_observation_space = spaces.Dict({k: _box(v) for k, v in single.items()})
+        self.single_action_space = spaces.Discrete(self.num_actions)
+        self.observation_space = spaces.Dict({k: _box(v, self.num_envs)
+                                              for k, v in single.items()})
+        # A final observation's mask and extras: zeros, one read-only array each, shared.
+        self._final_zeros = {k: np.zeros(v[2], v[3]) for k, v in single.items()
+                             if k != "observation"}
+        for z in self._final_zeros.values():
+            z.flags.writeable = False
         self._closed = False
-        self.action_space = MaskedMultiDiscrete(num_envs, self._current_masks)
+        self.action_space = MaskedMultiDiscrete(self.num_envs, self.num_actions,
+                                                self._current_masks)
+
+    def __getattr__(self, name: str) -> Any:
+        # The game's own attributes of its native core (TienlenVectorEnv.games ...).
+        if name.startswith("__") or name in ("core", "_exposed"):
+            raise AttributeError(name)
+        if name in self._exposed:
+            return getattr(self.core, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    @classmethod
+    def named_class(cls, game: str, enc: Any) -> type[NativeVectorEnv]:
+        """The class ``<Title>VectorEnv``: this class with ``game`` bound, its signature
+        the game's ``Vector``'s (plus ``threads`` and ``copy``)."""
+
+        def __init__(self: NativeVectorEnv, num_envs: int, *args: Any, threads: int = 1,
+                     copy: bool = True, **options: Any) -> None:
+            NativeVectorEnv.__init__(self, game, num_envs, *args, threads=threads, copy=copy,
+                                     **options)
+
+        bind_signature(__init__, enc.vector.__init__, ("threads", 1), ("copy", True))
+        doc = (f"``num_envs`` {enc.title} games stepped natively: :class:`NativeVectorEnv` "
+               f"with the game bound.\n\n{inspect.cleandoc(enc.vector.__doc__ or '')}")
+        return type(f"{enc.title}VectorEnv", (cls,),
+                    {"__init__": __init__, "game_name": game, "__doc__": doc,
+                     "__module__": "tienlen.rl.vector"})
 
     def reset(self, *, seed: int | Sequence[int] | None = None,
               options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        """Deal every game. ``seed``: an int (env i uses the stream (seed, i)), one seed per
-        env (env i's first deal is ``tienlen.games.tienlen.core.deal(seed[i], players)``), or None (fresh
+        """A new episode in every env. ``seed``: an int (env i uses the stream (seed, i)),
+        one seed per env (env i's first deal or match is that seed's), or None (fresh
         entropy)."""
-        self.games.reset(vector_seeds(seed))
-        return self._obs(), self._info()
+        self.core.reset(vector_seeds(seed))
+        return self._obs(), self.core.info()
 
     def step(self, actions: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray,
                                                  np.ndarray, dict[str, Any]]:
-        try:
-            self.games.step(vector_actions(actions, self.num_envs), self.threads)
-        except _core.ActionOutsideMaskError as error:
-            raise IllegalActionError(str(error)) from None
-        g = self.games
-        reward = g.reward.copy() if self.copy else g.reward
-        terminated = g.terminated.copy() if self.copy else g.terminated
-        info = self._info()
-        if g.terminated.any():
-            self._add_final(info)
-        return self._obs(), reward, terminated, np.zeros(self.num_envs, np.bool_), info
+        core = self.core
+        core.step(vector_actions(actions, self.num_envs), self.threads)
+        reward, terminated, truncated = core.reward, core.terminated, core.truncated
+        if self.copy:
+            reward, terminated, truncated = reward.copy(), terminated.copy(), truncated.copy()
+        info = core.info()
+        done = core.terminated | core.truncated
+        if done.any():
+            self._add_final(info, done)
+        return self._obs(), reward, terminated, truncated, info
 
     def _current_masks(self) -> np.ndarray | None:
         """The masks the action space samples from (None once closed: then it samples as a
         plain ``MultiDiscrete``)."""
-        return None if self._closed else self.games.action_mask
+        return None if self._closed else self.core.mask
 
     def action_masks(self) -> np.ndarray:
-        """The current masks as bool (N, 487)."""
-        return self.games.action_mask.astype(bool)
+        """The current masks as bool (N, A)."""
+        return self.core.mask.astype(bool)  # type: ignore[no-any-return]
+
+    def action_features(self, env: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Env ``env``'s variable legal-action list (ids, cards, reading; docs/rl.md), where
+        the game lists one."""
+        features = getattr(self.core, "action_features", None)
+        if features is None:
+            raise AttributeError(f"{type(self).__name__} lists no action features")
+        return features(env)  # type: ignore[no-any-return]
+
+    def legal_features(self) -> tuple[np.ndarray, ...]:
+        """Every env's variable legal-action list with its features, in one call, where the
+        game lists them (Guandan: ``(offsets, ids, cards, reading)``, env i's rows
+        ``offsets[i]:offsets[i + 1]``; docs/rl.md): the form of DMC-style Q(s, a)
+        learners, with ``action_form="features"`` built without the 2,048-wide mask."""
+        features = getattr(self.core, "legal_features", None)
+        if features is None:
+            raise AttributeError(f"{type(self).__name__} lists no action features")
+        return features()  # type: ignore[no-any-return]
 
     def _obs(self) -> dict[str, np.ndarray]:
-        g = self.games
-        def pick(a: np.ndarray) -> np.ndarray:
-            return a.copy() if self.copy else a
-        obs = {"observation": pick(g.obs), "action_mask": pick(g.action_mask)}
-        if self.legal_masks:
-            assert g.legal is not None  # VecGames keeps them when built with legal_masks
-            obs["legal_moves"] = pick(g.legal)
-        return obs
+        arrays: dict[str, np.ndarray] = self.core.arrays()
+        if self.copy:
+            return {k: v.copy() for k, v in arrays.items()}
+        return arrays
 
-    def _add_final(self, info: dict[str, Any]) -> None:
+    def _add_final(self, info: dict[str, Any], done: np.ndarray) -> None:
         """Gymnasium's same-step autoreset convention: where an episode ended,
         ``info["final_obs"][i]`` is the observation it ended on (a dict like any
-        observation, its mask all zeros: no action is left) and ``info["final_info"]`` that
-        env's info then, each with its ``_`` mask, as ``SyncVectorEnv`` builds them."""
-        g = self.games
-        assert g.final_obs is not None  # built with final_obs=True
-        done = g.terminated.copy()
-        rows = np.flatnonzero(done)
-        ended = g.final_obs[rows]
-        no_mask = np.zeros(NUM_ACTIONS, np.int8)
+        observation, its mask and extras all zeros: no action is left) and
+        ``info["final_info"]`` that env's info then, each with its ``_`` mask, as
+        ``SyncVectorEnv`` builds them."""
+        done = np.array(done, dtype=np.bool_)
         final_obs = np.full(self.num_envs, None, dtype=object)
-        for k, i in enumerate(rows):
-            obs = {"observation": ended[k], "action_mask": no_mask.copy()}
-            if self.legal_masks:
-                obs["legal_moves"] = np.zeros(NUM_ACTIONS - 1, np.uint64)
+        zeros = self._final_zeros
+        for i in np.flatnonzero(done):
+            obs = {"observation": self.core.final_observation(int(i)).copy()}
+            obs.update(zeros)
             final_obs[i] = obs
-        # The step's own info (its arrays are already copies): seat, places, final_rewards.
+        # The step's own info (its arrays are already copies), before final_obs goes in.
         final_info = _same_step_final_info(info, done)
         info["final_obs"], info["_final_obs"] = final_obs, done
         info["final_info"], info["_final_info"] = final_info, done.copy()
 
-    def _info(self) -> dict[str, Any]:
-        g = self.games
-        return {"seat": g.seat.copy(), "places": g.places.copy(),
-                "final_rewards": g.final_rewards.copy()}
-
     def close(self, **kwargs: Any) -> None:
         """Free the native games; idempotent."""
         if not self._closed:
-            self.games.close()
+            self.core.close()
             self._closed = True
+
+
+def __getattr__(name: str) -> Any:
+    found = env_name(name)
+    if found is not None and found[1] == "vector":
+        return made(name, lambda: NativeVectorEnv.named_class(found[0], encoder(found[0])))
+    return moved_name(__name__, name)

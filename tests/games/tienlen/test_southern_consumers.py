@@ -294,7 +294,7 @@ def test_aec_env_plays_southern_games_legally() -> None:
 @needs_southern_core
 def test_vector_env_reads_the_southern_rules() -> None:
     pytest.importorskip("gymnasium")
-    from tienlen.rl.vector import TienlenVectorEnv
+    from tienlen.rl import TienlenVectorEnv
 
     env = TienlenVectorEnv(4, rules="southern", legal_masks=True)
     obs, _ = env.reset(seed=[7, 8, 9, 10])
@@ -323,7 +323,7 @@ def test_policy_bot_plays_southern_in_the_arena() -> None:
     import numpy as np
 
     from tienlen.arena import simulate
-    from tienlen.rl.policy_bot import PolicyBot
+    from tienlen.games.tienlen.learned import PolicyBot
 
     last_legal = lambda obs, mask: int(np.flatnonzero(mask)[-1])  # noqa: E731
     result = simulate("tienlen", [partial(PolicyBot, policy=last_legal), "random", "L1", "random"],

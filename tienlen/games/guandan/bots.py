@@ -12,7 +12,7 @@ L3      :class:`SearchBot`    information-set Monte Carlo over the core's native
 random  :class:`RandomBot`     a uniformly random legal action (the floor)
 ======  ====================  ==========================================================
 
-``dmc:PATH`` seats a trained Deep Monte Carlo network (:class:`tienlen.rl.guandan_dmc.DmcBot`,
+``dmc:PATH`` seats a trained Deep Monte Carlo network (:class:`tienlen.games.guandan.learned.DmcBot`,
 torch needed: the ``[train]`` extra).
 
 Every bot answers :meth:`Bot.decide` with an action ``(kind, cards)`` for the current phase:
@@ -718,7 +718,7 @@ _BY_LEVEL: dict[str, type[Bot]] = {"l1": GreedyBot, "l2": PlanBot, "l3": SearchB
                                    "random": RandomBot}
 #: Prefixes of bot specs that name a trained policy file, and the module that builds it
 #: (imported only when such a spec is used: it needs torch, the ``[train]`` extra).
-POLICY_SPECS: dict[str, str] = {"dmc:": "tienlen.rl.guandan_dmc"}
+POLICY_SPECS: dict[str, str] = {"dmc:": "tienlen.games.guandan.learned"}
 
 
 def is_bot_spec(spec: str) -> bool:

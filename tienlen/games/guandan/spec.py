@@ -325,6 +325,20 @@ class GuandanSpec:
                                  "Guandan")
         return GuandanTable(seed, max_hands=max_hands)
 
+    def encoder(self) -> Any:
+        """The game's RL encoder (:mod:`.encoding`, loaded now): what :mod:`tienlen.rl`
+        steps this game through."""
+        from .encoding import ENCODER
+
+        return ENCODER
+
+    def dmc(self) -> Any:
+        """What the Deep Monte Carlo trainer (:mod:`tienlen.rl.dmc`) needs of the game:
+        its tables, action rows, network and checkpoint (:mod:`.dmc`, loaded now)."""
+        from .dmc import Dmc
+
+        return Dmc
+
     def make_bot(self, level: str, seed: int) -> GuandanTableBot:
         return GuandanTableBot(make_bot(level, seed=seed))
 

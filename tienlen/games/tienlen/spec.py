@@ -236,6 +236,20 @@ class TienlenSpec:
         hands = table_option(options, "hands", DEFAULT_HANDS, MAX_HANDS, "Tiến Lên")
         return TienlenTable(seed, players=players, hands=hands)
 
+    def encoder(self) -> Any:
+        """The game's RL encoder (:mod:`.encoding`, loaded now): what :mod:`tienlen.rl`
+        steps this game through."""
+        from .encoding import ENCODER
+
+        return ENCODER
+
+    def dmc(self) -> Any:
+        """What the Deep Monte Carlo trainer (:mod:`tienlen.rl.dmc`) needs of the game:
+        its tables, action rows, network and checkpoint (:mod:`.dmc`, loaded now)."""
+        from .dmc import Dmc
+
+        return Dmc
+
     def make_bot(self, level: str, seed: int) -> TienlenTableBot:
         canonical = next((n for n in LEVELS if isinstance(level, str) and n.lower() == level.lower()),
                          None)

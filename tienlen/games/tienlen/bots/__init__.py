@@ -48,8 +48,8 @@ LEVELS: tuple[str, ...] = ("random", "L1", "L2", "L3")
 def make_bot(level: str, seed: int | None = None, **options: Any) -> Bot:
     """A bot of ``level`` ("random", "L1", "L2" or "L3", any case) with ``seed``.
 
-    ``"ppo:PATH"`` seats a trained policy (:class:`tienlen.rl.PolicyBot`, needs the
-    ``[train]`` extra). ``options`` go to the bot's constructor, such as ``iterations=`` or ``time_ms=`` for
+    ``"ppo:PATH"`` seats a trained policy (:class:`tienlen.games.tienlen.learned.PolicyBot`, needs the
+    ``[train]`` extra), ``"dmc:PATH"`` a network of ``tienlen train`` (:class:`tienlen.games.tienlen.learned.DmcBot`). ``options`` go to the bot's constructor, such as ``iterations=`` or ``time_ms=`` for
     L3. ``functools.partial(make_bot, "L3", iterations=50)`` is a picklable bot factory
     for :func:`tienlen.games.tienlen.arena.run`.
 
@@ -62,11 +62,13 @@ def make_bot(level: str, seed: int | None = None, **options: Any) -> Bot:
     ...
     tienlen.games.tienlen.bots.base.BotError: unknown bot level 'L9' (expected one of: random, L1, L2, L3)
     """
-    if isinstance(level, str) and level.lower().startswith("ppo:"):
-        # A trained policy (tienlen.rl, behind the [train] extra), imported only when named.
+    if isinstance(level, str) and level.lower().startswith(("ppo:", "dmc:")):
+        # A trained policy (behind the [train] extra), imported only when named.
         from importlib import import_module
 
-        bot: Bot = import_module("tienlen.rl.policy_bot").from_spec(level, seed=seed, **options)
+        learned = import_module("tienlen.games.tienlen.learned")
+        make = learned.from_spec if level.lower().startswith("ppo:") else learned.dmc_from_spec
+        bot: Bot = make(level, seed=seed, **options)
         return bot
     cls = _BY_LEVEL.get(level.lower()) if isinstance(level, str) else None
     if cls is None:

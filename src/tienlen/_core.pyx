@@ -4,7 +4,7 @@
 
 A card is ``rank * 4 + suit`` (3♠ = 0, 2♥ = 51), a hand is a 52-bit mask and a combination is a
 packed code ``kind << 12 | ncards << 6 | top`` (0 = not a combination / empty pile). See
-``src/README.md`` for the full contract.
+``src/README.md`` for the full contract (this core: ``src/tienlen/``).
 
 >>> from tienlen import core
 >>> code = core.classify(0b1110 << 8)          # 5♣ 5♦ 5♥
@@ -17,14 +17,18 @@ True
 """
 
 include "bits.pxi"
-include "arrays.pxi"
-include "movegen.pxi"
+include "../common/arrays.pxi"
+include "gen.pxi"
+include "../common/rng.pxi"
 include "state.pxi"
 include "plan.pxi"
 include "masktable.pxi"
 include "api.pxi"
+include "state_api.pxi"
+include "playouts_api.pxi"
 include "solver.pxi"
 include "batch.pxi"
 include "search.pxi"
-include "rlenv.pxi"
+include "../common/threads.pxi"
+include "env.pxi"
 include "split_api.pxi"

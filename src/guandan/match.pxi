@@ -1,5 +1,5 @@
 # Tribute, return and the level settlement (GUANDAN.md G6, G7): the one implementation of
-# these rules. The vectorised env (gd_rlenv.pxi) calls the gm_* functions without the GIL;
+# these rules. The vectorised env (env.pxi) calls the gm_* functions without the GIL;
 # tienlen.guandan.game (tribute_candidates, return_candidates, Game's tribute setup and
 # delivery) and tienlen.guandan.match (level_gain, settle) call the Python functions below,
 # which check their arguments and call the same gm_* functions. Teams are given as the

@@ -1,55 +1,20 @@
-# Guandan for reinforcement learning: the one encoder (observation of a seat, features of
-# its legal actions) and the native vectorised env (N tables, each a match, stepped without
-# the GIL). docs/rl.md ("Guandan") documents the layout; tests/test_guandan_rl.py checks it
-# against a simple Python encoder and the tables against tienlen.guandan.Match.
+# Guandan for reinforcement learning: stepping one table (GdTable) and N tables (GdVecGames,
+# each a match, stepped without the GIL). The one encoder is observe.pxi (a seat's
+# observation), the action forms masks.pxi (the mask, the features of the legal actions),
+# included below. docs/rl.md ("Guandan") documents the layout; tests/rl/test_guandan_rl.py
+# checks it against a simple Python encoder and the tables against tienlen.guandan.Match.
 #
 # A table is a whole match with fixed teams (seats 0 and 2 against 1 and 3, FIXED_1_3):
 # hand i is dealt from mix(seed, 1000 + i), the first hand is led by the seat drawn from
 # mix(seed, 3), later hands start with tribute and return (G6) judged on the new deal, and
 # levels move as G7 says, exactly as tienlen.guandan.Match does for the same seed. The play
-# phase is the core's GState (gd_state.pxi); tribute, return and the level settlement are
-# gd_match.pxi's gm_* functions, the one implementation of G6/G7 that tienlen.guandan's
+# phase is the core's GState (state.pxi); tribute, return and the level settlement are
+# match.pxi's gm_* functions, the one implementation of G6/G7 that tienlen.guandan's
 # Game and Match call too; tests/test_guandan_rl.py holds the tables to Match's action
 # lists and outcomes, move by move, on the same seeds.
 
 from libc.stdlib cimport realloc, calloc
 from libc.string cimport memset
-
-cdef extern from *:
-    """
-    #if !defined(_WIN32)
-    #include <pthread.h>
-    #include <signal.h>
-    #endif
-    /* Run fn(arg_k) for k = 0..n-1: n - 1 of them on new threads (every signal blocked:
-       Ctrl-C is the calling thread's business), one on the calling thread, then join.
-       A thread that cannot be started is run on the calling thread instead. */
-    typedef void* (*gr_fn)(void*);
-    static void gr_run_threads(gr_fn fn, void** args, int n) {
-    #if defined(_WIN32)
-        int k;
-        for (k = 0; k < n; k++) fn(args[k]);
-    #else
-        pthread_t th[64];
-        int ok[64];
-        int k;
-        sigset_t all, old;
-        sigfillset(&all);
-        pthread_sigmask(SIG_BLOCK, &all, &old);
-        for (k = 1; k < n && k < 64; k++)
-            ok[k] = pthread_create(&th[k], NULL, fn, args[k]) == 0;
-        pthread_sigmask(SIG_SETMASK, &old, NULL);
-        fn(args[0]);
-        for (k = 1; k < n && k < 64; k++) {
-            if (ok[k]) pthread_join(th[k], NULL);
-            else fn(args[k]);
-        }
-    #endif
-    }
-    """
-    ctypedef void* (*gr_fn)(void*) noexcept nogil
-    void gr_run_threads(gr_fn fn, void** args, int n) nogil
-
 
 cdef enum:
     # Phases of a table (the observation's one-hot `phase` has the first three).
@@ -108,30 +73,6 @@ class GdActionError(ValueError):
     changed. The message names the action and the legal count."""
 
 
-# GR_EXPAND[b]: the 8 bits of b as 8 bytes of 0/1, lowest first (a mask to its bytes).
-cdef uint8_t GR_EXPAND[256][8]
-
-cdef void _gr_init_expand() noexcept:
-    cdef int b, i
-    for b in range(256):
-        for i in range(8):
-            GR_EXPAND[b][i] = (b >> i) & 1
-
-_gr_init_expand()
-
-
-cdef inline void gr_bits54(uint8_t* o, uint64_t m) noexcept nogil:
-    """54 bytes of 0/1, one per card type of the mask: six 8-byte lookups and a 6-byte tail
-    (exactly 54 bytes written: a row's last plane ends at its array's end)."""
-    cdef int k
-    for k in range(6):
-        memcpy(o + 8 * k, GR_EXPAND[(m >> (8 * k)) & 0xFF], 8)
-    memcpy(o + 48, GR_EXPAND[(m >> 48) & 0x3F], 6)
-
-
-cdef inline void gr_cards(uint8_t* o, uint64_t a, uint64_t b) noexcept nogil:
-    gr_bits54(o, a)
-    gr_bits54(o + 54, b)
 
 
 cdef struct GCfg:
@@ -145,7 +86,7 @@ cdef struct GCfg:
 
 cdef struct GTab:
     GState s                    # the play phase; during tribute, the hands and the turn
-    GRng rng                    # the table's own draws (random policy, next match seeds)
+    Rng rng                    # the table's own draws (random policy, next match seeds)
     uint64_t seed               # the match seed
     uint64_t pl_once[4]         # what each seat played this hand
     uint64_t pl_twice[4]
@@ -180,13 +121,13 @@ cdef struct GTab:
 cdef inline uint64_t gr_mix(uint64_t seed, uint64_t salt) noexcept nogil:
     """tienlen.guandan.game._mix: splitmix64's output from seed + salt * golden gamma."""
     cdef uint64_t x = seed + (salt - 1) * <uint64_t>0x9E3779B97F4A7C15ULL
-    return g_splitmix64(&x)
+    return splitmix64(&x)
 
 
 cdef inline int gr_draw_seat(uint64_t seed) noexcept nogil:
     """tienlen.guandan.game._draw_seat."""
     cdef uint64_t x = seed
-    return <int>(g_splitmix64(&x) >> 62)
+    return <int>(splitmix64(&x) >> 62)
 
 
 cdef inline int gr_count(uint64_t once, uint64_t twice) noexcept nogil:
@@ -475,12 +416,6 @@ cdef void gr_return(GTab* t, int face) noexcept nogil:
     gr_start_play(t, t.play_leader)
 
 
-cdef inline bint gr_legal(const GTab* t, int64_t a) noexcept nogil:
-    """Action ids: 0 passes (play phase, on a pile), 1..nmoves take the listed action."""
-    if gr_turn(t) < 0 or a < 0 or a > t.nmoves:
-        return False
-    return a > 0 or (t.phase == GR_PLAY and t.s.pile_code != 0)
-
 
 cdef inline void gr_record(GTab* t, int seat, uint64_t a, uint64_t b, bint lead) noexcept nogil:
     gr_add(&t.pl_once[seat], &t.pl_twice[seat], a, b)
@@ -551,7 +486,7 @@ cdef int gr_native_play(GTab* t, int policy, uint64_t* act) noexcept nogil:
         gen_group(&h, t.s.pile_code, &o, g)
         cnt[g] = o.n
         total += o.n
-    i = <int64_t>g_rng_below(&t.rng, <uint32_t>(total + can_pass))
+    i = <int64_t>rng_below(&t.rng, <uint32_t>(total + can_pass))
     act[0] = act[1] = act[2] = 0
     t.nmoves = 0
     if i >= total:
@@ -585,7 +520,7 @@ cdef int gr_policy_pick(GTab* t, int policy, int64_t* pick) noexcept nogil:
     cdef int can_pass = t.phase == GR_PLAY and t.s.pile_code != 0
     cdef int bv, val
     if policy == GS_RANDOM:
-        i = <int64_t>g_rng_below(&t.rng, <uint32_t>(n + can_pass))
+        i = <int64_t>rng_below(&t.rng, <uint32_t>(n + can_pass))
         pick[0] = i + 1 if i < n else 0
         return 0
     if t.phase != GR_PLAY:
@@ -620,136 +555,15 @@ cdef int gr_policy_pick(GTab* t, int policy, int64_t* pick) noexcept nogil:
 cdef int gr_greedy(GTab* t, uint64_t* act) noexcept nogil:
     """The GREEDY playout policy's choice (gs_step's), on a copy of the state."""
     cdef GState c = t.s
-    cdef GRng r = t.rng
+    cdef Rng r = t.rng
     cdef int64_t dec = 0
     return gs_step(&c, &r, GS_GREEDY, &dec, act)
 
 
-cdef inline int gr_rel(int seat, int obs) noexcept nogil:
-    return (seat - obs) & 3
+include "observe.pxi"
+include "masks.pxi"
 
 
-cdef void gr_encode(const GTab* t, int obs, uint8_t* o) noexcept nogil:
-    """The observation of seat `obs` (docs/rl.md): its own hand and what is public."""
-    cdef const GState* s = &t.s
-    cdef int p, r, team = obs & 1, turn = gr_turn(t), i
-    memset(o, 0, GR_OBS)
-    gr_cards(o + GR_O_HAND, s.once[obs], s.twice[obs])
-    for p in range(4):
-        r = gr_rel(p, obs)
-        o[GR_O_LEFT + r] = gr_count(s.once[p], s.twice[p])
-        gr_cards(o + GR_O_PLAYED + GR_CARDS * r, t.pl_once[p], t.pl_twice[p])
-    if t.phase >= GR_PLAY:
-        gr_cards(o + GR_O_PILE, s.pile_once, s.pile_twice)
-        o[GR_O_PILE_KIND + ckind(s.pile_code)] = 1
-        if s.pile_code:
-            o[GR_O_PILE_RANK + crank(s.pile_code)] = 1
-        o[GR_O_PILE_SIZE] = csize(s.pile_code)
-        if s.owner >= 0:
-            o[GR_O_PILE_OWNER + gr_rel(s.owner, obs)] = 1
-        if t.leader >= 0:
-            o[GR_O_PILE_LEADER + gr_rel(t.leader, obs)] = 1
-        for i in range(s.nfinished):
-            o[GR_O_PLACE + gr_rel(s.order[i], obs)] = i + 1
-    else:
-        o[GR_O_PILE_KIND] = 1
-    if turn >= 0:
-        o[GR_O_TO_ACT + gr_rel(turn, obs)] = 1
-    o[GR_O_LEVEL + s.level - 2] = 1
-    o[GR_O_TEAM_LEVEL + t.levels[team] - 2] = 1
-    o[GR_O_TEAM_LEVEL + 13 + t.levels[1 - team] - 2] = 1
-    if t.declarer >= 0:
-        o[GR_O_DECLARER + (0 if t.declarer == team else 1)] = 1
-    if t.phase <= GR_PLAY:
-        o[GR_O_PHASE + t.phase] = 1
-    o[GR_O_ATTEMPTS] = t.failed[team]
-    o[GR_O_ATTEMPTS + 1] = t.failed[1 - team]
-    for i in range(t.ntrib):
-        o[GR_O_TRIBUTE_ROLE + gr_rel(t.tpayer[i], obs)] = 1
-        if t.trecv[i] >= 0:
-            o[GR_O_TRIBUTE_ROLE + gr_rel(t.trecv[i], obs)] = 2
-
-
-cdef inline uint64_t gr_wild_bit(const GTab* t) noexcept nogil:
-    cdef int face = wild_id(t.s.level, t.s.flags)
-    return 0 if face < 0 else (<uint64_t>1) << face
-
-
-cdef inline void gr_reading(const GTab* t, int64_t i, uint8_t* r, uint64_t wb) noexcept nogil:
-    """The reading of listed action i (0-based): kind, rank, size, wilds used (`wb`: the
-    wild card's bit, gr_wild_bit)."""
-    cdef uint32_t code
-    cdef int face
-    if t.phase == GR_PLAY:
-        code = t.codes[i]
-        r[0] = ckind(code)
-        r[1] = crank(code)
-        r[2] = csize(code)
-        r[3] = ((t.masks[2 * i] & wb) != 0) + ((t.masks[2 * i + 1] & wb) != 0)
-        return
-    face = GD_CTZ(t.masks[2 * i])
-    r[0] = GR_KIND_TRIBUTE if t.phase == GR_TRIBUTE else GR_KIND_RETURN
-    r[1] = (face // 4 + 2) if face < 52 else (R_SMALL_JOKER if face == SJ_ID else R_BIG_JOKER)
-    r[2] = 1
-    r[3] = 0
-
-
-cdef inline void gr_set_bits(uint8_t* o, uint64_t m) noexcept nogil:
-    """o[k] = 1 for every set bit k of m (o already zeroed): a play holds few cards, so
-    visiting its bits beats expanding all 54."""
-    while m:
-        o[GD_CTZ(m)] = 1
-        m &= m - 1
-
-
-cdef int64_t gr_features(const GTab* t, int64_t rows, int64_t* ids, uint8_t* cards,
-                         uint8_t* reading) noexcept nogil:
-    """The variable list: pass first (where allowed), then every listed action, each with
-    its action id, card vector (2 x 54) and reading. Writes every byte of at most `rows`
-    rows into `cards` / `reading` (no need to zero them first: one sequential pass of
-    8-byte lookups, where zeroing and then setting each card's byte wrote the ~84 KB of a
-    27-card lead's cards twice); returns how many the list has (it may be more than were
-    written)."""
-    cdef int64_t n = 0, i, top
-    cdef uint8_t* c
-    cdef uint64_t wb = gr_wild_bit(t)
-    if gr_turn(t) < 0:
-        return 0
-    if t.phase == GR_PLAY and t.s.pile_code != 0:
-        if rows > 0:
-            ids[0] = 0                    # pass: no cards, reading all 0
-            memset(cards, 0, GR_CARDS)
-            memset(reading, 0, GR_READING)
-        n = 1
-    top = t.nmoves if t.nmoves < rows - n else rows - n
-    for i in range(top if top > 0 else 0):
-        ids[n + i] = i + 1
-        c = cards + GR_CARDS * (n + i)
-        gr_cards(c, t.masks[2 * i], t.masks[2 * i + 1])
-        gr_reading(t, i, reading + GR_READING * (n + i), wb)
-    return n + t.nmoves
-
-
-cdef void gr_padded(const GTab* t, int64_t k, int8_t* mask, uint8_t* cards,
-                    uint8_t* reading) noexcept nogil:
-    """The padded form: row a is action id a (0 pass) for a < k, mask[a] = 1 where legal;
-    every other row is zero."""
-    cdef int64_t i, top
-    cdef uint8_t* c
-    cdef uint64_t wb = gr_wild_bit(t)
-    memset(mask, 0, k)
-    memset(cards, 0, k * GR_CARDS)
-    memset(reading, 0, k * GR_READING)
-    if gr_turn(t) < 0:
-        return
-    mask[0] = t.phase == GR_PLAY and t.s.pile_code != 0
-    top = t.nmoves if t.nmoves < k - 1 else k - 1
-    for i in range(top):
-        mask[i + 1] = 1
-        c = cards + GR_CARDS * (i + 1)
-        gr_set_bits(c, t.masks[2 * i])
-        gr_set_bits(c + 54, t.masks[2 * i + 1])
-        gr_reading(t, i, reading + GR_READING * (i + 1), wb)
 
 
 cdef int _gr_cfg(GCfg* c, object flags, object double_down, object tribute_wild,
@@ -762,192 +576,6 @@ cdef int _gr_cfg(GCfg* c, object flags, object double_down, object tribute_wild,
     c.max_hands = <int>_int_arg(max_hands, "max_hands", 1, 1 << 30)
     return 0
 
-
-cdef str _gr_legal_text(const GTab* t):
-    if gr_turn(t) < 0:
-        return "the match is over"
-    return (f"{t.nmoves} legal actions (ids 1..{t.nmoves})"
-            + (", and pass (id 0)" if t.phase == GR_PLAY and t.s.pile_code != 0 else "; no pass"))
-
-
-cdef tuple _gr_features_arrays(const GTab* t):
-    """(ids, cards, reading) arrays of the variable list, made by the NumPy C API (a Python
-    call to numpy.zeros per array cost a microsecond of a 27-card lead's ~15)."""
-    cdef int64_t n = gr_features(t, 0, NULL, NULL, NULL)
-    cdef cnp.npy_intp d1[1]
-    cdef cnp.npy_intp d2[2]
-    d1[0] = n
-    ids = cnp.PyArray_EMPTY(1, d1, cnp.NPY_INT64, 0)
-    d2[0] = n
-    d2[1] = GR_CARDS
-    cards = cnp.PyArray_EMPTY(2, d2, cnp.NPY_UINT8, 0)      # gr_features writes every byte
-    d2[1] = GR_READING
-    reading = cnp.PyArray_EMPTY(2, d2, cnp.NPY_UINT8, 0)
-    if n:
-        gr_features(t, n, <int64_t*>cnp.PyArray_DATA(ids), <uint8_t*>cnp.PyArray_DATA(cards),
-                    <uint8_t*>cnp.PyArray_DATA(reading))
-    return ids, cards, reading
-
-
-def legal_action_features(once, twice, level, pile_code=0, flags=0):
-    """(ids, cards, reading) of every legal play of the hand (once, twice) on `pile_code`
-    (0: a lead), as an env lists them: pass first (id 0) on a pile, then the plays in the
-    core's order (ids 1..n); `cards` uint8 (m, 108): the play's card types held once, then
-    twice; `reading` uint8 (m, 4): kind, rank, size, wild cards used.
-
-    >>> ids, cards, reading = legal_action_features(1 << 13 | 1 << 1, 1 << 13, 2)  # 5♥ 5♥ 2♥
-    >>> ids.tolist()
-    [1, 2, 3, 4, 5]
-    >>> reading.tolist()     # kind, rank, size, wilds: at level 2 the 2♥ is wild
-    [[1, 2, 1, 1], [1, 5, 1, 0], [2, 5, 2, 0], [2, 5, 2, 1], [3, 5, 3, 1]]
-    >>> cards[4].nonzero()[0].tolist()     # 5♥ 5♥ 2♥: once 2♥ (1) and 5♥ (13), twice 5♥ (54 + 13)
-    [1, 13, 67]
-    """
-    cdef uint64_t hm[2]
-    cdef GTab t
-    cdef int lv, f
-    cdef uint32_t p
-    cdef GCfg cfg
-    _hand_arg(once, twice, "hand", hm)
-    lv = _level_arg(level)
-    f = _flags_arg(flags)
-    p = _code_arg(pile_code, lv, f, "pile_code", True)
-    if hm[0] == 0:
-        raise ValueError("the hand is empty: it has no plays")
-    memset(&t, 0, sizeof(GTab))
-    t.phase = GR_PLAY
-    t.s.once[0] = hm[0]
-    t.s.twice[0] = hm[1]
-    t.s.level = lv
-    t.s.flags = f
-    t.s.team0 = 0b0101
-    t.s.turn = 0
-    t.s.pile_code = p
-    t.s.owner = -1 if p == 0 else 1
-    cfg.flags = f
-    try:
-        # Sized by the closed-form count first, so the listing runs once.
-        if gr_reserve(&t, count_plays(hm[0], hm[1], lv, p, f)) < 0 or gr_refresh(&t, &cfg) < 0:
-            raise MemoryError("no room for the legal plays")
-        return _gr_features_arrays(&t)
-    finally:
-        free(t.masks)
-        free(t.codes)
-
-
-cdef int _pair_arg(object pair, str name, uint64_t* out) except -1:
-    try:
-        once, twice = pair
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a (once, twice) pair of card-type masks; got "
-                         f"{_quote(pair)}") from None
-    return _hand_arg(once, twice, name, out)
-
-
-cdef int _seats_arg(object seats, str name, int n, int lo, int64_t hi, int8_t* out) except -1:
-    try:
-        items = tuple(seats)
-    except TypeError:
-        raise ValueError(f"{name} must be {n} ints; got {_quote(seats)}") from None
-    if len(items) != n:
-        raise ValueError(f"{name} must be {n} ints; got {_quote(seats)}")
-    for i in range(n):
-        out[i] = <int8_t>_int_arg(items[i], name, lo, hi)
-    return 0
-
-
-def observe_fields(seat, hand, cards_left, played, pile=(0, 0), pile_code=0, pile_owner=-1,
-                   trick_leader=-1, turn=-1, finished=(), level=2, levels=(2, 2),
-                   declarer=-1, failed_attempts=(0, 0), tributes=(), flags=0):
-    """The play-phase observation (uint8 (GR_OBS_SIZE,), docs/rl.md) of `seat`, encoded
-    by the one encoder (``GdTable.observe``'s) from what that seat may know: its `hand`
-    (once, twice), the four seats' `cards_left`, what each seat `played` this hand (four
-    (once, twice) pairs), the `pile` and its `pile_code` (0 empty), `pile_owner` and
-    `trick_leader` (-1 with an empty pile), the seat to act (`turn`, -1 none), the seats
-    `finished` in order, the hand's `level`, the team `levels` (team of seat 0 first), the
-    `declarer` team (-1 in a match's first hand), `failed_attempts` at A per team and this
-    hand's `tributes` as (payer, receiver) pairs. A bot rebuilds its env observation with it
-    (tienlen.rl.guandan_dmc).
-
-    >>> t = GdTable(seed=5)
-    >>> o = observe_fields(1, t.hands[1], [27] * 4, [(0, 0)] * 4, turn=1)
-    >>> bool((o == t.observe(1)).all())
-    True
-    """
-    cdef GTab t
-    cdef uint64_t m[2]
-    cdef int8_t left[4]
-    cdef int8_t two[2]
-    cdef int8_t pair[2]
-    cdef int s = <int>_int_arg(seat, "seat", 0, 3), p, i, n
-    cdef cnp.npy_intp d1[1]
-    memset(&t, 0, sizeof(GTab))
-    t.phase = GR_PLAY
-    _pair_arg(hand, "hand", m)
-    _seats_arg(cards_left, "cards_left", 4, 0, 54, left)
-    if left[s] != gr_count(m[0], m[1]):
-        raise ValueError(f"cards_left[{s}] is {left[s]}, but the hand holds "
-                         f"{gr_count(m[0], m[1])} cards")
-    for p in range(4):
-        n = left[p]
-        if p == s:
-            t.s.once[p] = m[0]
-            t.s.twice[p] = m[1]
-        else:                         # stand-ins: the encoder reads only their count
-            t.s.once[p] = ((<uint64_t>1) << n) - 1
-    try:
-        items = tuple(played)
-    except TypeError:
-        items = ()
-    if len(items) != 4:
-        raise ValueError(f"played must be 4 (once, twice) pairs; got {_quote(played)}")
-    for p in range(4):
-        _pair_arg(items[p], "played", m)
-        t.pl_once[p] = m[0]
-        t.pl_twice[p] = m[1]
-    t.s.level = _level_arg(level)
-    t.s.flags = _flags_arg(flags)
-    _pair_arg(pile, "pile", m)
-    t.s.pile_once = m[0]
-    t.s.pile_twice = m[1]
-    t.s.pile_code = _code_arg(pile_code, t.s.level, t.s.flags, "pile_code", True)
-    if (t.s.pile_code == 0) != (m[0] == 0):
-        raise ValueError("pile and pile_code disagree: both empty or neither")
-    t.s.owner = <int8_t>_int_arg(pile_owner, "pile_owner", -1, 3)
-    t.leader = <int8_t>_int_arg(trick_leader, "trick_leader", -1, 3)
-    t.s.turn = <int8_t>_int_arg(turn, "turn", -1, 3)
-    t.s.team0 = 0b0101
-    try:
-        items = tuple(finished)
-    except TypeError:
-        items = (None,) * 5
-    if len(items) > 4:
-        raise ValueError(f"finished must be at most 4 seats; got {_quote(finished)}")
-    t.s.nfinished = len(items)
-    for i in range(len(items)):
-        t.s.order[i] = <int8_t>_int_arg(items[i], "finished", 0, 3)
-    _seats_arg(levels, "levels", 2, 2, 14, two)
-    t.levels[0] = two[0]
-    t.levels[1] = two[1]
-    t.declarer = <int8_t>_int_arg(declarer, "declarer", -1, 1)
-    _seats_arg(failed_attempts, "failed_attempts", 2, 0, 255, two)
-    t.failed[0] = two[0]
-    t.failed[1] = two[1]
-    try:
-        items = tuple(tributes)
-    except TypeError:
-        items = (None,) * 3
-    if len(items) > 2:
-        raise ValueError(f"tributes must be at most 2 (payer, receiver) pairs; got {_quote(tributes)}")
-    t.ntrib = len(items)
-    for i in range(len(items)):
-        _seats_arg(items[i], "tributes", 2, -1, 3, pair)
-        t.tpayer[i] = pair[0]
-        t.trecv[i] = pair[1]
-    d1[0] = GR_OBS
-    o = cnp.PyArray_ZEROS(1, d1, cnp.NPY_UINT8, 0)
-    gr_encode(&t, s, <uint8_t*>cnp.PyArray_DATA(o))
-    return o
 
 
 # ---------------------------------------------------------------- one table
@@ -1003,7 +631,7 @@ cdef class GdTable:
         cdef uint64_t s = _seed_arg(seed)
         if self.cfg.max_hands < 1:
             raise ValueError("this GdTable was never initialised")
-        g_rng_seed(&self.t.rng, s ^ 0x5DEECE66DULL)
+        rng_seed(&self.t.rng, s ^ 0x5DEECE66DULL)
         gr_new_match(&self.t, s, &self.cfg)
         if gr_refresh(&self.t, &self.cfg) < 0:
             raise MemoryError("no room for the legal actions")
@@ -1201,13 +829,9 @@ cdef class GdTable:
         """The padded int8 action mask (GR_PADDED_ACTIONS,): [pass allowed, 1 for ids
         1..num_legal up to GR_PADDED_ACTIONS - 1, 0 ...]; all 0 when no seat is to act."""
         cdef cnp.npy_intp k = GR_PADDED
-        cdef int64_t top
+        cdef int32_t limit = 0
         mask = cnp.PyArray_ZEROS(1, &k, cnp.NPY_INT8, 0)
-        cdef int8_t* m = <int8_t*>cnp.PyArray_DATA(mask)
-        if gr_turn(&self.t) >= 0:
-            m[0] = gr_legal(&self.t, 0)
-            top = self.t.nmoves if self.t.nmoves < GR_PADDED - 1 else GR_PADDED - 1
-            memset(m + 1, 1, top)
+        gr_mask_update(&self.t, <int8_t*>cnp.PyArray_DATA(mask), &limit)
         return mask
 
     def padded_action_features(self, max_actions=GR_PADDED):
@@ -1273,6 +897,8 @@ cdef struct GVCore:
     int64_t* p_episodes
     uint8_t* p_final_obs
     int64_t* p_act
+    int8_t* p_mask              # (N, GR_PADDED) action masks; NULL unless action_mask=True
+    int32_t* limits             # per env: what its mask row holds (gr_mask_update)
 
 
 cdef struct GVRange:
@@ -1344,6 +970,8 @@ cdef void gv_write(GVCore* c, Py_ssize_t i) noexcept nogil:
     c.p_nlegal[i] = <int32_t>t.nmoves
     c.p_can_pass[i] = gr_legal(t, 0)
     gr_encode(t, seat if seat >= 0 else 0, c.p_obs + i * GR_OBS)
+    if c.p_mask != NULL:
+        gr_mask_update(t, c.p_mask + i * GR_PADDED, &c.limits[i])
 
 
 cdef int gv_new_episode(GVCore* c, Py_ssize_t i, int fresh_match) noexcept nogil:
@@ -1354,7 +982,7 @@ cdef int gv_new_episode(GVCore* c, Py_ssize_t i, int fresh_match) noexcept nogil
     cdef int ended = 0, p, guard = 0
     while True:
         if fresh_match or t.phase == GR_OVER:
-            gr_new_match(t, g_rng_next(&t.rng), &c.cfg)
+            gr_new_match(t, rng_next(&t.rng), &c.cfg)
         else:
             gr_next_hand(t, &c.cfg)
         fresh_match = 0
@@ -1442,7 +1070,11 @@ cdef class GdVecGames:
     uint8, `reward` float32 (the reward of the seat that acted), `terminated`, `truncated`
     bool, `error` uint8, `final_rewards` float32 (N, 4) and `places` int8 (N, 4) (0-based
     place per seat) of the hand that ended, `episodes` int64, and with final_obs=True
-    `final_obs` uint8 (N, 747): what the acting seat saw when its episode ended.
+    `final_obs` uint8 (N, 747): what the acting seat saw when its episode ended, and with
+    action_mask=True `action_mask` int8 (N, 2048): the padded mask of the seat to act
+    ([pass allowed, 1 for ids 1..num_legal up to 2047, 0 ...], as GdTable.action_mask),
+    kept by rewriting only the bytes whose value changed. :meth:`legal_features` lists
+    every table's legal actions with their features in one call (the variable form).
 
     >>> v = GdVecGames(3, learner_seats=(0,), seed=5)
     >>> v.obs.shape, bool((v.seat == 0).all())
@@ -1455,17 +1087,19 @@ cdef class GdVecGames:
     cdef bint busy
     cdef readonly bint closed
     cdef readonly object obs, seat, phase, num_legal, can_pass, reward, terminated, truncated
-    cdef readonly object error, final_rewards, places, episodes, final_obs, actions
+    cdef readonly object error, final_rewards, places, episodes, final_obs, actions, action_mask
 
     def __cinit__(self):
         self.c.games = NULL
+        self.c.limits = NULL
+        self.c.p_mask = NULL
         self.c.n = 0
         self.closed = True
 
     def __init__(self, num_envs, learner_seats=None, policies=(0, 0, 0, 0), seed=0,
                  episode="hand", reward_weights=(0.0, 1.0, 3.0), flags=0,
                  double_down_levels=3, can_tribute_wild=False, tribute_return_max_rank=10,
-                 failed_attempts_limit=3, max_hands=10000, final_obs=False):
+                 failed_attempts_limit=3, max_hands=10000, final_obs=False, action_mask=False):
         cdef Py_ssize_t n = _int_arg(num_envs, "num_envs", 1, 1 << 22)
         cdef int p
         cdef GCfg cfg
@@ -1509,6 +1143,8 @@ cdef class GdVecGames:
         self.episodes = np.zeros(n, np.int64)
         self.actions = np.zeros(n, np.int64)
         self.final_obs = np.zeros((n, GR_OBS), np.uint8) if final_obs else None
+        self.action_mask = np.zeros((n, GR_PADDED), np.int8) if action_mask else None
+        self.c.p_mask = <int8_t*>cnp.PyArray_DATA(self.action_mask) if action_mask else NULL
         self.c.p_obs = <uint8_t*>cnp.PyArray_DATA(self.obs)
         self.c.p_seat = <int8_t*>cnp.PyArray_DATA(self.seat)
         self.c.p_phase = <int8_t*>cnp.PyArray_DATA(self.phase)
@@ -1529,8 +1165,12 @@ cdef class GdVecGames:
             arr.flags.writeable = False
         if final_obs:
             self.final_obs.flags.writeable = False
+        if action_mask:
+            self.action_mask.flags.writeable = False
         self.c.games = <GTab*>calloc(n, sizeof(GTab))
-        if self.c.games == NULL:
+        self.c.limits = <int32_t*>calloc(n, sizeof(int32_t))
+        if self.c.games == NULL or self.c.limits == NULL:
+            self._free()
             raise MemoryError(f"could not allocate {n} tables")
         self.c.n = n
         self.closed = False
@@ -1552,6 +1192,8 @@ cdef class GdVecGames:
                 free(self.c.games[i].codes)
             free(self.c.games)
         self.c.games = NULL
+        free(self.c.limits)
+        self.c.limits = NULL
 
     @property
     def num_envs(self):
@@ -1606,7 +1248,7 @@ cdef class GdVecGames:
                         self.c.p_trunc[j] = 0
                         self.c.p_err[j] = 0
                         self.c.p_reward[j] = 0
-                        g_rng_seed(&self.c.games[j].rng, seeds[j] ^ 0x5DEECE66DULL)
+                        rng_seed(&self.c.games[j].rng, seeds[j] ^ 0x5DEECE66DULL)
                         gr_new_match(&self.c.games[j], seeds[j], &self.c.cfg)
                         if gr_refresh(&self.c.games[j], &self.c.cfg) < 0:
                             failed = 1
@@ -1658,7 +1300,7 @@ cdef class GdVecGames:
                     if t == 1:
                         gv_run_range(args[0])
                     else:
-                        gr_run_threads(gv_run_range, args, t)
+                        tl_run_threads(gv_run_range, args, t)
                     for k in range(t):
                         failed |= ranges[k].failed
                 lo = hi
@@ -1699,6 +1341,95 @@ cdef class GdVecGames:
         """Table `env`'s variable legal-action list (as GdTable.action_features)."""
         cdef Py_ssize_t i = self._env(env)
         return _gr_features_arrays(&self.c.games[i])
+
+    def policy_actions(self, policy):
+        """The action id native `policy` (RANDOM, GREEDY, PLAN) would take now at every
+        table, for its seat to act (as GdTable.policy_action; 0 where nobody is to act): a
+        teacher for learners that start by imitating the core's policies. RANDOM draws from
+        each table's own stream.
+
+        >>> v = GdVecGames(3, seed=5)
+        >>> bool((v.policy_actions(PLAN) == [v.table(i).policy_action(PLAN) for i in range(3)]).all())
+        True
+        """
+        cdef int pol = _gs_policy_arg(policy)
+        cdef Py_ssize_t i, n
+        cdef int failed = 0
+        cdef int64_t* out
+        if self.closed or self.c.games == NULL:
+            raise ValueError("this GdVecGames is closed")
+        if self.busy:
+            raise ValueError("another thread is stepping this GdVecGames")
+        n = self.c.n
+        picks = np.zeros(n, np.int64)
+        out = <int64_t*>cnp.PyArray_DATA(picks)
+        self.busy = True
+        try:
+            with nogil:
+                for i in range(n):
+                    if gr_turn(&self.c.games[i]) >= 0 and \
+                            gr_policy_pick(&self.c.games[i], pol, &out[i]) < 0:
+                        failed = 1
+        finally:
+            self.busy = False
+        if failed:
+            raise MemoryError("no room for a move list")
+        return picks
+
+    def legal_features(self):
+        """Every table's variable legal-action list in one call, for learners that score
+        (observation, action) pairs (DMC-style Q(s, a)): ``(offsets, ids, cards, reading)``,
+        table i's rows ``offsets[i]:offsets[i + 1]`` (int64 (N + 1,)) of ``ids`` int64
+        (M,), ``cards`` uint8 (M, 108) and ``reading`` uint8 (M, 4), each table's rows as
+        GdTable.action_features lists them (pass first where allowed). No mask is built.
+
+        >>> v = GdVecGames(2, seed=5)
+        >>> offsets, ids, cards, reading = v.legal_features()
+        >>> offsets.tolist() == [0, v.num_legal[0] + v.can_pass[0], int(v.num_legal.sum() + v.can_pass.sum())]
+        True
+        >>> bool((ids[:offsets[1]] == v.action_features(0)[0]).all())
+        True
+        """
+        cdef Py_ssize_t i, n
+        cdef int64_t total = 0, k
+        cdef cnp.npy_intp d1[1]
+        cdef cnp.npy_intp d2[2]
+        cdef int64_t* pi
+        cdef uint8_t* pc
+        cdef uint8_t* pr
+        cdef int64_t* off
+        if self.closed or self.c.games == NULL:
+            raise ValueError("this GdVecGames is closed")
+        if self.busy:
+            raise ValueError("another thread is stepping this GdVecGames")
+        n = self.c.n
+        self.busy = True            # claimed before the GIL is let go (as step does)
+        try:
+            d1[0] = n + 1
+            offsets = cnp.PyArray_EMPTY(1, d1, cnp.NPY_INT64, 0)
+            off = <int64_t*>cnp.PyArray_DATA(offsets)
+            off[0] = 0
+            for i in range(n):
+                total += gr_features(&self.c.games[i], 0, NULL, NULL, NULL)
+                off[i + 1] = total
+            d1[0] = total
+            ids = cnp.PyArray_EMPTY(1, d1, cnp.NPY_INT64, 0)
+            d2[0] = total
+            d2[1] = GR_CARDS
+            cards = cnp.PyArray_EMPTY(2, d2, cnp.NPY_UINT8, 0)    # gr_features writes every byte
+            d2[1] = GR_READING
+            reading = cnp.PyArray_EMPTY(2, d2, cnp.NPY_UINT8, 0)
+            pi = <int64_t*>cnp.PyArray_DATA(ids)
+            pc = <uint8_t*>cnp.PyArray_DATA(cards)
+            pr = <uint8_t*>cnp.PyArray_DATA(reading)
+            with nogil:
+                for i in range(n):
+                    k = off[i]
+                    gr_features(&self.c.games[i], off[i + 1] - k, pi + k, pc + k * GR_CARDS,
+                                pr + k * GR_READING)
+        finally:
+            self.busy = False
+        return offsets, ids, cards, reading
 
     def __reduce__(self):
         raise TypeError("GdVecGames holds native tables and cannot be pickled")

@@ -1,5 +1,5 @@
 # Bit-level primitives: the hand encoding, play codes, classification (G2) and beating (G3).
-# Everything here is nogil C; the Python wrappers live in gd_api.pxi.
+# Everything here is nogil C; the Python wrappers live in api.pxi.
 
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int8_t, int32_t, int64_t
 

@@ -184,11 +184,11 @@ cdef int64_t gs_moves_buffered(const GState* s, Out* o, uint64_t* sm, uint32_t* 
     return o.n
 
 
-include "gd_plan.pxi"
+include "plan.pxi"
 
 
 cdef int gs_step_plan(GState* s, int64_t* decisions, uint64_t* act) noexcept nogil:
-    """One action of the PLAN policy (gd_plan.pxi), applied."""
+    """One action of the PLAN policy (plan.pxi), applied."""
     cdef PlanView v
     cdef Plan P, tmp
     cdef uint64_t a[3]
@@ -221,7 +221,7 @@ cdef inline int _gs_lowest_value_type(uint64_t once, int level, int flags) noexc
     return best
 
 
-cdef int gs_step(GState* s, GRng* r, int policy, int64_t* decisions, uint64_t* act) noexcept nogil:
+cdef int gs_step(GState* s, Rng* r, int policy, int64_t* decisions, uint64_t* act) noexcept nogil:
     """Choose and apply one action by `policy`; when `act` is not NULL it receives the action
     (once, twice, code; zeros for a pass). 0, or -1 if a move list could not be allocated."""
     cdef Out o
@@ -257,7 +257,7 @@ cdef int gs_step(GState* s, GRng* r, int policy, int64_t* decisions, uint64_t* a
                     and GD_POPCOUNT(s.once[s.owner]) + GD_POPCOUNT(s.twice[s.owner]) > 6):
                 pick = -1                    # keep bombs until an opponent is close to out
     else:
-        pick = <int64_t>g_rng_below(r, <uint32_t>(n + can_pass))
+        pick = <int64_t>rng_below(r, <uint32_t>(n + can_pass))
         if pick >= n:
             pick = -1
     if act != NULL:
@@ -275,7 +275,7 @@ cdef int gs_step(GState* s, GRng* r, int policy, int64_t* decisions, uint64_t* a
     return 0
 
 
-cdef int gs_playout(GState* s, GRng* r, int policy, int64_t* decisions) noexcept nogil:
+cdef int gs_playout(GState* s, Rng* r, int policy, int64_t* decisions) noexcept nogil:
     # A hand ends within 108 plays, and each trick within 3 passes of a play: the bound below
     # only guards against a state the validator let through by mistake.
     cdef int guard = 0
@@ -644,10 +644,10 @@ cdef class GdState:
         """Finishing order of a playout from here by `policy` (RANDOM, GREEDY or PLAN: every
         seat plays plan_move); the state itself is unchanged. Runs without the GIL."""
         cdef GState c = self.s
-        cdef GRng r
+        cdef Rng r
         cdef int pol = _gs_policy_arg(policy), failed
         cdef int64_t dec = 0
-        g_rng_seed(&r, _seed_arg(seed))
+        rng_seed(&r, _seed_arg(seed))
         with nogil:
             failed = gs_playout(&c, &r, pol, &dec)
         if failed:
@@ -658,11 +658,11 @@ cdef class GdState:
         """(finishing order, actions): every action of the playout as (once, twice, code),
         (0, 0, 0) for a pass, so that the playout can be replayed through the checked path."""
         cdef GState c = self.s
-        cdef GRng r
+        cdef Rng r
         cdef int pol = _gs_policy_arg(policy)
         cdef int64_t dec = 0
         cdef uint64_t act[3]
-        g_rng_seed(&r, _seed_arg(seed))
+        rng_seed(&r, _seed_arg(seed))
         actions = []
         while c.turn >= 0 and dec < 1000:
             if gs_step(&c, &r, pol, &dec, act) < 0:
@@ -675,7 +675,7 @@ cdef class GdState:
         Ctrl-C between chunks. Returns (firsts, decisions): firsts[p] counts the playouts seat
         p went out first in (its team won the hand), decisions the plays and passes made."""
         cdef GState c, start
-        cdef GRng r
+        cdef Rng r
         cdef uint64_t sd = _seed_arg(seed)
         cdef int64_t total = _int_arg(n, "n", 0, <int64_t>1 << 40)
         cdef int pol = _gs_policy_arg(policy), failed = 0, i, j, chunk
@@ -695,7 +695,7 @@ cdef class GdState:
             with nogil:
                 for j in range(chunk):
                     c = start
-                    g_rng_seed(&r, sd + <uint64_t>(done + j))
+                    rng_seed(&r, sd + <uint64_t>(done + j))
                     if gs_playout(&c, &r, pol, &dec) < 0:
                         failed = 1
                         break
@@ -726,7 +726,7 @@ cdef class GdState:
         cdef uint64_t hm[2]
         cdef Py_ssize_t n, i, j, stop
         cdef GState c, start
-        cdef GRng r
+        cdef Rng r
         cdef int64_t dec = 0
         cdef uint64_t* acts
         try:
@@ -773,7 +773,7 @@ cdef class GdState:
                             gs_play(&c, acts[3 * j], acts[3 * j + 1], <uint32_t>acts[3 * j + 2])
                         else:
                             gs_pass(&c)
-                        g_rng_seed(&r, sd)
+                        rng_seed(&r, sd)
                         if gs_playout(&c, &r, pol, &dec) < 0:
                             failed = 1
                     if failed:

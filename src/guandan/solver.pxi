@@ -13,8 +13,8 @@
 # The search is a depth-first AND/OR search on "value >= t" for one threshold t at a time
 # (nodes of the team asked about are OR nodes, the others AND nodes); solve_value finds the
 # exact value by a binary search over the thresholds. Around it:
-#   * the play rules are gd_state.pxi's gs_play / gs_pass (the same code Game plays through),
-#     moves are gd_gen.pxi's listing, so every RuleConfig flag is honoured as the game does;
+#   * the play rules are state.pxi's gs_play / gs_pass (the same code Game plays through),
+#     moves are gen.pxi's listing, so every RuleConfig flag is honoured as the game does;
 #   * a transposition table (256 entries to start, doubled as the search grows) keyed on the whole position that matters for the rest of the
 #     hand (four hands, pile code, owner, passes, turn, first out), storing proven bounds
 #     [lo, hi] of the exact value, so the searches for different thresholds (and for the

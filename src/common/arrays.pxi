@@ -1,6 +1,6 @@
 # How an array enters a native loop: the one way in, shared by both cores.
 #
-# Included by src/_core.pyx (tienlen._core) and src/guandan/_guandan.pyx (tienlen._guandan):
+# Included by src/tienlen/_core.pyx (tienlen._core) and src/guandan/_guandan.pyx (tienlen._guandan):
 # one source, compiled into each extension module (two modules cannot share cdef functions
 # without a third, cimported module, and this is too small to be worth one).
 #

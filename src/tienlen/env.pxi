@@ -1,179 +1,12 @@
-# Reinforcement-learning environments: the one observation encoder and the vectorised env.
-#
-# Every RL layer (the PettingZoo AEC env, the Gymnasium env and the native vectorised env)
-# writes its observations and masks with the functions here, so the three cannot disagree.
+# Reinforcement-learning environments: stepping one hand (RLGame) and N hands (VecGames)
+# natively. The one observation encoder is observe.pxi, the masks masks.pxi (included
+# below): every RL layer (the PettingZoo AEC env, the Gymnasium env and the native
+# vectorised env) writes its observations and masks with them, so the three cannot disagree.
 # The layout is documented in docs/rl.md; tests/test_rl_envs.py checks it against a
 # deliberately simple Python encoder built from tienlen.Game.
 
 from libc.string cimport memset
 
-cdef extern from *:
-    """
-    #include <stdlib.h>
-    #include <string.h>
-    #if !defined(_WIN32)
-    #include <sys/mman.h>
-    #endif
-    /* Zeroed memory for the vectorised env's games. Large blocks are an anonymous mapping
-       (zero pages handed out lazily, so nothing is touched up front) advised, on Linux,
-       into transparent huge pages: one env's game spans a 4 KiB page, so stepping N envs
-       otherwise misses the TLB on every env (a page walk each, costlier still in a VM).
-       Free with tl_big_free and the same size. */
-    #define TL_BIG (((size_t)2) << 20)
-    static void* tl_big_calloc(size_t n) {
-    #if defined(_WIN32)
-        return calloc(1, n);
-    #else
-        void* p;
-        if (n < TL_BIG) return calloc(1, n);
-        p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED) return NULL;
-    #if defined(MADV_HUGEPAGE)
-        madvise(p, n, MADV_HUGEPAGE);
-    #endif
-        return p;
-    #endif
-    }
-    static void tl_big_free(void* p, size_t n) {
-        if (p == NULL) return;
-    #if defined(_WIN32)
-        free(p);
-    #else
-        if (n < TL_BIG) free(p); else munmap(p, n);
-    #endif
-    }
-    /* Blocks of envs are claimed by atomically advancing a range's counter (one range per
-       stepping thread, see _vc_claim_run), so a thread that starts late or runs on a
-       slower core simply takes fewer blocks. */
-    static long long tl_claim(long long* next, long long step) {
-        return __atomic_fetch_add(next, step, __ATOMIC_RELAXED);
-    }
-    static void tl_store_ll(long long* p, long long v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
-    static int tl_load(const int* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
-    static void tl_store(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
-    static int tl_add(int* p, int v) { return __atomic_add_fetch(p, v, __ATOMIC_ACQ_REL); }
-    static int tl_cas(int* p, int expected, int desired) {
-        return __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_SEQ_CST,
-                                           __ATOMIC_SEQ_CST);
-    }
-    static void tl_relax(void) {
-    #if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-    #elif defined(__aarch64__)
-        __asm__ __volatile__("yield");
-    #endif
-    }
-    """
-    void* tl_big_calloc(size_t n) nogil
-    void tl_big_free(void* p, size_t n) nogil
-    long long tl_claim(long long* next, long long step) nogil
-    void tl_store_ll(long long* p, long long v) nogil
-    int tl_load(const int* p) nogil
-    void tl_store(int* p, int v) nogil
-    int tl_add(int* p, int v) nogil
-    int tl_cas(int* p, int expected, int desired) nogil
-    void tl_relax() nogil
-
-cdef extern from *:
-    """
-    #include <time.h>
-    #include <sched.h>
-    #if !defined(_WIN32)
-    #include <pthread.h>
-    #include <signal.h>
-    #endif
-    /* Start a detached native worker thread with every signal blocked (signals are the main
-       thread's business: it checks for Ctrl-C between its blocks). Returns 0 on success; a
-       failure only means the calling thread steps more blocks itself. */
-    static int tl_thread_start(void* (*fn)(void*), void* arg) {
-    #if defined(_WIN32)
-        (void)fn; (void)arg;
-        return -1;
-    #else
-        pthread_t th;
-        pthread_attr_t at;
-        sigset_t all, old;
-        int r;
-        if (pthread_attr_init(&at) != 0) return -1;
-        pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-        sigfillset(&all);
-        pthread_sigmask(SIG_BLOCK, &all, &old);
-        r = pthread_create(&th, &at, fn, arg);
-        pthread_sigmask(SIG_SETMASK, &old, NULL);
-
-        pthread_attr_destroy(&at);
-        return r;
-    #endif
-    }
-    /* Names the calling thread, so that top or a debugger can tell the env's workers apart
-       (each worker names itself: naming a detached thread from outside races its exit). */
-    static void tl_name_self(void) {
-    #if defined(__linux__) && defined(__GLIBC__)
-        pthread_setname_np(pthread_self(), "tienlen-vec");
-    #endif
-    }
-    /* A worker that finished its share of a step stays parked for up to spin_ns, watching its
-       slot: the next step hands it work by one compare-and-swap instead of waking a sleeping
-       thread (on a VM, waking an idle vCPU took 50-130 us a step, several percent of a
-       2 ms step). Returns 1 when handed work (slot == 2), 0 when it gave the slot up (its
-       thread then returns to the pool) or `stop` was raised. */
-    static int tl_park(int* slot, const int* stop, long long spin_ns) {
-        struct timespec t0, t;
-        unsigned i;
-        int parked = 1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        for (i = 1;; i++) {
-            if (__atomic_load_n(slot, __ATOMIC_ACQUIRE) == 2) return 1;
-            if ((i & 63) == 0) {
-                if (__atomic_load_n(stop, __ATOMIC_ACQUIRE)) break;
-                clock_gettime(CLOCK_MONOTONIC, &t);
-                if ((long long)(t.tv_sec - t0.tv_sec) * 1000000000LL
-                    + (t.tv_nsec - t0.tv_nsec) > spin_ns) break;
-                /* On a busy machine, let whatever else wants this core run now and then. */
-                sched_yield();
-            }
-            tl_relax();
-        }
-        /* Give the slot up, unless the step claimed it at this very moment. */
-        return !__atomic_compare_exchange_n(slot, &parked, 0, 0, __ATOMIC_SEQ_CST,
-                                            __ATOMIC_SEQ_CST);
-    }
-    static long long tl_now_ns(void) {
-        struct timespec t;
-        clock_gettime(CLOCK_MONOTONIC, &t);
-        return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
-    }
-    static long long tl_load_ll(const long long* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
-    /* The calling thread waits for the workers of a step: each ends within one block.
-       It spins for 50 us (the usual case: a block ends sooner), then sleeps in short naps,
-       so that on a busy machine it does not take the core a preempted worker needs. */
-    static void tl_wait_zero(const int* count) {
-        struct timespec t0, t, nap = {0, 20000};
-        unsigned i;
-        int sleeping = 0;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        for (i = 1; __atomic_load_n(count, __ATOMIC_ACQUIRE) != 0; i++) {
-            if (sleeping) {
-                nanosleep(&nap, NULL);
-            } else if ((i & 63) == 0) {
-                clock_gettime(CLOCK_MONOTONIC, &t);
-                sleeping = (long long)(t.tv_sec - t0.tv_sec) * 1000000000LL
-                           + (t.tv_nsec - t0.tv_nsec) > 50000;
-            } else {
-                tl_relax();
-            }
-        }
-    }
-    """
-    int tl_park(int* slot, const int* stop, long long spin_ns) nogil
-    void tl_name_self() nogil
-    void tl_wait_zero(const int* count) nogil
-    long long tl_now_ns() nogil
-    long long tl_load_ll(const long long* p) nogil
-    int tl_thread_start(void* (*fn)(void*) noexcept nogil, void* arg) nogil
-    int sched_yield() nogil
-
-from posix.unistd cimport getpid
 
 cdef enum:
     RL_ACTIONS = 487           # 0 = pass, 1..486 index the legal list (486 = MAX_MOVES_13)
@@ -210,18 +43,6 @@ VEC_MAX_THREADS = RL_MAX_THREADS
 RL_NUM_ACTIONS = RL_ACTIONS
 RL_HISTORY = RL_HIST
 
-# RL_EXPAND[b] = the 8 bits of b as 8 bytes of 0/1, lowest bit first: six lookups and a
-# four-byte tail turn a 52-bit mask into its 52 observation bytes, on any byte order.
-cdef uint8_t RL_EXPAND[256][8]
-
-cdef void _rl_init_expand() noexcept:
-    cdef int b, i
-    for b in range(256):
-        for i in range(8):
-            RL_EXPAND[b][i] = (b >> i) & 1
-
-_rl_init_expand()
-
 
 cdef struct RLG:
     State s
@@ -233,13 +54,6 @@ cdef struct RLG:
     int32_t nmoves             # legal plays of the seat to act, in g.moves
     uint64_t moves[MAX_MOVES_13]
     Plans plans                # PLAN opponents' plans (unused otherwise)
-
-
-cdef inline void rl_bits(uint8_t* o, uint64_t m) noexcept nogil:
-    cdef int k
-    for k in range(6):
-        memcpy(o + 8 * k, RL_EXPAND[(m >> (8 * k)) & 0xFF], 8)
-    memcpy(o + 48, RL_EXPAND[(m >> 48) & 0x0F], 4)
 
 
 cdef inline void rlg_refresh(RLG* g) noexcept nogil:
@@ -306,73 +120,9 @@ cdef inline int rlg_policy_step(RLG* g, int policy, SplitMemo* m, uint64_t* buf)
     return r
 
 
-cdef inline int rl_rel(int seat, int observer, int n) noexcept nogil:
-    return seat - observer if seat >= observer else seat - observer + n
+include "observe.pxi"
+include "masks.pxi"
 
-
-cdef void rl_encode(const RLG* g, int obs_seat, uint8_t* o) noexcept nogil:
-    """The observation of seat `obs_seat` (docs/rl.md): its own hand and public facts only,
-    every per-seat field indexed by seat relative to the observer (0 = itself)."""
-    cdef const State* s = &g.s
-    cdef int n = s.players, p, r, k, base
-    memset(o, 0, RL_OBS)
-    rl_bits(o + RL_O_HAND, s.hands[obs_seat])
-    rl_bits(o + RL_O_PLAYED, s.played)
-    rl_bits(o + RL_O_PILE, s.pile_mask)
-    o[RL_O_KIND + ckind(s.pile_code)] = 1
-    o[RL_O_PILE_LEN] = clen(s.pile_code)
-    for p in range(n):
-        r = rl_rel(p, obs_seat, n)
-        o[RL_O_LEFT + r] = TL_POPCOUNT(s.hands[p])
-        o[RL_O_LOCKED + r] = (s.locked >> p) & 1
-        o[RL_O_OUT + r] = s.hands[p] == 0
-    if s.pile_owner >= 0:
-        o[RL_O_OWNER + rl_rel(s.pile_owner, obs_seat, n)] = 1
-    if s.turn >= 0:
-        o[RL_O_TURN + rl_rel(s.turn, obs_seat, n)] = 1
-    if g.leader >= 0:
-        o[RL_O_LEADER + rl_rel(g.leader, obs_seat, n)] = 1
-    if s.must_include >= 0:
-        o[RL_O_MUST + s.must_include] = 1
-    for k in range(g.nhist):
-        base = RL_O_HIST + k * RL_HIST_STRIDE
-        rl_bits(o + base, g.hist[k])
-        if g.hist[k] == 0:
-            o[base + 52] = 1
-        o[base + 53 + rl_rel(g.hist_seat[k], obs_seat, n)] = 1
-
-
-cdef inline void rl_mask(const RLG* g, int8_t* m) noexcept nogil:
-    """int8 action mask: [pass allowed, one 1 per legal play, zeros]."""
-    memset(m, 0, RL_ACTIONS)
-    if g.s.turn < 0:
-        return
-    m[0] = g.s.pile_code != 0
-    memset(m + 1, 1, g.nmoves)
-
-
-cdef inline void rl_action_cards(const RLG* g, int8_t* out) noexcept nogil:
-    """Row a of out[487][52]: the cards of action a (row 0, pass, and unused rows are 0)."""
-    cdef int i
-    memset(out, 0, RL_ACTIONS * 52)
-    for i in range(g.nmoves):
-        rl_bits(<uint8_t*>out + (i + 1) * 52, g.moves[i])
-
-
-cdef inline bint rl_legal(const RLG* g, int64_t a) noexcept nogil:
-    if g.s.turn < 0 or a < 0 or a > g.nmoves:
-        return False
-    return a > 0 or g.s.pile_code != 0
-
-
-cdef str _rl_legal_text(const RLG* g):
-    if g.s.turn < 0:
-        return "the hand is over"
-    # With no play legal the only action is pass: say so rather than "actions 1..0".
-    plays = (f"{g.nmoves} legal plays (actions 1..{g.nmoves})" if g.nmoves > 1 else
-             "1 legal play (action 1)" if g.nmoves == 1 else "no legal play")
-    return (plays + (", and pass (action 0)" if g.s.pile_code != 0
-                     else "; pass (action 0) is not allowed on a lead"))
 
 
 cdef HeldBuffer _rl_out(object out, int typenum, Py_ssize_t rows, Py_ssize_t cols=-1):
