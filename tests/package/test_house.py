@@ -81,7 +81,7 @@ SERVICES_IMPORTING_A_GAME_NOT_YET = {
     "tienlen.rl.encoding", "tienlen.rl.guandan_aec", "tienlen.rl.guandan_dmc",
     "tienlen.rl.guandan_encoding", "tienlen.rl.guandan_gym", "tienlen.rl.guandan_vector",
     "tienlen.rl.gym_env", "tienlen.rl.policy_bot", "tienlen.rl.sb3", "tienlen.rl.vector",
-    "tienlen.server.run", "tienlen.tui.guandan_play", "tienlen.tui.play",
+    "tienlen.tui.guandan_play", "tienlen.tui.play",
     "tienlen.tui.replay_view", "tienlen.tui.sim_view",
 }
 
@@ -133,11 +133,7 @@ def test_the_room_branches_on_no_game_name() -> None:
     script = (PACKAGE / "server" / "static" / "room.js").read_text(encoding="utf-8")
     branches = re.findall(r"""===?\s*["'](?:tienlen|guandan)["']|["'](?:tienlen|guandan)["']\s*===?""",
                           script)
-    assert len(branches) <= ROOM_BRANCHES_NOT_YET
-
-
-#: The room's script still compares a game's name this many times.
-ROOM_BRANCHES_NOT_YET = 5
+    assert branches == []
 
 
 # --- games import no service, and not each other --------------------------------------------
