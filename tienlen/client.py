@@ -230,7 +230,8 @@ def run_connect(args: Any) -> int:
     try:
         import websockets  # noqa: F401
     except ImportError:
-        raise ClientError('tienlen play --connect needs the serve extra: pip install "tienlen[serve]"') from None
+        raise ClientError('tienlen play --connect needs the serve extra: pip install -e ".[serve]" '
+                          'in a checkout') from None
 
     def show(message: dict[str, Any]) -> None:
         if message["type"] == "state" and message["view"]["phase"] in ("hand_over", "over"):

@@ -200,7 +200,7 @@ def _uvicorn() -> Any:
         import uvicorn
     except ImportError:
         raise ValueError('tienlen serve needs the serve extra: pip install -e ".[serve]" in a '
-                         'checkout (pip install "tienlen[serve]" once it is on PyPI)') from None
+                         "checkout") from None
     return uvicorn
 
 
