@@ -21,10 +21,13 @@ from __future__ import annotations
 import json
 import random
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
+
+from tienlen.table.decode import SERVER_ANSWER, DecodeError, decode_object
 
 __all__ = ["ClientError", "SeatClient", "open_table", "seat_url", "parse_seat_url",
            "first_legal", "random_legal", "Policy"]
@@ -34,7 +37,25 @@ Policy = Callable[[dict[str, Any], list[dict[str, Any]]], dict[str, Any]]
 
 
 class ClientError(ValueError):
-    """The server refused the client (bad token, no such table), or the URL is wrong."""
+    """The server refused the client (bad token, no such table), cannot be reached or went
+    away, the seat was taken over, or the URL is wrong: one line that says which."""
+
+#: Close codes of our protocol a client may be told, in words (docs/protocol.md).
+CLOSE_WORDS = {1000: "the server closed the connection", 1001: "the server is going away",
+               1008: "the server closed the connection for breaking its policy",
+               1009: "a message was too big for the server", 1011: "the server failed",
+               1012: "the server is restarting", 4000: "the connection was idle too long",
+               4001: "the seat was taken over by a newer connection with its token",
+               4002: "this client read too slowly and was dropped"}
+
+
+def _closed_words(error: BaseException) -> str:
+    """What a ``ConnectionClosed`` means, in one line."""
+    rcvd = getattr(error, "rcvd", None)
+    if rcvd is None:
+        return "the connection to the server was lost (the server stopped or the network failed)"
+    words = CLOSE_WORDS.get(rcvd.code, f"the server closed the connection (code {rcvd.code})")
+    return words + (f": {rcvd.reason}" if rcvd.reason and rcvd.reason not in words else "")
 
 
 def seat_url(base: str, table: str, token: str) -> str:
@@ -68,11 +89,19 @@ def open_table(base: str, game: str, seats: list[str], *, seed: int | None = Non
                                      headers={"Content-Type": "application/json"}, method="POST")
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
-            answer: dict[str, Any] = json.loads(response.read())
-            return answer
+            return decode_object(response.read(SERVER_ANSWER.max_bytes + 1), SERVER_ANSWER)
     except urllib.error.HTTPError as error:
-        detail = json.loads(error.read() or b"{}")
+        try:
+            detail = decode_object(error.read(64 * 1024) or b"{}", SERVER_ANSWER)
+        except DecodeError:
+            detail = {}
         raise ClientError(f"{detail.get('error', error.code)}: {detail.get('message', '')}") from None
+    except DecodeError as error:
+        raise ClientError(f"the server's answer is not ours: {error}") from None
+    except (urllib.error.URLError, OSError) as error:
+        reason = getattr(error, "reason", error)
+        raise ClientError(f"cannot reach the server at {base}: {reason} (is tienlen serve "
+                          "running there?)") from None
 
 
 def first_legal(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
@@ -93,10 +122,21 @@ class SeatClient:
     """One seat over one WebSocket (the ``websockets`` synchronous client)."""
 
     def __init__(self, url: str, table: str, token: str, *, timeout: float = 60.0) -> None:
+        from websockets.exceptions import InvalidHandshake, InvalidURI
         from websockets.sync.client import connect
 
         # entered as the context manager it is (websockets warns about a bare connect())
-        self._ws = connect(url, max_size=8 << 20, open_timeout=timeout).__enter__()
+        try:
+            self._ws = connect(url, max_size=SERVER_ANSWER.max_bytes,
+                               open_timeout=timeout).__enter__()
+        except InvalidURI:
+            raise ClientError(f"not a seat URL: {url[:80]!r}") from None
+        except InvalidHandshake as error:
+            raise ClientError(f"the server at {url} refused the connection: {error}") from None
+        except (OSError, TimeoutError) as error:
+            raise ClientError(f"cannot reach the server at {url}: "
+                              f"{getattr(error, 'strerror', None) or error or 'timed out'} "
+                              "(is tienlen serve running there?)") from None
         self.timeout = timeout
         self.table, self.seat = table, -1
         self.view: dict[str, Any] | None = None
@@ -119,11 +159,26 @@ class SeatClient:
         return cls(ws, table, token, **kw)
 
     def _send(self, message: dict[str, Any]) -> None:
-        self._ws.send(json.dumps({"v": 1, **message}))
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            self._ws.send(json.dumps({"v": 1, **message}))
+        except ConnectionClosed as error:
+            raise ClientError(_closed_words(error)) from None
 
     def _recv(self) -> dict[str, Any]:
-        message: dict[str, Any] = json.loads(self._ws.recv(timeout=self.timeout))
-        return message
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            frame = self._ws.recv(timeout=self.timeout)
+        except ConnectionClosed as error:
+            raise ClientError(_closed_words(error)) from None
+        except TimeoutError:
+            raise ClientError(f"no message from the server in {self.timeout:g} s") from None
+        try:
+            return decode_object(frame, SERVER_ANSWER)
+        except DecodeError as error:
+            raise ClientError(f"the server sent what our protocol never says: {error}") from None
 
     def play(self, policy: Policy, *, on_message: Callable[[dict[str, Any]], None] | None = None,
              stop_after_hand: bool = False) -> dict[str, Any]:
@@ -175,7 +230,8 @@ def run_connect(args: Any) -> int:
     try:
         import websockets  # noqa: F401
     except ImportError:
-        raise ClientError('tienlen play --connect needs the serve extra: pip install "tienlen[serve]"') from None
+        raise ClientError('tienlen play --connect needs the serve extra: pip install -e ".[serve]" '
+                          'in a checkout') from None
 
     def show(message: dict[str, Any]) -> None:
         if message["type"] == "state" and message["view"]["phase"] in ("hand_over", "over"):

@@ -13,27 +13,33 @@ from tienlen.server.run import is_loopback  # noqa: E402
 
 @pytest.fixture
 def served(monkeypatch):
+    """The uvicorn config and the bound socket run_serve would serve (not served)."""
+    import tienlen.server.run as run
+
     calls = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append((app, kw)))
+
+    async def serve_app(config, sock):
+        calls.append((config, sock.getsockname()))
+    monkeypatch.setattr(run, "serve_app", serve_app)
     return calls
 
 
 def test_serve_prints_the_url_and_listens_on_loopback(served, capsys):
-    assert main(["serve", "--port", "9123", "--turn-timeout", "12", "--fallback", "wait"]) == 0
+    assert main(["serve", "--port", "0", "--turn-timeout", "12", "--fallback", "wait"]) == 0
     out, err = capsys.readouterr()
-    assert "http://127.0.0.1:9123/" in out and "warning" not in err
-    app, kw = served[0]
-    assert kw["host"] == "127.0.0.1" and kw["port"] == 9123
-    hub = app.state.hub
+    config, (host, port) = served[0]
+    assert f"http://127.0.0.1:{port}/" in out and "warning" not in err and port != 0
+    assert host == "127.0.0.1" and config.host == "127.0.0.1" and config.port == port
+    hub = config.app.state.hub
     assert hub.config.turn_timeout == 12 and hub.config.fallback == "wait"
-    assert kw["ws_max_size"] == hub.config.max_message_bytes
+    assert config.ws_max_size == hub.config.max_message_bytes
 
 
 def test_serve_warns_off_loopback(served, capsys):
-    assert main(["serve", "--host", "0.0.0.0"]) == 0
+    assert main(["serve", "--host", "0.0.0.0", "--port", "0"]) == 0
     out, err = capsys.readouterr()
     assert "warning: listening on 0.0.0.0" in err
-    assert "http://127.0.0.1:8765/" in out
+    assert f"http://127.0.0.1:{served[0][1][1]}/" in out
 
 
 def test_serve_refuses_a_bad_fallback(served, capsys):

@@ -79,9 +79,7 @@ def _game_of(module: str) -> str | None:
 # --- services import no game --------------------------------------------------------------
 
 #: Services that still import a game's modules (issue 34 moves each behind the registry).
-SERVICES_IMPORTING_A_GAME_NOT_YET = {
-    "tienlen.server.run",
-}
+SERVICES_IMPORTING_A_GAME_NOT_YET: set[str] = set()
 
 
 def _services_importing_a_game() -> set[str]:
@@ -131,11 +129,7 @@ def test_the_room_branches_on_no_game_name() -> None:
     script = (PACKAGE / "server" / "static" / "room.js").read_text(encoding="utf-8")
     branches = re.findall(r"""===?\s*["'](?:tienlen|guandan)["']|["'](?:tienlen|guandan)["']\s*===?""",
                           script)
-    assert len(branches) <= ROOM_BRANCHES_NOT_YET
-
-
-#: The room's script still compares a game's name this many times.
-ROOM_BRANCHES_NOT_YET = 5
+    assert branches == []
 
 
 # --- games import no service, and not each other --------------------------------------------

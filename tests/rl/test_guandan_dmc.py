@@ -227,7 +227,7 @@ def test_a_dmc_spec_that_is_not_a_checkpoint_is_one_clear_line(tmp_path: Path) -
     weights_only=False (it would run code from the file)."""
     import zipfile
 
-    with pytest.raises(ValueError, match="no DMC checkpoint file"):
+    with pytest.raises(ValueError, match="no such file"):
         make_bot(f"dmc:{tmp_path / 'missing.pt'}")
     with pytest.raises(ValueError, match="not a file torch.save wrote") as text:
         make_bot(f"dmc:{REPO / 'README.md'}")
@@ -251,7 +251,7 @@ def test_a_dmc_spec_without_torch_says_how_to_get_it(tmp_path: Path,
     with zipfile.ZipFile(fake, "w") as z:
         z.writestr("data.pkl", b"")
     monkeypatch.setitem(sys.modules, "torch", None)      # import torch -> ImportError
-    with pytest.raises(ValueError, match=r"need torch.*\[train\]"):
+    with pytest.raises(ValueError, match=r"needs torch.*\[train\]"):
         make_bot(f"dmc:{fake}")
 
 

@@ -101,13 +101,23 @@ class WriterLock:
         raises its own kind) if another run holds it or the lock cannot be made."""
         target = Path(target)
         path = lock_path(target)
-        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+        # O_NOFOLLOW: a symbolic link planted at the sidecar's name is refused, never
+        # followed (its target would be truncated below); O_NONBLOCK: a FIFO planted there
+        # does not hang the open. A non-regular file is refused after the open.
+        flags = (os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+                 | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
         while True:
+            if path.is_symlink():
+                raise error(f"cannot lock {target} for writing: {path} is a symbolic link "
+                            "(remove it; the lock file is never followed)")
             try:
                 fd = os.open(path, flags, 0o644)
             except OSError as failure:
                 raise error(f"cannot lock {target} for writing ({path}: "
                             f"{failure.strerror or failure})") from None
+            if not _regular(fd):
+                os.close(fd)
+                raise error(f"cannot lock {target} for writing: {path} is not a regular file")
             if not _try_lock(fd):
                 holder = _read_holder(fd)
                 os.close(fd)
@@ -151,6 +161,12 @@ class WriterLock:
         # A writer dropped without close: the descriptor would close anyway; release tidily.
         with contextlib.suppress(Exception):
             self.release()
+
+
+def _regular(fd: int) -> bool:
+    import stat
+
+    return stat.S_ISREG(os.fstat(fd).st_mode)
 
 
 def _same_file(path: Path, fd: int) -> bool:

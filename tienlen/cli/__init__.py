@@ -1,6 +1,6 @@
 """The ``tienlen`` command line: one module per subcommand (:mod:`.play`, :mod:`.sim`,
 :mod:`.replay`, :mod:`.moves`, :mod:`.solve`, :mod:`.rules`, :mod:`.serve`), the parser and
-the error handling in :mod:`.main`, what they share in :mod:`.common`. A game adds its own
+the error handling in :mod:`.program`, what they share in :mod:`.common`. A game adds its own
 options and runs through the registry (:func:`tienlen.table.registry.get_cli`).
 
 The CLI parses and renders; every rule question goes to the library. Bad input is
@@ -24,7 +24,7 @@ import warnings
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from tienlen.cli.main import build_parser, main
+    from tienlen.cli.program import build_parser, main
 
 __all__ = ["main", "build_parser"]
 
@@ -37,7 +37,7 @@ def __getattr__(name: str) -> Any:
     # Loaded on first use: `import tienlen.cli.common` (which every game's command line
     # module imports) must not build the parser, which asks the registry for every game.
     if name in __all__:
-        value = getattr(importlib.import_module("tienlen.cli.main"), name)
+        value = getattr(importlib.import_module("tienlen.cli.program"), name)
         globals()[name] = value
         return value
     if name in _MOVED:

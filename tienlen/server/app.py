@@ -9,9 +9,11 @@ Routes (docs/protocol.md has every message):
 - ``WS /ws``: our protocol; the first message joins a seat with its token.
 
 Safety: Host and Origin are checked against the server's own names (no cross-site
-WebSocket hijacking, no DNS rebinding); every socket has a size, rate and idle limit; a
-slow reader is dropped rather than let its queue grow; a bad message gets an ``error``
-and changes nothing.
+WebSocket hijacking, no DNS rebinding); every message and body passes the one bounded
+decoder (:mod:`tienlen.table.decode`: size, depth, type); every socket has a size, rate and
+idle limit; a slow reader is dropped rather than let its queue grow or a send wait for
+ever; a bad message gets an ``error`` and changes nothing. Connections themselves are
+bounded where they are made (:mod:`tienlen.server.limits`).
 
 >>> guard = Guard(hosts=())
 >>> guard.host_ok("127.0.0.1:8765"), guard.host_ok("evil.example:8765")
@@ -25,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import sys
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
@@ -38,6 +41,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..table import IllegalActionError, get_spec, spec_names
+from ..table.decode import BODY, MESSAGE, DecodeError, Limits, decode_object
 from .tables import (LIVE_SETTINGS, PROTOCOL_VERSION, Hub, Seat, ServerConfig, Table,
                      TableError, check_settings)
 
@@ -49,7 +53,49 @@ STATIC = Path(__file__).with_name("static")
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 #: Close codes (RFC 6455 4000-4999 are the application's).
 CLOSE_POLICY, CLOSE_TOO_BIG, CLOSE_IDLE, CLOSE_SLOW = 1008, 1009, 4000, 4002
-MAX_BODY = 8 * 1024
+MAX_BODY = BODY.max_bytes
+
+
+if sys.version_info >= (3, 11):
+    _deadline = asyncio.timeout
+else:                                            # pragma: no cover (3.10)
+    class _Timeout:
+        """``asyncio.timeout`` for 3.10: cancel the task at the deadline, raise TimeoutError."""
+
+        def __init__(self, seconds: float | None) -> None:
+            self.seconds = seconds
+            self.handle: asyncio.TimerHandle | None = None
+            self.fired = False
+
+        task: asyncio.Task[Any] | None = None
+
+        def _fire(self, task: asyncio.Task[Any] | None) -> None:
+            self.fired = True
+            if task is not None:
+                task.cancel()
+
+        def reschedule(self, when: float | None) -> None:
+            if self.handle is not None:
+                self.handle.cancel()
+            task = asyncio.current_task() if self.task is None else self.task
+            loop = asyncio.get_running_loop()
+            self.handle = None if when is None else loop.call_at(when, self._fire, task)
+
+        async def __aenter__(self) -> _Timeout:
+            self.task = asyncio.current_task()
+            loop = asyncio.get_running_loop()
+            if self.seconds is not None:
+                self.reschedule(loop.time() + self.seconds)
+            return self
+
+        async def __aexit__(self, kind: Any, error: Any, tb: Any) -> None:
+            if self.handle is not None:
+                self.handle.cancel()
+            if kind is asyncio.CancelledError and self.fired:
+                raise asyncio.TimeoutError
+
+    def _deadline(seconds: float | None) -> _Timeout:
+        return _Timeout(seconds)
 
 
 def _host_name(host: str) -> str:
@@ -81,12 +127,18 @@ class Guard:
 
 
 class SocketConnection:
-    """A WebSocket with an outbound queue, so a table never waits for a reader."""
+    """A WebSocket with an outbound queue, so a table never waits for a reader: a reader
+    ``limit`` messages behind, or one whose socket takes nothing for ``send_timeout``
+    seconds, is dropped (4002; the connection is then aborted where it was made)."""
 
-    def __init__(self, ws: WebSocket, limit: int) -> None:
+    def __init__(self, ws: WebSocket, limit: int, send_timeout: float = 10.0) -> None:
         self.ws = ws
+        self.send_timeout = send_timeout
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(limit)
         self.closing: tuple[int, str] | None = None
+        #: the deadline of the session's read under way: expired by the writer when it
+        #: gives up, so that the session ends at once rather than at its idle timeout
+        self.reading: Any = None
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
     def send(self, message: dict[str, Any]) -> None:
@@ -110,15 +162,24 @@ class SocketConnection:
                 message = await self.queue.get()
                 if message is None:
                     break
-                await self.ws.send_text(json.dumps(message, separators=(",", ":")))
+                async with _deadline(self.send_timeout):
+                    await self.ws.send_text(json.dumps(message, separators=(",", ":")))
+        except asyncio.TimeoutError:
+            self.closing = (CLOSE_SLOW, "too slow to read: a send waited "
+                                        f"{self.send_timeout:g} s")
         except Exception:
             pass
         finally:
-            code, reason = self.closing or (1000, "")
+            if self.closing is None:
+                self.closing = (1011, "")
+            code, reason = self.closing
+            if self.reading is not None:
+                self.reading.reschedule(asyncio.get_running_loop().time())
             try:
                 if self.ws.application_state != WebSocketState.DISCONNECTED:
-                    await self.ws.close(code, reason)
-            except Exception:
+                    async with _deadline(self.send_timeout):
+                        await self.ws.close(code, reason)
+            except (Exception, asyncio.TimeoutError):
                 pass
 
 
@@ -149,42 +210,64 @@ def _error(code: str, message: str, ref: object = None) -> dict[str, Any]:
 MESSAGE_TYPES = ("join", "act", "hint", "next_hand", "settings", "ping")
 
 
+async def _receive(ws: WebSocket, idle: float, conn: SocketConnection) -> str | bytes | None:
+    """The next frame's text (or bytes, for a binary frame); None when the peer is gone.
+    Raises ``asyncio.TimeoutError`` after ``idle`` seconds of silence, or at once when the
+    connection's writer gave up."""
+    await asyncio.sleep(0)        # let the writer and the tables run between two messages
+    if conn.closing is not None:
+        return None
+    try:
+        async with _deadline(idle) as deadline:
+            conn.reading = deadline
+            message = await ws.receive()
+    finally:
+        conn.reading = None
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    if text is not None:
+        return str(text)
+    data = message.get("bytes")
+    return bytes(data) if data is not None else b""
+
+
 async def _session(ws: WebSocket, hub: Hub) -> None:
     """One socket: join a seat, then act for it, until it closes."""
     config = hub.config
-    conn = SocketConnection(ws, config.send_queue)
+    conn = SocketConnection(ws, config.send_queue, config.connections.send_timeout)
     bucket = Bucket(config.rate, config.burst)
+    limits = Limits(config.max_message_bytes, MESSAGE.max_depth, MESSAGE.what)
     table: Table | None = None
     seat: Seat | None = None
     strikes = 0
     try:
         while conn.closing is None:
             try:
-                text = await asyncio.wait_for(ws.receive_text(), config.idle_timeout)
+                frame = await _receive(ws, config.idle_timeout, conn)
             except asyncio.TimeoutError:
                 conn.close(CLOSE_IDLE, f"idle for {config.idle_timeout:g} s")
                 break
-            except KeyError:              # a binary frame: receive_text finds no "text"
-                text = None
+            if frame is None:
+                break
             if not bucket.take():
                 strikes += 1
                 conn.send(_error("RATE_LIMIT", f"more than {config.rate:g} messages a second"))
                 if strikes >= 20:
                     conn.close(CLOSE_POLICY, "flooding")
                 continue
-            if text is None:
+            if isinstance(frame, bytes):
                 conn.send(_error("BAD_FRAME", "send JSON text frames, not binary"))
                 continue
-            if len(text.encode()) > config.max_message_bytes:
-                conn.close(CLOSE_TOO_BIG, "message too big")
-                break
             try:
-                message = json.loads(text)
-            except ValueError:
-                conn.send(_error("BAD_JSON", "the message is not JSON"))
-                continue
-            if not isinstance(message, dict):
-                conn.send(_error("BAD_MESSAGE", "a message is a JSON object with a type"))
+                message = decode_object(frame, limits)
+            except DecodeError as error:
+                if error.code == "TOO_BIG":
+                    conn.close(CLOSE_TOO_BIG, "message too big")
+                    break
+                code = {"BAD_TYPE": "BAD_MESSAGE", "TOO_DEEP": "TOO_DEEP"}.get(error.code,
+                                                                             "BAD_JSON")
+                conn.send(_error(code, error.message))
                 continue
             kind, ref = message.get("type"), message.get("id")
             if kind not in MESSAGE_TYPES:
@@ -217,18 +300,18 @@ async def _session(ws: WebSocket, hub: Hub) -> None:
                 continue
             try:
                 if kind == "act":
-                    table.act(seat.index, message.get("action"))
+                    await table.step(lambda: _act(table, seat, conn, message.get("action")))
                 elif kind == "next_hand":
                     if seat.kind != "human" and table.has_human:
                         raise IllegalActionError("NOT_ALLOWED", "the human seats deal the next hand")
-                    table.next_hand()
+                    await table.step(table.next_hand)
                 elif kind == "hint":
                     hint = await table.hint(seat.index, message.get("lang"))
                     conn.send({"v": PROTOCOL_VERSION, "type": "hint", "id": ref, **hint})
                 elif kind == "settings":
                     _apply_settings(table, seat, message)
             except IllegalActionError as error:
-                conn.send(_error(error.reason, error.message, ref))
+                conn.send(_error(error.reason_code, error.message, ref))
     except WebSocketDisconnect:
         pass
     except RuntimeError:                  # receive after the peer vanished mid-frame
@@ -238,6 +321,14 @@ async def _session(ws: WebSocket, hub: Hub) -> None:
             table.detach(seat, conn)
         conn.close(conn.closing[0] if conn.closing else 1000, "")
         await conn.writer
+
+
+def _act(table: Table, seat: Seat, conn: SocketConnection, action: object) -> None:
+    """An action of the seat that ``conn`` holds (checked again when it is applied: at a
+    batch table it may have waited in the lane while a newer socket took the seat)."""
+    if seat.conn is not conn:
+        raise IllegalActionError("NOT_JOINED", "this socket no longer holds the seat")
+    table.act(seat.index, action)
 
 
 def _apply_settings(table: Table, seat: Seat, message: dict[str, Any]) -> None:
@@ -290,18 +381,18 @@ def create_app(hub: Hub | None = None, *, hosts: Iterable[str] = (),
         games = []
         for name in spec_names():
             spec = get_spec(name)
-            games.append({"name": name, "players": list(spec.player_counts),
-                          "levels": list(spec.bot_levels), "hint_level": spec.hint_level})
+            games.append({"name": name, "title": getattr(spec, "title", name),
+                          "players": list(spec.player_counts),
+                          "levels": list(spec.bot_levels), "hint_level": spec.hint_level,
+                          "models": hub.offered(spec),
+                          "room": dict(getattr(spec, "room", {}))})
         return JSONResponse({"v": PROTOCOL_VERSION, "games": games,
                              "defaults": {"turn_timeout": hub.config.turn_timeout,
                                           "fallback": hub.config.fallback}})
 
     async def stats(request: Request) -> Response:
         """How busy the server is (no table ids, no tokens)."""
-        tables = list(hub.tables.values())
-        return JSONResponse({"v": PROTOCOL_VERSION, "tables": len(tables),
-                             "actions": sum(t.version for t in tables),
-                             "over": sum(t.state.phase == "over" for t in tables)})
+        return JSONResponse({"v": PROTOCOL_VERSION, **hub.stats()})
 
     async def create(request: Request) -> Response:
         if not guard.origin_ok(request.headers.get("origin"), request.headers.get("host")):
@@ -310,24 +401,33 @@ def create_app(hub: Hub | None = None, *, hosts: Iterable[str] = (),
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             return JSONResponse({"error": "BAD_REQUEST", "message": "send application/json"},
                                 status_code=415)
-        body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_BODY:
-                return JSONResponse({"error": "TOO_BIG"}, status_code=413)
+        body = bytearray()
         try:
-            data = json.loads(body)
-        except ValueError:
-            return JSONResponse({"error": "BAD_JSON", "message": "the body is not JSON"},
-                                status_code=400)
-        if not isinstance(data, dict):
-            return JSONResponse({"error": "BAD_REQUEST", "message": "send an object"},
-                                status_code=400)
+            async with _deadline(hub.config.connections.body_timeout):
+                async for chunk in request.stream():
+                    body += chunk
+                    if len(body) > MAX_BODY:
+                        return JSONResponse({"error": "TOO_BIG", "message": "the body is larger "
+                                             f"than {MAX_BODY} bytes"}, status_code=413)
+        except asyncio.TimeoutError:
+            return JSONResponse({"error": "TIMEOUT", "message": "the body did not arrive in "
+                                 f"{hub.config.connections.body_timeout:g} s"}, status_code=408)
+        try:
+            data = decode_object(bytes(body), BODY)
+        except DecodeError as error:
+            code = {"BAD_TYPE": "BAD_REQUEST", "TOO_BIG": "TOO_BIG"}.get(error.code, "BAD_JSON")
+            if error.code == "TOO_DEEP":
+                code = "TOO_DEEP"
+            return JSONResponse({"error": code, "message": error.message},
+                                status_code=413 if code == "TOO_BIG" else 400)
+        client = request.client.host if request.client else ""
         try:
             table, tokens = hub.create(data.get("game"), data.get("seats"), seed=data.get("seed"),
-                                       options=data.get("options"), settings=data.get("settings"))
+                                       options=data.get("options"), settings=data.get("settings"),
+                                       client=client)
         except TableError as error:
-            return JSONResponse({"error": error.code, "message": error.message}, status_code=400)
+            return JSONResponse({"error": error.code, "message": error.message},
+                                status_code=error.status)
         return JSONResponse({"v": PROTOCOL_VERSION, "table": table.id, "seed": table.seed,
                              "game": table.state.game, "seats": table.seat_info(),
                              "tokens": {str(k): v for k, v in tokens.items()}, "ws": "/ws"})

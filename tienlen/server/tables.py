@@ -2,14 +2,24 @@
 
 Every change to a table happens on the event loop thread, between two awaits, so a table
 needs no lock: a message is verified and applied in one go or refused with nothing changed.
-Bots think in a thread pool (:attr:`Hub.pool`): the view a bot reads is made on the loop,
-the bot's answer comes back to the loop and is applied only if the table has not moved on
-meanwhile (``Table.version``). A slow L3 at one table never holds up another table.
+Bots think on the threads of :class:`~tienlen.server.scheduler.BotScheduler`, fairly across
+tables: the view a bot reads is made on the loop, the bot's answer comes back to the loop
+and is applied only if the table has not moved on meanwhile (``Table.version``). A table
+with a human seat is *interactive*; any other (bots alone, or bots and remote agents) is
+*batch*: batch tables never hold the threads kept for interactive ones, and change state
+one at a time in :class:`~tienlen.server.scheduler.BatchLane` (half of the loop at most).
 
-Seats are ``human`` (the browser room), ``remote`` (an agent over our protocol) or a bot
-level. Human and remote seats get a secret token; a silent seat past the turn timer, or a
-seat with no socket past the reconnect grace, is played by the fallback bot (``L1``, or
-``wait`` to wait for ever); a reconnect with the token takes the seat back.
+Seats are ``human`` (the browser room), ``remote`` (an agent over our protocol), a bot
+level, or a model the operator offers (``--models DIR``: ``dmc:NAME`` for a file NAME of
+that folder, in the games that take such files); nothing else, so no client names a file.
+Human and remote seats get a secret token; a silent seat past the turn timer, or a seat
+with no socket past the reconnect grace, is played by the fallback bot (``L1``, or ``wait``
+to wait for ever); a reconnect with the token takes the seat back.
+
+The tables a server holds are bounded: ``max_tables`` in all, ``tables_per_client`` being
+played per client address (its oldest table nobody has joined gives way to a new one), a
+token bucket of creations per client, at most ``bot_tables`` tables of bots alone playing
+at once, tables nobody joined forgotten after ``unjoined_ttl`` seconds.
 
 A tribute card is shown only to whoever moved it:
 
@@ -22,18 +32,22 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import os
+import re
 import secrets
 import time
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from ..seeds import seed_or_fresh
 from ..table import (GameSpec, IllegalActionError, TableBot, TableState, bot_seed, get_spec)
+from .limits import ConnectionLimits
+from .scheduler import BatchLane, BotScheduler, SchedulerFull, default_workers
 
 __all__ = ["PROTOCOL_VERSION", "ServerConfig", "Hub", "Table", "Seat", "Connection",
-           "TableError"]
+           "TableError", "offered_models", "MAX_MODELS"]
 
 #: The version of our WebSocket protocol (docs/protocol.md); every message carries it.
 PROTOCOL_VERSION = 1
@@ -41,12 +55,14 @@ SEAT_KINDS = ("human", "remote")
 
 
 class TableError(ValueError):
-    """A request the hub refuses (bad seats, too many tables, unknown table or token)."""
+    """A request the hub refuses (bad seats, too many tables, unknown table or token).
+    ``status`` is the HTTP status it is answered with."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.status = status
 
 
 @dataclass
@@ -61,7 +77,7 @@ class ServerConfig:
     reconnect_grace: float = 5.0
     #: Pause before a bot's move at a table with a human, so the room can show each play.
     bot_delay: float = 0.0
-    #: Pause before dealing the next hand at a table with no human (0: at once).
+    #: Tables the server holds at most (its oldest table nobody joined gives way first).
     max_tables: int = 1000
     #: Largest message a client may send, in bytes (the WebSocket layer is set to this too).
     max_message_bytes: int = 16 * 1024
@@ -73,10 +89,58 @@ class ServerConfig:
     idle_timeout: float = 120.0
     #: Messages waiting for a slow reader before it is dropped.
     send_queue: int = 64
-    #: Threads for bots.
-    bot_threads: int = 4
-    #: Seconds a finished table, or one nobody has joined, stays in memory.
+    #: Threads for bots (None: two per usable core), and how many of them only tables
+    #: with a human seat may use (None: a quarter, at least one).
+    bot_threads: int | None = None
+    bot_reserve: int | None = None
+    #: Tables of bots alone playing at once (None: the threads batch tables may hold).
+    bot_tables: int | None = None
+    #: Seconds a finished table, or one nobody holds, stays in memory.
     table_ttl: float = 3600.0
+    #: Seconds a table with human or remote seats that nobody has joined stays.
+    unjoined_ttl: float = 300.0
+    #: Tables one client address may have in play at once (finished ones do not count).
+    tables_per_client: int = 32
+    #: Tables one client address may open a second (sustained), and at once (burst).
+    table_rate: float = 5.0
+    table_burst: float = 30.0
+    #: Bounds of every connection (header time, connection caps, slow readers).
+    connections: ConnectionLimits = field(default_factory=ConnectionLimits)
+    #: Models the server offers as seats: ``{"dmc:NAME": PATH}`` (:func:`offered_models`).
+    models: Mapping[str, str] = field(default_factory=dict)
+
+
+#: Hand outcomes a table keeps (Table.results).
+MAX_RESULTS = 2000
+#: The files of a ``--models`` folder the server lists at most.
+MAX_MODELS = 256
+_MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+
+
+def offered_models(folder: str | os.PathLike[str], prefixes: tuple[str, ...] = ("dmc:",)
+                   ) -> dict[str, str]:
+    """The models of the operator's ``folder`` as seats: ``{prefix + NAME: path}`` for each
+    regular file NAME (letters, digits, ``.``, ``_``, ``-``; at most :data:`MAX_MODELS`).
+    A game seats a name only when it takes files of that prefix. Raises ``ValueError``
+    if ``folder`` is not a folder.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "best.pt").write_bytes(b"..."); _ = (folder / ".hidden").write_bytes(b"")
+    >>> sorted(offered_models(folder))
+    ['dmc:best.pt']
+    """
+    path = Path(folder)
+    if not path.is_dir():
+        raise ValueError(f"--models {folder}: not a folder")
+    out: dict[str, str] = {}
+    for entry in sorted(path.iterdir())[: MAX_MODELS * 4]:
+        if _MODEL_NAME.fullmatch(entry.name) and entry.is_file():
+            for prefix in prefixes:
+                out[prefix + entry.name] = str(entry.resolve())
+        if len(out) >= MAX_MODELS * len(prefixes):
+            break
+    return out
 
 
 class Connection(Protocol):
@@ -119,8 +183,9 @@ class Table:
     """One match, its seats and its driver task."""
 
     def __init__(self, hub: Hub, table_id: str, spec: GameSpec, state: TableState, seed: int,
-                 seats: list[Seat], settings: dict[str, Any]) -> None:
+                 seats: list[Seat], settings: dict[str, Any], client: str = "") -> None:
         self.hub = hub
+        self.client = client
         self.id = table_id
         self.spec = spec
         self.state = state
@@ -136,12 +201,36 @@ class Table:
         self._task: asyncio.Task[None] | None = None
         self._fallbacks: dict[int, TableBot] = {}
         self.closed = False
+        #: moves the fallback made for each seat (a tournament reads its agents' failures)
+        self.fallback_moves: dict[int, int] = {}
+        #: each finished hand's outcome, in order (the last MAX_RESULTS)
+        self.results: list[dict[str, Any]] = []
 
     # ------------------------------------------------------------ info
 
     @property
     def has_human(self) -> bool:
         return any(s.kind == "human" for s in self.seats)
+
+    @property
+    def batch(self) -> bool:
+        """No human seat: the table plays as fast as its bots and agents answer."""
+        return not self.has_human
+
+    @property
+    def bots_only(self) -> bool:
+        return all(s.kind == "bot" for s in self.seats)
+
+    @property
+    def ever_joined(self) -> bool:
+        return any(s.ever_joined for s in self.seats)
+
+    async def step(self, change: Callable[[], Any]) -> Any:
+        """``change()`` (a state change of this table, on the loop): at once at an
+        interactive table, in the batch lane at a batch table."""
+        if self.batch:
+            return await self.hub.lane.step(change)
+        return change()
 
     def seat_info(self) -> list[dict[str, Any]]:
         return [{"seat": s.index, "kind": s.kind, "name": s.name,
@@ -172,7 +261,7 @@ class Table:
         self.touched = time.monotonic()
         conn.send(_event(type="welcome", table=self.id, game=self.state.game, seat=seat.index,
                          players=self.state.players, seats=self.seat_info(),
-                         settings=self.public_settings()))
+                         settings=self.public_settings(), room=self.room_features()))
         self.broadcast_seats()
         self.send_state(seat)
         self.poke()
@@ -182,6 +271,11 @@ class Table:
             seat.conn = None
             self.broadcast_seats()
             self.poke()
+
+    def room_features(self) -> dict[str, Any]:
+        """What the game's spec says the room shows (``spec.room``; none if it says
+        nothing): the room branches on these, never on a game's name."""
+        return dict(getattr(self.spec, "room", None) or {})
 
     def public_settings(self) -> dict[str, Any]:
         return {"hints": bool(self.settings.get("hints", True)),
@@ -240,6 +334,12 @@ class Table:
         if not isinstance(action, dict):
             raise IllegalActionError("BAD_ACTION", "action must be an object")
         record = self.state.apply(action, seat)
+        if by == "fallback":
+            self.fallback_moves[seat] = self.fallback_moves.get(seat, 0) + 1
+        if self.state.phase in ("hand_over", "over"):
+            outcome = self.state.outcome()
+            if outcome is not None:
+                self.results = [*self.results[-(MAX_RESULTS - 1):], outcome]
         self._changed()
         for s in self.seats:
             if s.conn is not None:
@@ -272,8 +372,10 @@ class Table:
         bot = self.spec.make_bot(self.spec.hint_level, bot_seed(self.seed, seat, self.version))
         if lang not in getattr(self.spec, "reason_langs", ("en",)):
             lang = "en"
-        action, reason = await asyncio.get_running_loop().run_in_executor(
-            self.hub.pool, bot.explain, view, lang)
+        try:
+            action, reason = await self.hub.scheduler.run(self, self.batch, bot.explain, view, lang)
+        except SchedulerFull:
+            raise IllegalActionError("BUSY", "this table's hints are still being worked out") from None
         return {"action": action, "reason": reason, "lang": lang, "level": self.spec.hint_level}
 
     # ------------------------------------------------------------ the driver
@@ -283,6 +385,7 @@ class Table:
 
     async def stop(self) -> None:
         self.closed = True
+        self.hub.scheduler.forget(self)
         self.poke()
         if self._task is not None:
             self._task.cancel()
@@ -335,7 +438,6 @@ class Table:
         return None if timeout <= 0 else max(0.0, timeout - waited)
 
     async def _drive(self) -> None:
-        loop = asyncio.get_running_loop()
         while not self.closed:
             state = self.state
             if self.waiting_for_humans:
@@ -351,8 +453,7 @@ class Table:
                     delay = self.hub.config.bot_delay if self.has_human else 0.0
                     if delay:
                         await asyncio.sleep(delay)
-                    if state.phase == "hand_over":
-                        self.next_hand()
+                    await self.step(self._deal_if_over)
                 continue
             turn = state.turn
             if turn is None:
@@ -374,9 +475,9 @@ class Table:
             think: Callable[[object], Any] = \
                 (lambda v: bot.explain(v, lang)) if debug else bot.act
             try:
-                answer = await loop.run_in_executor(self.hub.pool, think, view)
-            except Exception as error:       # a bot bug must not stop the table
-                self.hub.log(f"table {self.id}: bot of seat {turn} failed: {error!r}")
+                answer = await self.hub.scheduler.run(self, self.batch, think, view)
+            except (Exception, SchedulerFull) as error:     # a bot bug must not stop the table
+                self.hub.log(f"table {self.id}: bot of seat {turn} failed: {error!r}"[:300])
                 await self._wait(1.0)
                 continue
             if self.version != version or self.closed:
@@ -384,10 +485,46 @@ class Table:
             action, reason = answer if debug else (answer, None)
             by = "bot" if seat.kind == "bot" else "fallback"
             try:
-                self.act(turn, action, by=by, reason=reason)
+                await self.step(lambda: self._bot_act(version, turn, action, by, reason))
             except IllegalActionError as error:
-                self.hub.log(f"table {self.id}: bot of seat {turn} was refused: {error}")
+                self.hub.log(f"table {self.id}: bot of seat {turn} was refused: {error}"[:300])
                 await self._wait(1.0)
+
+    def _bot_act(self, version: int, turn: int, action: object, by: str,
+                 reason: str | None) -> None:
+        """A bot's answer, applied if the table is where the bot saw it (the batch lane may
+        have kept it waiting)."""
+        if self.version == version and not self.closed:
+            self.act(turn, action, by=by, reason=reason)
+
+    def _deal_if_over(self) -> None:
+        if self.state.phase == "hand_over" and not self.closed:
+            self.next_hand()
+
+
+class _Bucket:
+    """A token bucket: ``rate`` a second, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.at = burst, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    def full(self) -> bool:
+        return self.tokens + (time.monotonic() - self.at) * self.rate >= self.burst
+
+
+#: Client addresses whose creation buckets are remembered at most (the oldest full one
+#: is forgotten first).
+MAX_CLIENTS = 4096
 
 
 @dataclass
@@ -399,22 +536,85 @@ class Hub:
 
     def __post_init__(self) -> None:
         self.tables: dict[str, Table] = {}
-        self.pool = ThreadPoolExecutor(max_workers=self.config.bot_threads,
-                                       thread_name_prefix="tienlen-bot")
+        config = self.config
+        workers = default_workers() if config.bot_threads is None else config.bot_threads
+        self.scheduler = BotScheduler(workers, config.bot_reserve)
+        self.lane = BatchLane()
+        self.bot_tables = (self.scheduler.batch_threads if config.bot_tables is None
+                           else config.bot_tables)
+        self._buckets: dict[str, _Bucket] = {}
+        self._reaper: asyncio.Task[None] | None = None
+
+    def offered(self, spec: GameSpec) -> list[str]:
+        """The models ``spec``'s game takes, of those the operator offers."""
+        prefixes = tuple(getattr(spec, "policy_prefixes", ()))
+        return [name for name in self.config.models if name.startswith(prefixes)] \
+            if prefixes else []
+
+    def _seat_bot(self, spec: GameSpec, kind: str, seed: int, index: int) -> TableBot:
+        """The bot a seat names: a level of the game, or an offered model."""
+        levels = {level.lower(): level for level in spec.bot_levels}
+        if kind.lower() in levels:
+            return spec.make_bot(levels[kind.lower()], bot_seed(seed, index))
+        if kind in self.offered(spec):
+            prefix = kind.split(":", 1)[0] + ":"
+            try:
+                return spec.make_bot(prefix + self.config.models[kind], bot_seed(seed, index))
+            except ValueError as error:
+                raise TableError("BAD_SEATS", f"seat {index}: {kind!r:.60} cannot be "
+                                              f"seated: {str(error).splitlines()[0][:200]}") from None
+        offered = ", ".join([*spec.bot_levels, *self.offered(spec)])
+        raise TableError("BAD_SEATS", f"seat {index}: {kind!r:.40} is not human, remote, a bot "
+                                      f"level or a model this server offers ({offered})")
+
+    def _client_tables(self, client: str) -> list[Table]:
+        return [t for t in self.tables.values()
+                if t.client == client and t.state.phase != "over" and not t.closed]
+
+    def _evict(self, among: list[Table]) -> bool:
+        """Forget the oldest table of ``among`` that nobody has joined (False: none)."""
+        idle = [t for t in among if not t.ever_joined and not t.bots_only]
+        if not idle:
+            return False
+        oldest = min(idle, key=lambda t: t.created)
+        self._drop(oldest)
+        self.log(f"table {oldest.id}: nobody joined it; it gave way to a new table")
+        return True
+
+    def _drop(self, table: Table) -> None:
+        self.tables.pop(table.id, None)
+        table.closed = True
+        self.scheduler.forget(table)
+        try:
+            asyncio.get_running_loop().create_task(table.stop())
+        except RuntimeError:                     # no loop: nothing runs the table anyway
+            pass
+
+    def _take_creation(self, client: str) -> None:
+        bucket = self._buckets.get(client)
+        if bucket is None:
+            if len(self._buckets) >= MAX_CLIENTS:
+                for key in [k for k, b in self._buckets.items() if b.full()]:
+                    del self._buckets[key]
+                while len(self._buckets) >= MAX_CLIENTS:
+                    del self._buckets[next(iter(self._buckets))]
+            bucket = self._buckets[client] = _Bucket(self.config.table_rate, self.config.table_burst)
+        if not bucket.take():
+            raise TableError("RATE_LIMIT", f"more than {self.config.table_rate:g} new tables a "
+                                           "second from this address: wait a moment", 429)
 
     def create(self, game: object, seats: object, *, seed: object = None,
                players: object = None, options: object = None,
-               settings: object = None) -> tuple[Table, dict[int, str]]:
-        """A new table; returns it and the tokens of its human and remote seats."""
+               settings: object = None, client: str = "") -> tuple[Table, dict[int, str]]:
+        """A new table; returns it and the tokens of its human and remote seats. ``client``
+        is the requester's address, for the per-client limits."""
         self.reap()
-        if len(self.tables) >= self.config.max_tables:
-            raise TableError("TOO_MANY_TABLES", f"the server holds {self.config.max_tables} "
-                                                "tables already")
         try:
             spec = get_spec(game)  # type: ignore[arg-type]
         except ValueError as error:
             raise TableError("BAD_GAME", str(error)) from None
-        if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+        if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats) \
+                or len(seats) > 16:
             raise TableError("BAD_SEATS", 'seats is a list such as ["human", "L2", "L2", "L2"]')
         if players is None:
             players = len(seats)
@@ -429,6 +629,26 @@ class Hub:
         if not isinstance(settings, dict):
             raise TableError("BAD_SETTINGS", "settings is an object")
         clean = check_settings(settings, spec)
+        for index, kind in enumerate(seats):        # names only, before any work
+            if kind not in SEAT_KINDS and kind.lower() not in \
+                    {level.lower() for level in spec.bot_levels} and kind not in self.offered(spec):
+                self._seat_bot(spec, kind, 0, index)        # raises BAD_SEATS
+        bots_only = all(kind not in SEAT_KINDS for kind in seats)
+        if bots_only:
+            playing = sum(1 for t in self.tables.values()
+                          if t.bots_only and t.state.phase != "over" and not t.closed)
+            if playing >= self.bot_tables:
+                raise TableError("BUSY", f"the server plays {playing} tables of bots alone, "
+                                         "as many as its bot threads serve at full speed; try "
+                                         "again when one ends", 503)
+        mine = self._client_tables(client)
+        if len(mine) >= self.config.tables_per_client and not self._evict(mine):
+            raise TableError("TOO_MANY_TABLES", f"this address has "
+                                                f"{self.config.tables_per_client} tables in play")
+        if len(self.tables) >= self.config.max_tables and not self._evict(list(self.tables.values())):
+            raise TableError("TOO_MANY_TABLES", f"the server holds {self.config.max_tables} "
+                                                "tables already", 503)
+        self._take_creation(client)
         try:
             seed = seed_or_fresh(seed)
             state = spec.new_match(seed, players=len(seats), options=options)
@@ -442,16 +662,13 @@ class Hub:
                 tokens[index] = token
                 built.append(Seat(index, kind, None, token))
                 continue
-            try:
-                bot = spec.make_bot(kind, bot_seed(seed, index))
-            except ValueError:
-                raise TableError("BAD_SEATS", f"seat {index}: {kind!r:.20} is not human, "
-                                 f"remote or a bot level ({', '.join(spec.bot_levels)})") from None
+            bot = self._seat_bot(spec, kind, seed, index)
             built.append(Seat(index, "bot", bot.name, None, bot=bot))
         table_id = secrets.token_hex(6)
-        table = Table(self, table_id, spec, state, seed, built, clean)
+        table = Table(self, table_id, spec, state, seed, built, clean, client=client)
         self.tables[table_id] = table
         table.start()
+        self._start_reaper()
         return table, tokens
 
     def get(self, table_id: object) -> Table:
@@ -461,20 +678,44 @@ class Hub:
         return table
 
     def reap(self) -> None:
-        """Forget tables nobody holds that are finished or untouched past the TTL."""
+        """Forget the tables nobody holds that are finished (a minute after), untouched past
+        the TTL, or that nobody joined within ``unjoined_ttl``."""
         now = time.monotonic()
-        for table_id, table in list(self.tables.items()):
-            idle = now - table.touched > self.config.table_ttl
+        for table in list(self.tables.values()):
             nobody = all(s.conn is None for s in table.seats)
-            if nobody and (idle or (table.state.phase == "over" and now - table.touched > 60)):
-                del self.tables[table_id]
-                asyncio.get_running_loop().create_task(table.stop())
+            if not nobody:
+                continue
+            idle = now - table.touched
+            unjoined = (not table.ever_joined and not table.bots_only
+                        and now - table.created > self.config.unjoined_ttl)
+            if idle > self.config.table_ttl or unjoined or (table.state.phase == "over"
+                                                            and idle > 60):
+                self._drop(table)
+
+    def _start_reaper(self) -> None:
+        if self._reaper is None or self._reaper.done():
+            self._reaper = asyncio.get_running_loop().create_task(self._reap_often())
+
+    async def _reap_often(self) -> None:
+        period = max(0.5, min(10.0, self.config.unjoined_ttl / 10))
+        while self.tables:
+            await asyncio.sleep(period)
+            self.reap()
+
+    def stats(self) -> dict[str, Any]:
+        tables = list(self.tables.values())
+        return {"tables": len(tables), "actions": sum(t.version for t in tables),
+                "over": sum(t.state.phase == "over" for t in tables),
+                "bot_tables": sum(t.bots_only and t.state.phase != "over" for t in tables),
+                "bots": self.scheduler.stats()}
 
     async def close(self) -> None:
+        if self._reaper is not None:
+            self._reaper.cancel()
         for table in list(self.tables.values()):
             await table.stop()
         self.tables.clear()
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.scheduler.shutdown()
 
 
 #: The languages a table may word its bots' reasons in (a game words fewer: reason_langs).

@@ -32,8 +32,9 @@ def import_torch() -> Any:
     try:
         import torch
     except ImportError:
-        raise ValueError("dmc: bots and the trainer need torch, which is not installed: pip "
-                         "install -e \".[train]\" (docs/rl.md: a CPU build is enough)") from None
+        raise ValueError("a trained policy (dmc:) or the trainer needs torch, which is not "
+                         "installed: pip install -e \".[train]\" in a checkout (docs/rl.md: "
+                         "a CPU build is enough)") from None
     return torch
 
 

@@ -727,6 +727,51 @@ def is_bot_spec(spec: str) -> bool:
     return low in _BY_LEVEL or any(low.startswith(p) and len(low) > len(p) for p in POLICY_SPECS)
 
 
+def _policy_bot(spec: str, prefix: str, module: str, seed: int | None,
+                options: dict[str, Any]) -> Bot:
+    """The bot of a trained policy file (``dmc:PATH``); every way it can fail to load is one
+    ``ValueError`` in one line: no such file, no torch, a damaged or foreign file."""
+    import os
+    from importlib import import_module
+
+    path = spec[len(prefix):]
+    if not path or not os.path.isfile(path):
+        raise ValueError(f"{spec[:240]}: no such file")
+    try:
+        loader = import_module(module)
+        bot: Bot = loader.from_spec(spec, seed=seed, **options)
+    except ValueError as error:
+        # the loader's own refusals (not a checkpoint, no torch) are already one line
+        raise ValueError(f"{spec[:240]}: {_detail(error, keep_kind=True)}") from None
+    except (RuntimeError, KeyError, TypeError, AttributeError, IndexError, OverflowError,
+            MemoryError, EOFError, OSError, ImportError) as error:
+        # torch's own errors for a file that is a zip or a pickle but not our checkpoint:
+        # one line, naming the spec, never torch's advice
+        raise ValueError(f"{spec[:240]}: not a {prefix[:-1].upper()} checkpoint this version reads "
+                         f"({_detail(error)})") from None
+    return bot
+
+
+def _detail(error: BaseException, keep_kind: bool = False) -> str:
+    """An error's gist in one short line, without torch's advice to load files unsafely.
+
+    >>> _detail(ValueError("'x.pt' is not a DMC checkpoint: Weights only load failed. In "
+    ...                    "PyTorch 2.6, we changed the default value of the `weights_only`"))
+    'Weights only load failed'
+    >>> _detail(KeyError("config"))
+    "KeyError: 'config'"
+    """
+    text = str(error).strip().splitlines()[0] if str(error).strip() else ""
+    if isinstance(error, ValueError):
+        if not keep_kind and " checkpoint: " in text:
+            text = text.split(" checkpoint: ", 1)[-1]
+    else:
+        text = f"{type(error).__name__}: {text}"
+    for cut in (". In PyTorch", "weights_only", ". This is an internal", ". If you"):
+        text = text.split(cut)[0]
+    return text.rstrip(" .,;:(`")[:160]
+
+
 def make_bot(level: str, seed: int | None = None, **options: Any) -> Bot:
     """A Guandan bot of ``level`` ("random", "L1", "L2" or "L3", any case), or a trained
     policy: ``"dmc:PATH"`` (a checkpoint of ``examples/train_guandan_dmc.py``; needs torch).
@@ -736,10 +781,7 @@ def make_bot(level: str, seed: int | None = None, **options: Any) -> Bot:
     """
     for prefix, module in POLICY_SPECS.items():
         if isinstance(level, str) and level.lower().startswith(prefix):
-            from importlib import import_module
-
-            bot: Bot = import_module(module).from_spec(level, seed=seed, **options)
-            return bot
+            return _policy_bot(level, prefix, module, seed, options)
     cls = _BY_LEVEL.get(str(level).lower())
     if cls is None:
         raise ValueError(f"unknown Guandan bot level {level!r}; choose from random, "

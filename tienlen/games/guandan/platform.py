@@ -6,6 +6,13 @@ seats agents by connection order (1st -> myPos 0 ...), plays N matches from leve
 and prints each team's wins, as the platform's offline server does. It is as open as that
 server (no tokens: whoever connects takes the next seat), so it is off unless asked for.
 
+What an agent sends is bounded as everything else that crosses a socket: each frame (text,
+or binary holding UTF-8 JSON) passes the one decoder (:data:`tienlen.table.decode.PLATFORM_FRAME`:
+64 KiB, 8 levels); at most :data:`INBOX` frames wait unread (more are dropped, and said
+so); an agent has ``decision_timeout`` seconds to answer a decision validly, after which it
+is taken for gone: its socket is closed and L1 plays its seat for the rest of the run, as
+for an agent that disconnects.
+
 The notation (cards ``S9 HT SB HR``, actions ``[type, rank, cards]``) is written here from
 the protocol sheet; the rules, the legal plays and the tribute choices come from the game.
 """
@@ -15,8 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import random
-import sys
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,12 +33,15 @@ from tienlen.games.guandan.plays import Kind, Play
 from tienlen.games.guandan.spec import GuandanTable, sort_key
 from tienlen.seeds import mix, seed_or_fresh
 from tienlen.table import TableBot, bot_seed, get_spec
+from tienlen.table.decode import PLATFORM_FRAME, DecodeError, decode_object
 
 __all__ = ["card_text", "action_tuple", "play_cards", "PASS_TUPLE", "PlatformRunner", "run_platform",
-           "DEFAULT_PORT"]
+           "DEFAULT_PORT", "INBOX", "answer_index", "platform_app"]
 
 #: The platform's offline server port, which its agents connect to unchanged.
 DEFAULT_PORT = 23456
+#: Frames of one agent waiting to be read, at most (an agent answers one decision at a time).
+INBOX = 16
 #: A pass as the platform writes it in an action list.
 PASS_TUPLE: list[Any] = ["PASS", "PASS", "PASS"]
 _SUITS = "SHCD"          # the platform's suit letters in our suit order (spades, hearts, clubs, diamonds)
@@ -155,16 +163,53 @@ def level_text(level: int) -> str:
     return rank_text(level)
 
 
+def answer_index(frame: str | bytes) -> int:
+    """The ``actIndex`` of an agent's frame, through the one bounded decoder; a frame that
+    is not ``{"actIndex": i}`` is a ``ValueError`` (:class:`~tienlen.table.decode.DecodeError`
+    for what the decoder refuses).
+
+    >>> answer_index('{"actIndex": 3}'), answer_index(b'{"actIndex": 0}')
+    (3, 0)
+    >>> answer_index('[' * 5000 + ']' * 5000)
+    Traceback (most recent call last):
+    ...
+    tienlen.table.decode.DecodeError: TOO_DEEP: platform frame: nested deeper than 8 levels
+    """
+    message = decode_object(frame, PLATFORM_FRAME)
+    index = message.get("actIndex")
+    if type(index) is not int:
+        raise ValueError(f"want {{\"actIndex\": i}}; got actIndex {index!r:.20}")
+    return index
+
+
 @dataclass
 class Agent:
-    """One platform client: its socket's send and the queue of what it sent."""
+    """One platform client: its socket's send and the queue of what it sent (``INBOX``
+    frames at most: :meth:`deliver`)."""
 
     pos: int
     send: Callable[[str], Any]
-    inbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    inbox: asyncio.Queue[str | bytes | None] = field(
+        default_factory=lambda: asyncio.Queue(INBOX + 1))
     gone: bool = False
     #: closes the socket normally (1000) once the last match is played
     close: Callable[[], Awaitable[Any]] | None = None
+    dropped: int = 0
+
+    def deliver(self, frame: str | bytes) -> bool:
+        """Queue a frame; False (the frame is dropped) when ``INBOX`` are waiting."""
+        if self.inbox.qsize() >= INBOX:
+            self.dropped += 1
+            return False
+        self.inbox.put_nowait(frame)
+        return True
+
+    def hang_up(self) -> None:
+        """The socket is gone: wake whoever waits for a frame."""
+        try:
+            self.inbox.put_nowait(None)
+        except asyncio.QueueFull:          # the one slot past INBOX is for this
+            pass
 
 
 class PlatformRunner:
@@ -172,13 +217,26 @@ class PlatformRunner:
 
     def __init__(self, games: int, seats: Sequence[str] = ("agent",) * 4, *,
                  seed: int | None = None, log: Callable[[str], None] = print,
-                 max_hands: int = DEFAULT_MAX_HANDS) -> None:
-        if games < 1:
-            raise ValueError("--games must be at least 1")
+                 max_hands: int = DEFAULT_MAX_HANDS, decision_timeout: float | None = None,
+                 connect_timeout: float | None = None) -> None:
+        if type(games) is not int or not 1 <= games <= 1_000_000:
+            raise ValueError(f"--games must be 1..1000000; got {games!r:.20}")
         if len(seats) != 4:
-            raise ValueError("--seats names four seats")
+            raise ValueError("--seats names four seats, e.g. agent,L2,agent,L2")
+        # a bot's name as given: levels are read in any case, and a dmc:PATH keeps its path
+        self.seat_kinds = ["agent" if s.strip().lower() == "agent" else s.strip() for s in seats]
+        if "agent" not in self.seat_kinds:
+            raise ValueError("--seats names no agent: a platform server with bots alone "
+                             "would wait for nobody (bots against bots: tienlen sim "
+                             "--game guandan)")
+        for name, value in (("decision_timeout", decision_timeout),
+                            ("connect_timeout", connect_timeout)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                      or not 0 < value <= 86400):
+                raise ValueError(f"{name} must be seconds in (0, 86400] or None; got {value!r:.20}")
+        self.decision_timeout = decision_timeout
+        self.connect_timeout = connect_timeout
         self.games = games
-        self.seat_kinds = [s if s == "agent" else s.upper() for s in seats]
         spec = get_spec("guandan")
         self.seed = seed_or_fresh(seed)
         self.bots: dict[int, TableBot] = {}
@@ -193,7 +251,19 @@ class PlatformRunner:
         self.victories = [0, 0, 0, 0]
         self.draws = [0, 0, 0, 0]
         self.team_wins = [0, 0]
+        #: per match played: the winning team (None: undecided), hands played, hands won by
+        #: each team (its player out first), and the agent seats gone by then
+        self.records: list[dict[str, Any]] = []
         self.fallback = spec.make_bot("L1", bot_seed(self.seed, 9))
+
+    def abandon(self, pos: int) -> None:
+        """Give up waiting for seat ``pos``'s agent (it did not connect): L1 plays it, and
+        the next connection takes the next open seat."""
+        if pos in self.open_seats():
+            self.agents[pos] = Agent(pos, _nowhere, gone=True)
+            self.log(f"myPos {pos}: no agent connected: L1 plays the seat")
+            if not self.open_seats():
+                self.ready.set()
 
     def open_seats(self) -> list[int]:
         return [p for p, k in enumerate(self.seat_kinds) if k == "agent" and p not in self.agents]
@@ -224,27 +294,51 @@ class PlatformRunner:
         for pos in range(4):
             await self._send(pos, message)
 
+    async def _answer(self, agent: Agent, options: int) -> int | None:
+        """The agent's first valid answer (invalid ones are refused and logged: we wait for
+        a valid one); None once it is gone."""
+        while not agent.gone:
+            frame = await agent.inbox.get()
+            if agent.dropped:
+                self.log(f"myPos {agent.pos}: {agent.dropped} frame(s) dropped: more than "
+                         f"{INBOX} were waiting unread")
+                agent.dropped = 0
+            if frame is None:
+                agent.gone = True
+                self.log(f"myPos {agent.pos} disconnected: L1 plays its seat")
+                break
+            try:
+                index = answer_index(frame)
+            except ValueError as error:
+                self.log(f"myPos {agent.pos}: not an answer: {str(error)[:120]}")
+                continue
+            if not 0 <= index < options:
+                self.log(f"myPos {agent.pos}: actIndex {index} out of range 0..{options - 1}")
+                continue
+            return index
+        return None
+
     async def _choose(self, pos: int, message: dict[str, Any], table: GuandanTable) -> int:
-        """The index an agent answers (invalid answers are refused: we wait for a valid
-        one), or our bot's pick for a bot seat or a vanished agent."""
+        """The index an agent answers within ``decision_timeout``, or our bot's pick for a
+        bot seat or a vanished agent. An agent past the deadline is gone for the run."""
         options = message["actionList"]
         agent = self.agents.get(pos)
         if agent is not None and not agent.gone:
             await self._send(pos, message)
-            while not agent.gone:
-                text = await agent.inbox.get()
-                if text is None:
-                    agent.gone = True
-                    self.log(f"myPos {pos} disconnected: L1 plays its seat")
-                    break
-                try:
-                    index = json.loads(text)["actIndex"]
-                except (ValueError, KeyError, TypeError):
-                    self.log(f"myPos {pos}: not an answer (want {{\"actIndex\": i}}): {text[:80]!r}")
-                    continue
-                if type(index) is not int or not 0 <= index < len(options):
-                    self.log(f"myPos {pos}: actIndex {index!r:.20} out of range 0..{len(options) - 1}")
-                    continue
+            try:
+                index = await asyncio.wait_for(self._answer(agent, len(options)),
+                                               self.decision_timeout)
+            except asyncio.TimeoutError:
+                index = None
+                agent.gone = True
+                self.log(f"myPos {pos} did not answer within {self.decision_timeout:g} s: "
+                         "L1 plays its seat for the rest of the run")
+                if agent.close is not None:
+                    try:
+                        await asyncio.wait_for(agent.close(), 5)
+                    except Exception:
+                        pass
+            if index is not None:
                 return index
         bot = self.bots.get(pos, self.fallback)
         action = await asyncio.get_running_loop().run_in_executor(
@@ -366,7 +460,15 @@ class PlatformRunner:
                          "curRank": level_text(result.level), "restCards": rest})
 
     async def play(self) -> None:
-        await self.ready.wait()
+        try:
+            await asyncio.wait_for(self.ready.wait(), self.connect_timeout)
+        except asyncio.TimeoutError:
+            missing = self.open_seats()
+            self.ready.set()                 # no more connections: L1 plays the empty seats
+            for pos in missing:
+                self.agents[pos] = Agent(pos, _nowhere, gone=True)
+            self.log(f"myPos {', '.join(map(str, missing))}: no agent connected within "
+                     f"{self.connect_timeout:g} s: L1 plays the seat(s)")
         try:
             for number in range(self.games):
                 table = GuandanTable(mix(self.seed, number), max_hands=self.max_hands)
@@ -375,6 +477,11 @@ class PlatformRunner:
                     if not table.is_over:
                         table.next_hand()
                 m = table.match
+                self.records.append({
+                    "winner": m.winner, "hands": len(m.results),
+                    "hands_won": [sum(1 for r in m.results if m.team_of(r.places[0]) == team)
+                                  for team in (0, 1)],
+                    "gone": sorted(p for p, a in self.agents.items() if a.gone)})
                 if m.winner is None:
                     for p in range(4):
                         self.draws[p] += 1
@@ -417,7 +524,12 @@ def _payers(places: Sequence[int], teams: tuple[tuple[int, int], tuple[int, int]
     return [places[3]]
 
 
+async def _nowhere(text: str) -> None:
+    """The send of a seat no agent took."""
+
+
 def platform_app(runner: PlatformRunner) -> Any:
+    """The platform's WebSocket endpoint ``/game/<anything>`` for ``runner``."""
     from starlette.applications import Starlette
     from starlette.routing import WebSocketRoute
     from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -430,44 +542,28 @@ def platform_app(runner: PlatformRunner) -> Any:
             return
         try:
             while True:
-                agent.inbox.put_nowait(await ws.receive_text())
-        except (WebSocketDisconnect, RuntimeError, KeyError):
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text, data = message.get("text"), message.get("bytes")
+                frame: str | bytes = text if text is not None else bytes(data or b"")
+                agent.deliver(frame)
+        except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
-            agent.inbox.put_nowait(None)
+            agent.hang_up()
 
     return Starlette(routes=[WebSocketRoute("/game/{tail:path}", game)])
 
 
 def run_platform(args: argparse.Namespace) -> int:
-    import uvicorn
+    """Deprecated: ``tienlen serve --platform`` is run by :func:`tienlen.server.run.run_platform`
+    (the server binds and serves; this module is the game's codec and runner only)."""
+    import warnings
+    from importlib import import_module
 
-    seats = (args.seats or "agent,agent,agent,agent").split(",")
-    runner_holder: list[PlatformRunner] = []
-
-    async def main() -> int:
-        runner = PlatformRunner(args.games, seats, seed=args.seed,
-                                log=lambda text: print(text, file=sys.stderr))
-        runner_holder.append(runner)
-        port = DEFAULT_PORT if args.port is None else args.port
-        config = uvicorn.Config(platform_app(runner), host=args.host, port=port,
-                                log_level="warning", ws_max_size=1 << 20,
-                                # no pings: the platform's server sends none, and an agent
-                                # thinking in its message handler (ws4py's threaded client)
-                                # answers none until it returns
-                                ws_ping_interval=None)
-        server = uvicorn.Server(config)
-        serving = asyncio.get_running_loop().create_task(server.serve())
-        while not server.started:
-            if serving.done():
-                return 1
-            await asyncio.sleep(0.05)
-        print(f"Ready for connect. ws://{args.host}:{port}/game/<name>, "
-              f"{len(runner.open_seats())} agent seat(s), {args.games} game(s)", flush=True)
-        await runner.play()
-        print(runner.summary(), flush=True)
-        server.should_exit = True
-        await serving
-        return 0
-
-    return asyncio.run(main())
+    warnings.warn("tienlen.games.guandan.platform.run_platform is deprecated: use "
+                  "tienlen.server.run.run_platform (the same command)", DeprecationWarning,
+                  stacklevel=2)
+    status: int = import_module("tienlen.server.run").run_platform(args)
+    return status

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tienlen.table.spec import Action, IllegalActionError, MatchTable, check_action, table_option
-from tienlen.games.guandan.bots import LEVELS, Bot, make_bot
+from tienlen.games.guandan.bots import LEVELS, POLICY_SPECS, Bot, make_bot
 from tienlen.games.guandan.cards import RANKS, Card, Cards
 from tienlen.games.guandan.errors import GuandanError
 from tienlen.games.guandan.game import Game, GameView, single_value
@@ -307,7 +307,17 @@ class GuandanSpec:
     player_counts = (4,)
     bot_levels = LEVELS
     hint_level = "L2"
+    #: What the training room shows for it (docs/protocol.md, ``welcome``): seats named by
+    #: team, the teams' levels on the scoreboard, places named (头游 ...), the level's cards
+    #: marked in the hand, a result by teams.
+    room = {"teams": True, "scoreboard": "levels", "named_places": True, "level_cards": True,
+            "result": "teams"}
     reason_langs = REASON_LANGS
+    #: The prefixes of trained-policy seats it takes (``dmc:PATH``); the server seats only
+    #: the files its operator offers (``tienlen serve --models DIR``).
+    policy_prefixes = tuple(POLICY_SPECS)
+    #: The module of its adapter to the Guandan AI platform's protocol (``serve --platform``).
+    platform = "tienlen.games.guandan.platform"
 
     @property
     def arena(self) -> Any:

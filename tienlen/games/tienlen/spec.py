@@ -218,6 +218,10 @@ class TienlenSpec:
     player_counts = (2, 3, 4)
     bot_levels = LEVELS
     hint_level = "L2"
+    #: What the training room shows for it (docs/protocol.md, ``welcome``): seats around
+    #: the table, each seat's total on the scoreboard, a result of places and points.
+    room = {"teams": False, "scoreboard": "totals", "named_places": False,
+            "level_cards": False, "result": "points"}
     reason_langs = ("en",)
 
     @property

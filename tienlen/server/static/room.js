@@ -51,6 +51,8 @@ const room = {
   lang: localStorage.getItem("tienlen.lang") || "zh",
   ws: null, seat: 0, game: null, view: null, seats: [], selected: new Set(), hinted: [],
   focus: 0, settings: {}, clockTimer: null, clockEnd: 0, lastPhase: null,
+  // what the game's spec says the room shows (its "room" features, sent in welcome)
+  features: {},
 };
 
 function t(key, vars) {
@@ -97,7 +99,7 @@ function rel(seat) { return (seat - room.seat + room.view.players) % room.view.p
 function seatName(seat) {
   if (seat === room.seat) return t("you");
   const n = room.view.players, r = rel(seat);
-  if (room.game === "guandan") return [t("you"), t("right"), t("partner"), t("left")][r];
+  if (room.features.teams) return [t("you"), t("right"), t("partner"), t("left")][r];
   const words = n === 2 ? [t("you"), t("top")] : n === 3 ? [t("you"), t("right"), t("left")]
                         : [t("you"), t("right"), t("top"), t("left")];
   return words[r] || t("seat", { n: seat });
@@ -119,7 +121,7 @@ function render() {
   document.body.dataset.hand = String(v.hand_number);
   $("sb-game").textContent = t(v.game);
   $("sb-hand").textContent = t("hand_n", { n: v.hand_number });
-  if (v.game === "guandan") {
+  if (room.features.scoreboard === "levels") {
     $("sb-level").innerHTML = `${t("level")}: <b>${v.level}</b>` +
       (v.wild ? ` · ${t("wild")}: ${miniCards([v.wild])}` : "");
     $("sb-teams").textContent = `${t("us")} ${v.levels[v.my_team]} · ${t("them")} ${v.levels[1 - v.my_team]}`;
@@ -137,7 +139,7 @@ function render() {
     area.dataset.seat = String(s);
     area.innerHTML = `<div class="name">${seatName(s)} <small>(${info.name || ""})</small></div>` +
       `<div class="count" data-count="${v.hand_sizes[s]}">🂠 ${t("cards_left", { n: v.hand_sizes[s] })}</div>` +
-      (out >= 0 ? `<div class="done">${room.game === "guandan" ? t("places")[out] : t("finished")}</div>` : "");
+      (out >= 0 ? `<div class="done">${room.features.named_places ? t("places")[out] : t("finished")}</div>` : "");
     if (v.turn === s) area.classList.add("turn");
   }
   renderTrick();
@@ -171,7 +173,7 @@ function renderHand() {
     hand.dataset.key = key;
     hand.innerHTML = "";
     const allowed = new Set(v.tribute_choices || []);
-    const levelRank = v.game === "guandan" ? v.level : null;
+    const levelRank = room.features.level_cards ? v.level : null;
     v.hand.forEach((name, i) => {
       const c = parseCard(name);
       const el = document.createElement("div");
@@ -231,7 +233,7 @@ function renderResult() {
   box.hidden = false;
   $("result-title").textContent = v.phase === "over" ? t("match_over") : t("result");
   let html = "";
-  if (v.game === "guandan") {
+  if (room.features.result === "teams") {
     html += `<table><tr><th>${t("place")}</th><th>${t("player")}</th></tr>` +
       r.places.map((s, i) => `<tr><td>${t("places")[i]}</td><td>${seatName(s)}</td></tr>`).join("") + "</table>";
     const ours = r.winner_team === v.my_team;
@@ -371,7 +373,7 @@ function connect() {
   ws.onopen = () => send({ type: "join", table: room.table, token: room.token });
   ws.onmessage = (event) => {
     const m = JSON.parse(event.data);
-    if (m.type === "welcome") { room.seat = m.seat; room.seats = m.seats; room.settings = m.settings; room.view = null; }
+    if (m.type === "welcome") { room.seat = m.seat; room.seats = m.seats; room.settings = m.settings; room.features = m.room || {}; room.view = null; }
     else if (m.type === "seats") room.seats = m.seats;
     else if (m.type === "settings") { room.settings = m.settings; if (room.view) render(); }
     else if (m.type === "state") {

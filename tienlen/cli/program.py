@@ -25,13 +25,13 @@ import os
 import sys
 from collections.abc import Sequence
 
-from tienlen.cli import moves, play, replay, rules, serve, sim, solve, train
+from tienlen.cli import moves, play, replay, rules, serve, sim, solve, tournament, train
 from tienlen.cli.common import EXIT_INTERRUPTED, EXIT_USAGE, PROG
 
 __all__ = ["build_parser", "main"]
 
 # Each module adds one subcommand whose parser sets ``run`` (Namespace -> exit status).
-_SUBCOMMANDS = (play, sim, replay, moves, solve, rules, serve, train)
+_SUBCOMMANDS = (play, sim, replay, moves, solve, rules, serve, tournament, train)
 
 
 def _version() -> str:
@@ -52,6 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
                "  tienlen rules [--game guandan]   read the rules\n"
                "  tienlen sim --bots L2,L1         bots against bots, with statistics\n"
                "  tienlen serve                    the training room in the browser\n"
+               "  tienlen tournament --agent 'me=python agent.py {url}' --bots L1,L2\n"
+               "                                   your agent against our bots, rated\n"
                "  tienlen train --out DIR          train a bot by self-play ([train] extra)\n"
                "  tienlen COMMAND --help           one command's options",
         formatter_class=argparse.RawDescriptionHelpFormatter,
