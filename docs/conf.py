@@ -298,7 +298,30 @@ def _nearest_python_domain() -> type:
     return NearestPythonDomain
 
 
+def _keep_given_signatures() -> None:
+    """autodoc_preserve_defaults reads a function's default values from its source; the
+    game-named RL env classes' ``__init__`` carry a signature given to them
+    (``tienlen.rl.games.bind_signature``) whose source is a generic ``*args`` function, so
+    their defaults are shown as the values they are rather than looked up in that source.
+    (Sphinx 9 calls the reader directly, not through an event: it is wrapped in place.)"""
+    try:
+        from sphinx.ext.autodoc._dynamic import _signatures
+    except ImportError:       # another Sphinx: its own layout, no wrapping
+        return
+    original = _signatures.update_default_value
+    if getattr(original, "keeps_given_signatures", False):
+        return
+
+    def update_default_value(obj: Any, bound_method: bool) -> None:
+        if getattr(obj, "__signature__", None) is None:
+            original(obj, bound_method)
+
+    update_default_value.keeps_given_signatures = True  # type: ignore[attr-defined]
+    _signatures.update_default_value = update_default_value
+
+
 def setup(app: Any) -> None:
+    _keep_given_signatures()
     app.add_domain(_nearest_python_domain(), override=True)
     write_api_pages()
     app.connect("source-read", on_source_read)

@@ -40,8 +40,10 @@ from tienlen.seeds import board_bot_seed, mix
 __all__ = ["Rotations", "TeamSeatings", "Unit", "TeamUnit", "Mode", "MODES", "ROTATIONS",
            "TEAMS"]
 
-#: The kind of a seating, as a game's loop declares it (its ``seating``).
+#: The kind of a seating where every deal is played once per rotation of the seats (Tiến
+#: Lên's), as a game's loop declares it (its ``seating``).
 ROTATIONS: Final = "rotations"
+#: The kind of a seating where two teams of two swap seats on each board (Guandan's).
 TEAMS: Final = "teams"
 #: What one board of team seatings is: a whole match, or its first hand.
 Mode = Literal["match", "hand"]

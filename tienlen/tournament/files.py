@@ -48,11 +48,14 @@ from .schedule import TournamentError
 
 __all__ = ["MatchesFile", "FORMAT", "VERSION", "ROW_FIELDS", "ROW_DEFAULTS"]
 
+#: The ``format`` named in a matches file's header line.
 FORMAT = "tienlen.tournament"
+#: The version of that format this release writes and reads.
 VERSION = 1
 #: A row's fields, and what each holds: all ints but ``seconds``.
 ROW_FIELDS = ("match", "a", "b", "board", "side", "winner", "team_won", "hands", "hands_a",
               "hands_b", "failed", "forfeit", "seconds")
+#: The value of each row field a line may leave out.
 ROW_DEFAULTS: dict[str, Any] = {name: 0 for name in ROW_FIELDS} | {"winner": -1, "team_won": -1,
                                                                    "seconds": 0.0}
 _LIMIT = 1 << 40

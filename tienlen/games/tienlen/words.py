@@ -108,6 +108,7 @@ class Words(TableWords):
         return refusal_text(error, self.lang)
 
 
+#: The English words of Tiến Lên's boards and refusals (the game's one language so far).
 EN = Words(
     lang="en",
     # the session's words
