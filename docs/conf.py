@@ -38,6 +38,8 @@ source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 exclude_patterns = ["_build", "*.txt"]
 root_doc = "index"
 html_theme = "alabaster"
+# Wide enough for a doctest line of 100 characters (the code's width) without a scroll bar.
+html_theme_options = {"page_width": "1240px", "sidebar_width": "220px"}
 html_title = f"tienlen {release}"
 # Headings of the Markdown pages become link targets (`[x](rl.md#the-native-vectorised-env)`).
 myst_heading_anchors = 3
@@ -118,8 +120,14 @@ def on_source_read(app: Any, docname: str, source: list[str]) -> None:
 
 #: The native cores are documented through their public re-exports.
 NATIVE = {"tienlen.games.tienlen.core": "tienlen._core", "tienlen.games.guandan.core": "tienlen._guandan"}
-#: Modules that are not part of the API: the ``python -m tienlen`` entry point.
-NOT_API = {"tienlen.__main__"}
+#: Modules that are not part of the API: the ``python -m tienlen`` entry point, the
+#: server's insides behind its tables (limits, scheduler, tournament matches), and
+#: the command line's subcommand modules (their API is the command line itself).
+NOT_API = {"tienlen.__main__", "tienlen.server.limits",
+           "tienlen.server.scheduler", "tienlen.server.matches",
+           *(f"tienlen.cli.{command}" for command in (
+               "play", "sim", "replay", "moves", "solve", "rules", "serve", "tournament",
+               "train", "review", "program"))}
 
 
 def public_modules() -> list[str]:
@@ -222,6 +230,9 @@ def write_api_pages() -> None:
             lines += _native_members(module, own)
         elif own:
             lines += ["   :members: " + ", ".join(own), "   :undoc-members:"]
+            bare = _bare_record_fields(module, own)
+            if bare:
+                lines.append("   :exclude-members: " + ", ".join(bare))
         else:
             lines.append("   :no-members:")
         if elsewhere:
@@ -229,6 +240,39 @@ def write_api_pages() -> None:
                               else f"``{m}`` (:py:obj:`{entry}`)" for m, entry in elsewhere)
             lines += ["", f"Also exported here: {links}."]
         (API / f"{name}.rst").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _bare_record_fields(module: ModuleType, own: list[str]) -> list[str]:
+    """The fields of the module's records (dataclasses, NamedTuples) that have no comment of
+    their own, left out of the page: the record's signature names each one already, and an
+    entry with nothing under it is noise. (autodoc's exclude-members reaches every class of
+    the page, so a name is left out only if no class of the page documents it.)"""
+    import dataclasses
+
+    from sphinx.pycode import ModuleAnalyzer
+
+    try:
+        docs = ModuleAnalyzer.for_module(module.__name__).find_attr_docs()
+    except Exception:       # no source to read (a compiled module): nothing left out
+        return []
+    documented = {name for (_cls, name), text in docs.items() if "".join(text).strip()}
+    fields: set[str] = set()
+    for name in own:
+        value = getattr(module, name, None)
+        if not inspect.isclass(value):
+            continue
+        if dataclasses.is_dataclass(value):
+            fields |= {f.name for f in dataclasses.fields(value)}
+        elif issubclass(value, tuple) and hasattr(value, "_fields"):
+            fields |= set(value._fields)
+    for name in own:            # any class of the page documenting the name keeps it
+        value = getattr(module, name, None)
+        if inspect.isclass(value):
+            documented |= {n for n, v in vars(value).items() if inspect.getdoc(v)
+                           and not (inspect.getdoc(v) or "").startswith("Alias for field")
+                           and type(v).__name__ not in ("_tuplegetter", "member_descriptor")
+                           and not isinstance(v, (int, float, str, bytes, tuple, type(None)))}
+    return sorted(fields - documented)
 
 
 def _native_members(module: ModuleType, names: list[str]) -> list[str]:
@@ -244,7 +288,31 @@ def _native_members(module: ModuleType, names: list[str]) -> list[str]:
             else f"<{type(value).__name__} of {len(value)}>"
         lines += [f".. py:data:: {n}", f"   :type: {type(value).__name__}",
                   f"   :value: {shown}", ""]
+        said = _stub_comments(NATIVE[module.__name__]).get(n)
+        if said:
+            lines += [f"   {said}", ""]
     return lines
+
+
+def _stub_comments(native: str) -> dict[str, str]:
+    """Each constant of a native core's stub (tienlen/_core.pyi, _guandan.pyi) with the
+    comment above its group (``# Rule flags.``) or beside it: a compiled module has no source
+    for autodoc to read a constant's comment from, and the stub states every one."""
+    stub = Path(tienlen.__file__).parent / f"{native.rsplit('.', 1)[1]}.pyi"
+    said: dict[str, str] = {}
+    comment: list[str] = []
+    for line in stub.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# ") and "-----" not in line:
+            comment.append(line[2:].strip())
+        elif line.startswith("#") or line.startswith("---"):
+            comment = []
+        elif re.match(r"[A-Z][A-Z0-9_]*\s*:", line):
+            name = re.match(r"[A-Z][A-Z0-9_]*", line).group(0)  # type: ignore[union-attr]
+            beside = line.split("#", 1)[1].strip() if "#" in line else ""
+            said[name] = beside or " ".join(comment)
+        elif not line.strip():
+            comment = []
+    return said
 
 
 def check_every_public_name(app: Any, env: Any) -> None:
@@ -320,8 +388,81 @@ def _keep_given_signatures() -> None:
     _signatures.update_default_value = update_default_value
 
 
+def _owner_of(name: str) -> Any:
+    """The class a dotted member name (``pkg.mod.Class.member``) belongs to, or None."""
+    module_name, _, rest = name.rpartition(".")
+    parts = name.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            obj: Any = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for part in parts[cut:-1]:
+            obj = getattr(obj, part, None)
+        return obj if inspect.isclass(obj) else None
+    return None
+
+
+def _docstring_from_our_bases(app: Any, what: str, name: str, obj: Any, options: Any,
+                              lines: list[str]) -> None:
+    """A method or property of ours with no docstring of its own says what the same member
+    of the package's base class or protocol says (a board's ``parse`` is the Board
+    protocol's): autodoc_inherit_docstrings stays off for other libraries' bases
+    (Gymnasium's docstrings describe their contract in their markup, not ours)."""
+    if lines or what not in ("method", "attribute", "property"):
+        return
+    owner = _owner_of(name)
+    if owner is None:
+        return
+    member = name.rsplit(".", 1)[1]
+    for base in [*owner.__mro__[1:], *_protocols_of(owner)]:
+        if not getattr(base, "__module__", "").startswith("tienlen"):
+            continue
+        doc = inspect.getdoc(base.__dict__.get(member)) if member in base.__dict__ else None
+        if doc:
+            lines.extend(doc.splitlines())
+            return
+
+
+def _public_members(cls: type) -> set[str]:
+    return {n for n in vars(cls) if not n.startswith("_")}
+
+
+def _protocols_of(cls: type) -> list[type]:
+    """The package's protocols (typing.Protocol classes: the table's Board, State, ...)
+    that ``cls`` implements without naming them as a base: it has most of their members."""
+    import sys
+
+    found = []
+    mine = {n for klass in cls.__mro__ for n in vars(klass)}
+    for module_name, module in list(sys.modules.items()):
+        if not module_name.startswith("tienlen.") or module is None:
+            continue
+        for value in list(vars(module).values()):
+            if (inspect.isclass(value) and getattr(value, "_is_protocol", False)
+                    and value.__module__ == module_name and value is not cls):
+                wanted = _public_members(value)
+                if wanted and len(wanted & mine) >= 0.6 * len(wanted):
+                    found.append(value)
+    return found
+
+
+def _fields_in_the_signature(app: Any, what: str, name: str, obj: Any, skip: bool,
+                             options: Any) -> bool | None:
+    """An undocumented field of a record (a NamedTuple's "Alias for field number 0", a
+    dataclass field) is left out: the class's signature above already names it."""
+    if skip or what != "class":
+        return None
+    doc = getattr(obj, "__doc__", None) or ""
+    if type(obj).__name__ == "_tuplegetter" and doc.startswith("Alias for field number"):
+        return True
+    return None
+
+
 def setup(app: Any) -> None:
     _keep_given_signatures()
+    app.connect("autodoc-process-docstring", _docstring_from_our_bases)
+    app.connect("autodoc-skip-member", _fields_in_the_signature)
     app.add_domain(_nearest_python_domain(), override=True)
     write_api_pages()
     app.connect("source-read", on_source_read)

@@ -39,12 +39,12 @@ DOUBLE_SEQUENCE: Final = 6
 # Rule flags.
 NO_TWOS_IN_SEQUENCES: Final = 1
 
-FULL_DECK: Final = 0xFFFFFFFFFFFFF
-MAX_MOVES: Final = 4194304
-MAX_MOVES_13_CARDS: Final = 486
-MAX_SAMPLES: Final = 16777216
-MAX_PLACES: Final = 268435456
-MAX_GAMES: Final = 1073741824
+FULL_DECK: Final = 0xFFFFFFFFFFFFF  # every card of the 52-card deck: bits 0 (3♠) to 51 (2♥)
+MAX_MOVES: Final = 4194304  # the most moves one batch call may return in all
+MAX_MOVES_13_CARDS: Final = 486  # the most legal moves a 13-card hand can have (a lead)
+MAX_SAMPLES: Final = 16777216  # the most sampled deals one call may ask for
+MAX_PLACES: Final = 268435456  # the most places (games x seats) one playout call may write
+MAX_GAMES: Final = 1073741824  # the most games one batch call may play
 
 # Playout policies.
 RANDOM: Final = 0
@@ -228,10 +228,10 @@ def deal_places(
 
 # ---------------------------------------------------------------- perfect-information solver
 
-SOLVE_UNKNOWN: Final = 0
-SOLVE_WIN: Final = 1
-SOLVE_LOSS: Final = 2
-SOLVE_LIMITS: Final[dict[int, Literal["nodes", "time"] | None]]
+SOLVE_UNKNOWN: Final = 0  # the solver's answer: not decided within its limits
+SOLVE_WIN: Final = 1  # the solver's answer: the seat to solve for wins
+SOLVE_LOSS: Final = 2  # the solver's answer: the seat to solve for loses
+SOLVE_LIMITS: Final[dict[int, Literal["nodes", "time"] | None]]  # which limit stopped a solve: by its status code
 
 def solve(
     state: GameState,

@@ -237,9 +237,9 @@ def _gd_state_from_key(key: _StateKey) -> GdState: ...
 # ---------------------------------------------------------------- the exact endgame solver
 # (gd_solver.pxi: the value of a hand to a team, G7.1 levels, both teams playing perfectly)
 
-GD_SOLVE_UNKNOWN: Final = 0
-GD_SOLVE_WIN: Final = 1
-GD_SOLVE_LOSS: Final = 2
+GD_SOLVE_UNKNOWN: Final = 0  # the solver's answer: not decided within its limits
+GD_SOLVE_WIN: Final = 1  # the solver's answer: the team to solve for wins the hand
+GD_SOLVE_LOSS: Final = 2  # the solver's answer: the team to solve for loses the hand
 
 def solve(
     state: GdState, seat: SupportsIndex = -1, threshold: SupportsIndex = 1,
@@ -267,14 +267,14 @@ _I32Array: TypeAlias = npt.NDArray[np.int32]
 _Features: TypeAlias = tuple[_I64Array, _U8Array, _U8Array]
 _Tribute: TypeAlias = tuple[int, int, int, int]
 
-GR_OBS_SIZE: Final = 747
-GR_CARD_FEATURES: Final = 108
-GR_READING_FEATURES: Final = 4
-GR_PADDED_ACTIONS: Final = 2048
-GR_KIND_TRIBUTE_CODE: Final = 11
-GR_KIND_RETURN_CODE: Final = 12
-GR_PHASES: Final[tuple[str, ...]]
-GR_FIELDS: Final[tuple[tuple[str, int, int], ...]]
+GR_OBS_SIZE: Final = 747  # bytes in one RL observation of a seat
+GR_CARD_FEATURES: Final = 108  # card features of one legal action (108: every card of two decks)
+GR_READING_FEATURES: Final = 4  # reading features of one legal action
+GR_PADDED_ACTIONS: Final = 2048  # width of the fixed action mask (legal ids padded to it)
+GR_KIND_TRIBUTE_CODE: Final = 11  # the action kind of giving tribute, in action features
+GR_KIND_RETURN_CODE: Final = 12  # the action kind of returning tribute, in action features
+GR_PHASES: Final[tuple[str, ...]]  # the names of the hand phases an observation reports, by code
+GR_FIELDS: Final[tuple[tuple[str, int, int], ...]]  # the observation's fields: (name, offset, length)
 
 class GdActionError(ValueError): ...
 
