@@ -99,11 +99,9 @@ def test_no_service_imports_a_game() -> None:
 #: registered) and the facades.
 NAMES_MAY_BE_WRITTEN = {"tienlen.table.registry"} | FACADE_MODULES
 #: Modules that write "tienlen" as the package's name, not the game's (the program's name,
-#: a Parquet metadata key).
-PACKAGE_NAME_ONLY = {"tienlen.cli.common", "tienlen.arena.files"}
-SERVICES_NAMING_A_GAME_NOT_YET = {
-    "tienlen.tui.rules_view",
-}
+#: a Parquet metadata key, the package's resources).
+PACKAGE_NAME_ONLY = {"tienlen.cli.common", "tienlen.arena.files", "tienlen.tui.rules_view"}
+SERVICES_NAMING_A_GAME_NOT_YET: set[str] = set()
 
 
 def _names_a_game(path: Path, names: tuple[str, ...] = GAMES) -> bool:

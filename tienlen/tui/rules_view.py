@@ -1,4 +1,4 @@
-"""``tienlen rules``: a rules contract (RULES.md, or GUANDAN.md with ``--game guandan``),
+"""``tienlen rules``: a rules contract (each game's ``rules_file``: RULES.md, GUANDAN.md),
 rendered as terminal markdown.
 
 Players see the rules; the notes for contributors (how rule labels map to test names),
@@ -16,27 +16,51 @@ from pathlib import Path
 
 from rich.markdown import Markdown
 
+from tienlen.table.registry import DEFAULT_GAME, get_spec
+
 from .terminal import Terminal
 
-__all__ = ["GAMES", "rules_text", "player_rules_text", "show_rules", "CONTRIBUTOR_HEADING"]
+__all__ = ["rules_text", "player_rules_text", "show_rules", "CONTRIBUTOR_HEADING"]
 
 #: The heading of a contract's section for contributors, which players are not shown.
 CONTRIBUTOR_HEADING = "## About this file"
 
-#: The rules contract of each game, by the name ``--game`` takes.
-GAMES: dict[str, str] = {"tienlen": "RULES.md", "guandan": "GUANDAN.md"}
+
+def __getattr__(name: str) -> object:
+    if name == "GAMES":     # the table of contracts by game, before each spec said its own
+        import warnings
+
+        from tienlen.table.registry import spec_names
+
+        warnings.warn("tienlen.tui.rules_view.GAMES is deprecated: use the game's spec "
+                      "(tienlen.table.get_spec(game).rules_file)", DeprecationWarning,
+                      stacklevel=2)
+        return {game: _contract_file(game) for game in spec_names()
+                if getattr(get_spec(game), "rules_file", None)}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def rules_text(game: str = "tienlen") -> str:
+def _contract_file(game: str) -> str:
+    """The file name of ``game``'s rules contract, as its spec declares it
+    (``rules_file``)."""
+    try:
+        spec = get_spec(game)
+    except ValueError:
+        raise ValueError(f"unknown game {game!r:.40}") from None
+    name = getattr(spec, "rules_file", None)
+    if not name:
+        raise ValueError(f"the game {game!r:.40} has no rules contract to show")
+    return str(name)
+
+
+def rules_text(game: str = DEFAULT_GAME) -> str:
     """The text of the game's rules contract (RULES.md for Tiến Lên, GUANDAN.md for Guandan).
 
     A source checkout (an editable install included) reads the file at the repository
     root, so an edit shows at once; an installed wheel carries a copy inside the package,
     which CMake installs next to the modules.
     """
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r} (expected one of: {', '.join(GAMES)})")
-    name = GAMES[game]
+    name = _contract_file(game)
     root = Path(__file__).resolve().parents[2]
     if (root / "pyproject.toml").is_file() and (root / name).is_file():
         return (root / name).read_text(encoding="utf-8")
@@ -46,7 +70,7 @@ def rules_text(game: str = "tienlen") -> str:
     raise ValueError(f"{name} is missing from this installation")
 
 
-def player_rules_text(game: str = "tienlen") -> str:
+def player_rules_text(game: str = DEFAULT_GAME) -> str:
     """The game's rules contract without its section for contributors."""
     text = rules_text(game)
     cut = text.find("\n" + CONTRIBUTOR_HEADING)
@@ -85,7 +109,7 @@ def _page(text: str, command: str) -> bool:
     return status != 127  # 127: the shell found no such command
 
 
-def show_rules(terminal: Terminal, game: str = "tienlen") -> int:
+def show_rules(terminal: Terminal, game: str = DEFAULT_GAME) -> int:
     """Show the rules of ``game`` (paged on a terminal); the exit status (0)."""
     rules = Markdown(player_rules_text(game))
     command = _pager_command() if terminal.interactive else None

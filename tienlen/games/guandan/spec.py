@@ -304,6 +304,8 @@ class GuandanSpec:
     name = "guandan"
     #: The game's name as players write it.
     title = "Guandan"
+    #: The rules contract ``tienlen rules`` shows (at the repository root; shipped in the wheel).
+    rules_file = "GUANDAN.md"
     player_counts = (4,)
     bot_levels = LEVELS
     hint_level = "L2"

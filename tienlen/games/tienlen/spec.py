@@ -215,6 +215,8 @@ class TienlenSpec:
     name = "tienlen"
     #: The game's name as players write it.
     title = "Tiến Lên"
+    #: The rules contract ``tienlen rules`` shows (at the repository root; shipped in the wheel).
+    rules_file = "RULES.md"
     player_counts = (2, 3, 4)
     bot_levels = LEVELS
     hint_level = "L2"
