@@ -107,7 +107,7 @@ def test_the_cli_trains_in_one_command(tmp_path: Path) -> None:
     run = subprocess.run([sys.executable, "-m", "tienlen", "train", "--game", "tienlen",
                           "--out", str(tmp_path), "--decisions", "2000", "--hidden", "32",
                           "--head", "16", "--task-decisions", "1000", "--eval-every", "2",
-                          "--eval-boards", "8", "--quiet"], cwd=REPO, capture_output=True,
+                          "--eval-boards", "8", "--quiet"], cwd=tmp_path, capture_output=True,
                          text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     summary = json.loads(run.stdout.strip().splitlines()[-1])

@@ -255,9 +255,11 @@ def test_a_dmc_spec_without_torch_says_how_to_get_it(tmp_path: Path,
         make_bot(f"dmc:{fake}")
 
 
-def test_the_cli_refuses_a_bad_dmc_spec_in_one_line() -> None:
+def test_the_cli_refuses_a_bad_dmc_spec_in_one_line(tmp_path: Path) -> None:
+    # Run outside the checkout, so that the tienlen under test is the installed one (the
+    # wheel job's), not the source tree's (which has no built cores).
     run = subprocess.run([sys.executable, "-m", "tienlen", "sim", "--game", "guandan",
-                          "--bots", "dmc:README.md,L1", "--hands", "2"], cwd=REPO,
+                          "--bots", f"dmc:{REPO / 'README.md'},L1", "--hands", "2"], cwd=tmp_path,
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 2
     assert run.stderr.strip().count("\n") == 0 and "not a DMC checkpoint" in run.stderr

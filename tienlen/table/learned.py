@@ -9,10 +9,10 @@ is one :class:`ValueError` line: a missing file, a file that is not such a check
 this format), a version this tienlen does not read, no torch. torch is imported only when
 a network is built or loaded (the ``[train]`` extra).
 
->>> read_checkpoint("README.md", "tienlen.example.dmc", 1)
+>>> read_checkpoint(__file__, "tienlen.example.dmc", 1)   # a file, but no checkpoint
 Traceback (most recent call last):
 ...
-ValueError: 'README.md' is not a checkpoint: not a file torch.save wrote
+ValueError: '...learned.py' is not a checkpoint: not a file torch.save wrote
 """
 
 from __future__ import annotations

@@ -96,10 +96,10 @@ def load_checkpoint(path: str | os.PathLike[str]) -> Any:
     from the file runs). A missing file, a file that is not such a checkpoint, or no torch
     is a ValueError of one line.
 
-    >>> load_checkpoint("README.md")
+    >>> load_checkpoint(__file__)   # a file, but no checkpoint
     Traceback (most recent call last):
     ...
-    ValueError: 'README.md' is not a DMC checkpoint: not a file torch.save wrote
+    ValueError: '...learned.py' is not a DMC checkpoint: not a file torch.save wrote
     """
     path = os.fspath(path)
     if not os.path.isfile(path):

@@ -217,10 +217,10 @@ def load_dmc_checkpoint(path: str | os.PathLike[str]) -> Any:
     """The network saved at ``path`` in eval mode, read as every game's learned bots read
     theirs (no code from the file runs); one ValueError line for a missing or wrong file.
 
-    >>> load_dmc_checkpoint("README.md")
+    >>> load_dmc_checkpoint(__file__)   # a file, but no checkpoint
     Traceback (most recent call last):
     ...
-    ValueError: 'README.md' is not a DMC checkpoint: not a file torch.save wrote
+    ValueError: '...learned.py' is not a DMC checkpoint: not a file torch.save wrote
     """
     path = os.fspath(path)
     if not os.path.isfile(path):
