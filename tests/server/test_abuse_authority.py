@@ -72,7 +72,7 @@ def test_the_models_folder_lists_plain_files_only(tmp_path: Path) -> None:
 
 
 def _checkpoint(folder: Path, name: str = "net.pt") -> Path:
-    from tienlen.rl.guandan_dmc import build_qnet, save_checkpoint
+    from tienlen.games.guandan.learned import build_qnet, save_checkpoint
 
     path = folder / name
     save_checkpoint(build_qnet(16, 8), path)
