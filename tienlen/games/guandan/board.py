@@ -417,7 +417,7 @@ def cards_from_input(text: str, hand: Cards, level: int, wild_count: int = 2) ->
     >>> cards_from_input("9", hand, level=2)
     Traceback (most recent call last):
     ...
-    tienlen.games.guandan.game.IllegalActionError: CARD_NOT_FOUND: there is no card 9: your hand has 4 cards, numbered 1-4
+    tienlen.errors.IllegalActionError: CARD_NOT_FOUND: there is no card 9: your hand has 4 cards, numbered 1-4
     """
     ordered = sorted_hand(hand, level, wild_count)
     ids: list[int] = []

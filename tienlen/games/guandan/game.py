@@ -14,7 +14,7 @@ seat 0 plays 2♠ (single 2)
 >>> game.pass_turn(seat=2)
 Traceback (most recent call last):
 ...
-tienlen.games.guandan.game.IllegalActionError: NOT_YOUR_TURN: it is seat 1's turn, not seat 2's
+tienlen.errors.IllegalActionError: NOT_YOUR_TURN: it is seat 1's turn, not seat 2's
 """
 
 from __future__ import annotations
@@ -32,34 +32,19 @@ from tienlen import _guandan
 from tienlen.seeds import check_seed, guandan_seed, seed_or_fresh, splitmix64
 from tienlen.games.guandan.cards import Cards, _wrap
 from tienlen.games.guandan.rules import RuleConfig
-from tienlen.table.errors import IllegalActionError as _SharedIllegalActionError
+from tienlen.errors import NUMBERED_REASONS, IllegalActionError
 from tienlen.games.guandan.errors import GuandanError
 from tienlen.games.guandan.plays import Kind, Play, _make
 
 __all__ = ["Action", "Game", "GameView", "LegalPlays", "IllegalActionError", "REASONS", "Tribute",
            "single_value", "tribute_candidates", "return_candidates", "teams_bits"]
 
-#: The plan's error codes (G8), the reasons every refusal carries.
-REASONS: Final = ("INVALID_CARDS", "NOT_YOUR_TURN", "CANNOT_PASS", "CARD_NOT_FOUND",
-                  "HAND_EMPTY", "INVALID_TRIBUTE", "GAME_OVER", "STATE_CONFLICT")
+#: The plan's error codes (G8), the reasons every refusal carries (numbered 1-8 in this
+#: order: :attr:`IllegalActionError.code`).
+REASONS: Final = NUMBERED_REASONS
 
 Phase = Literal["deal", "tribute", "play", "over"]
 CardsLike = Union[Cards, str, Iterable[int]]
-
-
-class IllegalActionError(_SharedIllegalActionError, GuandanError):
-    """A refused action (G8). ``reason`` is one of :data:`REASONS`; ``detail`` a finer
-    sub-reason such as ``DOES_NOT_BEAT`` (or the reason itself). Nothing was changed.
-
-    >>> error = IllegalActionError("CANNOT_PASS", "the leader must play")
-    >>> error.reason, error.code, isinstance(error, ValueError)
-    ('CANNOT_PASS', 3, True)
-    """
-
-    def __init__(self, reason: str, message: str, detail: str | None = None) -> None:
-        super().__init__(reason, message)
-        self.detail = detail or reason
-        self.code = REASONS.index(reason) + 1
 
 
 _NATIVE_MESSAGES = {
@@ -818,7 +803,7 @@ class Game:
         >>> game.can_play("3s", seat=4)
         Traceback (most recent call last):
         ...
-        tienlen.games.guandan.game.IllegalActionError: STATE_CONFLICT: seat must be 0..3; got 4
+        tienlen.errors.IllegalActionError: STATE_CONFLICT: seat must be 0..3; got 4
         """
         _seat_given(seat)
         try:

@@ -26,7 +26,7 @@ from typing import Any, Final
 
 from tienlen import _guandan
 from tienlen.seeds import guandan_hand_seed, seed_or_fresh
-from tienlen.table.errors import ReplayError as _SharedReplayError
+from tienlen.errors import ReplayError
 from tienlen.table.fileio import check_indent
 from tienlen.table.match import MatchDriver
 from tienlen.games.guandan.cards import Cards
@@ -48,12 +48,6 @@ MAX_REPLAY_BYTES: Final = 8 << 20
 #: Hands after which a match without a winner stops (an engine safeguard, not a rule).
 DEFAULT_MAX_HANDS: Final = 10_000
 _ACE: Final = 14
-
-
-class ReplayError(_SharedReplayError, GuandanError):
-    """A Guandan replay that cannot be read; ``field`` names the first bad part. It is the
-    shared :class:`tienlen.table.errors.ReplayError` (as Tiến Lên's replays raise) and a
-    :class:`~tienlen.games.guandan.errors.GuandanError`."""
 
 
 def level_gain(partner_place: int, config: RuleConfig) -> int:
@@ -85,7 +79,7 @@ def settle(levels: tuple[int, int] | list[int], failed: tuple[int, int] | list[i
     >>> settle((15, 9), (0, 0), None, (0, 1, 2, 3), ((0, 2), (1, 3)), RuleConfig())
     Traceback (most recent call last):
     ...
-    tienlen.games.guandan.errors.GuandanError: levels must be two ints 2..14; got (15, 9)
+    tienlen.errors.GuandanError: levels must be two ints 2..14; got (15, 9)
     """
     teams = _check_settle(levels, failed, declarer, places, teams, config)
     # G7.1-G7.6: the core's rule (settle_levels), the one the vectorised env settles by.
@@ -159,7 +153,7 @@ class Match(MatchDriver[Game, HandResult]):
     >>> match.pass_turn()
     Traceback (most recent call last):
     ...
-    tienlen.games.guandan.game.IllegalActionError: GAME_OVER: the match stopped after max_hands=1 hands with no winner
+    tienlen.errors.IllegalActionError: GAME_OVER: the match stopped after max_hands=1 hands with no winner
 
     Actions on a match are serialised (the lock :class:`~tienlen.games.guandan.game.Game` holds),
     so threads sharing one match keep its history in the order it was played; every read of

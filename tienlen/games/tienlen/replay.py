@@ -29,7 +29,7 @@ True
 >>> game_from_json(text.replace('"pass"}', '"play", "cards": "5s 9h"}'))
 Traceback (most recent call last):
 ...
-tienlen.games.tienlen.replay.ReplayError: actions[1]: seat 1 cannot play 5♠ 9♥: it is not a combination
+tienlen.errors.ReplayError: actions[1]: seat 1 cannot play 5♠ 9♥: it is not a combination
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ from tienlen.games.tienlen.game import _STEPPING, Game
 from tienlen.games.tienlen.refusals import IllegalMoveError
 from tienlen.games.tienlen.rules import Rules
 from tienlen.seeds import SEED_LIMIT, hand_seed
-from tienlen.table.errors import ReplayError as _SharedReplayError
+from tienlen.errors import ReplayError
 from tienlen.table.fileio import MAX_INDENT, check_indent, read_limited
 
 __all__ = ["ReplayError", "SCHEMA", "VERSION", "MAX_REPLAY_BYTES", "MAX_INDENT", "game_to_json",
@@ -75,12 +75,6 @@ _NAME_LIMIT: Final = 40
 # re-exported here under the names they always had.
 
 
-class ReplayError(_SharedReplayError):
-    """A Tiến Lên replay that cannot be read: the shared
-    :class:`tienlen.table.errors.ReplayError` (``field`` names the first bad field or
-    action), under the name it always had."""
-
-
 def _quote(value: object, limit: int = 80) -> str:
     """repr(value) cut to ``limit`` characters: a tampered field may be megabytes long, and
     an error message that prints it all hides its own reason."""
@@ -102,7 +96,7 @@ def read_replay_file(path: str | os.PathLike[str], *, limit: int = MAX_REPLAY_BY
     >>> read_replay_file("/dev/zero")
     Traceback (most recent call last):
     ...
-    tienlen.games.tienlen.replay.ReplayError: the file is larger than 1048576 bytes: not a replay (a whole hand takes a few KB)
+    tienlen.errors.ReplayError: the file is larger than 1048576 bytes: not a replay (a whole hand takes a few KB)
     """
     if type(limit) is not int or limit < 0:   # (a TienlenError, as it always was)
         raise TienlenError(f"limit must be an int >= 0; got {_quote(limit)}")
@@ -208,7 +202,7 @@ def game_from_json(text: str | bytes) -> Game:
     >>> game_from_json('{"schema": "tienlen.game", "version": 2}')
     Traceback (most recent call last):
     ...
-    tienlen.games.tienlen.replay.ReplayError: version: unsupported version 2 (this reader knows 1)
+    tienlen.errors.ReplayError: version: unsupported version 2 (this reader knows 1)
     """
     record = _load_record(text)
     header = _read_header(record)
@@ -362,7 +356,7 @@ def game_to_json_with_labels(game: Game, labels: ReplayLabels, *,
     >>> game_to_json_with_labels(Match(2, seed=4).game, ReplayLabels(("You", "")))
     Traceback (most recent call last):
     ...
-    tienlen.games.tienlen.replay.ReplayError: names[1]: a name is 1 to 40 printable characters
+    tienlen.errors.ReplayError: names[1]: a name is 1 to 40 printable characters
     """
     if not isinstance(labels, ReplayLabels):
         raise ValueError(f"labels must be ReplayLabels; got {type(labels).__name__}")
