@@ -185,7 +185,7 @@ def teams_bits(teams: tuple[tuple[int, int], tuple[int, int]]) -> int:
 
 
 def _wild(level: int, config: RuleConfig) -> int:
-    return -1 if config.wild_count == 0 else (level - 2) * 4 + 1
+    return config.wild_card(level)
 
 
 def _check_exchange(hand: object, level: object, config: object) -> None:
@@ -423,6 +423,26 @@ class Game:
     def anti_tribute(self) -> bool:
         """Whether the paying side refused tribute with both big jokers (G6.6)."""
         return self._anti
+
+    @property
+    def tribute_payers(self) -> tuple[int, ...]:
+        """The seats that pay tribute this hand (G6.2), or would have paid had they not
+        refused it (G6.6, :attr:`anti_tribute`), in the core's order (going round from the
+        seat after the previous first out); ``()`` for a first hand. The core decides
+        (``tribute_payers``), from the previous places and the dealt hands' big jokers.
+
+        >>> Game(seed=11, level=5, previous_order=(0, 1, 3, 2)).tribute_payers
+        (3,)
+        >>> Game(seed=11).tribute_payers
+        ()
+        """
+        if self._prev is None:
+            return ()
+        # The core names no payer when the paying side refuses (anti-tribute): who would
+        # have paid is then its answer for the same places with no big joker dealt.
+        jokers = [0] * 4 if self._anti else [h.count(53) for h in self._initial]
+        payers, _ = _guandan.tribute_payers(self._prev, jokers, self._team0)
+        return tuple(payers)
 
     @property
     def tributes(self) -> tuple[Tribute, ...]:
