@@ -32,35 +32,18 @@ from tienlen import _guandan
 from tienlen.seeds import check_seed, guandan_seed, seed_or_fresh, splitmix64
 from tienlen.games.guandan.cards import Cards, _wrap
 from tienlen.games.guandan.rules import RuleConfig
-from tienlen.errors import NUMBERED_REASONS, IllegalActionError
+from tienlen.errors import IllegalActionError
 from tienlen.games.guandan.errors import GuandanError
+from tienlen.games.guandan.actions import Action, Tribute
 from tienlen.games.guandan.plays import Kind, Play, _make
+from tienlen.games.guandan.refusals import REASONS, refusal_from_core
+from tienlen.games.guandan.view import GameView
 
 __all__ = ["Action", "Game", "GameView", "LegalPlays", "IllegalActionError", "REASONS", "Tribute",
            "single_value", "tribute_candidates", "return_candidates", "teams_bits"]
 
-#: The plan's error codes (G8), the reasons every refusal carries (numbered 1-8 in this
-#: order: :attr:`IllegalActionError.code`).
-REASONS: Final = NUMBERED_REASONS
-
 Phase = Literal["deal", "tribute", "play", "over"]
 CardsLike = Union[Cards, str, Iterable[int]]
-
-
-_NATIVE_MESSAGES = {
-    "NOT_A_PLAY": "these cards are not a combination",
-    "NOT_A_READING": "these cards cannot be read that way",
-    "DOES_NOT_BEAT": "that does not beat the play on the table",
-    "CARD_NOT_FOUND": "you do not hold these cards",
-    "CANNOT_PASS": "the leader must play; passing is only allowed on someone's play",
-    "GAME_OVER": "the hand is over",
-}
-
-
-def _native_error(code: int) -> IllegalActionError:
-    name = _guandan.GS_REASON_NAMES[code]
-    base = REASONS[_guandan.GS_REASON_BASE[code] - 1]
-    return IllegalActionError(base, _NATIVE_MESSAGES.get(name, name.lower()), name)
 
 
 class LegalPlays(Sequence[Play]):
@@ -135,33 +118,6 @@ class LegalPlays(Sequence[Play]):
         return f"<LegalPlays ({len(self)})>"
 
 
-class Action(NamedTuple):
-    """One action of a hand, as in :attr:`Game.history`: ``(seat, action, cards, play, to)``.
-
-    ``action`` is ``"play"``, ``"pass"``, ``"give_tribute"`` or ``"return_tribute"``;
-    ``cards`` the cards moved (None for a pass, and in another seat's view for a tribute
-    exchange it did not take part in); ``play`` the reading of a play; ``to`` the seat that
-    received a tribute or return card (None for a tribute whose receiver is not yet known).
-    """
-
-    seat: int
-    action: Literal["play", "pass", "give_tribute", "return_tribute"]
-    cards: Cards | None
-    play: Play | None
-    to: int | None
-
-    def __str__(self) -> str:
-        if self.action == "pass":
-            return f"seat {self.seat} passes"
-        if self.action == "play":
-            assert self.play is not None
-            return f"seat {self.seat} plays {self.cards} ({self.play.describe()})"
-        verb = "gives tribute" if self.action == "give_tribute" else "returns"
-        shown = "a card" if self.cards is None else str(self.cards)
-        to = "" if self.to is None else f" to seat {self.to}"
-        return f"seat {self.seat} {verb} {shown}{to}"
-
-
 _PASSES = tuple(Action(s, "pass", None, None, None) for s in range(4))
 # Building a record straight from a tuple skips the named tuple's Python-level __new__.
 _new_action = tuple.__new__
@@ -225,46 +181,6 @@ def return_candidates(hand: Cards, level: int, config: RuleConfig) -> tuple[int,
     _check_exchange(hand, level, config)
     return _faces(int(_guandan.return_faces(hand._once, hand._twice, level,
                                             config.tribute_return_max_rank)))
-
-
-@dataclass(frozen=True, slots=True)
-class Tribute:
-    """One tribute of a hand: ``payer`` gave ``card`` (an original id) to ``receiver``,
-    who returned ``returned`` (None until then)."""
-
-    payer: int
-    receiver: int | None
-    card: int | None
-    returned: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class GameView:
-    """What one seat may know (issue 17): its own hand, the cards left per seat, the trick,
-    the history (tribute cards only when the seat gave or took them), level, teams."""
-
-    seat: int
-    phase: str
-    hand: Cards
-    hand_sizes: tuple[int, ...]
-    turn: int | None
-    level: int
-    teams: tuple[tuple[int, int], tuple[int, int]]
-    pile: Play | None
-    pile_owner: int | None
-    finished: tuple[int, ...]
-    history: tuple[Action, ...]
-    tributes: tuple[Tribute, ...]
-    config: RuleConfig
-    legal_plays: Sequence[Play]
-    can_pass: bool
-    #: During tribute, what this seat must do now: "give", "return" or None.
-    tribute_step: str | None = None
-
-    @property
-    def partner(self) -> int:
-        team = self.teams[0] if self.seat in self.teams[0] else self.teams[1]
-        return team[1] if team[0] == self.seat else team[0]
 
 
 _FIXED_TEAMS = ((0, 2), (1, 3))
@@ -810,7 +726,7 @@ class Game:
         finally:
             _STEPPING.release()
         if r:
-            raise _native_error(r)
+            raise refusal_from_core(r)
 
     def can_play(self, cards: object, seat: int | None = None, reading: object = None) -> bool:
         """Whether :meth:`play` would succeed. A malformed ``seat`` (not an int 0..3) is
@@ -842,7 +758,7 @@ class Game:
             a, b, code = self._resolve(cards, reading)
             r = self._play_state().try_play(a, b, code)
             if r:
-                raise _native_error(r)
+                raise refusal_from_core(r)
             play = cards if isinstance(cards, Play) else _make(_wrap(a, b), code, self._level, self._flags)
             action = _new_action(Action, (turn, "play", play._cards, play, None))
             self._history.append(action)
@@ -860,7 +776,7 @@ class Game:
         finally:
             _STEPPING.release()
         if r:
-            raise _native_error(r)
+            raise refusal_from_core(r)
 
     def can_pass(self, seat: int | None = None) -> bool:
         """Whether :meth:`pass_turn` would succeed; a malformed ``seat`` raises, as in
@@ -884,7 +800,7 @@ class Game:
             turn = self._check_turn(seat)
             r = self._play_state().try_pass()
             if r:
-                raise _native_error(r)
+                raise refusal_from_core(r)
             action = _PASSES[turn]
             self._history.append(action)
             return action

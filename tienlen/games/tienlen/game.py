@@ -52,6 +52,7 @@ from tienlen.games.tienlen.refusals import (
     reason_from_core,
     turn_message,
 )
+from tienlen.games.tienlen.replay_format import Header, check_indent, load_game, record_to_json
 from tienlen.games.tienlen.rules import ALL_INSTANT_WINS, InstantWin, Rules
 from tienlen.seeds import check_players, seed_or_fresh
 
@@ -752,17 +753,20 @@ class Game:
         >>> Game.from_json(game.to_json()) == game
         True
         """
-        from tienlen.games.tienlen.replay import game_to_json
-
-        return game_to_json(self, indent=indent)
+        check_indent(indent)
+        with _STEPPING:   # the actions and the finishing order of one moment, not mid-action
+            history, finished = self.history, self.finished
+        return record_to_json(players=self.players, rules=self.rules, seed=self.seed,
+                              hands=self.initial_hands, leader=self.leader,
+                              history=((a.seat, a.cards) for a in history),
+                              finished=finished, indent=indent)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Game:
         """Replay a game written by :meth:`to_json`, checking every action; raises
-        :class:`~tienlen.games.tienlen.replay.ReplayError` naming the first bad field or action."""
-        from tienlen.games.tienlen.replay import game_from_json
-
-        return game_from_json(text)
+        :class:`~tienlen.errors.ReplayError` naming the first bad field or action (the
+        format: :mod:`tienlen.games.tienlen.replay_format`)."""
+        return load_game(text, _start_replay)
 
     # ------------------------------------------------------------------- helpers
 
@@ -817,3 +821,11 @@ class Game:
             )
             raise IllegalMoveError(reason, message, seat=self._acting(seat), cards=parsed)
         return parsed
+
+
+def _start_replay(header: Header) -> Game:
+    """The game a replay starts from (:func:`load_game`'s start): dealt from its seed, or
+    set up from its hands."""
+    if header.seed is not None:
+        return Game(header.players, seed=header.seed, rules=header.rules, leader=header.leader)
+    return Game.from_hands(header.hands, rules=header.rules, leader=header.leader)
