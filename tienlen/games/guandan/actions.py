@@ -10,13 +10,14 @@ holds them without importing the game; :mod:`tienlen.games.guandan.game` re-expo
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from tienlen.games.guandan.cards import Cards
 from tienlen.games.guandan.plays import Play
 
-__all__ = ["Action", "Tribute"]
+__all__ = ["Action", "Tribute", "played_cards"]
 
 
 class Action(NamedTuple):
@@ -55,3 +56,15 @@ class Tribute:
     receiver: int | None
     card: int | None
     returned: int | None
+
+
+def played_cards(history: Iterable[Action]) -> Cards:
+    """The cards of every play in ``history`` (a game's or a view's; tribute and return
+    cards are not plays).
+
+    >>> played_cards([Action(0, "play", Cards.parse("3s 3d"), None, None),
+    ...               Action(1, "pass", None, None, None)])
+    Cards.parse('3s 3d')
+    """
+    return Cards([c for a in history if a.action == "play" and a.cards is not None
+                  for c in a.cards.ids])

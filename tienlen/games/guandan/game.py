@@ -34,7 +34,7 @@ from tienlen.games.guandan.cards import Cards, _wrap
 from tienlen.games.guandan.rules import RuleConfig
 from tienlen.errors import IllegalActionError
 from tienlen.games.guandan.errors import GuandanError
-from tienlen.games.guandan.actions import Action, Tribute
+from tienlen.games.guandan.actions import Action, Tribute, played_cards
 from tienlen.games.guandan.plays import Kind, Play, _make
 from tienlen.games.guandan.refusals import REASONS, refusal_from_core
 from tienlen.games.guandan.view import GameView
@@ -222,6 +222,7 @@ class Game:
     Without it the leader is ``leader``, or a seat drawn from ``seed`` (G5.2). Given
     ``hands`` in which a payer holds only wilds it may not give are refused (G6.10).
     ``hands`` with a ``seed`` must be that seed's deal (a copy or pickle passes both).
+    ``rules`` is ``config`` under the name both games give it (give one of the two).
 
     >>> g = Game(seed=11, level=5, previous_order=(0, 1, 3, 2))   # partner 4th: seat 3 pays
     >>> g.phase, g.turn, [t.payer for t in g.tributes] if g.phase == "tribute" else g.anti_tribute
@@ -237,7 +238,12 @@ class Game:
                  teams: tuple[tuple[int, int], tuple[int, int]] = _FIXED_TEAMS,
                  leader: int | None = None,
                  previous_order: tuple[int, ...] | None = None,
-                 hands: Iterable[CardsLike] | None = None) -> None:
+                 hands: Iterable[CardsLike] | None = None,
+                 rules: RuleConfig | None = None) -> None:
+        if rules is not None:     # the one vocabulary's name for config (Tiến Lên's rules=)
+            if config != RuleConfig() and config != rules:
+                raise GuandanError("give rules= or config= (the same thing), not both")
+            config = rules
         if not isinstance(config, RuleConfig):
             raise GuandanError(f"config must be a RuleConfig; got {type(config).__name__}")
         if type(level) is not int or not 2 <= level <= 14:
@@ -644,6 +650,66 @@ class Game:
         with _STEPPING:
             return tuple(self._history)
 
+    def legal_moves(self) -> LegalPlays:
+        """The same as :meth:`legal_plays` (Tiến Lên's name for it; docs/architecture.md,
+        the vocabulary)."""
+        return self.legal_plays()
+
+    @property
+    def players(self) -> int:
+        """The number of seats: always 4 (Tiến Lên's ``Game.players``)."""
+        return 4
+
+    @property
+    def rules(self) -> RuleConfig:
+        """The same as :attr:`config`: the hand's rule options, under the name both games
+        give them."""
+        return self._config
+
+    @property
+    def played(self) -> Cards:
+        """Every card played so far in this hand (tribute and return cards are not plays).
+
+        >>> game = Game(hands=["3s 3d", "4s", "5s", "6s"], leader=0)
+        >>> _ = game.play("3s 3d"); game.played
+        Cards.parse('3s 3d')
+        """
+        with _STEPPING:
+            history = tuple(self._history)
+        return played_cards(history)
+
+    @property
+    def loser(self) -> int | None:
+        """The seat in last place once the hand is over (:attr:`places`' last), ``None``
+        until then (Tiến Lên's ``Game.loser``)."""
+        places = self.places
+        return None if places is None else places[-1]
+
+    @property
+    def winners(self) -> tuple[int, int] | None:
+        """The seats that won the hand, once it is over: the first out's team
+        (:attr:`winning_team`), ``None`` until then (Tiến Lên's: the first out)."""
+        return self.winning_team
+
+    def snapshot(self) -> tuple[object, ...]:
+        """Every field of the game as a hashable tuple: equal snapshots mean equal games
+        (Tiến Lên's ``Game.snapshot``)."""
+        return self._key()
+
+    @classmethod
+    def from_hands(cls, hands: Iterable[CardsLike], *, level: int = 2,
+                   config: RuleConfig = RuleConfig(),
+                   teams: tuple[tuple[int, int], tuple[int, int]] = _FIXED_TEAMS,
+                   leader: int | None = None) -> Game:
+        """A hand set up from given ``hands`` (a position, no seed), as Tiến Lên's
+        ``Game.from_hands``: the same as ``Game(hands=hands, ...)``.
+
+        >>> hands = ["3s 3d", "4s", "5s", "6s"]
+        >>> Game.from_hands(hands, leader=0) == Game(hands=hands, leader=0)
+        True
+        """
+        return cls(hands=hands, level=level, config=config, teams=teams, leader=leader)
+
     def legal_plays(self) -> LegalPlays:
         """Every legal play of the seat to act, in the core's order (by kind, then size and
         rank of the reading); empty outside the play phase. A lazy sequence: ``len()`` is the
@@ -1011,4 +1077,3 @@ def random_teams(seed: int) -> tuple[tuple[int, int], tuple[int, int]]:
 
 # The match's seeds for a salt: tienlen.seeds.guandan_seed (kept under its old name).
 _mix = guandan_seed
-

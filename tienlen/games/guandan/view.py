@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tienlen.games.guandan.actions import Action, Tribute
+from tienlen.games.guandan.actions import Action, Tribute, played_cards
 from tienlen.games.guandan.cards import Cards
 from tienlen.games.guandan.plays import Play
 from tienlen.games.guandan.rules import RuleConfig
@@ -48,3 +48,46 @@ class GameView:
     def partner(self) -> int:
         team = self.teams[0] if self.seat in self.teams[0] else self.teams[1]
         return team[1] if team[0] == self.seat else team[0]
+
+    # -- the names Tiến Lên's view gives the same things (docs/architecture.md, the
+    # vocabulary): one contract for a front end or bot that reads either game's view.
+
+    @property
+    def players(self) -> int:
+        """The number of seats: always 4."""
+        return len(self.hand_sizes)
+
+    @property
+    def rules(self) -> RuleConfig:
+        """The same as :attr:`config`: the hand's rule options."""
+        return self.config
+
+    @property
+    def card_counts(self) -> tuple[int, ...]:
+        """The same as :attr:`hand_sizes`: the cards each seat holds."""
+        return self.hand_sizes
+
+    @property
+    def is_my_turn(self) -> bool:
+        """Whether this seat is to act."""
+        return self.turn == self.seat
+
+    def legal_moves(self) -> list[Play]:
+        """This seat's legal plays as a list (:attr:`legal_plays`); ``[]`` unless it is to
+        play."""
+        return list(self.legal_plays)
+
+    @property
+    def played(self) -> Cards:
+        """Every card played so far in this hand (from :attr:`history`)."""
+        return played_cards(self.history)
+
+    @property
+    def unseen(self) -> Cards:
+        """The two decks minus this seat's hand minus every card played: the cards the
+        other seats hold (and, during tribute, the cards in flight), as far as this seat
+        can tell."""
+        return _DOUBLE_DECK - self.hand - self.played
+
+
+_DOUBLE_DECK = Cards(list(range(54)) * 2)

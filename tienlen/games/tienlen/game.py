@@ -423,6 +423,38 @@ class Game:
         return None if loser < 0 else loser
 
     @property
+    def winners(self) -> tuple[int, ...] | None:
+        """The seats that won the hand, once it is over: the first out, ``(finished[0],)``
+        (Guandan's: the first out's team); ``None`` until then.
+
+        >>> game = Game.from_hands(["3s", "9h"]); _ = game.play("3s")
+        >>> game.winners
+        (0,)
+        """
+        with _STEPPING:
+            if not self.is_over:
+                return None
+            return (self.finished[0],)
+
+    @property
+    def phase(self) -> str:
+        """``"play"`` until the hand is over, then ``"over"`` (Guandan's phases; a Tiến Lên
+        hand has no tribute)."""
+        return "over" if self.is_over else "play"
+
+    @property
+    def config(self) -> Rules:
+        """The same as :attr:`rules` (Guandan's name for a hand's rule options)."""
+        return self._rules
+
+    @property
+    def state(self) -> _core.GameState:
+        """A copy of the native state (Guandan's ``Game.state``): the core's
+        ``GameState``, for search and the native bots."""
+        with _STEPPING:
+            return self._state.copy()
+
+    @property
     def must_include(self) -> Card | None:
         """The card the first lead must contain (R7.2), or ``None``."""
         card = self._state.must_include
@@ -456,6 +488,16 @@ class Game:
         if view is None:
             view = self._legal = LegalMoves(self)
         return view
+
+    def legal_plays(self) -> LegalMoves:
+        """The plays open to the seat to act: :meth:`legal_moves` under the name both games
+        give it (Guandan's ``Game.legal_plays``; docs/architecture.md, the vocabulary).
+
+        >>> game = Game.from_hands(["3s 4s 5s", "9h"])
+        >>> game.legal_plays() == game.legal_moves()
+        True
+        """
+        return self.legal_moves()
 
     def verify_play(self, cards: CardsLike, seat: int | None = None) -> None:
         """Raise :class:`~tienlen.games.tienlen.refusals.IllegalMoveError` if ``seat`` (default: the seat
