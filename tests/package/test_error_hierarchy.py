@@ -79,3 +79,27 @@ def test_the_rl_envs_refusal_is_the_shared_illegal_action_error() -> None:
     assert str(error) == error.message == "action 9 is outside the action mask"
     again = pickle.loads(pickle.dumps(error))
     assert type(again) is EnvIllegal and str(again) == str(error)
+
+
+def test_each_old_name_is_the_one_class_object() -> None:
+    # Issue 34: one class per error meaning; every old import path is an alias of it.
+    import tienlen
+    import tienlen.guandan
+    from tienlen import errors
+    from tienlen.games.guandan import errors as guandan_errors, game, match
+    from tienlen.games.tienlen import replay
+    from tienlen.rl import common
+    from tienlen.table import encoding, errors as table_errors
+
+    refusals = {errors.IllegalActionError, table_errors.IllegalActionError, IllegalActionError,
+                encoding.IllegalActionError, common.IllegalActionError,
+                game.IllegalActionError, tienlen.guandan.IllegalActionError}
+    unreadable = {errors.ReplayError, table_errors.ReplayError, ReplayError, match.ReplayError,
+                  replay.ReplayError, tienlen.guandan.ReplayError}
+    assert refusals == {errors.IllegalActionError} and unreadable == {errors.ReplayError}
+    assert guandan_errors.GuandanError is errors.GuandanError
+    # The forms each game always built it in, one class.
+    assert errors.IllegalActionError("CANNOT_PASS", "x", "LEAD").detail == "LEAD"
+    assert errors.IllegalActionError("CANNOT_PASS", "x").code == 3
+    assert errors.IllegalActionError("BAD_ACTION", "x").code is None
+    assert str(errors.IllegalActionError("out of mask")) == "out of mask"

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..errors import TienlenError
 from ..seeds import check_seed
-from ..table.errors import IllegalActionError as _SharedIllegalActionError
+from ..errors import IllegalActionError
 
 __all__ = ["Settled", "SpaceSpec", "IllegalActionError", "EnvStateError", "UnknownAgentError", "SampleMaskError",
            "OpponentError", "vector_seeds", "vector_actions", "num_envs_arg", "threads_arg",
@@ -49,18 +49,6 @@ class Settled(NamedTuple):
     infos: dict[int, dict[str, Any]]
     over: bool
     truncated: bool = False
-
-
-class IllegalActionError(_SharedIllegalActionError):
-    """An action outside the action mask; the env is left exactly as it was. It is the one
-    :class:`tienlen.table.errors.IllegalActionError` (reason ``ILLEGAL_ACTION``; its text
-    the message alone, as it always was)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__("ILLEGAL_ACTION", message, text=message)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.message,), dict(self.__dict__))
 
 
 class EnvStateError(TienlenError):

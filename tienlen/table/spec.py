@@ -47,7 +47,7 @@ def check_action(action: object) -> dict[str, Any]:
     >>> check_action({"kind": "jump"})
     Traceback (most recent call last):
     ...
-    tienlen.table.errors.IllegalActionError: BAD_ACTION: kind must be one of play, pass, give_tribute, return_tribute; got 'jump'
+    tienlen.errors.IllegalActionError: BAD_ACTION: kind must be one of play, pass, give_tribute, return_tribute; got 'jump'
     """
     if not isinstance(action, Mapping):
         raise IllegalActionError("BAD_ACTION", f"an action is an object; got {type(action).__name__}")
@@ -178,11 +178,11 @@ class MatchTable(CanFromVerify):
     >>> Table()._check_acting(0)
     Traceback (most recent call last):
     ...
-    tienlen.table.errors.IllegalActionError: HAND_OVER: the hand is over: deal the next one first
+    tienlen.errors.IllegalActionError: HAND_OVER: the hand is over: deal the next one first
     >>> Table()._check_seat(4)
     Traceback (most recent call last):
     ...
-    tienlen.table.errors.IllegalActionError: BAD_SEAT: seat must be 0..3; got 4
+    tienlen.errors.IllegalActionError: BAD_SEAT: seat must be 0..3; got 4
     """
 
     __slots__ = ()

@@ -167,3 +167,34 @@ def __getattr__(name: str) -> object:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *_DEPRECATED})
+
+
+# --- the game's command line's deprecated entry points (they were
+# tienlen.games.tienlen.cli's, which lends them from here: a game imports no front end).
+
+def run_play(args: Any) -> int:
+    """Deprecated: ``tienlen play`` runs the one terminal session on Tiến Lên's board
+    (:func:`tienlen.tui.session.play` with the game cli's ``play_settings``)."""
+    import warnings
+
+    from tienlen.games.tienlen.cli import play_settings
+    from tienlen.tui.session import play
+
+    warnings.warn("tienlen.games.tienlen.cli.run_play is deprecated: use "
+                  "tienlen.tui.session.play('tienlen', play_settings(args), terminal)",
+                  DeprecationWarning, stacklevel=2)
+    return play("tienlen", play_settings(args), Terminal())
+
+
+def run_replay(args: Any) -> int:
+    """Deprecated: ``tienlen replay`` of a Tiến Lên hand runs the one terminal session on
+    Tiến Lên's board (:func:`tienlen.tui.session.replay` with the game cli's ``replay_settings``)."""
+    import warnings
+
+    from tienlen.games.tienlen.cli import replay_settings
+    from tienlen.tui.session import replay
+
+    warnings.warn("tienlen.games.tienlen.cli.run_replay is deprecated: use "
+                  "tienlen.tui.session.replay('tienlen', path, replay_settings(args), "
+                  "terminal)", DeprecationWarning, stacklevel=2)
+    return replay("tienlen", args.file, replay_settings(args), Terminal())

@@ -187,3 +187,21 @@ def test_hands_that_are_not_the_seeds_deal_are_refused():
     assert Game(hands=deal(8), leader=0).seed is None      # hands alone: a position, no seed
     g = Game(seed=7, level=4, previous_order=(0, 1, 2, 3))  # copies and pickles pass both
     assert pickle.loads(pickle.dumps(g)) == g
+
+
+def test_tribute_payers_are_the_cores_even_under_anti_tribute():
+    """Issue 34: the platform adapter announced anti-tribute's refusers with its own rule,
+    which named the first out's partner after a 1st+4th hand (seed 0, places 0, 1, 3, 2);
+    the game now says who pays, or would have paid (G6.2: the losing team's lower-placed
+    player, the 3rd), from the core."""
+    import itertools
+
+    anti = Game(seed=0, previous_order=(0, 1, 3, 2))
+    assert anti.anti_tribute and anti.tribute_payers == (3,)
+    assert Game(seed=0, previous_order=(0, 2, 1, 3)).tribute_payers == (1, 3)
+    assert Game(seed=0).tribute_payers == ()
+    for seed, order in itertools.product(range(20), itertools.permutations(range(4))):
+        g = Game(seed=seed, previous_order=order)
+        if not g.anti_tribute:
+            assert g.tribute_payers == tuple(t.payer for t in g.tributes)
+        assert order[0] not in g.tribute_payers and len(g.tribute_payers) in (1, 2)

@@ -26,7 +26,6 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from tienlen import _guandan
 from tienlen.games.guandan.bots import Bot, make_bot
 from tienlen.games.guandan.cards import Card, Cards
 from tienlen.games.guandan.errors import GuandanError
@@ -98,7 +97,7 @@ def team_style(ours: bool) -> str:
 
 def wild_of(level: int, config: RuleConfig) -> int:
     """The wild card of ``level`` under ``config`` (-1 without wilds), as the core says."""
-    return _guandan.wild_card(level, config.flags)
+    return config.wild_card(level)
 
 
 def sorted_hand(hand: Cards, level: int, wild_count: int = 2) -> list[Card]:
@@ -417,7 +416,7 @@ def cards_from_input(text: str, hand: Cards, level: int, wild_count: int = 2) ->
     >>> cards_from_input("9", hand, level=2)
     Traceback (most recent call last):
     ...
-    tienlen.games.guandan.game.IllegalActionError: CARD_NOT_FOUND: there is no card 9: your hand has 4 cards, numbered 1-4
+    tienlen.errors.IllegalActionError: CARD_NOT_FOUND: there is no card 9: your hand has 4 cards, numbered 1-4
     """
     ordered = sorted_hand(hand, level, wild_count)
     ids: list[int] = []

@@ -450,7 +450,8 @@ class SearchBot(Bot):
         # wrap as Play objects within the time budget.
         hand, flags = view.hand, view.config.flags
         masks, codes = _guandan.legal_plays(hand.once, hand.twice, view.level, view.pile.code, flags)
-        wbit = 0 if view.config.wild_count == 0 else 1 << ((view.level - 2) * 4 + 1)
+        wild = view.config.wild_card(view.level)
+        wbit = 0 if wild < 0 else 1 << wild
         wilds = ((masks[:, 0] & np.uint64(wbit)) != 0).astype(np.int64) + \
             ((masks[:, 1] & np.uint64(wbit)) != 0).astype(np.int64)
         order = np.lexsort((wilds, codes))
@@ -552,7 +553,7 @@ class _Knowledge:
         self.fixed: dict[int, Counter[int]] = {s: Counter() for s in range(4)}
         # A tribute received caps the payer's cards at its value (they gave their highest).
         self.cap: dict[int, int] = {}
-        wild = -1 if view.config.wild_count == 0 else (view.level - 2) * 4 + 1
+        wild = view.config.wild_card(view.level)
         self.wild = wild
         for t in view.tributes:          # the card fields are known to payer and receiver only
             if t.receiver is None:

@@ -34,8 +34,7 @@ if TYPE_CHECKING:   # the game's arena loop loads only for sim
     from tienlen.games.guandan.arena import TeamSpec
 
 __all__ = ["add_options", "play_settings", "run_moves", "replay_settings", "sim_request",
-           "LABELS", "default_lang", "run_moves_text", "TrainingSession", "run_play",
-           "run_replay", "REPLAY_SCHEMAS"]
+           "LABELS", "default_lang", "run_moves_text", "REPLAY_SCHEMAS"]
 
 #: The ``schema`` of the files ``tienlen replay`` shows as Guandan matches.
 REPLAY_SCHEMAS = ("tienlen.guandan.match",)
@@ -68,18 +67,28 @@ def add_options(parser: Any, command: str) -> None:
                                  "(default: 100)")
 
 
+#: Deprecated entry points this module lends from the terminal UI's deprecation shim (a
+#: game imports no front end: they are found by name on first use, and warn when called).
+_FROM_THE_SHIM = {"run_play": "tienlen.tui.guandan_play", "run_replay": "tienlen.tui.guandan_play"}
+
+
 def __getattr__(name: str) -> object:
     # The terminal UI loads on first use: the full-screen session (rich) and the training
     # mode's words (English and Chinese, the plan's labels), which live with its screen.
+    if name in _FROM_THE_SHIM:
+        import importlib
+
+        lent: Any = getattr(importlib.import_module(_FROM_THE_SHIM[name]), name)
+        return lent
     if name == "TrainingSession":
+        import importlib
         import warnings
 
-        from tienlen.tui.guandan_play import _GuandanSession
-
+        session: Any = importlib.import_module("tienlen.tui.guandan_play")._GuandanSession
         warnings.warn("tienlen.guandan.cli.TrainingSession is deprecated: use "
                       "tienlen.tui.session.play('guandan', settings, terminal) (the one "
                       "terminal session, issue 34)", DeprecationWarning, stacklevel=2)
-        return _GuandanSession
+        return session
     if name == "LABELS":
         from tienlen.games.guandan.words import WORDS
 
@@ -97,8 +106,10 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    # The names __getattr__ lends (TrainingSession, LABELS, run_sim) are listed before any use.
-    return sorted({*globals(), *__all__, "run_sim"})
+    # The names __getattr__ lends (TrainingSession, LABELS, run_sim, run_play, run_replay)
+    # are listed before any use.
+    return sorted({*globals(), *__all__, "run_sim", "TrainingSession", "LABELS",
+                   *_FROM_THE_SHIM})
 
 
 def default_lang() -> str:
@@ -211,34 +222,6 @@ def replay_settings(args: argparse.Namespace) -> ReplaySettings:
                           style=Style(ascii=use_ascii(args)),
                           step=bool(getattr(args, "step", False)),
                           fast=bool(getattr(args, "fast", False)))
-
-
-def run_play(args: argparse.Namespace) -> int:
-    """Deprecated: ``tienlen play --game guandan`` runs the one terminal session on
-    Guandan's board (:func:`tienlen.tui.session.play` with :func:`play_settings`)."""
-    import warnings
-
-    from tienlen.tui.session import play
-    from tienlen.tui.terminal import Terminal
-
-    warnings.warn("tienlen.games.guandan.cli.run_play is deprecated: use "
-                  "tienlen.tui.session.play('guandan', play_settings(args), terminal)",
-                  DeprecationWarning, stacklevel=2)
-    return play("guandan", play_settings(args), Terminal())
-
-
-def run_replay(args: argparse.Namespace) -> int:
-    """Deprecated: ``tienlen replay`` of a Guandan match runs the one terminal session on
-    Guandan's board (:func:`tienlen.tui.session.replay` with :func:`replay_settings`)."""
-    import warnings
-
-    from tienlen.tui.session import replay
-    from tienlen.tui.terminal import Terminal
-
-    warnings.warn("tienlen.games.guandan.cli.run_replay is deprecated: use "
-                  "tienlen.tui.session.replay('guandan', path, replay_settings(args), "
-                  "terminal)", DeprecationWarning, stacklevel=2)
-    return replay("guandan", args.file, replay_settings(args), Terminal())
 
 
 # ---------------------------------------------------------------- sim

@@ -3,10 +3,11 @@
 Every error is a :class:`ValueError`, and a :class:`~tienlen.table.errors.TienlenError`
 (the base of every error of the package, whichever game raised it: a decision, not an
 accident of history, see :mod:`tienlen.table.errors`), so a caller that only wants to reject bad input catches one type; the subclasses say
-which input was wrong. A refused action (:class:`tienlen.games.guandan.game.IllegalActionError`) and an
-unreadable match file (:class:`tienlen.games.guandan.match.ReplayError`) are also the table
-layer's shared :class:`~tienlen.table.errors.IllegalActionError` and
-:class:`~tienlen.table.errors.ReplayError`.
+which input was wrong. A refused action (``tienlen.games.guandan.game.IllegalActionError``) and an
+unreadable match file (``tienlen.games.guandan.match.ReplayError``) are the package's one
+:class:`~tienlen.errors.IllegalActionError` and :class:`~tienlen.errors.ReplayError`
+(the same class objects), which are :class:`GuandanError` too; :class:`GuandanError` itself
+is defined in :mod:`tienlen.errors` for that reason and re-exported here.
 
 >>> from tienlen.guandan import Cards
 >>> try:
@@ -18,13 +19,9 @@ a third copy of 5♥ ('5h'): a hand holds at most two of each card
 
 from __future__ import annotations
 
-from tienlen.errors import TienlenError
+from tienlen.errors import GuandanError, TienlenError
 
-__all__ = ["GuandanError", "CardError", "PlayError"]
-
-
-class GuandanError(TienlenError):
-    """Base class of the errors raised by :mod:`tienlen.guandan`."""
+__all__ = ["GuandanError", "TienlenError", "CardError", "PlayError"]
 
 
 class CardError(GuandanError):

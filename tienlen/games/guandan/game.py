@@ -14,7 +14,7 @@ seat 0 plays 2♠ (single 2)
 >>> game.pass_turn(seat=2)
 Traceback (most recent call last):
 ...
-tienlen.games.guandan.game.IllegalActionError: NOT_YOUR_TURN: it is seat 1's turn, not seat 2's
+tienlen.errors.IllegalActionError: NOT_YOUR_TURN: it is seat 1's turn, not seat 2's
 """
 
 from __future__ import annotations
@@ -32,50 +32,18 @@ from tienlen import _guandan
 from tienlen.seeds import check_seed, guandan_seed, seed_or_fresh, splitmix64
 from tienlen.games.guandan.cards import Cards, _wrap
 from tienlen.games.guandan.rules import RuleConfig
-from tienlen.table.errors import IllegalActionError as _SharedIllegalActionError
+from tienlen.errors import IllegalActionError
 from tienlen.games.guandan.errors import GuandanError
+from tienlen.games.guandan.actions import Action, Tribute, played_cards
 from tienlen.games.guandan.plays import Kind, Play, _make
+from tienlen.games.guandan.refusals import REASONS, refusal_from_core
+from tienlen.games.guandan.view import GameView
 
 __all__ = ["Action", "Game", "GameView", "LegalPlays", "IllegalActionError", "REASONS", "Tribute",
            "single_value", "tribute_candidates", "return_candidates", "teams_bits"]
 
-#: The plan's error codes (G8), the reasons every refusal carries.
-REASONS: Final = ("INVALID_CARDS", "NOT_YOUR_TURN", "CANNOT_PASS", "CARD_NOT_FOUND",
-                  "HAND_EMPTY", "INVALID_TRIBUTE", "GAME_OVER", "STATE_CONFLICT")
-
 Phase = Literal["deal", "tribute", "play", "over"]
 CardsLike = Union[Cards, str, Iterable[int]]
-
-
-class IllegalActionError(_SharedIllegalActionError, GuandanError):
-    """A refused action (G8). ``reason`` is one of :data:`REASONS`; ``detail`` a finer
-    sub-reason such as ``DOES_NOT_BEAT`` (or the reason itself). Nothing was changed.
-
-    >>> error = IllegalActionError("CANNOT_PASS", "the leader must play")
-    >>> error.reason, error.code, isinstance(error, ValueError)
-    ('CANNOT_PASS', 3, True)
-    """
-
-    def __init__(self, reason: str, message: str, detail: str | None = None) -> None:
-        super().__init__(reason, message)
-        self.detail = detail or reason
-        self.code = REASONS.index(reason) + 1
-
-
-_NATIVE_MESSAGES = {
-    "NOT_A_PLAY": "these cards are not a combination",
-    "NOT_A_READING": "these cards cannot be read that way",
-    "DOES_NOT_BEAT": "that does not beat the play on the table",
-    "CARD_NOT_FOUND": "you do not hold these cards",
-    "CANNOT_PASS": "the leader must play; passing is only allowed on someone's play",
-    "GAME_OVER": "the hand is over",
-}
-
-
-def _native_error(code: int) -> IllegalActionError:
-    name = _guandan.GS_REASON_NAMES[code]
-    base = REASONS[_guandan.GS_REASON_BASE[code] - 1]
-    return IllegalActionError(base, _NATIVE_MESSAGES.get(name, name.lower()), name)
 
 
 class LegalPlays(Sequence[Play]):
@@ -150,33 +118,6 @@ class LegalPlays(Sequence[Play]):
         return f"<LegalPlays ({len(self)})>"
 
 
-class Action(NamedTuple):
-    """One action of a hand, as in :attr:`Game.history`: ``(seat, action, cards, play, to)``.
-
-    ``action`` is ``"play"``, ``"pass"``, ``"give_tribute"`` or ``"return_tribute"``;
-    ``cards`` the cards moved (None for a pass, and in another seat's view for a tribute
-    exchange it did not take part in); ``play`` the reading of a play; ``to`` the seat that
-    received a tribute or return card (None for a tribute whose receiver is not yet known).
-    """
-
-    seat: int
-    action: Literal["play", "pass", "give_tribute", "return_tribute"]
-    cards: Cards | None
-    play: Play | None
-    to: int | None
-
-    def __str__(self) -> str:
-        if self.action == "pass":
-            return f"seat {self.seat} passes"
-        if self.action == "play":
-            assert self.play is not None
-            return f"seat {self.seat} plays {self.cards} ({self.play.describe()})"
-        verb = "gives tribute" if self.action == "give_tribute" else "returns"
-        shown = "a card" if self.cards is None else str(self.cards)
-        to = "" if self.to is None else f" to seat {self.to}"
-        return f"seat {self.seat} {verb} {shown}{to}"
-
-
 _PASSES = tuple(Action(s, "pass", None, None, None) for s in range(4))
 # Building a record straight from a tuple skips the named tuple's Python-level __new__.
 _new_action = tuple.__new__
@@ -200,7 +141,7 @@ def teams_bits(teams: tuple[tuple[int, int], tuple[int, int]]) -> int:
 
 
 def _wild(level: int, config: RuleConfig) -> int:
-    return -1 if config.wild_count == 0 else (level - 2) * 4 + 1
+    return config.wild_card(level)
 
 
 def _check_exchange(hand: object, level: object, config: object) -> None:
@@ -242,46 +183,6 @@ def return_candidates(hand: Cards, level: int, config: RuleConfig) -> tuple[int,
                                             config.tribute_return_max_rank)))
 
 
-@dataclass(frozen=True, slots=True)
-class Tribute:
-    """One tribute of a hand: ``payer`` gave ``card`` (an original id) to ``receiver``,
-    who returned ``returned`` (None until then)."""
-
-    payer: int
-    receiver: int | None
-    card: int | None
-    returned: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class GameView:
-    """What one seat may know (issue 17): its own hand, the cards left per seat, the trick,
-    the history (tribute cards only when the seat gave or took them), level, teams."""
-
-    seat: int
-    phase: str
-    hand: Cards
-    hand_sizes: tuple[int, ...]
-    turn: int | None
-    level: int
-    teams: tuple[tuple[int, int], tuple[int, int]]
-    pile: Play | None
-    pile_owner: int | None
-    finished: tuple[int, ...]
-    history: tuple[Action, ...]
-    tributes: tuple[Tribute, ...]
-    config: RuleConfig
-    legal_plays: Sequence[Play]
-    can_pass: bool
-    #: During tribute, what this seat must do now: "give", "return" or None.
-    tribute_step: str | None = None
-
-    @property
-    def partner(self) -> int:
-        team = self.teams[0] if self.seat in self.teams[0] else self.teams[1]
-        return team[1] if team[0] == self.seat else team[0]
-
-
 _FIXED_TEAMS = ((0, 2), (1, 3))
 
 # Held while an action changes a game and records it in its history: two threads acting on
@@ -321,6 +222,7 @@ class Game:
     Without it the leader is ``leader``, or a seat drawn from ``seed`` (G5.2). Given
     ``hands`` in which a payer holds only wilds it may not give are refused (G6.10).
     ``hands`` with a ``seed`` must be that seed's deal (a copy or pickle passes both).
+    ``rules`` is ``config`` under the name both games give it (give one of the two).
 
     >>> g = Game(seed=11, level=5, previous_order=(0, 1, 3, 2))   # partner 4th: seat 3 pays
     >>> g.phase, g.turn, [t.payer for t in g.tributes] if g.phase == "tribute" else g.anti_tribute
@@ -336,7 +238,12 @@ class Game:
                  teams: tuple[tuple[int, int], tuple[int, int]] = _FIXED_TEAMS,
                  leader: int | None = None,
                  previous_order: tuple[int, ...] | None = None,
-                 hands: Iterable[CardsLike] | None = None) -> None:
+                 hands: Iterable[CardsLike] | None = None,
+                 rules: RuleConfig | None = None) -> None:
+        if rules is not None:     # the one vocabulary's name for config (Tiến Lên's rules=)
+            if config != RuleConfig() and config != rules:
+                raise GuandanError("give rules= or config= (the same thing), not both")
+            config = rules
         if not isinstance(config, RuleConfig):
             raise GuandanError(f"config must be a RuleConfig; got {type(config).__name__}")
         if type(level) is not int or not 2 <= level <= 14:
@@ -438,6 +345,26 @@ class Game:
     def anti_tribute(self) -> bool:
         """Whether the paying side refused tribute with both big jokers (G6.6)."""
         return self._anti
+
+    @property
+    def tribute_payers(self) -> tuple[int, ...]:
+        """The seats that pay tribute this hand (G6.2), or would have paid had they not
+        refused it (G6.6, :attr:`anti_tribute`), in the core's order (going round from the
+        seat after the previous first out); ``()`` for a first hand. The core decides
+        (``tribute_payers``), from the previous places and the dealt hands' big jokers.
+
+        >>> Game(seed=11, level=5, previous_order=(0, 1, 3, 2)).tribute_payers
+        (3,)
+        >>> Game(seed=11).tribute_payers
+        ()
+        """
+        if self._prev is None:
+            return ()
+        # The core names no payer when the paying side refuses (anti-tribute): who would
+        # have paid is then its answer for the same places with no big joker dealt.
+        jokers = [0] * 4 if self._anti else [h.count(53) for h in self._initial]
+        payers, _ = _guandan.tribute_payers(self._prev, jokers, self._team0)
+        return tuple(payers)
 
     @property
     def tributes(self) -> tuple[Tribute, ...]:
@@ -723,6 +650,66 @@ class Game:
         with _STEPPING:
             return tuple(self._history)
 
+    def legal_moves(self) -> LegalPlays:
+        """The same as :meth:`legal_plays` (Tiến Lên's name for it; docs/architecture.md,
+        the vocabulary)."""
+        return self.legal_plays()
+
+    @property
+    def players(self) -> int:
+        """The number of seats: always 4 (Tiến Lên's ``Game.players``)."""
+        return 4
+
+    @property
+    def rules(self) -> RuleConfig:
+        """The same as :attr:`config`: the hand's rule options, under the name both games
+        give them."""
+        return self._config
+
+    @property
+    def played(self) -> Cards:
+        """Every card played so far in this hand (tribute and return cards are not plays).
+
+        >>> game = Game(hands=["3s 3d", "4s", "5s", "6s"], leader=0)
+        >>> _ = game.play("3s 3d"); game.played
+        Cards.parse('3s 3d')
+        """
+        with _STEPPING:
+            history = tuple(self._history)
+        return played_cards(history)
+
+    @property
+    def loser(self) -> int | None:
+        """The seat in last place once the hand is over (:attr:`places`' last), ``None``
+        until then (Tiến Lên's ``Game.loser``)."""
+        places = self.places
+        return None if places is None else places[-1]
+
+    @property
+    def winners(self) -> tuple[int, int] | None:
+        """The seats that won the hand, once it is over: the first out's team
+        (:attr:`winning_team`), ``None`` until then (Tiến Lên's: the first out)."""
+        return self.winning_team
+
+    def snapshot(self) -> tuple[object, ...]:
+        """Every field of the game as a hashable tuple: equal snapshots mean equal games
+        (Tiến Lên's ``Game.snapshot``)."""
+        return self._key()
+
+    @classmethod
+    def from_hands(cls, hands: Iterable[CardsLike], *, level: int = 2,
+                   config: RuleConfig = RuleConfig(),
+                   teams: tuple[tuple[int, int], tuple[int, int]] = _FIXED_TEAMS,
+                   leader: int | None = None) -> Game:
+        """A hand set up from given ``hands`` (a position, no seed), as Tiến Lên's
+        ``Game.from_hands``: the same as ``Game(hands=hands, ...)``.
+
+        >>> hands = ["3s 3d", "4s", "5s", "6s"]
+        >>> Game.from_hands(hands, leader=0) == Game(hands=hands, leader=0)
+        True
+        """
+        return cls(hands=hands, level=level, config=config, teams=teams, leader=leader)
+
     def legal_plays(self) -> LegalPlays:
         """Every legal play of the seat to act, in the core's order (by kind, then size and
         rank of the reading); empty outside the play phase. A lazy sequence: ``len()`` is the
@@ -805,7 +792,7 @@ class Game:
         finally:
             _STEPPING.release()
         if r:
-            raise _native_error(r)
+            raise refusal_from_core(r)
 
     def can_play(self, cards: object, seat: int | None = None, reading: object = None) -> bool:
         """Whether :meth:`play` would succeed. A malformed ``seat`` (not an int 0..3) is
@@ -818,7 +805,7 @@ class Game:
         >>> game.can_play("3s", seat=4)
         Traceback (most recent call last):
         ...
-        tienlen.games.guandan.game.IllegalActionError: STATE_CONFLICT: seat must be 0..3; got 4
+        tienlen.errors.IllegalActionError: STATE_CONFLICT: seat must be 0..3; got 4
         """
         _seat_given(seat)
         try:
@@ -837,7 +824,7 @@ class Game:
             a, b, code = self._resolve(cards, reading)
             r = self._play_state().try_play(a, b, code)
             if r:
-                raise _native_error(r)
+                raise refusal_from_core(r)
             play = cards if isinstance(cards, Play) else _make(_wrap(a, b), code, self._level, self._flags)
             action = _new_action(Action, (turn, "play", play._cards, play, None))
             self._history.append(action)
@@ -855,7 +842,7 @@ class Game:
         finally:
             _STEPPING.release()
         if r:
-            raise _native_error(r)
+            raise refusal_from_core(r)
 
     def can_pass(self, seat: int | None = None) -> bool:
         """Whether :meth:`pass_turn` would succeed; a malformed ``seat`` raises, as in
@@ -879,7 +866,7 @@ class Game:
             turn = self._check_turn(seat)
             r = self._play_state().try_pass()
             if r:
-                raise _native_error(r)
+                raise refusal_from_core(r)
             action = _PASSES[turn]
             self._history.append(action)
             return action
@@ -1090,4 +1077,3 @@ def random_teams(seed: int) -> tuple[tuple[int, int], tuple[int, int]]:
 
 # The match's seeds for a salt: tienlen.seeds.guandan_seed (kept under its old name).
 _mix = guandan_seed
-

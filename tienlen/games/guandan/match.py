@@ -19,41 +19,31 @@ True
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from tienlen import _guandan
 from tienlen.seeds import guandan_hand_seed, seed_or_fresh
-from tienlen.table.errors import ReplayError as _SharedReplayError
+from tienlen.errors import ReplayError
 from tienlen.table.fileio import check_indent
 from tienlen.table.match import MatchDriver
-from tienlen.games.guandan.cards import Cards
 from tienlen.games.guandan.rules import RuleConfig, TeamFormation
 from tienlen.games.guandan.errors import GuandanError
 from tienlen.games.guandan.game import (_STEPPING, Action, Game, IllegalActionError, _draw_seat, _mix, _seat_given,
                    _teams_arg, random_teams, teams_bits)
 from tienlen.games.guandan.plays import Play
+from tienlen.games.guandan.replay import (MAX_REPLAY_BYTES, SCHEMA, VERSION, load_match,
+                                          match_record_json)
 
 __all__ = ["HandResult", "Match", "settle", "ReplayError", "SCHEMA", "VERSION", "MAX_REPLAY_BYTES",
            "DEFAULT_MAX_HANDS", "level_gain"]
 
-#: The schema name of a saved match (a replay file).
-SCHEMA: Final = "tienlen.guandan.match"
-#: The version of that format this release writes.
-VERSION: Final = 1
-#: Replays larger than this are refused before parsing (a long match is well under 1 MB).
-MAX_REPLAY_BYTES: Final = 8 << 20
+# SCHEMA, VERSION and MAX_REPLAY_BYTES are the match file's (tienlen.games.guandan.replay),
+# re-exported here where they always were.
 #: Hands after which a match without a winner stops (an engine safeguard, not a rule).
 DEFAULT_MAX_HANDS: Final = 10_000
 _ACE: Final = 14
-
-
-class ReplayError(_SharedReplayError, GuandanError):
-    """A Guandan replay that cannot be read; ``field`` names the first bad part. It is the
-    shared :class:`tienlen.table.errors.ReplayError` (as Tiến Lên's replays raise) and a
-    :class:`~tienlen.games.guandan.errors.GuandanError`."""
 
 
 def level_gain(partner_place: int, config: RuleConfig) -> int:
@@ -85,7 +75,7 @@ def settle(levels: tuple[int, int] | list[int], failed: tuple[int, int] | list[i
     >>> settle((15, 9), (0, 0), None, (0, 1, 2, 3), ((0, 2), (1, 3)), RuleConfig())
     Traceback (most recent call last):
     ...
-    tienlen.games.guandan.errors.GuandanError: levels must be two ints 2..14; got (15, 9)
+    tienlen.errors.GuandanError: levels must be two ints 2..14; got (15, 9)
     """
     teams = _check_settle(levels, failed, declarer, places, teams, config)
     # G7.1-G7.6: the core's rule (settle_levels), the one the vectorised env settles by.
@@ -159,7 +149,7 @@ class Match(MatchDriver[Game, HandResult]):
     >>> match.pass_turn()
     Traceback (most recent call last):
     ...
-    tienlen.games.guandan.game.IllegalActionError: GAME_OVER: the match stopped after max_hands=1 hands with no winner
+    tienlen.errors.IllegalActionError: GAME_OVER: the match stopped after max_hands=1 hands with no winner
 
     Actions on a match are serialised (the lock :class:`~tienlen.games.guandan.game.Game` holds),
     so threads sharing one match keep its history in the order it was played; every read of
@@ -449,120 +439,26 @@ class Match(MatchDriver[Game, HandResult]):
         return (Match.from_json, (self.to_json(),))
 
     def to_json(self, *, indent: int | None = None) -> str:
-        """The match as versioned JSON: the seed, the rules and every action; and
-        ``max_hands`` when it is not :data:`DEFAULT_MAX_HANDS` (so that a file of a match
-        with the default cap reads as it always did)."""
+        """The match as versioned JSON (:mod:`tienlen.games.guandan.replay`): the seed, the
+        rules and every action; and ``max_hands`` when it is not :data:`DEFAULT_MAX_HANDS`
+        (so that a file of a match with the default cap reads as it always did)."""
         check_indent(indent, GuandanError)
         with _STEPPING:     # not half-way through another thread's action
-            return self._to_json(indent)
-
-    def _to_json(self, indent: int | None) -> str:
-        actions = []
-        for hand, a in self._actions:
-            item: dict[str, Any] = {"hand": hand, "seat": a.seat, "action": a.action}
-            if a.cards is not None:
-                item["cards"] = a.cards.ascii()
-            if a.play is not None:
-                item["kind"] = a.play.kind.name
-                item["rank"] = a.play.rank
-            actions.append(item)
-        data = {"schema": SCHEMA, "version": VERSION, "seed": self._seed,
-                "config": self._config.to_dict(), "actions": actions,
-                "levels": list(self.levels), "winner": self._winner}
-        if self._max_hands != DEFAULT_MAX_HANDS:
-            data["max_hands"] = self._max_hands
-        return json.dumps(data, indent=indent, ensure_ascii=False)
+            return match_record_json(
+                seed=self._seed, config=self._config, actions=self._actions,
+                levels=self.levels, winner=self._winner,
+                max_hands=None if self._max_hands == DEFAULT_MAX_HANDS else self._max_hands,
+                indent=indent)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Match:
         """Rebuild a match, re-checking every action. A file that is not a replay of this
-        schema, or whose actions the rules refuse, raises :class:`ReplayError`."""
-        if isinstance(text, (bytes, bytearray)):
-            if len(text) > MAX_REPLAY_BYTES:
-                raise ReplayError(f"replay larger than {MAX_REPLAY_BYTES} bytes")
-            try:
-                text = text.decode("utf-8")
-            except UnicodeDecodeError:
-                raise ReplayError("replay is not UTF-8 text") from None
-        if not isinstance(text, str):
-            raise ReplayError(f"replay must be str or bytes; got {type(text).__name__}")
-        if len(text) > MAX_REPLAY_BYTES:
-            raise ReplayError(f"replay larger than {MAX_REPLAY_BYTES} bytes")
-        try:
-            data = json.loads(text)
-        except (ValueError, RecursionError) as e:
-            raise ReplayError(f"not JSON: {e}") from None
-        if not isinstance(data, dict):
-            raise ReplayError("a replay is a JSON object")
-        known = {"schema", "version", "seed", "config", "actions", "levels", "winner"}
-        for name in sorted(set(data) - known - {"max_hands"}):   # max_hands is optional
-            raise ReplayError("unknown field", name)
-        for name in sorted(known - set(data)):
-            raise ReplayError("missing field", name)
-        if data["schema"] != SCHEMA:
-            raise ReplayError(f"expected {SCHEMA!r}; got {data['schema']!r}", "schema")
-        if data["version"] != VERSION or type(data["version"]) is not int:
-            raise ReplayError(f"this reader knows version {VERSION}; got {data['version']!r}", "version")
-        seed = data["seed"]
-        if type(seed) is not int or not 0 <= seed < 1 << 64:
-            raise ReplayError(f"must be an int in [0, 2**64); got {seed!r}", "seed")
-        try:
-            config = RuleConfig.from_dict(data["config"])
-        except (ValueError, TypeError) as e:
-            raise ReplayError(str(e), "config") from None
-        actions = data["actions"]
-        if not isinstance(actions, list):
-            raise ReplayError("must be a list", "actions")
-        try:
-            max_hands = _check_max_hands(data.get("max_hands", DEFAULT_MAX_HANDS))
-        except GuandanError as e:
-            raise ReplayError(str(e), "max_hands") from None
-        match = cls(seed, config, max_hands=max_hands)
-        for i, item in enumerate(actions):
-            where = f"actions[{i}]"
-            if not isinstance(item, dict):
-                raise ReplayError("an action is an object", where)
-            extra = set(item) - {"hand", "seat", "action", "cards", "kind", "rank"}
-            if extra:
-                raise ReplayError(f"unknown keys {sorted(extra)}", where)
-            if match.is_over:
-                raise ReplayError("action after the end of the match", where)
-            if item.get("hand") != match.hand_number or type(item.get("hand")) is not int:
-                raise ReplayError(f"hand must be {match.hand_number}; got {item.get('hand')!r}", where)
-            seat, kind = item.get("seat"), item.get("action")
-            if type(seat) is not int or not 0 <= seat <= 3:
-                raise ReplayError(f"seat must be 0..3; got {seat!r}", where)
-            if kind not in ("play", "pass", "give_tribute", "return_tribute"):
-                raise ReplayError(f"unknown action {kind!r}", where)
-            cards: object = None
-            reading: object = None
-            if kind != "pass":
-                if not isinstance(item.get("cards"), str):
-                    raise ReplayError("cards must be card text", where)
-                try:
-                    cards = Cards.parse(item["cards"])
-                except ValueError as e:
-                    raise ReplayError(str(e), where) from None
-            if kind == "play":
-                reading = _reading(item, cards, match.game, where)  # type: ignore[arg-type]
-            try:
-                match.act(kind, cards, seat, reading)
-            except IllegalActionError as e:
-                raise ReplayError(f"seat {seat} {kind}: {e}", where) from None
-        if list(match.levels) != data["levels"]:
-            raise ReplayError(f"the actions give levels {list(match.levels)}", "levels")
-        if match.winner != data["winner"]:
-            raise ReplayError(f"the actions give winner {match.winner!r}", "winner")
-        return match
+        schema, or whose actions the rules refuse, raises :class:`ReplayError`
+        (:func:`tienlen.games.guandan.replay.load_match`)."""
+        def start(seed: int, config: RuleConfig, max_hands: object) -> Match:
+            hands = _check_max_hands(DEFAULT_MAX_HANDS if max_hands is None else max_hands)
+            return cls(seed, config, max_hands=hands)
+
+        return load_match(text, start)
 
 
-def _reading(item: dict[str, object], cards: Cards, game: Game, where: str) -> object:
-    from tienlen.games.guandan.plays import Kind, classify
-
-    kind, rank = item.get("kind"), item.get("rank")
-    if not isinstance(kind, str) or kind not in Kind.__members__ or type(rank) is not int:
-        raise ReplayError("a play needs its kind and rank", where)
-    for p in classify(cards, game.level, game.config):
-        if p.kind.name == kind and p.rank == rank:
-            return p
-    raise ReplayError(f"{cards} cannot be read as {kind} of rank {rank}", where)

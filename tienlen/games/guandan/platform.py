@@ -106,7 +106,7 @@ def play_cards(play: Play) -> list[int]:
     triple and ``cards[3]`` as the pair of a full house, ``cards[0], [2], [4]`` as the three
     pairs of a ThreePair."""
     level = play.level
-    wild = (level - 2) * 4 + 1 if play.uses_wild else -1
+    wild = play.wild_card if play.uses_wild else -1
     ids = sorted(play.cards.ids, key=lambda c: sort_key(c, level))
     slots = _slots(play, ids, wild)
     taken: list[int | None] = [None] * len(slots)
@@ -392,7 +392,7 @@ class PlatformRunner:
                                     "myPos": seat, **self._ranks(table, seat)})
         trick: dict[int, list[Any]] = {}
         if game.anti_tribute:
-            payers = _payers(m.results[-1].places, m.teams)
+            payers = sorted(game.tribute_payers)
             await self._all({"type": "notify", "stage": "anti-tribute",
                              "antiNums": len(payers), "antiPos": payers})
         given_notified = False
@@ -511,17 +511,6 @@ class PlatformRunner:
         return (f"team 0 (seats 0 and 2): {self.team_wins[0]} wins; "
                 f"team 1 (seats 1 and 3): {self.team_wins[1]} wins; "
                 f"draws: {self.draws[0]}")
-
-
-def _payers(places: Sequence[int], teams: tuple[tuple[int, int], tuple[int, int]]) -> list[int]:
-    """Who would have paid tribute after ``places`` (G6.1): both of a double-lost team,
-    else the last out."""
-    first = places[0]
-    team = teams[0] if first in teams[0] else teams[1]
-    mate = team[1] if team[0] == first else team[0]
-    if places.index(mate) == 1:
-        return sorted(places[2:])
-    return [places[3]]
 
 
 async def _nowhere(text: str) -> None:

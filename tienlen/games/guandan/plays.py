@@ -153,6 +153,12 @@ class Play:
         return _config_of_flags(self._flags)
 
     @property
+    def wild_card(self) -> int:
+        """The card id of the wild card at the play's level under its rule options (-1
+        without wilds), the core's."""
+        return int(_guandan.wild_card(self._level, self._flags))
+
+    @property
     def uses_wild(self) -> bool:
         """Whether the cards include a wild card (the level ♥, when wilds are on)."""
         wild = _guandan.wild_card(self._level, self._flags)

@@ -134,6 +134,16 @@ class RuleConfig:
             flags |= _guandan.NO_WILDS
         return flags
 
+    def wild_card(self, level: int) -> int:
+        """The card id of ``level``'s wild card (the level's ♥, G1.3) under these rules, -1
+        when they play without wilds: the core's rule (``_guandan.wild_card``), the one
+        place it is computed.
+
+        >>> RuleConfig().wild_card(2), RuleConfig().wild_card(14), RuleConfig(wild_count=0).wild_card(5)
+        (1, 49, -1)
+        """
+        return int(_guandan.wild_card(level, self.flags))
+
     def to_dict(self) -> dict[str, Any]:
         """Plain values (enums by name), for JSON.
 

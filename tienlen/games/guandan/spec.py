@@ -227,7 +227,8 @@ class GuandanTable(MatchTable):
         v = game.view(seat)
         m = self._match
         level = v.level
-        wild = None if v.config.wild_count == 0 else Card((level - 2) * 4 + 1).ascii()
+        wild_id = v.config.wild_card(level)
+        wild = None if wild_id < 0 else Card(wild_id).ascii()
         team = m.team_of(seat)
         pile = None
         if v.pile is not None:

@@ -32,8 +32,7 @@ from tienlen.games.tienlen.rules import Rules
 from tienlen.table.board import PlaySettings, ReplaySettings, Style
 
 __all__ = ["add_options", "add_rules_option", "rules_from_args", "play_settings",
-           "sim_request", "run_moves", "replay_settings", "run_solve", "run_play", "run_replay",
-           "REPLAY_SCHEMAS"]
+           "sim_request", "run_moves", "replay_settings", "run_solve", "REPLAY_SCHEMAS"]
 
 #: The ``schema`` of the files ``tienlen replay`` shows as Tiến Lên hands.
 REPLAY_SCHEMAS = ("tienlen.game",)
@@ -104,20 +103,6 @@ def play_settings(args: argparse.Namespace) -> PlaySettings:
                         style=Style(ascii=use_ascii(args)), hints=args.hints, save=args.save,
                         fast=args.fast, iterations=args.iterations,
                         options={"players": players, "rules": rules})
-
-
-def run_play(args: argparse.Namespace) -> int:
-    """Deprecated: ``tienlen play`` runs the one terminal session on Tiến Lên's board
-    (:func:`tienlen.tui.session.play` with :func:`play_settings`)."""
-    import warnings
-
-    from tienlen.tui.session import play
-    from tienlen.tui.terminal import Terminal
-
-    warnings.warn("tienlen.games.tienlen.cli.run_play is deprecated: use "
-                  "tienlen.tui.session.play('tienlen', play_settings(args), terminal)",
-                  DeprecationWarning, stacklevel=2)
-    return play("tienlen", play_settings(args), Terminal())
 
 
 # --- sim -----------------------------------------------------------------------------
@@ -213,20 +198,6 @@ def replay_settings(args: argparse.Namespace) -> ReplaySettings:
     return ReplaySettings(style=Style(ascii=use_ascii(args)), step=args.step, fast=args.fast)
 
 
-def run_replay(args: argparse.Namespace) -> int:
-    """Deprecated: ``tienlen replay`` of a Tiến Lên hand runs the one terminal session on
-    Tiến Lên's board (:func:`tienlen.tui.session.replay` with :func:`replay_settings`)."""
-    import warnings
-
-    from tienlen.tui.session import replay
-    from tienlen.tui.terminal import Terminal
-
-    warnings.warn("tienlen.games.tienlen.cli.run_replay is deprecated: use "
-                  "tienlen.tui.session.replay('tienlen', path, replay_settings(args), "
-                  "terminal)", DeprecationWarning, stacklevel=2)
-    return replay("tienlen", args.file, replay_settings(args), Terminal())
-
-
 # --- solve ---------------------------------------------------------------------------
 
 
@@ -289,7 +260,17 @@ def run_solve(args: argparse.Namespace) -> int:
     return 0
 
 
+#: Deprecated entry points this module lends from the terminal UI's deprecation shim (a
+#: game imports no front end: they are found by name on first use, and warn when called).
+_FROM_THE_SHIM = {"run_play": "tienlen.tui.play", "run_replay": "tienlen.tui.play"}
+
+
 def __getattr__(name: str) -> Any:
+    if name in _FROM_THE_SHIM:
+        import importlib
+
+        lent: Any = getattr(importlib.import_module(_FROM_THE_SHIM[name]), name)
+        return lent
     if name == "run_sim":
         import importlib
         import warnings
@@ -303,4 +284,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__, "run_sim"})
+    return sorted({*globals(), *__all__, "run_sim", *_FROM_THE_SHIM})

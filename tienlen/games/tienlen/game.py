@@ -52,6 +52,7 @@ from tienlen.games.tienlen.refusals import (
     reason_from_core,
     turn_message,
 )
+from tienlen.games.tienlen.replay_format import Header, check_indent, load_game, record_to_json
 from tienlen.games.tienlen.rules import ALL_INSTANT_WINS, InstantWin, Rules
 from tienlen.seeds import check_players, seed_or_fresh
 
@@ -422,6 +423,38 @@ class Game:
         return None if loser < 0 else loser
 
     @property
+    def winners(self) -> tuple[int, ...] | None:
+        """The seats that won the hand, once it is over: the first out, ``(finished[0],)``
+        (Guandan's: the first out's team); ``None`` until then.
+
+        >>> game = Game.from_hands(["3s", "9h"]); _ = game.play("3s")
+        >>> game.winners
+        (0,)
+        """
+        with _STEPPING:
+            if not self.is_over:
+                return None
+            return (self.finished[0],)
+
+    @property
+    def phase(self) -> str:
+        """``"play"`` until the hand is over, then ``"over"`` (Guandan's phases; a Tiến Lên
+        hand has no tribute)."""
+        return "over" if self.is_over else "play"
+
+    @property
+    def config(self) -> Rules:
+        """The same as :attr:`rules` (Guandan's name for a hand's rule options)."""
+        return self._rules
+
+    @property
+    def state(self) -> _core.GameState:
+        """A copy of the native state (Guandan's ``Game.state``): the core's
+        ``GameState``, for search and the native bots."""
+        with _STEPPING:
+            return self._state.copy()
+
+    @property
     def must_include(self) -> Card | None:
         """The card the first lead must contain (R7.2), or ``None``."""
         card = self._state.must_include
@@ -455,6 +488,16 @@ class Game:
         if view is None:
             view = self._legal = LegalMoves(self)
         return view
+
+    def legal_plays(self) -> LegalMoves:
+        """The plays open to the seat to act: :meth:`legal_moves` under the name both games
+        give it (Guandan's ``Game.legal_plays``; docs/architecture.md, the vocabulary).
+
+        >>> game = Game.from_hands(["3s 4s 5s", "9h"])
+        >>> game.legal_plays() == game.legal_moves()
+        True
+        """
+        return self.legal_moves()
 
     def verify_play(self, cards: CardsLike, seat: int | None = None) -> None:
         """Raise :class:`~tienlen.games.tienlen.refusals.IllegalMoveError` if ``seat`` (default: the seat
@@ -752,17 +795,20 @@ class Game:
         >>> Game.from_json(game.to_json()) == game
         True
         """
-        from tienlen.games.tienlen.replay import game_to_json
-
-        return game_to_json(self, indent=indent)
+        check_indent(indent)
+        with _STEPPING:   # the actions and the finishing order of one moment, not mid-action
+            history, finished = self.history, self.finished
+        return record_to_json(players=self.players, rules=self.rules, seed=self.seed,
+                              hands=self.initial_hands, leader=self.leader,
+                              history=((a.seat, a.cards) for a in history),
+                              finished=finished, indent=indent)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Game:
         """Replay a game written by :meth:`to_json`, checking every action; raises
-        :class:`~tienlen.games.tienlen.replay.ReplayError` naming the first bad field or action."""
-        from tienlen.games.tienlen.replay import game_from_json
-
-        return game_from_json(text)
+        :class:`~tienlen.errors.ReplayError` naming the first bad field or action (the
+        format: :mod:`tienlen.games.tienlen.replay_format`)."""
+        return load_game(text, _start_replay)
 
     # ------------------------------------------------------------------- helpers
 
@@ -817,3 +863,11 @@ class Game:
             )
             raise IllegalMoveError(reason, message, seat=self._acting(seat), cards=parsed)
         return parsed
+
+
+def _start_replay(header: Header) -> Game:
+    """The game a replay starts from (:func:`load_game`'s start): dealt from its seed, or
+    set up from its hands."""
+    if header.seed is not None:
+        return Game(header.players, seed=header.seed, rules=header.rules, leader=header.leader)
+    return Game.from_hands(header.hands, rules=header.rules, leader=header.leader)

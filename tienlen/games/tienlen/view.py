@@ -120,6 +120,31 @@ class View:
                       DeprecationWarning, stacklevel=2)
         return self.locked_seats
 
+    # -- the names Guandan's view gives the same things (docs/architecture.md, the
+    # vocabulary): one contract for a front end or bot that reads either game's view.
+
+    @property
+    def config(self) -> Rules:
+        """The same as :attr:`rules`: the hand's rule options."""
+        return self.rules
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """The same as :attr:`card_counts`: the cards each seat holds."""
+        return self.card_counts
+
+    @property
+    def legal_plays(self) -> list[Cards]:
+        """This seat's legal plays (:meth:`legal_moves`), read as a field as Guandan's view
+        holds them."""
+        return self.legal_moves()
+
+    @property
+    def phase(self) -> str:
+        """``"over"`` once the hand has ended (every seat but one has finished, or an
+        instant win), else ``"play"``."""
+        return "over" if self.turn is None else "play"
+
     @property
     def is_my_turn(self) -> bool:
         """Whether this seat is to act."""

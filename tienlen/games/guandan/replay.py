@@ -1,0 +1,202 @@
+"""Guandan's match files (replays) as versioned JSON: the format, its writer and its
+checked reader.
+
+A match file names the schema and its version, the seed, the rule options, every action
+(with the hand it belongs to and, for a play, the reading: its kind and rank), the levels
+and the winner it reached, and ``max_hands`` when it is not the default cap. Reading
+replays every action through the match's checked path; anything wrong raises
+:class:`~tienlen.errors.ReplayError` naming the first bad field or action. A file is at most
+:data:`MAX_REPLAY_BYTES` long.
+
+:class:`~tienlen.games.guandan.match.Match` writes and reads its files through this module
+(``Match.to_json`` / ``Match.from_json``), which imports no ``Match``: it starts the match a
+file describes through the start function the match gives, as Tiến Lên's
+:mod:`tienlen.games.tienlen.replay_format` starts a ``Game``.
+
+>>> from tienlen.games.guandan.match import Match
+>>> match = Match(seed=5)
+>>> Match.from_json(match.to_json()) == match
+True
+>>> Match.from_json('{"schema": "tienlen.guandan.match"}')
+Traceback (most recent call last):
+...
+tienlen.errors.ReplayError: actions: missing field
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from typing import Any, Final, Protocol, TypeVar
+
+from tienlen.errors import ReplayError
+from tienlen.games.guandan.cards import Cards
+from tienlen.games.guandan.errors import GuandanError
+from tienlen.games.guandan.game import Action, Game, IllegalActionError
+from tienlen.games.guandan.plays import Kind, classify
+from tienlen.games.guandan.rules import RuleConfig
+
+__all__ = ["ReplayError", "SCHEMA", "VERSION", "MAX_REPLAY_BYTES", "match_record_json",
+           "load_match", "Replayable"]
+
+#: The schema name of a saved match (a replay file).
+SCHEMA: Final = "tienlen.guandan.match"
+#: The version of that format this release writes.
+VERSION: Final = 1
+#: Replays larger than this are refused before parsing (a long match is well under 1 MB).
+MAX_REPLAY_BYTES: Final = 8 << 20
+
+_FIELDS: Final = frozenset({"schema", "version", "seed", "config", "actions", "levels", "winner"})
+_ACTION_KEYS: Final = frozenset({"hand", "seat", "action", "cards", "kind", "rank"})
+_ACTION_KINDS: Final = ("play", "pass", "give_tribute", "return_tribute")
+
+
+class Replayable(Protocol):
+    """What reading a match file asks of the match it rebuilds."""
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def hand_number(self) -> int: ...
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def levels(self) -> tuple[int, int]: ...
+
+    @property
+    def winner(self) -> int | None: ...
+
+    def act(self, kind: str, cards: Any, seat: int, reading: Any = None) -> Any: ...
+
+
+M = TypeVar("M", bound=Replayable)
+
+
+def match_record_json(*, seed: int, config: RuleConfig, actions: Iterable[tuple[int, Action]],
+                      levels: Iterable[int], winner: int | None, max_hands: int | None,
+                      indent: int | None = None) -> str:
+    """A match file's JSON text from a match's fields (``actions``: each action with the
+    number of the hand it was taken in; ``max_hands``: ``None`` for the default cap, which
+    a file leaves out so that it reads as it always did). ``indent`` is checked by the
+    caller."""
+    items = []
+    for hand, a in actions:
+        item: dict[str, Any] = {"hand": hand, "seat": a.seat, "action": a.action}
+        if a.cards is not None:
+            item["cards"] = a.cards.ascii()
+        if a.play is not None:
+            item["kind"] = a.play.kind.name
+            item["rank"] = a.play.rank
+        items.append(item)
+    data = {"schema": SCHEMA, "version": VERSION, "seed": seed,
+            "config": config.to_dict(), "actions": items,
+            "levels": list(levels), "winner": winner}
+    if max_hands is not None:
+        data["max_hands"] = max_hands
+    return json.dumps(data, indent=indent, ensure_ascii=False)
+
+
+def load_match(text: str | bytes, start: Callable[[int, RuleConfig, Any], M]) -> M:
+    """Rebuild a match from its file ``text``, re-checking every action. ``start(seed,
+    config, max_hands)`` makes the match before any action (``max_hands`` as the file gives
+    it, ``None`` when it leaves it out; a bad one raises :class:`GuandanError`). A file that
+    is not a replay of this schema, or whose actions the rules refuse, raises
+    :class:`ReplayError`."""
+    data = _load_record(text)
+    seed = data["seed"]
+    if type(seed) is not int or not 0 <= seed < 1 << 64:
+        raise ReplayError(f"must be an int in [0, 2**64); got {seed!r}", "seed")
+    try:
+        config = RuleConfig.from_dict(data["config"])
+    except (ValueError, TypeError) as e:
+        raise ReplayError(str(e), "config") from None
+    actions = data["actions"]
+    if not isinstance(actions, list):
+        raise ReplayError("must be a list", "actions")
+    try:
+        match = start(seed, config, data.get("max_hands"))
+    except GuandanError as e:
+        raise ReplayError(str(e), "max_hands") from None
+    for i, item in enumerate(actions):
+        _replay_action(match, item, f"actions[{i}]")
+    if list(match.levels) != data["levels"]:
+        raise ReplayError(f"the actions give levels {list(match.levels)}", "levels")
+    if match.winner != data["winner"]:
+        raise ReplayError(f"the actions give winner {match.winner!r}", "winner")
+    return match
+
+
+def _load_record(text: object) -> dict[str, Any]:
+    """The file's JSON object, with the right schema and version and only known fields."""
+    if isinstance(text, (bytes, bytearray)):
+        if len(text) > MAX_REPLAY_BYTES:
+            raise ReplayError(f"replay larger than {MAX_REPLAY_BYTES} bytes")
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ReplayError("replay is not UTF-8 text") from None
+    if not isinstance(text, str):
+        raise ReplayError(f"replay must be str or bytes; got {type(text).__name__}")
+    if len(text) > MAX_REPLAY_BYTES:
+        raise ReplayError(f"replay larger than {MAX_REPLAY_BYTES} bytes")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise ReplayError(f"not JSON: {e}") from None
+    if not isinstance(data, dict):
+        raise ReplayError("a replay is a JSON object")
+    for name in sorted(set(data) - _FIELDS - {"max_hands"}):   # max_hands is optional
+        raise ReplayError("unknown field", name)
+    for name in sorted(_FIELDS - set(data)):
+        raise ReplayError("missing field", name)
+    if data["schema"] != SCHEMA:
+        raise ReplayError(f"expected {SCHEMA!r}; got {data['schema']!r}", "schema")
+    if data["version"] != VERSION or type(data["version"]) is not int:
+        raise ReplayError(f"this reader knows version {VERSION}; got {data['version']!r}", "version")
+    return data
+
+
+def _replay_action(match: Replayable, item: object, where: str) -> None:
+    if not isinstance(item, dict):
+        raise ReplayError("an action is an object", where)
+    extra = set(item) - _ACTION_KEYS
+    if extra:
+        raise ReplayError(f"unknown keys {sorted(extra)}", where)
+    if match.is_over:
+        raise ReplayError("action after the end of the match", where)
+    if item.get("hand") != match.hand_number or type(item.get("hand")) is not int:
+        raise ReplayError(f"hand must be {match.hand_number}; got {item.get('hand')!r}", where)
+    seat, kind = item.get("seat"), item.get("action")
+    if type(seat) is not int or not 0 <= seat <= 3:
+        raise ReplayError(f"seat must be 0..3; got {seat!r}", where)
+    if kind not in _ACTION_KINDS:
+        raise ReplayError(f"unknown action {kind!r}", where)
+    cards: Cards | None = None
+    reading: object = None
+    if kind != "pass":
+        if not isinstance(item.get("cards"), str):
+            raise ReplayError("cards must be card text", where)
+        try:
+            cards = Cards.parse(item["cards"])
+        except ValueError as e:
+            raise ReplayError(str(e), where) from None
+    if kind == "play":
+        assert cards is not None
+        reading = _reading(item, cards, match.game, where)
+    try:
+        match.act(kind, cards, seat, reading)
+    except IllegalActionError as e:
+        raise ReplayError(f"seat {seat} {kind}: {e}", where) from None
+
+
+def _reading(item: dict[str, object], cards: Cards, game: Game, where: str) -> object:
+    kind, rank = item.get("kind"), item.get("rank")
+    if not isinstance(kind, str) or kind not in Kind.__members__ or type(rank) is not int:
+        raise ReplayError("a play needs its kind and rank", where)
+    for p in classify(cards, game.level, game.config):
+        if p.kind.name == kind and p.rank == rank:
+            return p
+    raise ReplayError(f"{cards} cannot be read as {kind} of rank {rank}", where)
