@@ -46,7 +46,10 @@ def _names(cards: Cards) -> list[str]:
 
 
 def _combo_json(cards: Cards, combo: Combo | None) -> dict[str, Any]:
-    out: dict[str, Any] = {"kind": "play", "cards": _names(cards)}
+    """A play as data, its cards in the order players read it (:meth:`Combo.display_cards`,
+    the order the terminal and the logs show too)."""
+    shown = _names(cards) if combo is None else [c.ascii() for c in combo.display_cards()]
+    out: dict[str, Any] = {"kind": "play", "cards": shown}
     if combo is not None:
         out["combo"] = combo.kind.name.lower()
         out["label"] = combo.describe()
