@@ -184,6 +184,9 @@ def _tribute_steps(page, hub):
         else:
             payer = next(t for t in view["tributes"] if t["receiver"] == 0)["payer"]
             assert status.startswith(f"请向 {NAMES_ZH[payer]} 还贡"), status
+        if steps == 0:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SHOTS / "room-tribute.png"))
         version = table.version
         page.locator("#hand .card.allowed").first.click()
         page.click("#play")
@@ -232,6 +235,11 @@ def test_room_plays_a_hand_against_three_bots(served, game):
         [0, 1, 2, 3] if game == "guandan" else [1, 2, 3, 4])
     assert errors == []
     if game == "guandan":
+        # #16: the hand's result in the game's words: "我方获胜，升3级", no stray space
+        from tienlen.table import get_spec
+
+        team = "我方" if result["winner_team"] == table.state.view(0)["my_team"] else "对方"
+        assert get_spec("guandan").words("zh").won(team, result["gain"]) in page.inner_text("#result")
         assert SCREENSHOT.exists()
         # next hand deals again (Guandan: tribute or anti-tribute, then play)
         page.click("#next")
@@ -305,6 +313,14 @@ def _seed_with_wild_and_ten():
     raise AssertionError("no seed deals seat 0 the wild and a 10")
 
 
+def _label(card, lang):
+    """A card as the room writes it: rank and suit sign; jokers as the plays name them."""
+    jokers = {"SJ": ("小王", "SJ"), "BJ": ("大王", "BJ")}
+    if card in jokers:
+        return jokers[card][lang == "en"]
+    return card[:-1] + {"s": "♠", "h": "♥", "c": "♣", "d": "♦"}[card[-1]]
+
+
 def _box(page, selector):
     return page.eval_on_selector(selector, "e => { const r = e.getBoundingClientRect(); "
                                            "return {x: r.x, y: r.y, w: r.width, h: r.height, "
@@ -355,7 +371,11 @@ def test_room_layout_a_guandan_player_expects(served, size, lang):
         element = next(e for e, s in where.items() if s == int(seat))
         shown = page.eval_on_selector_all(f"#{element} .seat-play .mini",
                                           "els => els.map(e => e.textContent)")
-        assert len(shown) == (0 if action["kind"] == "pass" else len(action["cards"])), element
+        # #14: the cards in the order players read them (the view's, Play.display_cards)
+        assert shown == ([] if action["kind"] == "pass" else
+                         [_label(c, lang) for c in action["cards"]]), element
+    # #16: jokers named as the plays name them, no ☆ ★ beside SJ BJ
+    assert not any(star in page.inner_text("#board") + page.inner_text("#hint-text") for star in "☆★")
 
     # #2 the hand grouped by rank, in the hand's order, every card readable, the wild marked
     groups = page.eval_on_selector_all(

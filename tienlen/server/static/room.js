@@ -338,7 +338,7 @@ function renderHand() {
         if (allowed.has(name)) el.classList.add("allowed");
         el.innerHTML = `<span class="face">${cardLabel(name)}</span>` +
           (badge ? `<span class="badge">${escapeHtml(badge)}</span>` : "") +
-          `<span class="pip" aria-hidden="true">${c.joker ? "" : SUITS[c.suit]}</span>`;
+          `<span class="pip" aria-hidden="true">${c.joker ? "★" : SUITS[c.suit]}</span>`;
         el.addEventListener("click", () => toggle(i));
         el.addEventListener("dblclick", (e) => { e.preventDefault(); R.selected.add(i); markHand(); playSelected(); });
         col.appendChild(el);
