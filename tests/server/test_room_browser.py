@@ -207,6 +207,7 @@ def _tribute_steps(page, hub):
         [t["returned"] for t in view["tributes"] if t["payer"] == 0]
     if got:
         assert _marked(page, "received") == got[:1]
+    page.screenshot(path=str(SHOTS / "room-tribute-done.png"))
     return steps
 
 
@@ -397,10 +398,13 @@ def test_room_layout_a_guandan_player_expects(served, size, lang):
         const b = document.querySelector('#hand .card.wild .badge'), r = b.getBoundingClientRect();
         const card = b.parentElement.getBoundingClientRect();
         const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-        return {text: b.textContent, seen: hit === b, inside: r.left >= card.left && r.right <= card.right + 0.5
+        const face = b.parentElement.querySelector('.face').getBoundingClientRect();
+        const apart = r.top >= face.bottom - 1 || r.left >= face.right || r.right <= face.left;
+        return {text: b.textContent, seen: hit === b, apart, inside: r.left >= card.left && r.right <= card.right + 0.5
                 && r.top >= card.top && r.bottom <= card.bottom + 0.5};
     }""")
-    assert badge == {"text": "配" if lang == "zh" else "wild", "seen": True, "inside": True}
+    # the badge is in view, inside its card, and clear of the card's rank and suit
+    assert badge == {"text": "配" if lang == "zh" else "wild", "seen": True, "inside": True, "apart": True}
     # sized to the screen: the hand fits the width, and uses a wide screen's room
     hand = _box(page, "#hand")
     assert page.evaluate("document.documentElement.scrollWidth") <= width

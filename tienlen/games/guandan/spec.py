@@ -192,6 +192,9 @@ class GuandanTable(MatchTable):
         leading = game.phase == "play" and game.pile is None
         done = self._call(action, seat, do=True)
         record = _action_json(done, game.level)
+        if record["kind"] == "give_tribute" and record.get("to") is None:
+            # the receiver, once the tributes are delivered (at once for a single tribute)
+            record["to"] = next((t.receiver for t in game.tributes if t.payer == seat), None)
         if done.action in ("play", "pass"):
             if leading:
                 self._trick = {}

@@ -335,6 +335,7 @@ function renderHand() {
         let badge = "";
         if (v.wild && name === v.wild) { el.classList.add("wild"); badge = gw("wild_badge"); }
         else if (got && name === got && !gotMarked) { el.classList.add("received"); badge = t("got_badge"); gotMarked = true; }
+        if (badge) el.classList.add("badged");
         if (allowed.has(name)) el.classList.add("allowed");
         el.innerHTML = `<span class="face">${cardLabel(name)}</span>` +
           (badge ? `<span class="badge">${escapeHtml(badge)}</span>` : "") +
