@@ -458,3 +458,47 @@ def test_ai_debug_sends_the_bots_reasons(server):
     bot = c.until(lambda m: m["type"] == "action" and m["by"] == "bot")
     assert "reason" not in bot
     c.close()
+
+
+def test_the_room_gets_the_games_words_and_refusals_in_its_language(server):
+    # Issue 39 #6: the welcome frame carries the game's words in the room's language, and a
+    # refusal's error frame a text in it (from the game's words), besides the English
+    # message; a new language sends the words again.
+    hub, port = server
+    info = create(port, "guandan", ["human", "L1", "L1", "L1"], seed=30,
+                  settings={"lang": "zh", "hints": False})
+    c = Client(port)
+    welcome = c.join(info["table"], info["tokens"]["0"])
+    assert welcome["words"]["lang"] == "zh" and welcome["words"]["wild_badge"] == "配"
+    assert welcome["words"]["places"] == ["头游", "二游", "三游", "末游"]
+    c.until(lambda m: m["type"] == "state" and m["view"]["turn"] == 0)
+    c.send({"type": "act", "action": {"kind": "play", "cards": ["SJ", "BJ"]}})
+    error = c.until(lambda m: m["type"] == "error")
+    assert error["code"] in ("INVALID_CARDS", "CARD_NOT_FOUND")
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in error["text"]), error
+    assert error["text"].endswith(f"({error['code']})") and " m " not in error["text"]
+    c.send({"type": "hint", "id": 3})
+    error = c.until(lambda m: m["type"] == "error")
+    assert error["code"] == "HINTS_OFF" and error["text"].startswith("本桌关闭了提示")
+    c.send({"type": "settings", "lang": "en"})
+    frame = c.until(lambda m: m["type"] == "settings")
+    assert frame["words"]["lang"] == "en" and frame["words"]["wild_badge"] == "wild"
+    c.send({"type": "act", "action": {"kind": "play", "cards": ["SJ", "BJ"]}})
+    error = c.until(lambda m: m["type"] == "error")
+    assert error["code"] in ("INVALID_CARDS", "CARD_NOT_FOUND") and error["text"].isascii()
+    c.close()
+
+
+def test_ai_debug_reasons_speak_of_the_bot_not_to_you(server):
+    # Issue 39 #13: the AI debug log explains a bot's own move in the third person; a hint
+    # still advises the person.
+    hub, port = server
+    info = create(port, "guandan", ["human", "L2", "L2", "L2"], seed=31,
+                  settings={"ai_debug": True, "lang": "en"})
+    c = Client(port)
+    c.join(info["table"], info["tokens"]["0"])
+    reasons = [c.until(lambda m: m["type"] == "action" and m["by"] == "bot")["reason"]
+               for _ in range(3)]
+    import re
+    assert not any(re.search(r"\byou(r)?\b", r, re.I) for r in reasons), reasons
+    c.close()

@@ -200,8 +200,13 @@ class Bucket:
         return True
 
 
-def _error(code: str, message: str, ref: object = None) -> dict[str, Any]:
+def _error(code: str, message: str, ref: object = None,
+           text: str | None = None) -> dict[str, Any]:
+    """An error frame: its code, the English ``message``, and ``text``, the refusal in the
+    room's language from the game's words, where there is a table to word it."""
     out: dict[str, Any] = {"v": PROTOCOL_VERSION, "type": "error", "code": code, "message": message}
+    if text is not None:
+        out["text"] = text
     if isinstance(ref, (str, int)) and not isinstance(ref, bool):
         out["id"] = ref
     return out
@@ -311,7 +316,8 @@ async def _session(ws: WebSocket, hub: Hub) -> None:
                 elif kind == "settings":
                     _apply_settings(table, seat, message)
             except IllegalActionError as error:
-                conn.send(_error(error.reason_code, error.message, ref))
+                conn.send(_error(error.reason_code, error.message, ref,
+                                 table.refusal_text(error)))
     except WebSocketDisconnect:
         pass
     except RuntimeError:                  # receive after the peer vanished mid-frame
@@ -345,9 +351,13 @@ def _apply_settings(table: Table, seat: Seat, message: dict[str, Any]) -> None:
     except TableError as error:
         raise IllegalActionError(error.code, error.message) from None
     table.settings.update(checked)
+    frame: dict[str, Any] = {"v": PROTOCOL_VERSION, "type": "settings",
+                             "settings": table.public_settings()}
+    if "lang" in checked:
+        frame["words"] = table.room_words()     # the game's words in the new language
     for s in table.seats:
         if s.conn is not None:
-            s.conn.send({"v": PROTOCOL_VERSION, "type": "settings", "settings": table.public_settings()})
+            s.conn.send(frame)
     if "turn_timeout" in checked:
         table.turn_started = time.monotonic()
         table.broadcast_state()         # the clock each seat shows

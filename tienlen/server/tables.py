@@ -37,7 +37,7 @@ import re
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -171,6 +171,29 @@ def _event(**fields: Any) -> dict[str, Any]:
     return {"v": PROTOCOL_VERSION, **fields}
 
 
+def room_words(spec: GameSpec, lang: str) -> dict[str, Any]:
+    """The fields of ``spec.words(lang)`` that are text or a tuple of texts, by name (empty
+    for a game without words): what the ``welcome`` frame carries for the room.
+
+    >>> words = room_words(get_spec("guandan"), "zh")
+    >>> words["wild_badge"], words["places"][0], words["lang"]
+    ('配', '头游', 'zh')
+    """
+    words_of = getattr(spec, "words", None)
+    if words_of is None:
+        return {}
+    words = words_of(lang)
+    out: dict[str, Any] = {}
+    names = [f.name for f in fields(words)] if is_dataclass(words) else []
+    for name in names:
+        value = getattr(words, name, None)
+        if isinstance(value, str):
+            out[name] = value
+        elif isinstance(value, tuple) and all(isinstance(x, str) for x in value):
+            out[name] = list(value)
+    return out
+
+
 def _hidden_for(record: dict[str, Any], seat: int, actor: int) -> dict[str, Any]:
     """An action record as ``seat`` may see it: a tribute card only to whoever moved it
     (the receiver learns it from its own view, which the game builds)."""
@@ -261,7 +284,8 @@ class Table:
         self.touched = time.monotonic()
         conn.send(_event(type="welcome", table=self.id, game=self.state.game, seat=seat.index,
                          players=self.state.players, seats=self.seat_info(),
-                         settings=self.public_settings(), room=self.room_features()))
+                         settings=self.public_settings(), room=self.room_features(),
+                         words=self.room_words()))
         self.broadcast_seats()
         self.send_state(seat)
         self.poke()
@@ -276,6 +300,30 @@ class Table:
         """What the game's spec says the room shows (``spec.room``; none if it says
         nothing): the room branches on these, never on a game's name."""
         return dict(getattr(self.spec, "room", None) or {})
+
+    def room_lang(self) -> str:
+        """The room's language (the table's ``lang`` setting, ``"en"`` or ``"zh"``), whether
+        or not the game words its bots' reasons in it (:meth:`lang`)."""
+        value = self.settings.get("lang", "en")
+        return value if value in LANGS else "en"
+
+    def room_words(self) -> dict[str, Any]:
+        """The game's words in the room's language (``spec.words(lang)``, the one wording
+        table per language that the terminal reads too; English where the game has no
+        such language), as data: every field that is text or a tuple of texts. The room
+        words a seat's line, the places, the wild's badge, a hand won... from these."""
+        return room_words(self.spec, self.room_lang())
+
+    def refusal_text(self, error: ValueError) -> str | None:
+        """``error`` worded for the room, in its language, from the game's words (what is
+        wrong, without the terminal's keys: ``refusal_brief`` where the words have it);
+        None for a game without words."""
+        words_of = getattr(self.spec, "words", None)
+        if words_of is None:
+            return None
+        words = words_of(self.room_lang())
+        brief = getattr(words, "refusal_brief", None) or words.refusal
+        return str(brief(error))
 
     def public_settings(self) -> dict[str, Any]:
         return {"hints": bool(self.settings.get("hints", True)),
@@ -472,8 +520,12 @@ class Table:
             view = state.bot_view(turn)
             debug = bool(self.settings.get("ai_debug"))
             lang = self.lang()
+            # The AI-debug reason explains the bot's own move: in the third person where the
+            # game words one (spec.reason_voices has "bot"), not as advice to "you".
+            voice: dict[str, Any] = ({"voice": "bot"} if "bot" in
+                                     getattr(self.spec, "reason_voices", ()) else {})
             think: Callable[[object], Any] = \
-                (lambda v: bot.explain(v, lang)) if debug else bot.act
+                (lambda v: bot.explain(v, lang, **voice)) if debug else bot.act
             try:
                 answer = await self.hub.scheduler.run(self, self.batch, think, view)
             except (Exception, SchedulerFull) as error:     # a bot bug must not stop the table

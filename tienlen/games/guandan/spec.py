@@ -192,6 +192,9 @@ class GuandanTable(MatchTable):
         leading = game.phase == "play" and game.pile is None
         done = self._call(action, seat, do=True)
         record = _action_json(done, game.level)
+        if record["kind"] == "give_tribute" and record.get("to") is None:
+            # the receiver, once the tributes are delivered (at once for a single tribute)
+            record["to"] = next((t.receiver for t in game.tributes if t.payer == seat), None)
         if done.action in ("play", "pass"):
             if leading:
                 self._trick = {}
@@ -243,11 +246,8 @@ class GuandanTable(MatchTable):
             "my_team": team, "partner": v.partner, "pile": pile,
             "trick": {str(s): a for s, a in self._trick.items()},
             "finished": list(v.finished),
-            "history": [_action_json(a, level) for a in v.history[-HISTORY_TAIL:]],
-            "tributes": [{"payer": t.payer, "receiver": t.receiver,
-                          "card": None if t.card is None else Card(t.card).ascii(),
-                          "returned": None if t.returned is None else Card(t.returned).ascii()}
-                         for t in v.tributes],
+            "history": self._history_json(v),
+            "tributes": self._tributes_json(v),
             "anti_tribute": game.anti_tribute,
             "tribute_step": v.tribute_step if turn == seat else None,
             "can_pass": turn == seat and v.can_pass,
@@ -255,6 +255,38 @@ class GuandanTable(MatchTable):
         }
         if turn == seat and v.tribute_step is not None:
             out["tribute_choices"] = [a["card"] for a in self.legal_actions()]
+        return out
+
+
+    def _tributes_json(self, v: GameView) -> list[dict[str, Any]]:
+        """The hand's tributes as the seat may know them: who pays, who receives (public),
+        the cards where the seat took part. Before the receivers are fixed (a double
+        tribute is delivered when both are paid, the higher card to the first out: G6.5),
+        ``may_go_to`` lists who may receive the card, the first out first: the previous
+        hand's first out (and second, for a double tribute). The rules are the game's;
+        this only says what they will do."""
+        out = []
+        results = self._match.results
+        last = results[-1].places if results and self._shown is None else None
+        for t in v.tributes:
+            item: dict[str, Any] = {
+                "payer": t.payer, "receiver": t.receiver,
+                "card": None if t.card is None else Card(t.card).ascii(),
+                "returned": None if t.returned is None else Card(t.returned).ascii()}
+            if t.receiver is None and last is not None:
+                item["may_go_to"] = list(last[:len(v.tributes)])
+            out.append(item)
+        return out
+
+    def _history_json(self, v: GameView) -> list[dict[str, Any]]:
+        """The view's recent actions; a tribute names its receiver once it is fixed."""
+        receivers = {t.payer: t.receiver for t in v.tributes}
+        out = []
+        for a in v.history[-HISTORY_TAIL:]:
+            record = _action_json(a, v.level)
+            if record["kind"] == "give_tribute" and record.get("to") is None:
+                record["to"] = receivers.get(a.seat)
+            out.append(record)
         return out
 
 
@@ -316,6 +348,9 @@ class GuandanSpec:
     room = {"teams": True, "scoreboard": "levels", "named_places": True, "level_cards": True,
             "result": "teams"}
     reason_langs = REASON_LANGS
+    #: Whom its reasons may speak to (:data:`tienlen.games.guandan.words.Voice`): a hint
+    #: advises "you"; the AI-debug panel explains a bot's own move in the third person.
+    reason_voices = ("you", "bot")
     #: The prefixes of trained-policy seats it takes (``dmc:PATH``); the server seats only
     #: the files its operator offers (``tienlen serve --models DIR``).
     policy_prefixes = tuple(POLICY_SPECS)

@@ -155,6 +155,15 @@ class Words(TableWords):
                                 error.reason_code, error.message, self.lang)
         return refusal_text("INVALID_CARDS", "BAD_COMMAND", str(error), self.lang)
 
+    def refusal_brief(self, error: ValueError) -> str:
+        """A refusal for a front end with buttons (the browser room): what is wrong, in
+        this language, with its code, and no terminal keys to type
+        (:func:`refusal_text` with ``advice=False``)."""
+        if isinstance(error, IllegalActionError) and not isinstance(error, CommandRefusal):
+            return refusal_text(error.reason_code, getattr(error, "detail", None) or
+                                error.reason_code, error.message, self.lang, advice=False)
+        return self.refusal(error)
+
     def won(self, team: str, n: int) -> str:
         """"Them win the hand: up 3 levels", one level said as one."""
         return (self.hand_won_one if n == 1 else self.hand_won).format(team=team, n=n)
@@ -329,7 +338,7 @@ WORDS: dict[str, Words] = {"en": EN, "zh": ZH}
 #: The refusals the session raises itself, with a message already in the session's language
 #: (a :class:`Words` field): the screen shows that message as it is, in either language.
 SESSION_DETAILS = frozenset({"NO_SUGGESTION", "NO_SUGGESTION_TO_DECLINE", "NO_SUCH_PLAY",
-                             "NO_CARDS", "HINTS_OFF", "SESSION"})
+                             "NO_CARDS", "SESSION"})
 # The detail of a refusal the one terminal session words itself (in the session's words).
 _SESSION = "SESSION"
 
@@ -365,10 +374,21 @@ REFUSALS_ZH: dict[str, tuple[str, str]] = {
     "NO_SUCH_NUMBER": ("没有这个序号的牌", "序号在手牌下方，从 1 开始"),
     "NAMED_TWICE": ("同一张牌输入了两次", "每个序号只能用一次"),
     "ONE_CARD": ("进贡或还贡只能交一张牌", "请输入一张牌或它的序号"),
+    # a table's own refusals (the browser room, the protocol)
+    "HINTS_OFF": ("本桌关闭了提示", "可在设置中打开训练提示"),
+    "BUSY": ("提示还在计算中", "请稍后再试"),
+    "NOT_ALLOWED": ("这个座位不能这样做", "请等其他玩家"),
+    "BAD_ACTION": ("无法识别的动作", "请出牌、过牌、进贡或还贡"),
+    "HAND_OVER": ("这一局已经结束", "请开始下一局"),
+    "HAND_NOT_OVER": ("这一局还没结束", "请继续出牌"),
+    "NOT_JOINED": ("这个连接不再持有座位", "请刷新页面重新加入"),
+    "BAD_SETTINGS": ("设置不合规", "请检查设置中的数值"),
+    "BAD_MESSAGE": ("无法识别的消息", "请刷新页面"),
 }
 
 
-def refusal_text(reason: str, detail: str, message: str, lang: str) -> str:
+def refusal_text(reason: str, detail: str, message: str, lang: str, *,
+                 advice: bool = True) -> str:
     """A refusal as the screen says it, with its G8 code: in English the engine's message; in
     Chinese what is wrong and what to do next, looked up by the finer detail (or the code).
     A refusal of the session's own (:data:`SESSION_DETAILS`) is already in its language.
@@ -377,10 +397,17 @@ def refusal_text(reason: str, detail: str, message: str, lang: str) -> str:
     'that does not beat the play (INVALID_CARDS)'
     >>> refusal_text("INVALID_CARDS", "DOES_NOT_BEAT", "that does not beat the play", "zh")
     '压不过桌面上的牌：请出更大的同类牌或炸弹，或输入 p 过牌 (INVALID_CARDS)'
+
+    ``advice=False`` leaves out what to type next (the terminal's keys), for a front end
+    with buttons (the browser room):
+
+    >>> refusal_text("INVALID_CARDS", "NOT_A_PLAY", "these cards are not a combination", "zh",
+    ...              advice=False)
+    '这些牌不成牌型 (INVALID_CARDS)'
     """
     if lang == "zh" and detail not in SESSION_DETAILS:
         what, todo = REFUSALS_ZH.get(detail) or REFUSALS_ZH.get(reason) or (reason, "")
-        return f"{what}：{todo} ({reason})" if todo else f"{what} ({reason})"
+        return f"{what}：{todo} ({reason})" if todo and advice else f"{what} ({reason})"
     return f"{message} ({reason})"
 
 

@@ -113,7 +113,7 @@ def _cut_words(pile: Combo | None) -> str:
     return "beats their 2s" if words is None else f"cuts their {words.removeprefix('a ')}"
 
 
-def _out_of_turn_words(rules: Rules) -> str:
+def _out_of_turn_words(rules: Rules, bot: bool = False) -> str:
     """What a locked-out player could still play, in words, from the ruleset's own table
     (R5.2 in the contract, R11.2 in the South).
 
@@ -124,7 +124,8 @@ def _out_of_turn_words(rules: Rules) -> str:
         return "only a bomb on 2s could be played"
     bombs = sorted(rules.out_of_turn & {bomb for bomb, _ in rules.cuts})
     if not bombs:
-        return "you play again only once the pile clears"
+        return "it plays again only once the pile clears" if bot else \
+            "you play again only once the pile clears"
     return f"only {_join([_BOMB_WORDS[b] for b in bombs], 'or')} on what it cuts could be played"
 
 
@@ -170,7 +171,10 @@ class Explainer:
     phrase over hundreds of positions). Advice that is not a fact is worded as advice.
     """
 
-    def __init__(self, view: View, moves: list[Cards]) -> None:
+    def __init__(self, view: View, moves: list[Cards], voice: str = "you") -> None:
+        # "you": advice to the person (a hint); "bot": the seat's own move, third person.
+        self.bot = voice == "bot"
+        self.your = "its" if self.bot else "your"
         self.view = view
         self.hand = view.hand.mask
         self.rules = view.rules
@@ -187,7 +191,7 @@ class Explainer:
         return is_control(move, self.flags)
 
     def _your(self, group: int) -> str:
-        return Wording.concat("your ", group_words(Cards(group), self.rules))
+        return Wording.concat(f"{self.your} ", group_words(Cards(group), self.rules))
 
     def kept(self, move: int) -> list[str]:
         rest = split_masks(self.hand & ~move, self.flags)
@@ -201,7 +205,8 @@ class Explainer:
             return self._pass_reason()
         mask = move.mask
         if mask == self.hand:
-            return "it is your last combination: you go out"
+            return ("it is its last combination: it goes out" if self.bot else
+                    "it is your last combination: you go out")
         parts: list[str] = []
         rule = decision.rule if decision else None
         if rule == "block":
@@ -209,14 +214,17 @@ class Explainer:
                               if p != self.view.seat and c)
             noun = "card" if count == 1 else "cards"
             # A Wording, so that a screen can name the seat without rewriting the text.
-            parts.append(Wording("{seat} has {count} {noun} left, so play high to stop them",
+            advice = "it plays high" if self.bot else "play high"
+            parts.append(Wording("{seat} has {count} {noun} left, so " + advice + " to stop them",
                                  seat=seat, count=count, noun=noun))
         elif rule == "finish":
-            parts.append("nothing unseen beats it, so you keep the lead for your last group")
+            parts.append("nothing unseen beats it, so it keeps the lead for its last group"
+                         if self.bot else
+                         "nothing unseen beats it, so you keep the lead for your last group")
         elif rule == "bomb":
             parts.append(f"a bomb is exactly what {_cut_words(self.view.pile)}")
         elif rule == "control":
-            parts.append("it should win the pile, and your hand is nearly done")
+            parts.append(f"it should win the pile, and {self.your} hand is nearly done")
         # A move that is a group of another best split breaks nothing that matters.
         damaged = move_damage(self.hand, mask, self.flags) >= GROUP // 2
         broken = self.broken(mask) if damaged else []
@@ -233,10 +241,10 @@ class Explainer:
         """The reason for a move that breaks nothing and keeps no group worth naming."""
         if self.view.pile is None:
             if mask & -mask == self.hand & -self.hand:
-                return "it sheds your lowest card first"
+                return f"it sheds {self.your} lowest card first"
             # A lead without the lowest card, that breaks and keeps nothing worth naming:
             # chosen for the place it gets, which the search's numbers give.
-            return "it leads something other than your lowest cards, for the place it gets"
+            return f"it leads something other than {self.your} lowest cards, for the place it gets"
         pile = self.view.pile.code
         same = [m.mask for m in self.moves
                 if _same_shape(_core.classify(m.mask, self.flags), pile)]
@@ -249,8 +257,9 @@ class Explainer:
     def _pass_reason(self) -> str:
         if not self.moves:
             if self.view.seat in self.view.locked_seats:
-                return f"you passed on this pile, so {_out_of_turn_words(self.rules)}"
-            return "nothing in your hand beats the pile"
+                who = "it" if self.bot else "you"
+                return f"{who} passed on this pile, so {_out_of_turn_words(self.rules, self.bot)}"
+            return f"nothing in {self.your} hand beats the pile"
         plain = [m.mask for m in self.moves if not self._control(m.mask)]
         strong = [m.mask for m in self.moves if self._control(m.mask)]
         parts: list[str] = []
@@ -270,8 +279,9 @@ class Explainer:
             if strong:
                 what = "the other beating move" if len(plain) == 1 else "every other beating move"
             else:
-                what = "your only beating move" if len(plain) == 1 else "every move that beats it"
+                what = (f"{self.your} only beating move" if len(plain) == 1
+                        else "every move that beats it")
             parts.append(Wording.concat(f"{what} breaks ", _join(broken, "or")))
         elif plain:
-            parts.append("keeping your hand as it is scores better than beating this pile")
+            parts.append(f"keeping {self.your} hand as it is scores better than beating this pile")
         return joined(parts)

@@ -62,12 +62,16 @@ class Hint:
 
 
 def hint(view: View, level: str = "L3", *, seed: int = 0,
-         iterations: int = DEFAULT_HINT_ITERATIONS) -> Hint:
+         iterations: int = DEFAULT_HINT_ITERATIONS, voice: str = "you") -> Hint:
     """The move the ``level`` bot would make in ``view``, and why.
 
     Deterministic: the same view, level, seed and ``iterations`` (L3 only) give the same
     hint. Raises :class:`~tienlen.games.tienlen.bots.BotError` (a ``ValueError``) if it is not the
     view's turn or the level is unknown.
+
+    ``voice="bot"`` words the reason about the seat's own move in the third person ("it
+    keeps its pair of Ks"), for a bot's move shown beside the table (the room's AI debug
+    log); the default advises the person ("it keeps your pair of Ks").
     """
     canonical = next((name for name in _LEVELS if isinstance(level, str)
                       and name.lower() == level.lower()), None)
@@ -77,7 +81,7 @@ def hint(view: View, level: str = "L3", *, seed: int = 0,
         raise BotError(f"no hint for seat {view.seat}: it is not its turn")
     moves = view.legal_moves()
     can_pass = view.can_pass()
-    explain = Explainer(view, moves)
+    explain = Explainer(view, moves, voice)
     if canonical == "L3":
         bot = SearchBot(seed, iterations=iterations)
         if len(moves) + can_pass == 1 or view.hand in moves:

@@ -46,7 +46,10 @@ def _names(cards: Cards) -> list[str]:
 
 
 def _combo_json(cards: Cards, combo: Combo | None) -> dict[str, Any]:
-    out: dict[str, Any] = {"kind": "play", "cards": _names(cards)}
+    """A play as data, its cards in the order players read it (:meth:`Combo.display_cards`,
+    the order the terminal and the logs show too)."""
+    shown = _names(cards) if combo is None else [c.ascii() for c in combo.display_cards()]
+    out: dict[str, Any] = {"kind": "play", "cards": shown}
     if combo is not None:
         out["combo"] = combo.kind.name.lower()
         out["label"] = combo.describe()
@@ -196,13 +199,16 @@ class TienlenTableBot:
         assert isinstance(move, Cards)
         return {"kind": "play", "cards": _names(move)}
 
-    def explain(self, view: object, lang: str = "en") -> tuple[dict[str, Any], str]:
-        # Tiến Lên's reasons are worded in English only (reason_langs): lang is not used.
+    def explain(self, view: object, lang: str = "en", *,
+                voice: str = "you") -> tuple[dict[str, Any], str]:
+        """The action and its reason: advice to the seat's person (a hint), or with
+        ``voice="bot"`` about the bot's own move, in the third person (AI debug).
+        Tiến Lên's reasons are worded in English only (reason_langs): lang is not used."""
         assert isinstance(view, View)
         from tienlen.games.tienlen.plays import classify
         from tienlen.games.tienlen.hints import hint
 
-        h = hint(view, self._level, seed=self._seed)
+        h = hint(view, self._level, seed=self._seed, voice=voice)
         if h.move is PASS:
             return {"kind": "pass"}, str(h.reason)
         assert isinstance(h.move, Cards)
@@ -225,6 +231,9 @@ class TienlenSpec:
     room = {"teams": False, "scoreboard": "totals", "named_places": False,
             "level_cards": False, "result": "points"}
     reason_langs = ("en",)
+    #: Whom its reasons may speak to: a hint advises "you"; the AI-debug log explains a
+    #: bot's own move in the third person.
+    reason_voices = ("you", "bot")
 
     @property
     def arena(self) -> Any:
