@@ -85,9 +85,7 @@ def match_record_json(*, seed: int, config: RuleConfig, actions: Iterable[tuple[
     items = []
     for hand, a in actions:
         item: dict[str, Any] = {"hand": hand, "seat": a.seat, "action": a.action}
-        if a.play is not None:       # a play in the order players read it (KKK22, A2345)
-            item["cards"] = " ".join(c.ascii() for c in a.play.display_cards())
-        elif a.cards is not None:
+        if a.cards is not None:
             item["cards"] = a.cards.ascii()
         if a.play is not None:
             item["kind"] = a.play.kind.name
