@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tienlen.games.tienlen.hints import _out_of_turn_words
+from tienlen.games.tienlen.explain import _out_of_turn_words
 from tienlen.games.tienlen.rules import Rules
 from tienlen.table import get_spec
 
