@@ -116,6 +116,8 @@ def load_match(text: str | bytes, start: Callable[[int, RuleConfig, Any], M]) ->
     actions = data["actions"]
     if not isinstance(actions, list):
         raise ReplayError("must be a list", "actions")
+    if "max_hands" in data and data["max_hands"] is None:     # None stands for "left out"
+        raise ReplayError("max_hands must be a positive int; got None", "max_hands")
     try:
         match = start(seed, config, data.get("max_hands"))
     except GuandanError as e:
