@@ -460,9 +460,7 @@ class Match(MatchDriver[Game, HandResult]):
         actions = []
         for hand, a in self._actions:
             item: dict[str, Any] = {"hand": hand, "seat": a.seat, "action": a.action}
-            if a.play is not None:       # a play in the order players read it (KKK22, A2345)
-                item["cards"] = " ".join(c.ascii() for c in a.play.display_cards())
-            elif a.cards is not None:
+            if a.cards is not None:
                 item["cards"] = a.cards.ascii()
             if a.play is not None:
                 item["kind"] = a.play.kind.name

@@ -651,11 +651,11 @@ function registerPanel(panel) {
 }
 // Panels a script queued before this file ran (window.room = {panels: [panel, ...]}).
 const QUEUED = window.room && Array.isArray(window.room.panels) ? window.room.panels : [];
-window.room = Object.freeze({
-  panels: Object.freeze({ register: registerPanel }),
+window.room = {
+  panels: { register: registerPanel },
   send(obj) { if (obj && typeof obj === "object") send(obj); },
   lang() { return R.lang === "en" ? "en" : "zh"; },
-});
+};
 for (const panel of QUEUED) registerPanel(panel);
 
 // ---------------------------------------------------------------- wiring
