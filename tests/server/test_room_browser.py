@@ -463,7 +463,7 @@ def test_timeout_autoplay_is_announced_and_the_timer_is_drawn(served):
     assert "⏱" not in page.inner_text("#sb-clock")
     assert page.locator("#me-clock svg").count() == 1
     page.wait_for_selector("#notice:not([hidden])", timeout=15_000)
-    assert "超时" in page.inner_text("#notice") and "托管" in page.inner_text("#notice")
+    assert page.inner_text("#notice") == "超时：你的这一手由系统托管出牌"
     assert "托管" in page.inner_text("#me-line")
     page.close()
 
