@@ -193,3 +193,38 @@ def test_jokers_are_named_as_the_cards_are_drawn() -> None:
     assert play_json(single)["label"] == "single SJ"
     assert play_json(single)["label_zh"] == "单张 小王"
 
+
+
+# --- item 3: whom a tribute goes to, in the table view ---------------------------------
+
+
+@pytest.mark.parametrize("double", [False, True])
+def test_the_view_says_whom_a_tribute_goes_to(double: bool) -> None:
+    # Before delivery the view lists who may receive (the previous hand's first out, and
+    # second for a double tribute); once delivered, the receiver, in the tributes and in
+    # the history's give records. The rules decide; the view only says what they will do.
+    spec = get_spec("guandan")
+    for seed in range(200):
+        state = spec.new_match(seed=seed, options={"max_hands": 3})
+        bots = [spec.make_bot("L1", seed=s) for s in range(4)]
+        while state.phase != "hand_over":
+            state.apply(bots[state.turn].act(state.bot_view(state.turn)), state.turn)
+        places = state.outcome()["places"]
+        state.next_hand()
+        if state.phase != "tribute" or (len(state.view(0)["tributes"]) == 2) != double:
+            continue
+        for seat in range(4):
+            for t in state.view(seat)["tributes"]:
+                assert t["receiver"] is None and t["may_go_to"] == places[:1 + double]
+        while state.phase == "tribute":
+            seat = state.turn
+            record = state.apply(bots[seat].act(state.bot_view(seat)), seat)
+            if record["kind"] == "give_tribute" and not double:
+                assert record["to"] == places[0]
+        tributes = state.view(0)["tributes"]
+        assert sorted(t["receiver"] for t in tributes) == sorted(places[:1 + double])
+        assert all("may_go_to" not in t for t in tributes)
+        gives = [a for a in state.view(0)["history"] if a["kind"] == "give_tribute"]
+        assert {a["seat"]: a["to"] for a in gives} == {t["payer"]: t["receiver"] for t in tributes}
+        return
+    pytest.skip("no such deal in 200 seeds")
