@@ -40,7 +40,8 @@ const WORDS = {
     pass_log: "{who}：不出", anti: "抗贡！", small_joker: "小王", big_joker: "大王",
     connecting: "连接中…", disconnected: "连接已断开", lead: "你先出", scores: "总分",
     seconds: "{s} 秒", bot: "机器人", match_won_by: "{team}赢得比赛",
-    timeout_notice: "超时：{who}的这一手由系统托管出牌", auto: "托管",
+    timeout_notice: "超时：{who}的这一手由系统托管出牌", timeout_notice_you: "超时：你的这一手由系统托管出牌",
+    auto: "托管",
   },
   en: {
     title: "Guandan training", start: "Start training", start_tienlen: "Tiến Lên", quit: "Quit",
@@ -66,7 +67,8 @@ const WORDS = {
     pass_log: "{who}: pass", anti: "Tribute refused (two big jokers)!", small_joker: "SJ", big_joker: "BJ",
     connecting: "Connecting…", disconnected: "Disconnected", lead: "You lead", scores: "Totals",
     seconds: "{s} s", bot: "bot", match_won_by: "{team} win the match",
-    timeout_notice: "Time out: {who}'s turn was auto-played", auto: "auto",
+    timeout_notice: "Time out: {who}'s turn was auto-played", timeout_notice_you: "Time out: your turn was auto-played",
+    auto: "auto",
   },
 };
 const SUITS = { s: "♠", h: "♥", c: "♣", d: "♦" };
@@ -536,7 +538,10 @@ function onAction(m) {
   }
   logLine(html, m.reason);
   if (m.replay) return;
-  if (m.by === "fallback") { R.auto.add(m.seat); notice(t("timeout_notice", { who })); }
+  if (m.by === "fallback") {
+    R.auto.add(m.seat);
+    notice(m.seat === R.seat ? t("timeout_notice_you") : t("timeout_notice", { who }));
+  }
   else R.auto.delete(m.seat);
   if (m.seat === R.seat) clearMarks();
 }
@@ -651,11 +656,11 @@ function registerPanel(panel) {
 }
 // Panels a script queued before this file ran (window.room = {panels: [panel, ...]}).
 const QUEUED = window.room && Array.isArray(window.room.panels) ? window.room.panels : [];
-window.room = Object.freeze({
-  panels: Object.freeze({ register: registerPanel }),
+window.room = {
+  panels: { register: registerPanel },
   send(obj) { if (obj && typeof obj === "object") send(obj); },
   lang() { return R.lang === "en" ? "en" : "zh"; },
-});
+};
 for (const panel of QUEUED) registerPanel(panel);
 
 // ---------------------------------------------------------------- wiring
