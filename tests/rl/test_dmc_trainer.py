@@ -138,3 +138,72 @@ def test_a_teacher_share_of_one_plays_exactly_the_teachers_actions() -> None:
         TrainConfig(game="tienlen", out="x", teacher="plan").check()
     with pytest.raises(ValueError, match="teacher"):
         TrainConfig(game="guandan", out="x", teacher="L9").check()
+
+
+# ---------------------------------------------------------------- imitation (--imitate)
+
+def _agreement(weights: dict[str, np.ndarray], key: str) -> float:
+    """The share of fresh decisions (the teacher playing every table, no exploration) on
+    which the network's best-scored action is L2's."""
+    result = collect({"run": key, "game": "guandan", "groups": [("self", 32)], "seed": 99,
+                      "weights": weights, "hidden": 32, "head": 16, "eps": 0.0,
+                      "decisions": 1500, "teacher": "L2", "teacher_share": 1.0,
+                      "imitate": True, "imitate_rows": 64})
+    return float(result["agree"].mean())
+
+
+def test_an_imitation_task_labels_every_decision_with_the_teachers_action() -> None:
+    dmc = game_dmc("guandan")
+    net = dmc.build(32, 16)
+    weights = {k: v.detach().numpy() for k, v in net.state_dict().items()}
+    result = collect({"run": "imitate-task", "game": "guandan", "groups": [("self", 16)],
+                      "seed": 4, "weights": weights, "hidden": 32, "head": 16, "eps": 0.1,
+                      "decisions": 500, "teacher": "plan", "teacher_share": 0.5,
+                      "imitate": True, "imitate_rows": 8})
+    counts = result["counts"]
+    assert len(counts) >= 500 and len(result["obs"]) == len(counts) == len(result["agree"])
+    assert counts.min() >= 2 and counts.max() <= 8         # only decisions with a choice
+    assert len(result["rows"]) == counts.sum()
+    assert result["rows"].shape[1] == dmc.action_size
+    # Each decision's kept rows are distinct legal actions (the teacher's first).
+    starts = np.cumsum(counts) - counts
+    for s, c in zip(starts[:50], counts[:50]):
+        assert len({r.tobytes() for r in result["rows"][s:s + c]}) == c
+
+
+def test_imitation_learns_resumes_and_writes_a_bot_loaded_as_weights(tmp_path: Path) -> None:
+    """A tiny --imitate run: the network agrees with L2 far more often than it did
+    untrained; the run resumes (as imitation, then as self-play DMC), and its files load
+    with torch.load(weights_only=True)."""
+    from tienlen.games.guandan.learned import load_checkpoint
+
+    torch.manual_seed(1)
+    fresh = game_dmc("guandan").build(32, 16)
+    before = _agreement({k: v.detach().numpy() for k, v in fresh.state_dict().items()},
+                        "agree-before")
+    out = tmp_path / "bc"
+    small = {**SMALL, "batch": 64}
+    first = train(TrainConfig(game="guandan", out=str(out), decisions=20000, teacher="L2",
+                              imitate=True, **small))
+    assert first["decisions"] >= 20000 and first["updates"] > 0
+    net = load_checkpoint(out / "dmc.pt")                       # weights_only
+    after = _agreement({k: v.detach().numpy() for k, v in net.state_dict().items()},
+                       "agree-after")
+    assert after > before + 0.1, (before, after)
+    data = read_checkpoint(out / "checkpoint.pt", CHECKPOINT_FORMAT, 1)
+    assert data["meta"]["settings"]["imitate"] is True
+    second = train(TrainConfig(game="guandan", out=str(out), decisions=24000, teacher="L2",
+                               imitate=True, resume=True, **small))
+    assert second["decisions"] >= 24000 and second["updates"] > first["updates"]
+    third = train(TrainConfig(game="guandan", out=str(out), decisions=28000, resume=True,
+                              **small))                         # then self-play DMC
+    assert third["decisions"] >= 28000 and third["updates"] > second["updates"]
+    rows = (out / "curve.csv").read_text().splitlines()
+    assert rows[0].endswith(",agree")
+
+
+def test_imitation_needs_a_teacher() -> None:
+    with pytest.raises(ValueError, match="imitate needs a teacher"):
+        TrainConfig(game="guandan", out="x", imitate=True).check()
+    with pytest.raises(ValueError, match="imitate_rows"):
+        TrainConfig(game="guandan", out="x", imitate=True, teacher="L2", imitate_rows=1).check()

@@ -158,6 +158,36 @@ def test_vector_env_copy_false_returns_the_cores_read_only_views() -> None:
     assert obs2["observation"] is obs["observation"]
 
 
+def test_vector_env_copy_mask_false_shares_only_the_mask() -> None:
+    """copy_mask=False (issue 37): the observation is still a copy, the mask is the core's
+    read-only array (rewritten by the next step), and every step, final observations
+    included, matches the default env's."""
+    shared, copied = GuandanVectorEnv(8, copy_mask=False), GuandanVectorEnv(8)
+    a, _ = shared.reset(seed=3)
+    b, _ = copied.reset(seed=3)
+    assert a["action_mask"] is shared.core.games.action_mask
+    assert not a["action_mask"].flags.writeable and a["observation"].flags.writeable
+    assert a["observation"] is not shared.core.games.obs
+    rng = np.random.default_rng(3)
+    ended = 0
+    for _ in range(300):
+        assert np.array_equal(a["action_mask"], b["action_mask"])
+        assert np.array_equal(a["observation"], b["observation"])
+        legal = [np.flatnonzero(row) for row in b["action_mask"]]
+        pick = np.array([ids[int(rng.integers(len(ids)))] for ids in legal])
+        a, _, _, _, ia = shared.step(pick)
+        b, _, _, _, ib = copied.step(pick)
+        if "final_obs" in ib:
+            ended += int(ib["_final_obs"].sum())
+            for i in np.flatnonzero(ib["_final_obs"]):
+                fa, fb = ia["final_obs"][i], ib["final_obs"][i]
+                assert set(fa) == set(fb) and np.array_equal(fa["observation"], fb["observation"])
+                assert not fa["action_mask"].any()
+    assert ended > 0
+    with pytest.raises(ValueError, match="copy_mask"):
+        GuandanVectorEnv(2, copy_mask="no")
+
+
 def test_vector_action_space_samples_legal_actions_and_takes_the_obs_mask() -> None:
     """issue 39 #4: GuandanVectorEnv.action_space.sample() draws legal actions (as
     TienlenVectorEnv's does), sample(mask=obs["action_mask"]) works, and a bad mask is a

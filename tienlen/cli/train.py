@@ -29,7 +29,8 @@ def add(subparsers: Subparsers) -> None:
                 "  tienlen train --game guandan --out runs/gd --minutes 30\n"
                 "  tienlen train --game guandan --out runs/gd --actors 2 --minutes 30\n"
                 "  tienlen train --game guandan --out runs/gd --scheduler local:4\n"
-                "  tienlen train --game guandan --out runs/gd --resume --minutes 60"))
+                "  tienlen train --game guandan --out runs/gd --resume --minutes 60\n"
+                "  tienlen train --game guandan --out runs/bc --teacher L2 --imitate"))
     parser.add_argument("--game", default=DEFAULT_GAME, help="the game (default: %(default)s)")
     parser.add_argument("--out", required=True, metavar="DIR", help="where the run's files go")
     parser.add_argument("--actors", type=int, default=1, metavar="N",
@@ -65,8 +66,17 @@ def add(subparsers: Subparsers) -> None:
     parser.add_argument("--eval-boards", type=int, default=100, metavar="N")
     parser.add_argument("--teacher", metavar="POLICY",
                         help="start by imitating a native policy of the game (Guandan: "
-                             "random, greedy, plan = L2's): each decision takes its action "
+                             "random, greedy, plan or L2, the policy L2 plays): each decision takes its action "
                              "with a probability falling from 1 to 0 over --teacher-until")
+    parser.add_argument("--imitate", action="store_true",
+                        help="behaviour cloning instead of DMC (needs --teacher): the "
+                             "network learns to rank the teacher's action first among each "
+                             "decision's legal actions, on states of the teacher's and its own "
+                             "play (DAgger-style; the teacher's share falls over "
+                             "--teacher-until)")
+    parser.add_argument("--imitate-rows", type=int, default=64, metavar="N",
+                        help="--imitate: the most legal actions a decision keeps, the "
+                             "teacher's and a sample of the others (default: %(default)s)")
     parser.add_argument("--teacher-until", type=float, default=0.5, metavar="FRACTION",
                         help="the part of the run the teacher fades over (default: %(default)s)")
     parser.add_argument("--quiet", action="store_true", help="no progress line")
@@ -84,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
         hidden=args.hidden, head=args.head, lr=args.lr, batch=args.batch, replay=args.replay,
         eps=args.eps, save_every=args.save_every, eval_every=args.eval_every,
         eval_boards=args.eval_boards, resume=args.resume, progress=not args.quiet,
-        teacher=args.teacher, teacher_until=args.teacher_until)
+        teacher=args.teacher, teacher_until=args.teacher_until, imitate=args.imitate,
+        imitate_rows=args.imitate_rows)
     summary = train(config)
     print(json.dumps(summary))
     return 0

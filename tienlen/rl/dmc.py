@@ -20,7 +20,14 @@ Actors and a learner:
 - a **teacher** (``teacher``: a native policy of the game, such as Guandan's ``plan``, the
   policy L2 plays) may start the run: each decision takes the teacher's action with a
   probability that falls from 1 to 0 over the first ``teacher_until`` of the run, so Q first
-  learns the returns of the teacher's play (a warm start by imitation), then of its own.
+  learns the returns of the teacher's play (a warm start by imitation), then of its own;
+- with ``imitate`` the run is **behaviour cloning** instead (DAgger-style): every decision
+  is labelled with the teacher's action, the tables are played by the teacher with the
+  probability above and by the learner (ε-greedy) otherwise, so the states come from both,
+  and the learner trains Q as the logits of a softmax over each decision's legal actions
+  (cross-entropy, the teacher's action the target; at most ``imitate_rows`` rows a
+  decision: the teacher's and a uniform sample of the others). A later run without
+  ``imitate`` may ``resume`` from it as self-play DMC.
 
 A run writes ``OUT/checkpoint.pt`` (network, optimizer, counters and settings: ``resume``
 goes on from it, loaded with ``torch.load(weights_only=True)``, so no code from the file
@@ -50,7 +57,7 @@ import numpy as np
 from ..table.learned import import_torch, read_checkpoint, write_checkpoint
 from .games import dmc as game_dmc, encoder
 
-__all__ = ["TrainConfig", "train", "collect", "CHECKPOINT_FORMAT"]
+__all__ = ["TrainConfig", "train", "collect", "imitation_loss", "CHECKPOINT_FORMAT"]
 
 #: The ``format`` entry of a trainer's resumable checkpoint (``OUT/checkpoint.pt``).
 CHECKPOINT_FORMAT = "tienlen.rl.dmc.checkpoint"
@@ -87,6 +94,8 @@ class TrainConfig:
     progress: bool = True
     teacher: str | None = None
     teacher_until: float = 0.5
+    imitate: bool = False
+    imitate_rows: int = 64
 
     def table_groups(self) -> list[tuple[str, int]]:
         """Each actor's tables: ``KIND:N`` groups (``self``: every seat learns; a native
@@ -113,7 +122,8 @@ class TrainConfig:
         ints = {"actors": (self.actors, 1, 1024), "task_decisions": (self.task_decisions, 1, 1 << 24),
                 "hidden": (self.hidden, 1, 1 << 14), "head": (self.head, 1, 1 << 14),
                 "batch": (self.batch, 1, 1 << 20), "buffer": (self.buffer, 1, 1 << 26),
-                "eval_boards": (self.eval_boards, 0, 1 << 16)}
+                "eval_boards": (self.eval_boards, 0, 1 << 16),
+                "imitate_rows": (self.imitate_rows, 2, 1 << 12)}
         for name, (value, lo, hi) in ints.items():
             if type(value) is not int or not lo <= value <= hi:
                 raise ValueError(f"{name} must be an int {lo}..{hi}; got {value!r:.40}")
@@ -129,6 +139,8 @@ class TrainConfig:
             teachers = ", ".join(game_dmc(self.game).teachers) or "none"
             raise ValueError(f"teacher: {self.teacher!r} is not one of this game's teachers "
                              f"({teachers})")
+        if self.imitate and self.teacher is None:
+            raise ValueError("imitate needs a teacher (--teacher POLICY) to imitate")
         if not 0 < self.teacher_until <= 1:
             raise ValueError(f"teacher_until must be in (0, 1]; got {self.teacher_until!r}")
         self.table_groups()
@@ -226,6 +238,8 @@ def collect(task: dict[str, Any]) -> dict[str, Any]:
                               strict=False)
     act = _policy(actor.dmc, actor.net, torch, task["eps"], actor.rng)
     teacher, share = task.get("teacher"), float(task.get("teacher_share", 0.0))
+    if task.get("imitate"):
+        return _collect_imitation(actor, task, act, cpu0)
     obs_out: list[np.ndarray] = []
     rows_out: list[np.ndarray] = []
     target_out: list[float] = []
@@ -265,6 +279,79 @@ def collect(task: dict[str, Any]) -> dict[str, Any]:
             "episodes": episodes, "cpu": time.process_time() - cpu0}
 
 
+def _teacher_rows(dmc: Any, tables: Any, teacher: str, ids: np.ndarray,
+                  offsets: np.ndarray) -> np.ndarray:
+    """The row of the teacher's action in each decision's rows (a decision's ids are
+    consecutive from its first row's)."""
+    taught = dmc.teacher(tables, teacher)
+    first = offsets[:-1]
+    rows: np.ndarray = first + taught - ids[first]
+    if not (np.all(rows >= first) and np.all(rows < offsets[1:])
+            and np.array_equal(ids[rows], taught)):
+        raise RuntimeError("a teacher's action is not among its decision's legal actions")
+    return rows
+
+
+def _keep_rows(offsets: np.ndarray, teacher_rows: np.ndarray, cap: int,
+               rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Which rows an imitation decision keeps: the teacher's first, then up to ``cap - 1``
+    of the others drawn uniformly; ``(kept rows in order, each decision's count)``.
+
+    >>> keep, counts = _keep_rows(np.array([0, 3, 4, 9]), np.array([2, 3, 5]), 2,
+    ...                           np.random.default_rng(0))
+    >>> counts.tolist(), keep[[0, 2, 3]].tolist()
+    ([2, 1, 2], [2, 3, 5])
+    """
+    counts = np.diff(offsets)
+    seg = np.repeat(np.arange(len(counts)), counts)
+    key = rng.random(len(seg))
+    key[teacher_rows] = -1.0                 # the teacher's row sorts first in its decision
+    order = np.lexsort((key, seg))
+    position = np.arange(len(seg)) - offsets[seg[order]]
+    keep: np.ndarray = order[position < cap]
+    return keep, np.minimum(counts, cap)
+
+
+def _collect_imitation(actor: _Actor, task: dict[str, Any], act: Callable[..., Any],
+                       cpu0: float) -> dict[str, Any]:
+    """An imitation task (``imitate``): every decision with a choice (two or more legal
+    actions) is labelled with the teacher's action; a table follows the teacher with
+    probability ``teacher_share`` and the learner's ε-greedy choice otherwise. Hands back
+    ``obs`` (n, obs), ``rows`` (the kept rows, the teacher's first in each decision),
+    ``counts`` (rows per decision) and ``follow`` (whether the learner's greedy choice was
+    the teacher's: its agreement)."""
+    teacher, share, cap = task["teacher"], float(task["teacher_share"]), int(task["imitate_rows"])
+    obs_out: list[np.ndarray] = []
+    rows_out: list[np.ndarray] = []
+    counts_out: list[np.ndarray] = []
+    agree_out: list[np.ndarray] = []
+    taken = episodes = decisions = 0
+    while decisions < task["decisions"]:
+        for tables in actor.tables:
+            obs = tables.obs.copy()
+            ids, rows, offsets, chosen = act(tables, obs)
+            taught = _teacher_rows(actor.dmc, tables, teacher, ids, offsets)
+            choice = np.diff(offsets) > 1
+            if choice.any():
+                keep, counts = _keep_rows(offsets, taught, cap, actor.rng)
+                seg = np.repeat(np.arange(len(counts)), counts)
+                kept = choice[seg]
+                obs_out.append(obs[choice])
+                rows_out.append(rows[keep[kept]])
+                counts_out.append(counts[choice])
+                agree_out.append((chosen == taught)[choice])
+                decisions += int(choice.sum())
+            follow = actor.rng.random(tables.num_envs) < share
+            tables.step(ids[np.where(follow, taught, chosen)].astype(np.int64))
+            taken += tables.num_envs
+            truncated = getattr(tables, "truncated", None)
+            ended = tables.terminated if truncated is None else tables.terminated | truncated
+            episodes += int(np.count_nonzero(ended))
+    return {"obs": np.concatenate(obs_out), "rows": np.concatenate(rows_out),
+            "counts": np.concatenate(counts_out), "agree": np.concatenate(agree_out),
+            "taken": taken, "episodes": episodes, "cpu": time.process_time() - cpu0}
+
+
 # ---------------------------------------------------------------- the learner
 
 class _Buffer:
@@ -289,6 +376,66 @@ class _Buffer:
     def sample(self, rng: np.random.Generator, n: int) -> tuple[np.ndarray, ...]:
         idx = rng.integers(0, self.size, n)
         return self.obs[idx], self.rows[idx], self.target[idx]
+
+
+class _Decisions:
+    """The imitation replay buffer: the latest ``capacity`` labelled decisions (about), as
+    the chunks the actors sent (each: ``obs``, its decisions' rows, the teacher's first, and
+    their ``counts``); the oldest chunks go first."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self.chunks: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+        self.size = 0
+
+    def add(self, obs: np.ndarray, rows: np.ndarray, counts: np.ndarray) -> None:
+        offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+        self.chunks.append((obs, rows, counts.astype(np.int64), offsets))
+        self.size += len(counts)
+        while len(self.chunks) > 1 and self.size - len(self.chunks[0][2]) >= self.capacity:
+            self.size -= len(self.chunks.pop(0)[2])
+
+    def sample(self, rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray,
+                                                               np.ndarray]:
+        """``n`` decisions drawn uniformly: ``(obs, rows, counts)``, each decision's rows
+        together and the teacher's first."""
+        sizes = np.array([len(c[2]) for c in self.chunks])
+        picks = rng.integers(0, self.size, n)
+        which = np.searchsorted(np.cumsum(sizes), picks, side="right")
+        obs, rows, counts = [], [], []
+        for k in np.unique(which):
+            o, r, c, off = self.chunks[k]
+            local = picks[which == k] - (sizes[:k].sum() if k else 0)
+            cnt = c[local]
+            starts = np.repeat(off[local], cnt)
+            inner = np.arange(int(cnt.sum())) - np.repeat(np.cumsum(cnt) - cnt, cnt)
+            obs.append(o[local])
+            rows.append(r[starts + inner])
+            counts.append(cnt)
+        return np.concatenate(obs), np.concatenate(rows), np.concatenate(counts)
+
+
+def imitation_loss(torch: Any, q: Any, counts: Any) -> tuple[Any, Any]:
+    """The cross-entropy of each decision's softmax over its rows' scores ``q`` (a
+    decision's ``counts[i]`` rows together, the teacher's first) with the teacher's action
+    as the target, and the share of decisions whose best-scored row is the teacher's.
+
+    >>> import torch
+    >>> loss, agree = imitation_loss(torch, torch.tensor([2.0, 0.0, 0.0, 5.0, 1.0]),
+    ...                              torch.tensor([3, 2]))
+    >>> round(float(loss), 4), float(agree)
+    (0.1288, 1.0)
+    """
+    n, width = len(counts), int(counts.max())
+    seg = torch.repeat_interleave(torch.arange(n, device=q.device), counts)
+    starts = torch.cumsum(counts, 0) - counts
+    pos = torch.arange(len(q), device=q.device) - starts[seg]
+    logits = torch.full((n, width), float("-inf"), device=q.device, dtype=q.dtype)
+    logits[seg, pos] = q
+    target = torch.zeros(n, dtype=torch.long, device=q.device)
+    loss = torch.nn.functional.cross_entropy(logits, target)
+    agree = (logits.argmax(1) == 0).float().mean()
+    return loss, agree
 
 
 @contextlib.contextmanager
@@ -365,15 +512,18 @@ def train(config: TrainConfig) -> dict[str, Any]:
         state.update(data["meta"]["counters"])
         rng = np.random.default_rng([config.seed, int(state["tasks"])])
     groups = config.table_groups()
-    buffer = _Buffer(config.buffer, enc.obs_size, dmc.action_size)
+    buffer = _Buffer(1 if config.imitate else config.buffer, enc.obs_size, dmc.action_size)
+    labelled = _Decisions(config.buffer // 4)       # (imitate: a decision keeps many rows)
     curve = out / "curve.csv"
     fields = ["seconds", "decisions", "decisions_per_s", "episodes", "updates", "loss",
-              "vs_random", "vs_greedy"]
+              "vs_random", "vs_greedy", "agree"]
     if not (config.resume and curve.exists()):
         with open(curve, "w", newline="") as fh:
             csv.writer(fh).writerow(fields)
     progress = _Progress(config.progress)
     losses: list[float] = []
+    agrees: list[float] = []
+    last_loss: float | None = None
     start = time.perf_counter() - float(state["seconds"])
     last_save = last_eval = time.perf_counter()
     added = run_updates = 0          # rows generated and updates made by this process
@@ -397,7 +547,7 @@ def train(config: TrainConfig) -> dict[str, Any]:
                  seconds=state["seconds"])
 
     def evaluate() -> None:
-        nonlocal losses
+        nonlocal losses, agrees
         net.eval()
         choose = _greedy(dmc, net, torch)
         shares = [dmc.evaluate(choose, opponent, config.eval_boards, 10_000_000)
@@ -406,8 +556,9 @@ def train(config: TrainConfig) -> dict[str, Any]:
         secs = seconds()
         row = [round(secs, 1), state["decisions"], round(state["decisions"] / max(secs, 1e-9)),
                state["episodes"], state["updates"],
-               round(float(np.mean(losses)), 5) if losses else "", *(round(s, 4) for s in shares)]
-        losses = []
+               round(float(np.mean(losses)), 5) if losses else "", *(round(s, 4) for s in shares),
+               round(float(np.mean(agrees)), 4) if agrees else ""]
+        losses, agrees = [], []
         with open(curve, "a", newline="") as fh:
             csv.writer(fh).writerow(row)
         progress.show(json.dumps(dict(zip(fields, row))), force=True)
@@ -432,7 +583,8 @@ def train(config: TrainConfig) -> dict[str, Any]:
                 "groups": groups, "seed": config.seed * 1_000_003 + state["tasks"] * 7919,
                 "weights": weights(), "hidden": config.hidden, "head": config.head,
                 "eps": config.eps, "decisions": config.task_decisions,
-                "teacher": config.teacher, "teacher_share": teacher_share()}
+                "teacher": config.teacher, "teacher_share": teacher_share(),
+                "imitate": config.imitate, "imitate_rows": config.imitate_rows}
 
     with _executor(config) as (executor, workers):
         slots = max(config.actors if config.scheduler is None else workers, 1)
@@ -443,19 +595,35 @@ def train(config: TrainConfig) -> dict[str, Any]:
                 for future in finished:
                     slot = running.pop(future)
                     result = future.result()
-                    buffer.add(result["obs"], result["rows"], result["target"])
-                    state["decisions"] += len(result["target"])
+                    if config.imitate:
+                        labelled.add(result["obs"], result["rows"], result["counts"])
+                        got = len(result["counts"])
+                    else:
+                        buffer.add(result["obs"], result["rows"], result["target"])
+                        got = len(result["target"])
+                    state["decisions"] += got
                     state["taken"] += result["taken"]
                     state["episodes"] += result["episodes"]
-                    added += len(result["target"])
+                    added += got
                     # The learner keeps its updates near `replay` rows per row generated.
-                    while buffer.size >= config.batch and \
+                    while (labelled if config.imitate else buffer).size >= config.batch and \
                             run_updates * config.batch < config.replay * added:
-                        o, r, t = buffer.sample(rng, config.batch)
-                        q = dmc.score(net, torch.from_numpy(o).to(device),
-                                      torch.arange(config.batch, device=device),
-                                      torch.from_numpy(r).to(device))
-                        loss = torch.mean((q - torch.from_numpy(t).to(device)) ** 2)
+                        if config.imitate:
+                            o, r, c = labelled.sample(rng, config.batch)
+                            counts_t = torch.from_numpy(c).to(device)
+                            q = dmc.score(net, torch.from_numpy(o).to(device),
+                                          torch.repeat_interleave(
+                                              torch.arange(config.batch, device=device),
+                                              counts_t),
+                                          torch.from_numpy(r).to(device))
+                            loss, agree = imitation_loss(torch, q, counts_t)
+                            agrees.append(float(agree))
+                        else:
+                            o, r, t = buffer.sample(rng, config.batch)
+                            q = dmc.score(net, torch.from_numpy(o).to(device),
+                                          torch.arange(config.batch, device=device),
+                                          torch.from_numpy(r).to(device))
+                            loss = torch.mean((q - torch.from_numpy(t).to(device)) ** 2)
                         opt.zero_grad()
                         loss.backward()
                         torch.nn.utils.clip_grad_norm_(net.parameters(), 10.0)
@@ -463,6 +631,7 @@ def train(config: TrainConfig) -> dict[str, Any]:
                         state["updates"] += 1
                         run_updates += 1
                         losses.append(float(loss.item()))
+                        last_loss = losses[-1]
                     secs = seconds()
                     progress.show(f"{config.game}: {state['decisions']:,} decisions "
                                   f"({state['decisions'] / max(secs, 1e-9):,.0f}/s), "
@@ -490,6 +659,6 @@ def train(config: TrainConfig) -> dict[str, Any]:
     secs = seconds()
     summary = {"game": config.game, "seconds": round(secs, 1), **{k: v for k, v in state.items()
                if k != "seconds"}, "decisions_per_s": round(state["decisions"] / max(secs, 1e-9)),
-               "workers": slots, "last_loss": losses[-1] if losses else None}
+               "workers": slots, "last_loss": last_loss}
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     return summary

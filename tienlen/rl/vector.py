@@ -129,7 +129,10 @@ class NativeVectorEnv(VectorEnv):
     (N, A), plus the game's extras. Where an episode ended, ``info["final_obs"]`` and
     ``info["final_info"]`` hold what it ended on, as Gymnasium's ``SyncVectorEnv`` gives
     them in same-step autoreset. The returned arrays are copies unless ``copy=False`` (then
-    they are read-only views the next step overwrites). ``action_space.sample()`` draws a
+    they are read-only views the next step overwrites); ``copy_mask=False`` hands out only
+    the ``action_mask`` that way (the core's, read-only, rewritten in place by the next step:
+    for a learner that reads the mask before it steps and keeps no reference to it, which
+    saves copying (N, A) bytes a step). ``action_space.sample()`` draws a
     legal action for every env (:class:`MaskedMultiDiscrete`). Actions outside a mask raise
     :class:`~tienlen.rl.common.IllegalActionError` before any env is stepped. ``threads``
     > 1 steps slices of the batch on native worker threads.
@@ -140,7 +143,7 @@ class NativeVectorEnv(VectorEnv):
     game_name: str | None = None
 
     def __init__(self, game: str, num_envs: int, *args: Any, threads: int = 1,
-                 copy: bool = True, **options: Any) -> None:
+                 copy: bool = True, copy_mask: bool = True, **options: Any) -> None:
         self._closed = True
         enc = encoder(game)
         self.core = enc.vector(num_envs, *args, **options)
@@ -149,6 +152,7 @@ class NativeVectorEnv(VectorEnv):
         self.num_actions = enc.num_actions
         self.threads = threads_arg(threads, enc.max_threads)
         self.copy = flag_arg(copy, "copy")
+        self.copy_mask = flag_arg(copy_mask, "copy_mask")
         single = self.core.spaces
         self.single_observation_space = spaces.Dict({k: _box(v) for k, v in single.items()})
         self.single_action_space = spaces.Discrete(self.num_actions)
@@ -177,11 +181,13 @@ class NativeVectorEnv(VectorEnv):
         the game's ``Vector``'s (plus ``threads`` and ``copy``)."""
 
         def __init__(self: NativeVectorEnv, num_envs: int, *args: Any, threads: int = 1,
-                     copy: bool = True, **options: Any) -> None:
+                     copy: bool = True, copy_mask: bool = True, **options: Any) -> None:
             NativeVectorEnv.__init__(self, game, num_envs, *args, threads=threads, copy=copy,
+                                     copy_mask=copy_mask,
                                      **options)
 
-        bind_signature(__init__, enc.vector.__init__, ("threads", 1), ("copy", True))
+        bind_signature(__init__, enc.vector.__init__, ("threads", 1), ("copy", True),
+                       ("copy_mask", True))
         doc = (f"``num_envs`` {enc.title} games stepped natively: :class:`NativeVectorEnv` "
                f"with the game bound.\n\n{inspect.cleandoc(enc.vector.__doc__ or '')}")
         return type(f"{enc.title}VectorEnv", (cls,),
@@ -240,7 +246,8 @@ class NativeVectorEnv(VectorEnv):
     def _obs(self) -> dict[str, np.ndarray]:
         arrays: dict[str, np.ndarray] = self.core.arrays()
         if self.copy:
-            return {k: v.copy() for k, v in arrays.items()}
+            return {k: v if k == "action_mask" and not self.copy_mask else v.copy()
+                    for k, v in arrays.items()}
         return arrays
 
     def _add_final(self, info: dict[str, Any], done: np.ndarray) -> None:
@@ -252,10 +259,12 @@ class NativeVectorEnv(VectorEnv):
         done = np.array(done, dtype=np.bool_)
         final_obs = np.full(self.num_envs, None, dtype=object)
         zeros = self._final_zeros
-        for i in np.flatnonzero(done):
-            obs = {"observation": self.core.final_observation(int(i)).copy()}
-            obs.update(zeros)
-            final_obs[i] = obs
+        ended = np.flatnonzero(done)
+        many = getattr(self.core, "final_observations", None)
+        rows = many(ended) if many is not None else [self.core.final_observation(int(i)).copy()
+                                                     for i in ended]
+        for i, row in zip(ended, rows):
+            final_obs[i] = {"observation": row, **zeros}
         # The step's own info (its arrays are already copies), before final_obs goes in.
         final_info = _same_step_final_info(info, done)
         info["final_obs"], info["_final_obs"] = final_obs, done

@@ -29,12 +29,15 @@ class Dmc:
     evaluation against a native team."""
 
     kinds = ("self", "random", "greedy", "plan")
-    teachers = ("random", "greedy", "plan")
+    teachers = ("random", "greedy", "plan", "L2")
+    #: A teacher named by the bot level whose choices it makes (L2 plays the core's plan).
+    teacher_levels = {"L2": "plan"}
     action_size = _guandan.GR_CARD_FEATURES + _guandan.GR_READING_FEATURES
 
     @staticmethod
     def teacher(games: Any, policy: str) -> np.ndarray:
         """The action ids native ``policy`` would take now at every table."""
+        policy = Dmc.teacher_levels.get(policy, policy)
         return games.policy_actions(gd_policy(policy))  # type: ignore[no-any-return]
 
     @staticmethod

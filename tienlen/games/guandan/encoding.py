@@ -209,6 +209,12 @@ class Vector:
         assert self.games.final_obs is not None     # built with final_obs=True
         return self.games.final_obs[row]  # type: ignore[no-any-return]
 
+    def final_observations(self, rows: np.ndarray) -> np.ndarray:
+        """Copies of the final observations of ``rows`` (the tables whose episode just
+        ended), in one array."""
+        assert self.games.final_obs is not None     # built with final_obs=True
+        return self.games.final_obs[rows]  # type: ignore[no-any-return]
+
     def action_features(self, env: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Table ``env``'s variable legal-action list (ids, cards, reading; docs/rl.md)."""
         return self.games.action_features(env)
