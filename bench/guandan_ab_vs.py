@@ -49,7 +49,9 @@ def _value(text: str) -> object:
 
 def team(spec: str) -> Any:
     """A team factory from ``LEVEL[@base][:name=value,...]``."""
-    head, _, opts = spec.partition(":")
+    style = spec.lower().startswith("style:")
+    head, _, opts = spec[6 * style:].partition(":")
+    head = "style:" * style + head
     level, _, where = head.partition("@")
     options: dict[str, object] = {}
     for item in filter(None, opts.split(",")):

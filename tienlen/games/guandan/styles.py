@@ -7,44 +7,55 @@ outside world do not. Each style here is the plan (L2) with one habit of a diffe
 =========  ===========================================================================
 style      habit
 =========  ===========================================================================
-bomber     bombs as soon as an opponent leads the trick (the smallest bomb that beats it)
-hoarder    keeps its control cards (aces, level cards, jokers, bombs) and passes rather
-           than spend one, unless an opponent is close to going out
-longest    leads the play with the most cards it holds; follows with the weakest beat
+bomber     bombs an opponent's trick early: as soon as that opponent holds at most
+           ``BOMB_WHEN`` (12) cards (L2 waits until a trick matters)
+hoarder    passes rather than follow with its control cards (a single, pair or triple of
+           level cards or jokers, a bomb) until it or an opponent holds ``LATE`` (10) cards
+longest    leads the longest group of its plan's split (L2 leads its weakest group)
 =========  ===========================================================================
+
+Each keeps L2's play everywhere else, so that the styles are opponents of about L2's
+strength that decide differently, not weak players.
 
 Seat one with ``make_bot("style:bomber")`` (any CLI or arena bot list accepts it).
 
 >>> from tienlen.guandan import Game
 >>> game = Game(seed=5)
->>> bot = StyleBot("longest", seed=1)
->>> kind, play = bot.decide(game.view(game.turn))
->>> kind, play.size >= max(p.size for p in game.legal_plays())
+>>> view = game.view(game.turn)
+>>> kind, play = StyleBot("longest", seed=1).decide(view)
+>>> kind, play.size == max(p.size for p in plan_plays(view.hand, view.level) if not p.is_bomb)
 ('play', True)
 """
 
 from __future__ import annotations
 
-from tienlen.games.guandan.bots import Decision, PlanBot, play_strength, plan_decision
+from tienlen.games.guandan.bots import Decision, PlanBot, plan_decision, plan_plays, play_strength
 from tienlen.games.guandan.explain import Explanation
 from tienlen.games.guandan.game import GameView, single_value
 from tienlen.games.guandan.plays import Play
 
-__all__ = ["STYLES", "StyleBot", "CONTROL_VALUE", "CLOSE_TO_OUT"]
+__all__ = ["STYLES", "StyleBot", "CONTROL_VALUE", "LATE", "BOMB_WHEN"]
 
 #: The styles :class:`StyleBot` plays.
 STYLES = ("bomber", "hoarder", "longest")
 
-#: A card whose single-card value is at least this (an ace, a level card, a joker) is a
-#: control card: it wins tricks late in the hand.
-CONTROL_VALUE = 14
+#: A card whose single-card value is at least this (a level card, a joker) is a control
+#: card: it wins tricks late in the hand.
+CONTROL_VALUE = 15
 
-#: An opponent with at most this many cards is close to going out: a hoarder spends then.
-CLOSE_TO_OUT = 5
+#: The bomber bombs an opponent's trick once that opponent holds at most this many cards.
+BOMB_WHEN = 12
+
+#: Late in the hand, when this seat or an opponent holds at most this many cards, the hoarder
+#: spends its control cards as L2 would.
+LATE = 10
 
 
 def _is_control(play: Play, level: int) -> bool:
-    return play.is_bomb or any(single_value(c, level) >= CONTROL_VALUE for c in play.cards.ids)
+    """A bomb, or a single, pair or triple of control cards (a wild inside a longer
+    combination does not make it one)."""
+    return play.is_bomb or (play.size <= 3 and all(single_value(c, level) >= CONTROL_VALUE
+                                                   for c in play.cards.ids))
 
 
 class StyleBot(PlanBot):
@@ -73,7 +84,8 @@ class StyleBot(PlanBot):
 
     def _bomber(self, view: GameView) -> Decision:
         owner = view.pile_owner
-        if view.pile is not None and owner in self._opponents(view):
+        if view.pile is not None and owner in self._opponents(view) \
+                and view.hand_sizes[owner] <= BOMB_WHEN:
             bombs = sorted((p for p in view.legal_plays if p.is_bomb), key=play_strength)
             if bombs:
                 return self._habit("play", bombs[0])
@@ -81,32 +93,24 @@ class StyleBot(PlanBot):
 
     def _hoarder(self, view: GameView) -> Decision:
         plan = plan_decision(view)
-        if plan.kind != "play" or not isinstance(plan.cards, Play):
+        if view.pile is None or plan.kind != "play" or not isinstance(plan.cards, Play):
+            return plan                                         # leads are the plan's
+        if not _is_control(plan.cards, view.level) or not view.can_pass:
             return plan
-        if not _is_control(plan.cards, view.level):
-            return plan
-        if any(0 < view.hand_sizes[s] <= CLOSE_TO_OUT for s in self._opponents(view)):
-            return plan
-        if len(plan.cards.cards) == len(view.hand):
-            return plan                                         # it goes out
-        plain = sorted((p for p in view.legal_plays if not _is_control(p, view.level)),
-                       key=play_strength)
-        if view.pile is None:
-            if plain:
-                return self._habit("play", plain[0])
-            return plan                                         # a lead must play something
-        if view.can_pass:
-            return self._habit("pass", None)
-        return plan
+        if len(view.hand) <= LATE or any(0 < view.hand_sizes[s] <= LATE
+                                         for s in self._opponents(view)):
+            return plan                                         # late in the hand: spend
+        return self._habit("pass", None)
 
     def _longest(self, view: GameView) -> Decision:
-        plays = list(view.legal_plays)
-        if view.pile is None and plays:
-            best = max(plays, key=lambda p: (p.size, [-v for v in play_strength(p)]))
-            return self._habit("play", best)
-        if view.pile_owner == view.partner and view.can_pass:
-            return self._habit("pass", None)
-        beats = sorted((p for p in plays if not p.is_bomb), key=play_strength)
-        if beats:
-            return self._habit("play", beats[0])
+        if view.pile is not None:
+            return plan_decision(view)
+        groups = [p for p in plan_plays(view.hand, view.level, view.config) if not p.is_bomb]
+        if not groups:
+            return plan_decision(view)
+        longest = max(groups, key=lambda p: (p.size, [-v for v in play_strength(p)]))
+        # the plan's group, as the legal play of the same cards and reading
+        for play in view.legal_plays:
+            if play == longest:
+                return self._habit("play", play)
         return plan_decision(view)
