@@ -9,6 +9,8 @@ of A minus B's is one paired observation.
 
     python bench/guandan_ab_vs.py --a L3:iterations=30 --b L3@base:iterations=30 \\
         --opponent L2@base --base OLD/_guandan.so --hands 400 --jobs 2
+    python bench/guandan_ab_vs.py --a L2 --b L2:exchange=base --opponent style:hoarder \\
+        --matches 200 --jobs 2            # whole matches: tribute, return, the level race
 
 A team is ``LEVEL[@base][:name=value,...]``: ``@base`` plays on the other build of the core
 (``--base``, loaded as ``guandan_ab_plan.py`` does), options are the bot's keyword arguments.
@@ -35,14 +37,26 @@ from tienlen.arena.stats import DuplicateResult  # noqa: E402
 from tienlen.games.guandan.bots import make_bot  # noqa: E402
 
 
+def _value(text: str) -> object:
+    """An option's value: an int, a float, or else the word itself (``exchange=base``)."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
 def team(spec: str) -> Any:
     """A team factory from ``LEVEL[@base][:name=value,...]``."""
-    head, _, opts = spec.partition(":")
+    style = spec.lower().startswith("style:")
+    head, _, opts = spec[6 * style:].partition(":")
+    head = "style:" * style + head
     level, _, where = head.partition("@")
     options: dict[str, object] = {}
     for item in filter(None, opts.split(",")):
         key, _, value = item.partition("=")
-        options[key] = float(value) if "." in value else int(value)
+        options[key] = _value(value)
     if where == "base":
         cls = {"L2": guandan_ab_plan.BasePlanBot,
                "L3": guandan_ab_plan.BaseSearchBot}[level.upper()]
@@ -64,20 +78,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--opponent", default="L2")
     ap.add_argument("--base", type=Path, help="the other build of the core, for @base")
     ap.add_argument("--hands", type=int, default=400)
+    ap.add_argument("--matches", type=int, default=None,
+                    help="play N whole matches a side (tribute, return, the level race) "
+                         "instead of --hands first hands")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1)
     args = ap.parse_args(argv)
     if args.base is not None:
         guandan_ab_plan.BASE = load_base(args.base, "tienlen_base", "_guandan")
     opponent = team(args.opponent)
-    base = simulate("guandan", [team(args.b), opponent], args.hands, mode="hand", seed=args.seed,
+    mode, games = ("hand", args.hands) if args.matches is None else ("match", args.matches)
+    statistics = ("hand_wins", "places", "levels") + (("match_wins",) if mode == "match" else ())
+    base = simulate("guandan", [team(args.b), opponent], games, mode=mode, seed=args.seed,
                     jobs=args.jobs)
     print(base.table(), flush=True)
     for spec in args.a:
-        run = simulate("guandan", [team(spec), opponent], args.hands, mode="hand",
+        run = simulate("guandan", [team(spec), opponent], games, mode=mode,
                        seed=args.seed, jobs=args.jobs)
         print(run.table(), flush=True)
-        for statistic in ("hand_wins", "places", "levels"):
+        for statistic in statistics:
             d = per_board(run, statistic) - per_board(base, statistic)
             mean = float(d.mean())
             se = float(d.std(ddof=1)) / math.sqrt(len(d))

@@ -128,7 +128,7 @@ def _fields_for(code: str) -> dict[str, object]:
     template = REASON_WORDS[code]["en"]
     values: dict[str, object] = {"play": play, "base": base, "how": how, "deals": 50,
                                  "rate": 0.25, "win": 0.5, "base_rate": -0.1, "base_win": 0.4,
-                                 "plan": play, "value": 0.3}
+                                 "plan": play, "value": 0.3, "style": "bomber", "action": play}
     return {name: values[name] for name in re.findall(r"\{(\w+)", template)}
 
 

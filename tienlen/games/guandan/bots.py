@@ -48,6 +48,7 @@ from tienlen.games.guandan.cards import Cards, _wrap
 from tienlen.games.guandan.rules import RuleConfig
 from tienlen.games.guandan.game import GameView, return_candidates, single_value, teams_bits, tribute_candidates
 from tienlen.games.guandan.plays import Kind, Play, _make
+from tienlen.games.guandan.exchange import best_return, best_tribute
 from tienlen.games.guandan.explain import Explanation
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "PlanBot", "SearchBot", "make_bot", "LEVELS", "weakest_first",
@@ -109,12 +110,16 @@ class Bot:
         d = self.explain(view)
         return d.kind, d.cards
 
+    #: The reason codes of this bot's tribute and return choices.
+    _GIVE_REASON, _RETURN_REASON = "GIVE_HIGHEST", "RETURN_LOW"
+
     def explain(self, view: GameView) -> Decision:
         if view.tribute_step == "give":
-            return Decision.because("give_tribute", self.tribute(view), Explanation("GIVE_HIGHEST"))
+            return Decision.because("give_tribute", self.tribute(view),
+                                    Explanation(self._GIVE_REASON))
         if view.tribute_step == "return":
             return Decision.because("return_tribute", self.return_card(view),
-                                    Explanation("RETURN_LOW"))
+                                    Explanation(self._RETURN_REASON))
         if view.phase != "play" or view.turn != view.seat:
             raise ValueError(f"seat {view.seat} has nothing to do now")
         return self.choose_play(view)
@@ -224,13 +229,52 @@ def plan_decision(view: GameView) -> Decision:
     return Decision.because("play", play, _plan_reason(why, play))
 
 
-class PlanBot(Bot):
+#: How a plan-playing bot chooses its tribute and return cards: ``"plan"`` keeps the best
+#: split of the rest of its hand (:mod:`tienlen.games.guandan.exchange`), ``"base"`` is
+#: :class:`Bot`'s rank-count rule (kept to measure one against the other).
+EXCHANGES = ("plan", "base")
+
+
+class _PlanExchange(Bot):
+    """Tribute and return cards chosen by the plan's split of what stays in the hand."""
+
+    exchange = "plan"
+
+    def _set_exchange(self, exchange: str) -> None:
+        if exchange not in EXCHANGES:
+            raise ValueError(f"exchange must be one of {', '.join(EXCHANGES)}; got {exchange!r}")
+        self.exchange = exchange
+        if exchange == "plan":
+            self._GIVE_REASON, self._RETURN_REASON = "GIVE_KEEPS_SPLIT", "RETURN_KEEPS_SPLIT"
+
+    def tribute(self, view: GameView) -> int:
+        if self.exchange == "base":
+            return super().tribute(view)
+        cands = tribute_candidates(view.hand, view.level, view.config)
+        return best_tribute(view.hand, cands, view.level, view.config)[0]
+
+    def return_card(self, view: GameView) -> int:
+        if self.exchange == "base":
+            return super().return_card(view)
+        cands = return_candidates(view.hand, view.level, view.config)
+        return best_return(view.hand, cands, view.level, view.config)[0]
+
+
+class PlanBot(_PlanExchange):
     """L2: plays by a split of its hand into groups, keeps bombs until they matter, and
     lets its partner's winning play stand unless an opponent could go out on it or beating
     it lets this seat go out first.
     The decision is the core's plan policy (:func:`plan_decision`)."""
 
     level = "L2"
+
+    def __init__(self, seed: int | None = None, *, exchange: str = "plan") -> None:
+        super().__init__(seed)
+        self._set_exchange(exchange)
+
+    @property
+    def name(self) -> str:
+        return self.level if self.exchange == "plan" else f"{self.level}(exchange={self.exchange})"
 
     def choose_play(self, view: GameView) -> Decision:
         return plan_decision(view)
@@ -251,7 +295,7 @@ WIN_BONUS = 2.0
 _Action = tuple[int, int, int]
 
 
-class SearchBot(Bot):
+class SearchBot(_PlanExchange):
     """L3: information-set Monte Carlo over the core's native playouts.
 
     Each iteration deals the cards this seat cannot see to the other seats, consistently
@@ -290,7 +334,9 @@ class SearchBot(Bot):
       with the fewest; :meth:`_Knowledge._infer`);
     - ``win_bonus``: what winning the hand (the first out is the team's) counts beside its
       levels (default :data:`WIN_BONUS`, 2: a decision that makes the hand likelier to be won
-      is worth more than the levels alone say; 0 scores the levels only).
+      is worth more than the levels alone say; 0 scores the levels only);
+    - ``exchange``: how the tribute and return cards are chosen (:data:`EXCHANGES`; default
+      ``"plan"``, as L2).
 
     >>> from tienlen.guandan import Game
     >>> game = Game(seed=4)
@@ -306,8 +352,9 @@ class SearchBot(Bot):
                  time_ms: float | None = None, max_candidates: int = 10,
                  margin: float = 1.0, solver: bool = True, solve_cards: int = 14,
                  solve_nodes: int = 2000, infer: bool = True,
-                 win_bonus: float = WIN_BONUS) -> None:
+                 win_bonus: float = WIN_BONUS, exchange: str = "plan") -> None:
         super().__init__(seed)
+        self._set_exchange(exchange)
         self.iterations, self.time_ms = check_budget(iterations, time_ms,
                                                      default_ms=DEFAULT_TIME_MS, top_ms=60_000)
         if type(max_candidates) is not int or max_candidates < 2:
@@ -342,6 +389,8 @@ class SearchBot(Bot):
             options.append("infer=off")
         if self.win_bonus != WIN_BONUS:
             options.append(f"win_bonus={self.win_bonus:g}")
+        if self.exchange != "plan":
+            options.append(f"exchange={self.exchange}")
         return f"L3({', '.join(options)})" if options else "L3"
 
     def choose_play(self, view: GameView) -> Decision:
@@ -722,9 +771,24 @@ _BY_LEVEL: dict[str, type[Bot]] = {"l1": GreedyBot, "l2": PlanBot, "l3": SearchB
 POLICY_SPECS: dict[str, str] = {"dmc:": "tienlen.games.guandan.learned"}
 
 
+#: The prefix of a bench opponent of another style (``style:bomber``), and the module that
+#: holds them (:mod:`tienlen.games.guandan.styles`, which builds on this one: found by name).
+STYLE_PREFIX, STYLES_MODULE = "style:", "tienlen.games.guandan.styles"
+
+
+def _styles() -> tuple[str, ...]:
+    from importlib import import_module
+
+    styles: tuple[str, ...] = import_module(STYLES_MODULE).STYLES
+    return styles
+
+
 def is_bot_spec(spec: str) -> bool:
-    """Whether ``spec`` names a Guandan bot: a level (``random``, L1..L3) or ``dmc:PATH``."""
+    """Whether ``spec`` names a Guandan bot: a level (``random``, L1..L3), ``dmc:PATH`` or
+    ``style:NAME`` (an opponent of another style, :mod:`tienlen.games.guandan.styles`)."""
     low = str(spec).lower()
+    if low.startswith(STYLE_PREFIX):
+        return low[len(STYLE_PREFIX):] in _styles()
     return low in _BY_LEVEL or any(low.startswith(p) and len(low) > len(p) for p in POLICY_SPECS)
 
 
@@ -774,8 +838,10 @@ def _detail(error: BaseException, keep_kind: bool = False) -> str:
 
 
 def make_bot(level: str, seed: int | None = None, **options: Any) -> Bot:
-    """A Guandan bot of ``level`` ("random", "L1", "L2" or "L3", any case), or a trained
-    policy: ``"dmc:PATH"`` (a checkpoint of ``examples/train_guandan_dmc.py``; needs torch).
+    """A Guandan bot of ``level`` ("random", "L1", "L2" or "L3", any case), a trained
+    policy: ``"dmc:PATH"`` (a checkpoint of ``examples/train_guandan_dmc.py``; needs torch),
+    or a bench opponent of another style: ``"style:bomber"``, ``"style:hoarder"``,
+    ``"style:longest"`` (:mod:`tienlen.games.guandan.styles`).
 
     >>> make_bot("l2", seed=4)
     <PlanBot L2 seed=4>
@@ -783,10 +849,16 @@ def make_bot(level: str, seed: int | None = None, **options: Any) -> Bot:
     for prefix, module in POLICY_SPECS.items():
         if isinstance(level, str) and level.lower().startswith(prefix):
             return _policy_bot(level, prefix, module, seed, options)
+    if isinstance(level, str) and level.lower().startswith(STYLE_PREFIX):
+        from importlib import import_module
+
+        bot: Bot = import_module(STYLES_MODULE).StyleBot(level[len(STYLE_PREFIX):].lower(), seed,
+                                                          **options)
+        return bot
     cls = _BY_LEVEL.get(str(level).lower())
     if cls is None:
         raise ValueError(f"unknown Guandan bot level {level!r}; choose from random, "
-                         f"{', '.join(LEVELS)} or dmc:PATH")
+                         f"{', '.join(LEVELS)}, dmc:PATH or style:NAME")
     return cls(seed, **options)
 
 

@@ -83,6 +83,13 @@ REASON_WORDS: dict[str, dict[str, str]] = {
     "GIVE_HIGHEST": {"en": "the rules make you give your highest card",
                      "zh": "规则要求你交出最大的牌"},
     "RETURN_LOW": {"en": "return a low card you do not need", "zh": "还一张你用不上的小牌"},
+    # the bench's opponents of other styles (tienlen.games.guandan.styles)
+    "STYLE_HABIT": {"en": "the {style} style's habit: {action}", "zh": "{style}风格的习惯：{action}"},
+    # tribute and return of L2 and L3 (tienlen.games.guandan.exchange)
+    "GIVE_KEEPS_SPLIT": {"en": "of your highest cards, give the one your plan needs least",
+                         "zh": "在你最大的牌里，交出牌型最用不上的那张"},
+    "RETURN_KEEPS_SPLIT": {"en": "return the low card your plan needs least",
+                           "zh": "还一张你的牌型最用不上的小牌"},
     # L1
     "LEAD_LOWEST": {"en": "lead your lowest card", "zh": "先出你最小的牌"},
     "NOTHING_BEATS_TABLE": {"en": "nothing beats the play on the table", "zh": "没有能压过桌面的牌"},

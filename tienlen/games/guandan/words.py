@@ -498,6 +498,11 @@ BOT_REASON_WORDS: dict[str, dict[str, str]] = {
     "GIVE_HIGHEST": {"en": "the rules make it give its highest card",
                      "zh": "规则要求它交出最大的牌"},
     "RETURN_LOW": {"en": "it returns a low card it does not need", "zh": "还一张它用不上的小牌"},
+    "STYLE_HABIT": {"en": "the {style} style's habit: {action}", "zh": "{style}风格的习惯：{action}"},
+    "GIVE_KEEPS_SPLIT": {"en": "of its highest cards, it gives the one its plan needs least",
+                         "zh": "在它最大的牌里，交出牌型最用不上的那张"},
+    "RETURN_KEEPS_SPLIT": {"en": "it returns the low card its plan needs least",
+                           "zh": "还一张它的牌型最用不上的小牌"},
     "LEAD_LOWEST": {"en": "it leads its lowest card", "zh": "先出它最小的牌"},
     "GO_OUT": {"en": "this play empties its hand", "zh": "这手牌出完它的手牌"},
     "LEAD": {"en": "it leads its {play}: that follows its plan and keeps its strong cards "
