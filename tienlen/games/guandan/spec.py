@@ -354,6 +354,40 @@ class GuandanSpec:
     def make_bot(self, level: str, seed: int) -> GuandanTableBot:
         return GuandanTableBot(make_bot(level, seed=seed))
 
+    # The review (issue 38, tienlen.table.review): its module loads on first use.
+
+    #: A mistake costs more than this (in ``value_unit``) by default.
+    review_threshold = 0.25
+    #: What a decision's value counts.
+    value_unit = "levels"
+
+    def read_record(self, source: object) -> tuple[Any, ...]:
+        """The hands of ``source`` (a saved file's text, or a table) played to their end
+        (:func:`tienlen.games.guandan.review.read_record`)."""
+        from tienlen.games.guandan.review import read_record
+
+        return read_record(source)
+
+    def evaluate(self, view: object, actions: Any, seed: int, budget: Any,
+                 lang: str = "en") -> list[Any]:
+        """The values of ``actions`` and of L3's candidates
+        (:func:`tienlen.games.guandan.review.evaluate`)."""
+        from tienlen.games.guandan.review import evaluate
+
+        return evaluate(view, actions, seed, budget, lang)
+
+    def tracker(self, view: object) -> dict[str, Any]:
+        """The card tracker of a seat's view (:func:`tienlen.games.guandan.review.tracker`)."""
+        from tienlen.games.guandan.review import tracker
+
+        return tracker(view)
+
+    def match_file(self, state: object) -> tuple[str, str]:
+        """The file of a table's match (the file ``tienlen play --save`` writes: the whole
+        match), as ``(name, text)``."""
+        assert isinstance(state, GuandanTable)
+        return f"guandan-{state.seed}.json", state.match.to_json(indent=1)
+
     # The terminal (tienlen.table.board.BoardSpec): the board and its words load on first use.
 
     def board(self, settings: PlaySettings) -> Board:

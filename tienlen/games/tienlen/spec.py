@@ -263,6 +263,45 @@ class TienlenSpec:
             raise ValueError(f"unknown Tiến Lên bot level {level!r:.20}; choose from {', '.join(LEVELS)}")
         return TienlenTableBot(canonical, make_bot(canonical, seed=seed), seed)
 
+    # The review (issue 38, tienlen.table.review): its module loads on first use.
+
+    #: A mistake costs more than this (in ``value_unit``) by default.
+    review_threshold = 0.2
+    #: What a decision's value counts.
+    value_unit = "points"
+
+    def read_record(self, source: object) -> tuple[Any, ...]:
+        """The hands of ``source`` (a saved file's text, or a table) played to their end
+        (:func:`tienlen.games.tienlen.review.read_record`)."""
+        from tienlen.games.tienlen.review import read_record
+
+        return read_record(source)
+
+    def evaluate(self, view: object, actions: Any, seed: int, budget: Any,
+                 lang: str = "en") -> list[Any]:
+        """The values of ``actions`` and of L3's candidates
+        (:func:`tienlen.games.tienlen.review.evaluate`)."""
+        from tienlen.games.tienlen.review import evaluate
+
+        return evaluate(view, actions, seed, budget, lang)
+
+    def tracker(self, view: object) -> dict[str, Any]:
+        """The card tracker of a seat's view (:func:`tienlen.games.tienlen.review.tracker`)."""
+        from tienlen.games.tienlen.review import tracker
+
+        return tracker(view)
+
+    def match_file(self, state: object) -> tuple[str, str]:
+        """The file of a table's current hand (the replay ``tienlen play --save`` writes:
+        one hand a file), as ``(name, text)``."""
+        from tienlen.games.tienlen.replay import ReplayLabels, game_to_json_with_labels
+
+        assert isinstance(state, TienlenTable)
+        match = state.match
+        labels = ReplayLabels(None, match.seed, match.hand_number)
+        return (f"tienlen-{match.seed}-{match.hand_number}.json",
+                game_to_json_with_labels(match.game, labels, indent=1))
+
     # The terminal (tienlen.table.board.BoardSpec): the board and its words load on first use.
 
     def board(self, settings: PlaySettings) -> Board:
