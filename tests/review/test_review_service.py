@@ -121,13 +121,14 @@ def test_the_evaluators_best_is_never_marked(game: str) -> None:
         view = state.bot_view(seat)
         action = bots[seat].act(view)
         if seat == 0 and len(state.legal_actions()) > 1 and checked < 4:
-            values = spec.evaluate(view, [action], review_seed(1, checked), Budget(32))
+            values = spec.evaluate(view, [action], review_seed(1, checked),
+                                   Budget(spec.review_deals))
             best = max(values, key=lambda v: v.value)
             action = dict(best.action)
             checked += 1
         state.apply(action, seat)
     record = pick_record(records_of(spec, state))
-    reviewer = Reviewer(spec, record, 0, deals=32)
+    reviewer = Reviewer(spec, record, 0)
     # each of those decisions, priced on the same deals as above, is not a mistake
     for step in [s for s in reviewer.steps if s.legal > 1][:checked]:
         values = spec.evaluate(step.view, [dict(step.action)], review_seed(1, 0), Budget(32))

@@ -19,7 +19,7 @@ __all__ = ["Review", "ReviewError", "Reviewer", "records_of", "review_hand", "re
 #: A choice is worse than the best "beyond the sampling error" when the mean of the paired
 #: differences exceeds this many standard errors.
 Z_MISTAKE = 2.0
-#: Sampled deals per decision unless asked otherwise.
+#: Sampled deals per decision when neither the caller nor the game says.
 DEFAULT_DEALS = 64
 #: The most deals a decision may be given.
 MAX_DEALS = 4096
@@ -121,12 +121,12 @@ class Reviewer:
     runs each as a job of its own) or all at once (:meth:`run`).
 
     ``threshold`` (default: the game's ``review_threshold``) and ``z`` make the mistake rule;
-    ``deals`` sampled deals price a decision; ``time_s`` bounds the whole review (each
+    ``deals`` sampled deals price a decision (default: the game's ``review_deals``); ``time_s`` bounds the whole review (each
     decision gets an equal share of the time left); ``seed`` is mixed into each decision's
     deals (:func:`tienlen.seeds.review_seed`); ``lang`` the language of the reasons."""
 
     def __init__(self, spec: object, record: Record, seat: int, *,
-                 threshold: float | None = None, seed: int = 0, deals: int = DEFAULT_DEALS,
+                 threshold: float | None = None, seed: int = 0, deals: int | None = None,
                  time_s: float | None = None, lang: str = "en", z: float = Z_MISTAKE) -> None:
         self.spec = _spec(spec)
         if type(seat) is not int or not 0 <= seat < record.players:
@@ -135,6 +135,8 @@ class Reviewer:
         self.threshold = (float(self.spec.review_threshold) if threshold is None
                           else _number(threshold, "threshold", 0.0, 100.0))
         self.seed = check_seed(seed, ReviewError)
+        if deals is None:
+            deals = getattr(self.spec, "review_deals", DEFAULT_DEALS)
         if type(deals) is not int or not 2 <= deals <= MAX_DEALS:
             raise ReviewError(f"deals must be an int in 2..{MAX_DEALS}; got {deals!r:.20}")
         self.deals = deals

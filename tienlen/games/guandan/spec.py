@@ -358,6 +358,8 @@ class GuandanSpec:
 
     #: A mistake costs more than this (in ``value_unit``) by default.
     review_threshold = 0.25
+    #: Sampled deals a decision is priced on by default (a review of a hand within seconds).
+    review_deals = 64
     #: What a decision's value counts.
     value_unit = "levels"
 

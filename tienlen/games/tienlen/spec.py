@@ -267,6 +267,8 @@ class TienlenSpec:
 
     #: A mistake costs more than this (in ``value_unit``) by default.
     review_threshold = 0.2
+    #: Sampled deals a decision is priced on by default (a review of a hand within seconds).
+    review_deals = 512
     #: What a decision's value counts.
     value_unit = "points"
 
