@@ -478,7 +478,8 @@ def sample_scores(view: GameView, actions: Sequence[_Action], rng: random.Random
             scores = [_hand_score(orders[i], my_team, gains) if v is None else v
                       for i, v in enumerate(scores)]
         columns.append([int(v) for v in scores])  # type: ignore[arg-type]
-    return np.array(columns, dtype=np.float64).T.reshape(len(actions), len(columns))
+    rows: np.ndarray = np.array(columns, dtype=np.float64).T.reshape(len(actions), len(columns))
+    return rows
 
 
 def _key(play: Play | None) -> tuple[int, int, int]:

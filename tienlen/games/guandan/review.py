@@ -78,7 +78,7 @@ def _match_of(source: object) -> Match:
     if isinstance(inner, Match):
         return inner
     if isinstance(source, (bytes, bytearray, str)):
-        return Match.from_json(source)       # ReplayError (a ValueError) names the bad field
+        return Match.from_json(bytes(source) if isinstance(source, bytearray) else source)       # ReplayError (a ValueError) names the bad field
     raise ValueError(f"not a Guandan match: {type(source).__name__}")
 
 

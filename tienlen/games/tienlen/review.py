@@ -61,6 +61,7 @@ def _game_of(source: object) -> tuple[Game, int | None, int | None]:
     from tienlen.games.tienlen.replay import game_from_json, replay_labels
 
     if isinstance(source, (bytes, bytearray, str)):
+        source = bytes(source) if isinstance(source, bytearray) else source
         game = game_from_json(source)            # ReplayError (a ValueError), one line
         labels = replay_labels(source)
         return game, labels.match_seed, labels.hand
