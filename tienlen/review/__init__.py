@@ -24,8 +24,8 @@ review's ``seed``, so the same hand reviewed with the same deals gives the same 
 (True, True)
 """
 
-from .service import (Review, ReviewError, Reviewer, records_of, review_hand, reviewable,
-                      pick_record, Z_MISTAKE)
+from .service import (Review, ReviewError, Reviewer, game_of_file, pick_record, records_of,
+                      review_hand, reviewable, Z_MISTAKE)
 
 __all__ = ["Review", "ReviewError", "Reviewer", "records_of", "review_hand", "reviewable",
-           "pick_record", "Z_MISTAKE"]
+           "pick_record", "game_of_file", "Z_MISTAKE"]

@@ -4,8 +4,9 @@ the time bound. Game-agnostic: a game is reached through its spec's review hooks
 from __future__ import annotations
 
 import math
+import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,7 +15,7 @@ from tienlen.seeds import check_seed, review_seed
 from tienlen.table.review import ActionValue, Budget, Evaluation, Record, Reviewable, Step
 
 __all__ = ["Review", "ReviewError", "Reviewer", "records_of", "review_hand", "reviewable",
-           "pick_record", "Z_MISTAKE", "DEFAULT_DEALS"]
+           "pick_record", "game_of_file", "Z_MISTAKE", "DEFAULT_DEALS"]
 
 #: A choice is worse than the best "beyond the sampling error" when the mean of the paired
 #: differences exceeds this many standard errors.
@@ -53,6 +54,31 @@ def records_of(spec: object, source: object) -> tuple[Record, ...]:
     except ValueError as error:
         text = " ".join(str(error).split())
         raise ReviewError(text[:300]) from None
+
+
+_SCHEMA = re.compile(rb'"schema"\s*:\s*"([A-Za-z0-9_.]{1,64})"')
+
+
+def game_of_file(data: bytes) -> str:
+    """The registered game whose files carry the schema that the file ``data`` names (each
+    game's command line module lists the schemas it reads, ``REPLAY_SCHEMAS``); a file
+    that names none is refused.
+
+    >>> game_of_file(b'{"schema": "nothing.known"}')
+    Traceback (most recent call last):
+    ...
+    tienlen.review.service.ReviewError: not a saved hand or match of a game this program knows
+    """
+    from tienlen.table.registry import get_cli, spec_names
+
+    found = _SCHEMA.search(data[:4096])
+    if found is not None:
+        schema = found.group(1).decode("ascii")
+        for name in spec_names():
+            cli = get_cli(name)
+            if cli is not None and schema in getattr(cli, "REPLAY_SCHEMAS", ()):
+                return name
+    raise ReviewError("not a saved hand or match of a game this program knows")
 
 
 def pick_record(records: tuple[Record, ...], hand: int | None = None) -> Record:
@@ -145,7 +171,7 @@ class Reviewer:
         self.z = _number(z, "z", 0.0, 10.0)
         self.steps: tuple[Step, ...] = tuple(s for s in record.steps if s.seat == seat)
 
-    def _open(self, step: Step) -> Evaluation:
+    def unpriced(self, step: Step) -> Evaluation:
         """A decision not priced: forced (one legal action), left out by the time bound or
         not one the game prices."""
         value = ActionValue(dict(step.action), 0.0, 0.0)
@@ -155,12 +181,12 @@ class Reviewer:
     def evaluate(self, step: Step, time_ms: float | None = None) -> Evaluation:
         """Price one decision (``step`` is one of :attr:`steps`) within ``time_ms``."""
         if step.legal <= 1 or step.view is None:
-            return self._open(step)
+            return self.unpriced(step)
         seed = review_seed(self.record.seed, step.turn, self.seed)
         values = self.spec.evaluate(step.view, [dict(step.action)], seed,
                                     Budget(self.deals, time_ms), self.lang)
         if not values:
-            return self._open(step)
+            return self.unpriced(step)
         chosen = values[0]
         best = max(values, key=lambda v: v.value)
         gap, error = _paired(best, chosen)
@@ -170,33 +196,45 @@ class Reviewer:
                           why=best.why if mistake else chosen.why,
                           values=tuple(sorted(values, key=lambda v: -v.value)))
 
-    def run(self, clock: Callable[[], float] = time.perf_counter,
-            on_decision: Callable[[Evaluation], None] | None = None) -> Review:
-        """Every decision in order, within ``time_s``; then the review."""
+    def walk(self, clock: Callable[[], float] = time.perf_counter
+             ) -> Generator[tuple[Step, float | None], Evaluation, Review]:
+        """The review as a generator, for a driver that prices the decisions where it
+        likes (a thread pool): it yields ``(step, time_ms)`` for each decision to price,
+        is sent back its :class:`Evaluation`, and returns the :class:`Review`. Each decision
+        gets an equal share of the time left; once ``time_s`` is spent the rest are left
+        unpriced."""
         start = clock()
         out: list[Evaluation] = []
-        priced = [s for s in self.steps if s.legal > 1]
-        left = len(priced)
+        left = len([s for s in self.steps if s.legal > 1])
         complete = True
         for step in self.steps:
             if step.legal <= 1:
-                out.append(self._open(step))
+                out.append(self.unpriced(step))
                 continue
             time_ms = None
             if self.time_s is not None:
                 remaining = self.time_s - (clock() - start)
                 if remaining <= 0:
                     complete = False
-                    out.append(self._open(step))
+                    out.append(self.unpriced(step))
                     left -= 1
                     continue
                 time_ms = remaining * 1000 / left
-            evaluation = self.evaluate(step, time_ms)
+            evaluation = yield step, time_ms
             left -= 1
             out.append(evaluation)
-            if on_decision is not None:
-                on_decision(evaluation)
         return self.finish(out, clock() - start, complete)
+
+    def run(self, clock: Callable[[], float] = time.perf_counter) -> Review:
+        """Every decision in order, here, within ``time_s``; then the review."""
+        walk = self.walk(clock)
+        try:
+            asked = next(walk)
+            while True:
+                asked = walk.send(self.evaluate(*asked))
+        except StopIteration as done:
+            review: Review = done.value
+            return review
 
     def finish(self, evaluations: list[Evaluation], elapsed: float, complete: bool) -> Review:
         """The review of these evaluations (one per step, in order)."""

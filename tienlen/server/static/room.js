@@ -343,6 +343,34 @@ function onAction(m) {
   if (m.seat === room.seat && !m.replay) clearMarks();
 }
 
+// --- panels hook (issue 38) ---
+// The API other scripts plug panels into (review.js): window.room = { panels: { register },
+// send, lang }. register(panel) makes <section class="panel" id="panel-ID"> in #panels and
+// calls panel.render(section) once; every server frame goes to each panel's onMessage after
+// the room handled it; send(obj) sends a frame on the room's socket; lang() is "zh" or "en".
+const roomPanels = [];
+function panelsMessage(m) {
+  for (const panel of roomPanels) {
+    try { if (panel.onMessage) panel.onMessage(m); } catch (error) { console.error(error); }
+  }
+}
+window.room = {
+  panels: {
+    register(panel) {
+      const section = document.createElement("section");
+      section.className = "panel";
+      section.id = `panel-${panel.id}`;
+      if (panel.title) section.setAttribute("aria-label", panel.title);
+      $("panels").appendChild(section);
+      roomPanels.push(panel);
+      panel.render(section);
+    },
+  },
+  send(obj) { send(obj); },
+  lang() { return room.lang; },
+};
+// --- end of the panels hook (issue 38) ---
+
 // ---------------------------------------------------------------- connection
 
 async function startTable(game) {
@@ -390,6 +418,7 @@ function connect() {
     } else if (m.type === "action") onAction(m);
     else if (m.type === "hint") showHint(m);
     else if (m.type === "error") toast(m.message);
+    panelsMessage(m);
   };
   ws.onclose = () => { if (room.ws === ws) { $("status").textContent = t("disconnected"); } };
   clearInterval(room.pinger);
