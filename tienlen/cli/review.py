@@ -11,11 +11,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from tienlen.cli.common import Subparsers, count_type, seed_type
 
-__all__ = ["add", "run", "action_text"]
+__all__ = ["add", "run"]
 
 #: The longest file read (a whole Guandan match is well under this).
 MAX_FILE_BYTES = 1 << 20
@@ -68,20 +67,6 @@ def add(subparsers: Subparsers) -> None:
     parser.set_defaults(run=run)
 
 
-def action_text(action: dict[str, Any], lang: str = "en") -> str:
-    """An action as a person reads it: its label (in ``lang`` when the game gives one),
-    its cards, or "pass"."""
-    kind = action.get("kind")
-    if kind == "pass":
-        return "过" if lang == "zh" else "pass"
-    if kind != "play":
-        return f"{kind} {action.get('card', '')}".strip()
-    cards = " ".join(str(c) for c in action.get("cards", ()))
-    label = action.get("label_zh") if lang == "zh" else None
-    label = label or action.get("label")
-    return f"{cards} ({label})" if label else cards
-
-
 def run(args: argparse.Namespace) -> int:
     """``tienlen review``: read the file, review the seat, print the decisions."""
     from tienlen.cli.replay import game_of_file
@@ -108,30 +93,9 @@ def run(args: argparse.Namespace) -> int:
         for evaluation in reviewer.run().evaluations:
             out.write(json.dumps(evaluation.to_json(), ensure_ascii=False) + "\n")
         return 0
+    from tienlen.review.text import review_lines
+
     review = reviewer.run()
-    unit = review.unit
-    title = getattr(spec, "title", game)
-    print(f"{title}, hand {record.hand}: seat {review.seat}'s {review.decisions} decisions, "
-          f"{review.deals} deals each, threshold {review.threshold:g} {unit}")
-    for e in review.evaluations:
-        head = f"  #{e.turn:<3} {action_text(dict(e.chosen.action), args.lang)}"
-        if e.forced:
-            print(f"{head}  (the only action)")
-            continue
-        if not e.evaluated:
-            print(f"{head}  (not evaluated)")
-            continue
-        value = f"{e.chosen.value:+.2f} ±{e.chosen.stderr:.2f}"
-        if e.mistake:
-            print(f"✗ #{e.turn:<3} {action_text(dict(e.chosen.action), args.lang)}  {value}"
-                  f"  better: {action_text(dict(e.best.action), args.lang)} "
-                  f"{e.best.value:+.2f} ±{e.best.stderr:.2f}  cost {e.cost:.2f} {unit}")
-            print(f"       {e.why}")
-        else:
-            print(f"{head}  {value}")
-    mistakes = review.mistakes
-    print(f"{len(mistakes)} mistake{'s' if len(mistakes) != 1 else ''}, costing "
-          f"{sum(e.cost for e in mistakes):.2f} {unit}"
-          + ("" if review.complete else " (the time ran out: some decisions not evaluated)")
-          + f"; {review.elapsed:.1f} s")
+    for _, text in review_lines(review, str(getattr(spec, "title", game)), args.lang):
+        print(text)
     return 0

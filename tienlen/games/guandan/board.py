@@ -623,6 +623,15 @@ class GuandanBoard:
     def hand_over(self) -> bool:
         return self.hand.is_over
 
+    def seat_view(self, seat: int) -> GameView:
+        """``seat``'s own view of the hand now (the card tracker's)."""
+        return self.match.game.view(seat)
+
+    def review_source(self) -> Match:
+        """The match whose last finished hand is reviewed
+        (:meth:`tienlen.games.guandan.spec.GuandanSpec.read_record`)."""
+        return self.match
+
     def match_over(self) -> bool:
         return self.match.is_over
 
