@@ -2,12 +2,14 @@
 background, never holding up a table.
 
 Each decision of a review is one job on the bot threads (:class:`~tienlen.server.scheduler.BotScheduler`),
-as batch work: tables with a human keep the threads held in reserve for them, and the
-scheduler's fairness puts a review behind tables that have thought less lately. Reviews are
-bounded three ways: at most ``slots`` run at once and ``waiting`` more wait for a slot (any
-more are refused: "busy"); each review stops pricing decisions after ``time_s`` seconds
-(those left are sent as not evaluated); and a table keeps one review going (a newer hand's
-review replaces an older one still running).
+in the interactive class (a person waits for it, as for a hint): it may use the threads
+held in reserve from bots-only tables, and the scheduler's fairness (least recent thinking
+first) still puts the bots of a table with a human, which think little, ahead of a review,
+which thinks a lot. Reviews are bounded three ways: at most ``slots`` run at once and
+``waiting`` more wait for a slot (any more are refused: "busy"); each review stops pricing
+decisions ``time_s`` seconds after it starts, the wait for a thread included (those left are
+sent as not evaluated); and a table keeps one review going (a newer hand's review replaces
+an older one still running).
 
 The game is reached through its spec's review hooks only (:mod:`tienlen.review`).
 """
@@ -36,12 +38,13 @@ class Reviews:
     """The server's reviews (see the module's docstring)."""
 
     def __init__(self, scheduler: BotScheduler, *, slots: int = 1, waiting: int = 8,
-                 time_s: float = REVIEW_TIME_S) -> None:
+                 time_s: float = REVIEW_TIME_S, batch: bool = False) -> None:
         self.scheduler = scheduler
         self.slots = asyncio.Semaphore(slots) if slots else None
         self._slots = slots
         self.waiting = waiting
         self.time_s = time_s
+        self.batch = batch
         self._queued = 0
         self.done = 0
         self.refused = 0
@@ -69,24 +72,34 @@ class Reviews:
             self._queued -= 1
 
     async def _run(self, owner: Hashable, fn: Any, *args: Any) -> Any:
-        """``fn(*args)`` as a batch job of ``owner``, waiting while its queue is full."""
+        """``fn(*args)`` as a job of ``owner``, waiting while its queue is full."""
         while True:
             try:
-                return await self.scheduler.run(owner, True, fn, *args)
+                return await self.scheduler.run(owner, self.batch, fn, *args)
             except SchedulerFull:
                 await asyncio.sleep(0.05)
 
     async def _review(self, owner: Hashable, spec: Any, source: bytes, seat: int,
                       hand: int | None, lang: str, threshold: float | None) -> Review:
+        start = time.monotonic()
         records = await self._run(owner, records_of, spec, source)
         record = pick_record(records, hand)
         reviewer = Reviewer(spec, record, seat, lang=lang, threshold=threshold,
-                            time_s=self.time_s)
+                            time_s=max(0.001, self.time_s - (time.monotonic() - start)))
         walk = reviewer.walk(time.monotonic)
+        deadline = start + self.time_s
         try:
             asked = next(walk)
             while True:
-                evaluation = await self._run(owner, reviewer.evaluate, *asked)
+                step, time_ms = asked
+                try:
+                    # the wait for a thread counts: a decision not started by the deadline
+                    # is left unpriced (one already running ends within its time_ms)
+                    evaluation = await asyncio.wait_for(
+                        self._run(owner, reviewer.evaluate, step, time_ms),
+                        max(0.001, deadline - time.monotonic()))
+                except asyncio.TimeoutError:
+                    evaluation = reviewer.unpriced(step)
                 asked = walk.send(evaluation)
         except StopIteration as finished:
             self.done += 1
