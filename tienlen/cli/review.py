@@ -21,6 +21,15 @@ MAX_FILE_BYTES = 1 << 20
 
 
 def _number(text: str) -> float:
+    """A number >= 0 given on the command line (``--threshold``, ``--time``).
+
+    >>> _number("0.5")
+    0.5
+    >>> _number("-1")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be a number >= 0; got '-1'
+    """
     try:
         value = float(text)
     except ValueError:

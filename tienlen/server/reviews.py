@@ -12,6 +12,23 @@ sent as not evaluated); and a table keeps one review going (a newer hand's revie
 an older one still running).
 
 The game is reached through its spec's review hooks only (:mod:`tienlen.review`).
+
+>>> import asyncio
+>>> from tienlen.games.tienlen.game import Game
+>>> from tienlen.table import get_spec
+>>> from tienlen.games.tienlen.replay import game_to_json
+>>> game = Game.from_hands(["5s 2h", "6d 7c"], leader=1)
+>>> for cards, seat in (("6d", 1), (None, 0), ("7c", 1)):
+...     _ = game.pass_turn(seat) if cards is None else game.play(cards, seat)
+>>> async def demo():
+...     scheduler = BotScheduler(workers=2, reserve=1)
+...     review = await Reviews(scheduler).review("me", get_spec("tienlen"),
+...                                              game_to_json(game).encode(), 0)
+...     scheduler.shutdown()
+...     return review_message(review)
+>>> message = asyncio.run(demo())
+>>> message["type"], message["mistakes"], message["decisions"][0]["best"]["cards"]
+('review', 1, ['2h'])
 """
 
 from __future__ import annotations

@@ -86,7 +86,7 @@ def read_record(source: object) -> tuple[Record, ...]:
     """The hands of a match (a :class:`~tienlen.games.guandan.match.Match`, a table that
     wraps one, or a saved match file's text) played to their end, as records: every
     action replayed from the seed, with the acting seat's view before it."""
-    from tienlen.games.guandan.spec import card_names, play_json
+    from tienlen.games.guandan.table_data import card_names, play_json
 
     match = _match_of(source)
     replay = Match(match.seed, match.config, max_hands=match.max_hands)
@@ -188,7 +188,7 @@ def evaluate(view: object, actions: Sequence[Mapping[str, Any]], seed: int, budg
     how = Explanation("DEALS_SOLVED" if solve else "DEALS_PLAN", deals=deals)
     stats = [{"rate": float(r.mean()), "win": float(np.count_nonzero(r > 0)) / deals}
              for r in rows]
-    from tienlen.games.guandan.spec import play_json
+    from tienlen.games.guandan.table_data import play_json
 
     out: list[ActionValue] = []
     for i, (p, r) in enumerate(zip(cands, rows)):

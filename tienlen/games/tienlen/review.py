@@ -47,11 +47,11 @@ _ROUND = 16
 
 
 def _action_json(cards: Cards | None, game_rules: Any) -> dict[str, Any]:
-    from tienlen.games.tienlen.spec import _combo_json
+    from tienlen.games.tienlen.table_data import combo_json
 
     if cards is None:
         return {"kind": "pass"}
-    return _combo_json(cards, classify(cards, game_rules))
+    return combo_json(cards, classify(cards, game_rules))
 
 
 def _game_of(source: object) -> tuple[Game, int | None, int | None]:

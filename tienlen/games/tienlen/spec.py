@@ -28,6 +28,7 @@ from tienlen.games.tienlen.match import Match
 from tienlen.games.tienlen.refusals import IllegalMoveError
 from tienlen.table.spec import Action, IllegalActionError, MatchTable, check_action, table_option
 from tienlen.games.tienlen.view import View
+from tienlen.games.tienlen.table_data import card_names as _names, combo_json as _combo_json
 
 if TYPE_CHECKING:
     from tienlen.table.board import Board, PlaySettings, ReplaySettings, TableWords
@@ -39,18 +40,6 @@ DEFAULT_HANDS = 5
 #: The longest match a table may ask for.
 MAX_HANDS = 1000
 HISTORY_TAIL = 24
-
-
-def _names(cards: Cards) -> list[str]:
-    return [c.ascii() for c in cards]
-
-
-def _combo_json(cards: Cards, combo: Combo | None) -> dict[str, Any]:
-    out: dict[str, Any] = {"kind": "play", "cards": _names(cards)}
-    if combo is not None:
-        out["combo"] = combo.kind.name.lower()
-        out["label"] = combo.describe()
-    return out
 
 
 def _record(action: GameAction) -> dict[str, Any]:
