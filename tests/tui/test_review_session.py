@@ -38,6 +38,10 @@ class Scripted(Terminal):
         return self.last
 
     def confirm(self, question, *, default):  # type: ignore[no-untyped-def]
+        # the yes/no question after a hand takes r too (Terminal.extra_answers)
+        if ("(r:" in question or "（r：" in question) and not self.reviewed:
+            self.reviewed = True
+            self.extra_answers["r"]()
         return False
 
 

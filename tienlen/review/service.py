@@ -183,8 +183,11 @@ class Reviewer:
         if step.legal <= 1 or step.view is None:
             return self.unpriced(step)
         seed = review_seed(self.record.seed, step.turn, self.seed)
-        values = self.spec.evaluate(step.view, [dict(step.action)], seed,
-                                    Budget(self.deals, time_ms), self.lang)
+        try:
+            values = self.spec.evaluate(step.view, [dict(step.action)], seed,
+                                        Budget(self.deals, time_ms), self.lang)
+        except ValueError:        # an action the evaluator cannot price: not a review's end
+            values = []
         if not values:
             return self.unpriced(step)
         chosen = values[0]

@@ -55,13 +55,11 @@ _REVIEW_WORDS = {
            "joker_bomb": "jokers", "after_hand": "(r: review this hand)",
            "working": "Reviewing your decisions...", "no_tracker": "no card tracker here",
            "tracker_off": "tracker off", "help_k": "the card tracker's line on or off",
-           "help_r": "after a hand: its review (your mistakes, the better play, the cost)",
-           "answer": "Please answer y, n or r."},
+           "help_r": "after a hand: its review (your mistakes, the better play, the cost)"},
     "zh": {"tracker": "记牌器", "wilds": "配牌 {card} 剩 {n}", "bombs": "可能的炸弹",
            "joker_bomb": "天王炸", "after_hand": "（r：复盘本局）", "working": "正在复盘你的每一步……",
            "no_tracker": "这里没有记牌器", "tracker_off": "记牌器已关闭",
-           "help_k": "打开或关闭记牌器", "help_r": "一局结束后：复盘（失误、更好的出法、损失）",
-           "answer": "请回答 y、n 或 r。"},
+           "help_k": "打开或关闭记牌器", "help_r": "一局结束后：复盘（失误、更好的出法、损失）"},
 }
 
 
@@ -241,25 +239,25 @@ class Session:
             if self.replay and self.step and self.term.interactive \
                     and not self.term.wait_for_enter(words.step):
                 return False
-        elif self._reviewable:
+        elif self._reviewable and words.another_hand is None:
             # r reviews the hand just played, as often as asked, before the next one
             prompt = _REVIEW_WORDS[_lang(words)]["after_hand"]
             while True:
-                question = f"{words.another_hand} [Y/n]" if words.another_hand is not None \
-                    else words.next_hand.rstrip()
-                try:
-                    answer = self.term.ask(f"{question} {prompt} ").lower()
-                except EOFError:
-                    return False
-                if answer in ("r", "review"):
-                    self._review()
-                    continue
-                if answer in ("q", "quit") or (words.another_hand is not None
-                                               and answer in ("n", "no")):
-                    return False
-                if words.another_hand is None or answer in ("", "y", "yes"):
+                answer = self.term.ask(f"{words.next_hand.rstrip()} {prompt} ").lower()
+                if answer not in ("r", "review"):
                     break
-                self.term.print(Text(_REVIEW_WORDS[_lang(words)]["answer"], style="yellow"))
+                self._review()
+            if answer in ("q", "quit"):
+                return False
+        elif self._reviewable:
+            # the yes/no question takes r too: the review, then the question again
+            question = f"{_REVIEW_WORDS[_lang(words)]['after_hand']} {words.another_hand}"
+            self.term.extra_answers = {"r": self._review, "review": self._review}
+            try:
+                if not self.term.confirm(question, default=True):
+                    return False
+            finally:
+                self.term.extra_answers = {}
         elif words.another_hand is not None:
             if not self.term.confirm(words.another_hand, default=True):
                 return False

@@ -465,6 +465,7 @@ _COMMANDS: dict[str, CommandKind] = {
     "t": "tip", "tip": "tip", "提示": "tip",
     "过": "pass", "过牌": "pass", "不要": "pass",
     "出牌": "yes", "play": "yes",
+    "记牌器": "tracker",
 }
 
 
