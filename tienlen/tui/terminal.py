@@ -154,7 +154,9 @@ class Terminal:
             if extra is not None:           # another answer the asker takes (r: a review)
                 extra()
                 continue
-            self.console.print("Please answer y or n.", style="yellow")
+            others = "".join(f" or {key}" for key in self.extra_answers if len(key) == 1)
+            self.console.print(f"Please answer y{',' if others else ''} n{others}.",
+                               style="yellow")
 
     def wait_for_enter(self, prompt: str = "Enter: next, q: stop ") -> bool:
         """Wait for Enter; ``False`` if the reader asked to stop (``q`` or end of input)."""
