@@ -11,7 +11,8 @@ them, ``tests/test_seed_derivations.py``):
 - :func:`mix`: splitmix64 chained over a tuple of ints, for a seed named by several
   coordinates: the terminal session's bots (:func:`session_bot_seed`), a table's bots
   (:func:`table_bot_seed`), a duplicate run's boards and their bots (:func:`board_seed`,
-  :func:`board_bot_seed`), an arena's per-game bots.
+  :func:`board_bot_seed`), an arena's per-game bots, a review's sampled deals
+  (:func:`review_seed`).
 
 A seed is an int in [0, 2**64): :func:`check_seed` is the one check of that, for every
 class that takes a seed; :func:`check_players` is the one check of a deal's player count. The core seeds its PRNG (xoshiro256**) with splitmix64 outputs
@@ -41,7 +42,7 @@ from typing import Final
 
 __all__ = ["SEED_LIMIT", "check_players", "check_seed", "mix", "seed_or_fresh", "splitmix64",
            "stream", "hand_seed", "guandan_seed", "guandan_hand_seed", "session_bot_seed",
-           "table_bot_seed", "board_seed", "board_bot_seed"]
+           "table_bot_seed", "board_seed", "board_bot_seed", "review_seed"]
 
 #: Seeds are ints in [0, SEED_LIMIT).
 SEED_LIMIT: Final = 1 << 64
@@ -175,3 +176,15 @@ def board_bot_seed(seed: int, board: int, seat: int) -> int:
     """The seed of the bot in ``seat`` on ``board`` of a duplicate run: the same in both
     seatings, so that equal teams play the two games of a board identically."""
     return mix(seed, 2, board, seat)
+
+
+def review_seed(deal_seed: int, turn: int, seed: int = 0) -> int:
+    """The seed of the sampled deals that price the decision at turn ``turn`` (the count of
+    actions before it in the hand) of the hand dealt from ``deal_seed``, in a review asked
+    with ``seed`` (0 unless the person gives one): the same hand reviewed again gives the
+    same values.
+
+    >>> review_seed(5, 3) == review_seed(5, 3) != review_seed(5, 3, seed=1)
+    True
+    """
+    return mix(0x5E71E3, deal_seed, turn, seed)

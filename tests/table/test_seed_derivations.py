@@ -60,6 +60,12 @@ def test_bot_and_board_seeds_keep_their_values() -> None:
     assert table_bot_seed(3, 1, 2) == seeds.table_bot_seed(3, 1, 2) == 3056525216063785707
 
 
+def test_review_seeds_keep_their_values() -> None:
+    # a review's sampled deals (issue 38): the same hand reviewed again, the same values
+    assert seeds.review_seed(5, 3) == seeds.mix(0x5E71E3, 5, 3, 0) == 17287956371837847147
+    assert seeds.review_seed(5, 3, seed=1) == 2834827055219605363
+
+
 @pytest.mark.parametrize("bad", [None, -1, 2**64, 1.0, True])
 def test_hand_seed_refuses_a_bad_seed_with_the_callers_error(bad: object) -> None:
     from tienlen.games.tienlen.match import MatchError, hand_seed

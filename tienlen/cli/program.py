@@ -2,7 +2,8 @@
 one-line message and an exit status.
 
 Each subcommand is a module of this package (:mod:`.play`, :mod:`.sim`, :mod:`.replay`,
-:mod:`.moves`, :mod:`.solve`, :mod:`.rules`, :mod:`.serve`, :mod:`.train`) with ``add(subparsers)``; a
+:mod:`.review`, :mod:`.moves`, :mod:`.solve`, :mod:`.rules`, :mod:`.serve`,
+:mod:`.train`) with ``add(subparsers)``; a
 subcommand takes the game with ``--game`` and asks the registry for it, so no module here
 imports a game.
 
@@ -25,13 +26,14 @@ import os
 import sys
 from collections.abc import Sequence
 
-from tienlen.cli import moves, play, replay, rules, serve, sim, solve, tournament, train
+from tienlen.cli import (moves, play, replay, review, rules, serve, sim, solve, tournament,
+                         train)
 from tienlen.cli.common import EXIT_INTERRUPTED, EXIT_USAGE, PROG
 
 __all__ = ["build_parser", "main"]
 
 # Each module adds one subcommand whose parser sets ``run`` (Namespace -> exit status).
-_SUBCOMMANDS = (play, sim, replay, moves, solve, rules, serve, tournament, train)
+_SUBCOMMANDS = (play, sim, replay, review, moves, solve, rules, serve, tournament, train)
 
 
 def _version() -> str:
@@ -50,6 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
                "  tienlen play                     play Tiến Lên against three bots\n"
                "  tienlen play --game guandan      Guandan's training mode, with an AI partner\n"
                "  tienlen rules [--game guandan]   read the rules\n"
+               "  tienlen review game.json         the mistakes of a saved hand, priced\n"
                "  tienlen sim --bots L2,L1         bots against bots, with statistics\n"
                "  tienlen serve                    the training room in the browser\n"
                "  tienlen tournament --agent 'me=python agent.py {url}' --bots L1,L2\n"

@@ -6,6 +6,8 @@ Routes (docs/protocol.md has every message):
 - ``GET /api/info``: protocol version, games, bot levels; ``GET /api/stats``: how busy;
 - ``POST /api/tables``: a new table; answers its id and the tokens of its human and remote
   seats (a JSON body, so a cross-site form cannot post it; the Origin is checked too);
+- ``POST /api/review``: the review (复盘) of a saved hand or match posted as the body
+  (:mod:`tienlen.server.reviews`: background threads, bounded queue and time);
 - ``WS /ws``: our protocol; the first message joins a seat with its token.
 
 Safety: Host and Origin are checked against the server's own names (no cross-site
@@ -41,7 +43,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..table import IllegalActionError, get_spec, spec_names
-from ..table.decode import BODY, MESSAGE, DecodeError, Limits, decode_object
+from ..table.decode import BODY, MATCH_FILE, MESSAGE, DecodeError, Limits, decode_object
 from .tables import (LIVE_SETTINGS, PROTOCOL_VERSION, Hub, Seat, ServerConfig, Table,
                      TableError, check_settings)
 
@@ -212,7 +214,7 @@ def _error(code: str, message: str, ref: object = None,
     return out
 
 
-MESSAGE_TYPES = ("join", "act", "hint", "next_hand", "settings", "ping")
+MESSAGE_TYPES = ("join", "act", "hint", "next_hand", "settings", "ping", "match_file")
 
 
 async def _receive(ws: WebSocket, idle: float, conn: SocketConnection) -> str | bytes | None:
@@ -315,6 +317,9 @@ async def _session(ws: WebSocket, hub: Hub) -> None:
                     conn.send({"v": PROTOCOL_VERSION, "type": "hint", "id": ref, **hint})
                 elif kind == "settings":
                     _apply_settings(table, seat, message)
+                elif kind == "match_file":
+                    conn.send({"v": PROTOCOL_VERSION, "type": "match_file", "id": ref,
+                               **table.match_file()})
             except IllegalActionError as error:
                 conn.send(_error(error.reason_code, error.message, ref,
                                  table.refusal_text(error)))
@@ -404,7 +409,10 @@ def create_app(hub: Hub | None = None, *, hosts: Iterable[str] = (),
         """How busy the server is (no table ids, no tokens)."""
         return JSONResponse({"v": PROTOCOL_VERSION, **hub.stats()})
 
-    async def create(request: Request) -> Response:
+    async def read_body(request: Request, limits: Limits) -> tuple[bytes, dict[str, Any]] | Response:
+        """A JSON object posted from our own pages: the Origin, the content type, the size
+        (read no further than ``limits`` allow), the time it takes to arrive, then the one
+        decoder; the raw bytes and the object, or the refusal."""
         if not guard.origin_ok(request.headers.get("origin"), request.headers.get("host")):
             return JSONResponse({"error": "BAD_ORIGIN", "message": "cross-site request"},
                                 status_code=403)
@@ -416,20 +424,27 @@ def create_app(hub: Hub | None = None, *, hosts: Iterable[str] = (),
             async with _deadline(hub.config.connections.body_timeout):
                 async for chunk in request.stream():
                     body += chunk
-                    if len(body) > MAX_BODY:
+                    if len(body) > limits.max_bytes:
                         return JSONResponse({"error": "TOO_BIG", "message": "the body is larger "
-                                             f"than {MAX_BODY} bytes"}, status_code=413)
+                                             f"than {limits.max_bytes} bytes"}, status_code=413)
         except asyncio.TimeoutError:
             return JSONResponse({"error": "TIMEOUT", "message": "the body did not arrive in "
                                  f"{hub.config.connections.body_timeout:g} s"}, status_code=408)
         try:
-            data = decode_object(bytes(body), BODY)
+            data = decode_object(bytes(body), limits)
         except DecodeError as error:
             code = {"BAD_TYPE": "BAD_REQUEST", "TOO_BIG": "TOO_BIG"}.get(error.code, "BAD_JSON")
             if error.code == "TOO_DEEP":
                 code = "TOO_DEEP"
             return JSONResponse({"error": code, "message": error.message},
                                 status_code=413 if code == "TOO_BIG" else 400)
+        return bytes(body), data
+
+    async def create(request: Request) -> Response:
+        read = await read_body(request, BODY)
+        if isinstance(read, Response):
+            return read
+        _, data = read
         client = request.client.host if request.client else ""
         try:
             table, tokens = hub.create(data.get("game"), data.get("seats"), seed=data.get("seed"),
@@ -441,6 +456,40 @@ def create_app(hub: Hub | None = None, *, hosts: Iterable[str] = (),
         return JSONResponse({"v": PROTOCOL_VERSION, "table": table.id, "seed": table.seed,
                              "game": table.state.game, "seats": table.seat_info(),
                              "tokens": {str(k): v for k, v in tokens.items()}, "ws": "/ws"})
+
+    async def review(request: Request) -> Response:
+        """``POST /api/review?seat=N&hand=N&lang=zh``: the review of a saved hand or match
+        (the file's JSON as the body, at most :data:`~tienlen.table.decode.MATCH_FILE`'s
+        size), computed on the bot threads as batch work, bounded in time."""
+        from tienlen.review import ReviewError, game_of_file
+
+        from .reviews import ReviewBusy, review_message
+
+        read = await read_body(request, MATCH_FILE)
+        if isinstance(read, Response):
+            return read
+        body, _ = read
+        query = request.query_params
+        try:
+            seat = int(query.get("seat", "0"))
+            hand = int(query["hand"]) if query.get("hand") else None
+        except ValueError:
+            return JSONResponse({"error": "BAD_REQUEST", "message": "seat and hand are ints"},
+                                status_code=400)
+        lang = query.get("lang", "en")
+        try:
+            spec = get_spec(game_of_file(body))
+            if lang not in getattr(spec, "reason_langs", ("en",)):
+                lang = "en"
+            done = await hub.reviews.review(("review-upload", request.client.host
+                                             if request.client else ""),
+                                            spec, body, seat, hand=hand, lang=lang)
+        except ReviewBusy as error:
+            return JSONResponse({"error": "BUSY", "message": str(error)}, status_code=503)
+        except (ReviewError, ValueError) as error:
+            return JSONResponse({"error": "BAD_FILE", "message": str(error)[:300]},
+                                status_code=400)
+        return JSONResponse({"v": PROTOCOL_VERSION, **review_message(done)})
 
     async def socket(ws: WebSocket) -> None:
         host = ws.headers.get("host")
@@ -460,6 +509,7 @@ def create_app(hub: Hub | None = None, *, hosts: Iterable[str] = (),
         Route("/api/info", guarded(info)),
         Route("/api/stats", guarded(stats)),
         Route("/api/tables", guarded(create), methods=["POST"]),
+        Route("/api/review", guarded(review), methods=["POST"]),
         WebSocketRoute("/ws", socket),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]

@@ -42,8 +42,10 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..seeds import seed_or_fresh
+from ..review import reviewable
 from ..table import (GameSpec, IllegalActionError, TableBot, TableState, bot_seed, get_spec)
 from .limits import ConnectionLimits
+from .reviews import Reviews
 from .scheduler import BatchLane, BotScheduler, SchedulerFull, default_workers
 
 __all__ = ["PROTOCOL_VERSION", "ServerConfig", "Hub", "Table", "Seat", "Connection",
@@ -228,6 +230,8 @@ class Table:
         self.fallback_moves: dict[int, int] = {}
         #: each finished hand's outcome, in order (the last MAX_RESULTS)
         self.results: list[dict[str, Any]] = []
+        #: the review of the last finished hand, computed in the background (issue 38)
+        self._review_task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------ info
 
@@ -358,7 +362,66 @@ class Table:
                          view=self.state.view(seat.index), clock=self.clock())
         if seat.want_legal and self.state.turn == seat.index:
             message["legal"] = self.state.legal_actions()
+        tracker = self.tracker(seat)
+        if tracker is not None:
+            message["tracker"] = tracker
         seat.conn.send(message)
+
+    # ------------------------------------------------------------ review (issue 38)
+
+    @property
+    def reviewable(self) -> bool:
+        """Whether the game has the review hooks (its spec's ``read_record``, ...)."""
+        return reviewable(self.spec)
+
+    def tracker(self, seat: Seat) -> dict[str, Any] | None:
+        """The card tracker (记牌器) of a human seat while a hand is played, from its own
+        view (the game's ``tracker`` hook); None between hands or for a game without it."""
+        if seat.kind != "human" or not self.reviewable or self.state.turn is None:
+            return None
+        tracker: dict[str, Any] = self.spec.tracker(self.state.bot_view(seat.index))  # type: ignore[attr-defined]
+        return tracker
+
+    def match_file(self) -> dict[str, Any]:
+        """The file of the table's match as ``tienlen play --save`` writes it (the game's
+        ``match_file``): ``{"name": ..., "text": ...}``."""
+        write = getattr(self.spec, "match_file", None)
+        if not callable(write):
+            raise IllegalActionError("NOT_ALLOWED", "this game saves no match file")
+        name, text = write(self.state)
+        return {"name": name, "text": text}
+
+    def _start_review(self) -> None:
+        """Review the hand just finished for each human seat, in the background (a newer
+        hand's review replaces one still running)."""
+        if not self.reviewable or not self.has_human or not self.settings.get("review", True):
+            return
+        try:
+            source = self.match_file()["text"].encode("utf-8")
+        except (IllegalActionError, ValueError) as error:
+            self.hub.log(f"table {self.id}: no review: {error}"[:300])
+            return
+        if self._review_task is not None and not self._review_task.done():
+            self._review_task.cancel()
+        self._review_task = asyncio.get_running_loop().create_task(
+            self._review(source), name=f"review-{self.id}")
+
+    async def _review(self, source: bytes) -> None:
+        from .reviews import ReviewBusy, review_message
+
+        for seat in [s for s in self.seats if s.kind == "human"]:
+            try:
+                review = await self.hub.reviews.review(("review", self.id), self.spec, source,
+                                                       seat.index, lang=self.lang())
+            except (ReviewBusy, ValueError) as error:
+                if seat.conn is not None:
+                    seat.conn.send(_event(type="review", error=str(error)[:300]))
+                continue
+            except Exception as error:              # a review must not stop the table
+                self.hub.log(f"table {self.id}: review failed: {error!r}"[:300])
+                continue
+            if seat.conn is not None and not self.closed:
+                seat.conn.send(_event(**review_message(review)))
 
     def broadcast_state(self) -> None:
         for s in self.seats:
@@ -388,6 +451,7 @@ class Table:
             outcome = self.state.outcome()
             if outcome is not None:
                 self.results = [*self.results[-(MAX_RESULTS - 1):], outcome]
+                self._start_review()
         self._changed()
         for s in self.seats:
             if s.conn is not None:
@@ -434,6 +498,9 @@ class Table:
     async def stop(self) -> None:
         self.closed = True
         self.hub.scheduler.forget(self)
+        self.hub.scheduler.forget(("review", self.id))
+        if self._review_task is not None:
+            self._review_task.cancel()
         self.poke()
         if self._task is not None:
             self._task.cancel()
@@ -592,6 +659,7 @@ class Hub:
         workers = default_workers() if config.bot_threads is None else config.bot_threads
         self.scheduler = BotScheduler(workers, config.bot_reserve)
         self.lane = BatchLane()
+        self.reviews = Reviews(self.scheduler)
         self.bot_tables = (self.scheduler.batch_threads if config.bot_tables is None
                            else config.bot_tables)
         self._buckets: dict[str, _Bucket] = {}

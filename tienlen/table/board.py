@@ -206,7 +206,7 @@ class CommandRefusal(IllegalActionError):
 #: What a typed line asks the session to do. A board maps words of its own onto these
 #: (:attr:`Board.commands`: Guandan's ``t`` / ``提示`` is ``tip``, ``过`` is ``pass``).
 CommandKind = Literal["empty", "play", "pass", "hint", "tip", "yes", "no", "moves", "pick",
-                      "help", "quit"]
+                      "help", "quit", "tracker"]
 #: When the session asks a board for its file: a hand just ended, or the session ends
 #: (the person left, the input ended, Ctrl-C, the match is over).
 Moment = Literal["hand", "leave"]

@@ -46,7 +46,8 @@ import numpy as np
 from ..errors import TienlenError
 
 __all__ = ["DecodeError", "Limits", "decode_json", "decode_object", "json_depth", "MESSAGE",
-           "BODY", "PLATFORM_FRAME", "RESULTS_LINE", "RUN_HEADER", "SERVER_ANSWER"]
+           "BODY", "PLATFORM_FRAME", "RESULTS_LINE", "RUN_HEADER", "SERVER_ANSWER",
+           "MATCH_FILE"]
 
 
 class DecodeError(TienlenError):
@@ -83,6 +84,9 @@ class Limits:
 MESSAGE: Final = Limits(16 * 1024, 8, "message")
 #: An HTTP request body (``POST /api/tables``).
 BODY: Final = Limits(8 * 1024, 8, "request body")
+#: A saved hand or match sent to be reviewed (``POST /api/review``): the file that
+#: ``tienlen play --save`` writes (a whole Guandan match is a few hundred KB at most).
+MATCH_FILE: Final = Limits(1024 * 1024, 8, "match file")
 #: One frame from a Guandan platform agent (``{"actIndex": 3}``).
 PLATFORM_FRAME: Final = Limits(64 * 1024, 8, "platform frame")
 #: A message from our server, read by the client (a view with its legal actions: a

@@ -31,6 +31,7 @@ _WORDS: dict[str, CommandKind] = {
     "m": "moves", "moves": "moves",
     "?": "help", "help": "help",
     "q": "quit", "quit": "quit", "exit": "quit",
+    "k": "tracker",                  # the card tracker's line on or off (issue 38)
 }
 
 

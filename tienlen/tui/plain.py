@@ -176,6 +176,14 @@ class TableBoard:
     def tip(self, seat: int) -> Suggestion:
         return self.hint(seat)
 
+    def seat_view(self, seat: int) -> object:
+        """``seat``'s own view, the game's object (the card tracker's)."""
+        return self.state.bot_view(seat)
+
+    def review_source(self) -> object:
+        """The table whose finished hand is reviewed (the spec's ``read_record``)."""
+        return self.state
+
     def save(self, moment: Moment) -> Saved | None:
         return None
 

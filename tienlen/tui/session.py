@@ -48,6 +48,30 @@ from .terminal import Terminal
 __all__ = ["Actor", "BotActor", "Human", "Quit", "Recorded", "Recording", "Session",
            "TableSession", "play", "replay", "board_of"]
 
+#: The longest a review in the terminal takes, in seconds.
+REVIEW_TIME_S = 10.0
+_REVIEW_WORDS = {
+    "en": {"tracker": "tracker", "wilds": "wild {card}: {n} left", "bombs": "bombs possible",
+           "joker_bomb": "jokers", "after_hand": "(r: review this hand)",
+           "working": "Reviewing your decisions...", "no_tracker": "no card tracker here",
+           "tracker_off": "tracker off", "help_k": "the card tracker's line on or off",
+           "help_r": "after a hand: its review (your mistakes, the better play, the cost)"},
+    "zh": {"tracker": "记牌器", "wilds": "配牌 {card} 剩 {n}", "bombs": "可能的炸弹",
+           "joker_bomb": "天王炸", "after_hand": "（r：复盘本局）", "working": "正在复盘你的每一步……",
+           "no_tracker": "这里没有记牌器", "tracker_off": "记牌器已关闭",
+           "help_k": "打开或关闭记牌器", "help_r": "一局结束后：复盘（失误、更好的出法、损失）"},
+}
+
+
+def _lang(words: Any) -> str:
+    return "zh" if getattr(words, "lang", "en") == "zh" else "en"
+
+
+def _review_help(lang: str) -> tuple[tuple[str, str], ...]:
+    words = _REVIEW_WORDS["zh" if lang == "zh" else "en"]
+    return (("k", words["help_k"]), ("r", words["help_r"]))
+
+
 # Lines kept free under the screen: the prompt and a one-line answer.
 _PROMPT_ROOM = 2
 # Moves listed by m; #N still takes any of them.
@@ -120,8 +144,13 @@ class Session:
 
     def __init__(self, board: Board, terminal: Terminal, *, hints: bool = True,
                  fast: bool = False, replay: bool = False, step: bool = False,
-                 actors: Mapping[int, Actor] | None = None) -> None:
+                 actors: Mapping[int, Actor] | None = None,
+                 spec: GameSpec | None = None) -> None:
         self.board = board
+        #: The game's spec, for the review and the tracker (issue 38): reached through its
+        #: review hooks only, and only with a board that gives the person's view.
+        self.review_spec = spec
+        self.tracker_on = False
         self.term = terminal
         self.hints = hints
         self.fast = fast
@@ -210,6 +239,25 @@ class Session:
             if self.replay and self.step and self.term.interactive \
                     and not self.term.wait_for_enter(words.step):
                 return False
+        elif self._reviewable and words.another_hand is None:
+            # r reviews the hand just played, as often as asked, before the next one
+            prompt = _REVIEW_WORDS[_lang(words)]["after_hand"]
+            while True:
+                answer = self.term.ask(f"{words.next_hand.rstrip()} {prompt} ").lower()
+                if answer not in ("r", "review"):
+                    break
+                self._review()
+            if answer in ("q", "quit"):
+                return False
+        elif self._reviewable:
+            # the yes/no question takes r too: the review, then the question again
+            question = f"{_REVIEW_WORDS[_lang(words)]['after_hand']} {words.another_hand}"
+            self.term.extra_answers = {"r": self._review, "review": self._review}
+            try:
+                if not self.term.confirm(question, default=True):
+                    return False
+            finally:
+                self.term.extra_answers = {}
         elif words.another_hand is not None:
             if not self.term.confirm(words.another_hand, default=True):
                 return False
@@ -217,6 +265,71 @@ class Session:
             return False
         self.board.deal_next()
         return True
+
+    # ------------------------------------------------------------------ review, tracker
+
+    @property
+    def _reviewable(self) -> bool:
+        """Whether this session can review and track: the spec has the review hooks and
+        the board gives the person's view and the finished hand (``seat_view``,
+        ``review_source``)."""
+        from ..review import reviewable
+
+        return (self.review_spec is not None and reviewable(self.review_spec) and self.board.you is not None
+                and callable(getattr(self.board, "seat_view", None))
+                and callable(getattr(self.board, "review_source", None)))
+
+    def _footer(self, seat: int) -> RenderableType:
+        """The line above the prompt, with the tracker's line over it when it is on."""
+        situation = self.board.situation(seat)
+        if not (self.tracker_on and self._reviewable):
+            return situation
+        return Group(self._tracker_line(seat), situation)
+
+    def _tracker_line(self, seat: int) -> Text:
+        """The card tracker (记牌器) of the person's own view, on one line."""
+        assert self.review_spec is not None
+        data = self.review_spec.tracker(self.board.seat_view(seat))  # type: ignore[attr-defined]
+        words = _REVIEW_WORDS[_lang(self.words)]
+        line = Text(f"{words['tracker']}: ", style="bold cyan")
+        for entry in data["ranks"]:
+            line.append(f"{entry['rank']}×{entry['left']} ",
+                        style="dim" if not entry["left"] else "")
+        for name, count in (data.get("jokers") or {}).items():
+            line.append(f"{name}×{count} ", style="dim" if not count else "")
+        if data.get("wild"):
+            line.append(words["wilds"].format(card=data["wild"], n=data["wilds_left"]) + " ")
+        bombs = data.get("bombs") or []
+        if bombs or data.get("joker_bomb"):
+            shown = [f"{b['rank']}({b['most']})" for b in bombs]
+            if data.get("joker_bomb"):
+                shown.append(words["joker_bomb"])
+            line.append(f"{words['bombs']}: {' '.join(shown)}", style="yellow")
+        return line
+
+    def _review(self) -> None:
+        """Review the person's decisions in the hand just played (bounded in time) and
+        print it, mistakes in red."""
+        from ..review import ReviewError, Reviewer, pick_record, records_of
+        from ..review.text import review_lines
+
+        assert self.review_spec is not None and self.board.you is not None
+        lang = _lang(self.words)
+        words = _REVIEW_WORDS[lang]
+        self.term.print(Text(words["working"], style="dim"))
+        reason_lang = lang if lang in getattr(self.review_spec, "reason_langs", ("en",)) else "en"
+        try:
+            source = self.board.review_source()  # type: ignore[attr-defined]
+            record = pick_record(records_of(self.review_spec, source))
+            review = Reviewer(self.review_spec, record, self.board.you, lang=reason_lang,
+                              time_s=REVIEW_TIME_S).run()
+        except ReviewError as error:
+            self._say_refused(str(error))
+            return
+        styles = {"bad": "bold red", "ok": "green", "dim": "dim", "why": "italic",
+                  "head": "bold"}
+        for style, text in review_lines(review, str(getattr(self.review_spec, "title", "")), lang):
+            self.term.print(Text(text, style=styles.get(style, "")))
 
     def _save(self, moment: Moment) -> None:
         """Write the board's file for ``moment``, if it has one (``--save``)."""
@@ -307,7 +420,7 @@ class Session:
         self.pending = None  # a suggestion is for the turn it was shown in
         # Keys pressed while the bots moved were not meant for this turn.
         self.term.discard_typeahead()
-        self._show(self._screen(footer=self.board.situation(seat)))
+        self._show(self._screen(footer=self._footer(seat)))
         while True:
             line = self.term.ask(Text(self.board.prompt(seat), style="bold"))
             try:
@@ -347,8 +460,20 @@ class Session:
             self.term.print(Text(words.declined, style="dim"))
             return False
         if kind == "help":
-            self.term.print(help_table(board.style, words.help_rows, title=words.help_title,
+            rows = tuple(words.help_rows) + (_review_help(words.lang) if self._reviewable
+                                            else ())
+            self.term.print(help_table(board.style, rows, title=words.help_title,
                                        headers=words.help_headers))
+            return False
+        if kind == "tracker":
+            if not self._reviewable:
+                raise CommandRefusal("STATE_CONFLICT", _REVIEW_WORDS[_lang(words)]["no_tracker"])
+            self.tracker_on = not self.tracker_on
+            if self.term.interactive:
+                self._show(self._screen(footer=self._footer(seat)))
+            else:
+                self.term.print(self._tracker_line(seat) if self.tracker_on else
+                                Text(_REVIEW_WORDS[_lang(words)]["tracker_off"], style="dim"))
             return False
         if kind == "quit":
             if self.term.confirm(words.quit_confirm, default=False):
@@ -404,8 +529,7 @@ class Session:
         raised under the hand."""
         self.pending = suggestion.action
         if suggestion.marked and self.term.interactive:
-            self._show(self._screen(footer=self.board.situation(seat),
-                                    marked=suggestion.marked))
+            self._show(self._screen(footer=self._footer(seat), marked=suggestion.marked))
         for line in suggestion.lines:
             self.term.print(line)
 
@@ -451,7 +575,7 @@ def play(game: str, settings: PlaySettings, terminal: Terminal) -> int:
                                   players=settings.options.get("players"))
     else:
         board = own.board(settings)
-    return Session(board, terminal, hints=settings.hints, fast=settings.fast).run()
+    return Session(board, terminal, hints=settings.hints, fast=settings.fast, spec=spec).run()
 
 
 def replay(game: str, path: Path, settings: ReplaySettings, terminal: Terminal) -> int:
@@ -480,7 +604,7 @@ class TableSession(Session):
         spec = get_spec(game) if isinstance(game, str) else game
         board = TableBoard(spec, seat=None if recorded is not None else seat, levels=levels,
                            seed=seed, players=players, options=options, recorded=recorded)
-        super().__init__(board, terminal, replay=recorded is not None)
+        super().__init__(board, terminal, replay=recorded is not None, spec=spec)
         self.table_board = board
 
     @property

@@ -38,6 +38,9 @@ class Terminal:
     """Console output and line input for one command."""
 
     _readline = False
+    #: Answers :meth:`confirm` takes besides yes and no, each with what it does before the
+    #: question is asked again (the session's ``r``: the review of the hand just played).
+    extra_answers: dict[str, Callable[[], None]] = {}
 
     def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
         self.stdin = sys.stdin if stdin is None else stdin
@@ -147,7 +150,13 @@ class Terminal:
                 return True
             if answer in ("n", "no", "q", "quit"):
                 return False
-            self.console.print("Please answer y or n.", style="yellow")
+            extra = self.extra_answers.get(answer)
+            if extra is not None:           # another answer the asker takes (r: a review)
+                extra()
+                continue
+            others = "".join(f" or {key}" for key in self.extra_answers if len(key) == 1)
+            self.console.print(f"Please answer y{',' if others else ''} n{others}.",
+                               style="yellow")
 
     def wait_for_enter(self, prompt: str = "Enter: next, q: stop ") -> bool:
         """Wait for Enter; ``False`` if the reader asked to stop (``q`` or end of input)."""

@@ -464,6 +464,7 @@ _COMMANDS: dict[str, CommandKind] = {
     "t": "tip", "tip": "tip", "提示": "tip",
     "过": "pass", "过牌": "pass", "不要": "pass",
     "出牌": "yes", "play": "yes",
+    "记牌器": "tracker",
 }
 
 
@@ -621,6 +622,15 @@ class GuandanBoard:
 
     def hand_over(self) -> bool:
         return self.hand.is_over
+
+    def seat_view(self, seat: int) -> GameView:
+        """``seat``'s own view of the hand now (the card tracker's)."""
+        return self.match.game.view(seat)
+
+    def review_source(self) -> Match:
+        """The match whose last finished hand is reviewed
+        (:meth:`tienlen.games.guandan.spec.GuandanSpec.read_record`)."""
+        return self.match
 
     def match_over(self) -> bool:
         return self.match.is_over

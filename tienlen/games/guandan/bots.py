@@ -53,7 +53,7 @@ from tienlen.games.guandan.explain import Explanation
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "PlanBot", "SearchBot", "make_bot", "LEVELS", "weakest_first",
            "plan_groups", "plan_plays", "plan_decision", "Decision", "DEFAULT_TIME_MS",
-           "is_bot_spec", "POLICY_SPECS"]
+           "is_bot_spec", "POLICY_SPECS", "sample_scores"]
 
 #: The level names, weakest first, as the CLI spells them.
 LEVELS = ("L1", "L2", "L3")
@@ -402,57 +402,25 @@ class SearchBot(_PlanExchange):
         cands = self._candidates(view, base)
         if len(cands) <= 1:
             return base
-        actions: list[_Action] = [(0, 0, 0) if c is None else (c.cards.once, c.cards.twice, c.code)
-                                  for c in cands]
+        actions = [_action_of(c) for c in cands]
+        deadline = None if self.time_ms is None else start + self.time_ms / 1000
+        solve = self.solver and sum(view.hand_sizes) <= self.solve_cards
         # Paired differences against the plan's choice (candidate 0) on the same deals: an
         # alternative replaces the plan only when it is better by more than `margin` standard
         # errors, so that noise over few deals does not overrule a sound default.
-        diff = [0.0] * len(cands)
-        diff2 = [0.0] * len(cands)
-        levels = [0.0] * len(cands)          # for the explanation: levels a hand,
-        wins = [0] * len(cands)              # and hands won (the first out the team's)
-        known = _Knowledge(view, infer=self.infer)
-        my_team = (view.seat, view.partner)
-        gains = _gains(view)
-        deadline = None if self.time_ms is None else start + self.time_ms / 1000
-        done = 0
-        solve = self.solver and sum(view.hand_sizes) <= self.solve_cards
-        dd = view.config.double_down_levels
-        while True:
-            if self.iterations is not None:
-                if done >= self.iterations:
-                    break
-            else:
-                assert deadline is not None
-                if done and time.perf_counter() >= deadline:
-                    break
-            state = known.sample_state(self.rng)
-            seed = self.rng.getrandbits(63)
-            scores: list[int | None] = [None] * len(actions)
-            if solve:
-                # Exact on this deal (both teams playing it perfectly); a candidate whose
-                # solve runs past the node budget keeps its playout score.
-                scores = _guandan.solve_after(state, actions, seat=view.seat, double_down=dd,
-                                              max_nodes=self.solve_nodes)[0]
-            if None in scores:
-                orders = state.playouts_after(actions, seed)
-                scores = [_hand_score(orders[i], my_team, gains) if v is None else v
-                          for i, v in enumerate(scores)]
-            # the hand's levels, plus the bonus for winning it (a score is never 0: one team
-            # or the other went out first)
-            w = self.win_bonus
-            scored: list[float] = []
-            for i, v in enumerate(scores):
-                assert v is not None
-                levels[i] += v
-                wins[i] += v > 0
-                scored.append(v + (w if v > 0 else -w))
-            b = scored[0]
-            for i in range(1, len(scored)):
-                d = scored[i] - b
-                diff[i] += d
-                diff2[i] += d * d
-            done += 1
+        rows = sample_scores(view, actions, self.rng, iterations=self.iterations,
+                             deadline=deadline, solve=solve, solve_nodes=self.solve_nodes,
+                             infer=self.infer)
+        done = rows.shape[1]
+        # the hand's levels, plus the bonus for winning it (a score is never 0: one team
+        # or the other went out first)
+        w = self.win_bonus
+        scored = rows + np.where(rows > 0, w, -w)
+        delta = scored - scored[0]
+        diff = delta.sum(axis=1).tolist()
+        diff2 = (delta * delta).sum(axis=1).tolist()
+        levels = rows.sum(axis=1).tolist()           # for the explanation: levels a hand,
+        wins = (rows > 0).sum(axis=1).tolist()       # and hands won (the first out the team's)
         best, best_gain = 0, 0.0
         for i in range(1, len(cands)):
             mean = diff[i] / done
@@ -514,6 +482,54 @@ class SearchBot(_PlanExchange):
         if bombs:
             add(bombs[0])
         return cands
+
+
+def _action_of(play: Play | None) -> _Action:
+    """A candidate as the core's action triple (a pass is all zeros)."""
+    return (0, 0, 0) if play is None else (play.cards.once, play.cards.twice, play.code)
+
+
+def sample_scores(view: GameView, actions: Sequence[_Action], rng: random.Random, *,
+                  iterations: int | None, deadline: float | None = None, solve: bool = True,
+                  solve_nodes: int = 2000, infer: bool = True) -> np.ndarray:
+    """The search's scoring, written once (L3's decisions and the review's,
+    :mod:`tienlen.games.guandan.review`): on deals sampled consistently with ``view`` (and,
+    with ``infer``, likely given the passes seen), every action of ``actions`` (the core's
+    triples) followed by a PLAN playout with the same playout seed for every action, or,
+    with ``solve``, scored exactly by the endgame solver wherever it finishes within
+    ``solve_nodes`` nodes. Returns the levels the hand is worth to the seat's team, one row
+    per action, one column per deal (never 0: one team went out first).
+
+    Deals are drawn until ``iterations`` are done, or, without it, until ``deadline`` (a
+    :func:`time.perf_counter` time) passes, at least one; with both, whichever comes first.
+    """
+    if iterations is None and deadline is None:
+        raise ValueError("sample_scores needs iterations= or deadline=")
+    known = _Knowledge(view, infer=infer)
+    my_team = (view.seat, view.partner)
+    gains = _gains(view)
+    dd = view.config.double_down_levels
+    columns: list[list[int]] = []
+    while True:
+        if iterations is not None and len(columns) >= iterations:
+            break
+        if deadline is not None and columns and time.perf_counter() >= deadline:
+            break
+        state = known.sample_state(rng)
+        seed = rng.getrandbits(63)
+        scores: list[int | None] = [None] * len(actions)
+        if solve:
+            # Exact on this deal (both teams playing it perfectly); an action whose solve
+            # runs past the node budget keeps its playout score.
+            scores = _guandan.solve_after(state, list(actions), seat=view.seat,
+                                          double_down=dd, max_nodes=solve_nodes)[0]
+        if None in scores:
+            orders = state.playouts_after(list(actions), seed)
+            scores = [_hand_score(orders[i], my_team, gains) if v is None else v
+                      for i, v in enumerate(scores)]
+        columns.append([int(v) for v in scores])  # type: ignore[arg-type]
+    rows: np.ndarray = np.array(columns, dtype=np.float64).T.reshape(len(actions), len(columns))
+    return rows
 
 
 def _key(play: Play | None) -> tuple[int, int, int]:

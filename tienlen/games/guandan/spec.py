@@ -27,7 +27,7 @@ from tienlen.games.guandan.game import IllegalActionError as GameRefusal
 from tienlen.games.guandan.match import DEFAULT_MAX_HANDS, Match
 from tienlen.games.guandan.plays import Play
 from tienlen.games.guandan.explain import LANGS as REASON_LANGS
-from tienlen.games.guandan.words import play_label
+from tienlen.games.guandan.table_data import _ASCII, _rank_text, card_names, play_json, sort_key
 
 if TYPE_CHECKING:
     from tienlen.games.guandan.words import Voice
@@ -38,42 +38,6 @@ __all__ = ["SPEC", "GuandanSpec", "GuandanTable", "GuandanTableBot", "play_json"
 
 #: How many recent actions a view lists (the played zone's log).
 HISTORY_TAIL = 24
-
-
-# Every card's ASCII name, by original_id.
-_ASCII = tuple(Card(i).ascii() for i in range(54))
-
-
-def _rank_text(rank: int) -> str:
-    return RANKS[rank - 2] if rank <= 14 else ("SJ" if rank == 15 else "BJ")
-
-
-def sort_key(card: int, level: int) -> tuple[int, int]:
-    """A hand's display order: by single-card value (the level rank after A, jokers last),
-    then suit."""
-    return (single_value(card, level), card & 3 if card < 52 else 0)
-
-
-def card_names(cards: Cards, level: int) -> list[str]:
-    """The ASCII names of ``cards``, one per copy, in display order."""
-    return [Card(c).ascii() for c in sorted(cards.ids, key=lambda c: sort_key(c, level))]
-
-
-def play_json(play: Play) -> dict[str, Any]:
-    """A play as data: its cards in the order players read them (a full house KKK22, the
-    straight A2345: :meth:`Play.display_cards`), its reading (the core's code) and its
-    names in both languages, the jokers named as the cards are (SJ BJ, 小王 大王), from the
-    game's words (:func:`tienlen.games.guandan.words.play_label`).
-
-    >>> from tienlen.guandan import classify
-    >>> data = play_json(classify("2s 2d Ks Kh Kc", 5)[0])
-    >>> data["cards"], data["label"], data["label_zh"]
-    (['Ks', 'Kh', 'Kc', '2s', '2d'], 'full house of K', '三带二 K')
-    """
-    return {"kind": "play", "cards": [_ASCII[c] for c in play.display_ids()],
-            "reading": play.code, "combo": play.kind.name.lower(),
-            "label": play_label(play, "en", ascii=True), "label_zh": play_label(play, "zh"),
-            "bomb": play.is_bomb}
 
 
 def _refusal(error: GameRefusal) -> IllegalActionError:
@@ -389,6 +353,42 @@ class GuandanSpec:
 
     def make_bot(self, level: str, seed: int) -> GuandanTableBot:
         return GuandanTableBot(make_bot(level, seed=seed))
+
+    # The review (issue 38, tienlen.table.review): its module loads on first use.
+
+    #: A mistake costs more than this (in ``value_unit``) by default.
+    review_threshold = 0.25
+    #: Sampled deals a decision is priced on by default (a review of a hand within seconds).
+    review_deals = 64
+    #: What a decision's value counts.
+    value_unit = "levels"
+
+    def read_record(self, source: object) -> tuple[Any, ...]:
+        """The hands of ``source`` (a saved file's text, or a table) played to their end
+        (:func:`tienlen.games.guandan.review.read_record`)."""
+        from tienlen.games.guandan.review import read_record
+
+        return read_record(source)
+
+    def evaluate(self, view: object, actions: Any, seed: int, budget: Any,
+                 lang: str = "en") -> list[Any]:
+        """The values of ``actions`` and of L3's candidates
+        (:func:`tienlen.games.guandan.review.evaluate`)."""
+        from tienlen.games.guandan.review import evaluate
+
+        return evaluate(view, actions, seed, budget, lang)
+
+    def tracker(self, view: object) -> dict[str, Any]:
+        """The card tracker of a seat's view (:func:`tienlen.games.guandan.review.tracker`)."""
+        from tienlen.games.guandan.review import tracker
+
+        return tracker(view)
+
+    def match_file(self, state: object) -> tuple[str, str]:
+        """The file of a table's match (the file ``tienlen play --save`` writes: the whole
+        match), as ``(name, text)``."""
+        assert isinstance(state, GuandanTable)
+        return f"guandan-{state.seed}.json", state.match.to_json(indent=1)
 
     # The terminal (tienlen.table.board.BoardSpec): the board and its words load on first use.
 

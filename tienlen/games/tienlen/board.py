@@ -680,6 +680,14 @@ class TienlenBoard:
     def tip(self, seat: int) -> Suggestion:
         return self.hint(seat)
 
+    def seat_view(self, seat: int) -> View:
+        """``seat``'s own view of the hand now (the card tracker's)."""
+        return self.game.view(seat)
+
+    def review_source(self) -> Game:
+        """The hand to review (:meth:`tienlen.games.tienlen.spec.TienlenSpec.read_record`)."""
+        return self.game
+
     def save(self, moment: Moment) -> Saved | None:
         if self.save_to is None or moment != "hand" or self._match is None:
             return None

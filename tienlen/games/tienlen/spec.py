@@ -28,6 +28,7 @@ from tienlen.games.tienlen.match import Match
 from tienlen.games.tienlen.refusals import IllegalMoveError
 from tienlen.table.spec import Action, IllegalActionError, MatchTable, check_action, table_option
 from tienlen.games.tienlen.view import View
+from tienlen.games.tienlen.table_data import card_names as _names, combo_json as _combo_json
 
 if TYPE_CHECKING:
     from tienlen.table.board import Board, PlaySettings, ReplaySettings, TableWords
@@ -39,21 +40,6 @@ DEFAULT_HANDS = 5
 #: The longest match a table may ask for.
 MAX_HANDS = 1000
 HISTORY_TAIL = 24
-
-
-def _names(cards: Cards) -> list[str]:
-    return [c.ascii() for c in cards]
-
-
-def _combo_json(cards: Cards, combo: Combo | None) -> dict[str, Any]:
-    """A play as data, its cards in the order players read it (:meth:`Combo.display_cards`,
-    the order the terminal and the logs show too)."""
-    shown = _names(cards) if combo is None else [c.ascii() for c in combo.display_cards()]
-    out: dict[str, Any] = {"kind": "play", "cards": shown}
-    if combo is not None:
-        out["combo"] = combo.kind.name.lower()
-        out["label"] = combo.describe()
-    return out
 
 
 def _record(action: GameAction) -> dict[str, Any]:
@@ -271,6 +257,47 @@ class TienlenSpec:
         if canonical is None:
             raise ValueError(f"unknown Tiến Lên bot level {level!r:.20}; choose from {', '.join(LEVELS)}")
         return TienlenTableBot(canonical, make_bot(canonical, seed=seed), seed)
+
+    # The review (issue 38, tienlen.table.review): its module loads on first use.
+
+    #: A mistake costs more than this (in ``value_unit``) by default.
+    review_threshold = 0.2
+    #: Sampled deals a decision is priced on by default (a review of a hand within seconds).
+    review_deals = 512
+    #: What a decision's value counts.
+    value_unit = "points"
+
+    def read_record(self, source: object) -> tuple[Any, ...]:
+        """The hands of ``source`` (a saved file's text, or a table) played to their end
+        (:func:`tienlen.games.tienlen.review.read_record`)."""
+        from tienlen.games.tienlen.review import read_record
+
+        return read_record(source)
+
+    def evaluate(self, view: object, actions: Any, seed: int, budget: Any,
+                 lang: str = "en") -> list[Any]:
+        """The values of ``actions`` and of L3's candidates
+        (:func:`tienlen.games.tienlen.review.evaluate`)."""
+        from tienlen.games.tienlen.review import evaluate
+
+        return evaluate(view, actions, seed, budget, lang)
+
+    def tracker(self, view: object) -> dict[str, Any]:
+        """The card tracker of a seat's view (:func:`tienlen.games.tienlen.review.tracker`)."""
+        from tienlen.games.tienlen.review import tracker
+
+        return tracker(view)
+
+    def match_file(self, state: object) -> tuple[str, str]:
+        """The file of a table's current hand (the replay ``tienlen play --save`` writes:
+        one hand a file), as ``(name, text)``."""
+        from tienlen.games.tienlen.replay import ReplayLabels, game_to_json_with_labels
+
+        assert isinstance(state, TienlenTable)
+        match = state.match
+        labels = ReplayLabels(None, match.seed, match.hand_number)
+        return (f"tienlen-{match.seed}-{match.hand_number}.json",
+                game_to_json_with_labels(match.game, labels, indent=1))
 
     # The terminal (tienlen.table.board.BoardSpec): the board and its words load on first use.
 
