@@ -107,7 +107,7 @@ def test_group_words():
 
 def test_the_search_note_skips_suit_twins_and_explains_a_win_first_choice():
     from tienlen.games.tienlen.bots.search import Estimate
-    from tienlen.games.tienlen.hints import _search_note
+    from tienlen.games.tienlen.explain import search_note as _search_note
 
     a, twin, other = Cards.parse("5s"), Cards.parse("5h"), Cards.parse("9s")
     plain = Estimate((a, twin, other, PASS), (1.5, 1.5, 1.8, 2.0), 50, (50, 50, 50, 50))
