@@ -103,11 +103,11 @@ def match_record_json(*, seed: int, config: RuleConfig, actions: Iterable[tuple[
     return json.dumps(data, indent=indent, ensure_ascii=False)
 
 
-def load_match(text: str | bytes, start: Callable[[int, RuleConfig, Any], M]) -> M:
+def load_match(text: str | bytes, start: Callable[..., M]) -> M:
     """Rebuild a match from its file ``text``, re-checking every action. ``start(seed,
-    config, max_hands)`` makes the match before any action (``max_hands`` as the file gives
-    it, ``None`` when it leaves it out; a bad one raises :class:`GuandanError`). A file that
-    is not a replay of this schema, or whose actions the rules refuse, raises
+    config, **optional)`` makes the match before any action (``optional``: ``max_hands``
+    as the file gives it, only when it names one; a bad one raises :class:`GuandanError`).
+    A file that is not a replay of this schema, or whose actions the rules refuse, raises
     :class:`ReplayError`."""
     data = _load_record(text)
     seed = data["seed"]
@@ -121,7 +121,7 @@ def load_match(text: str | bytes, start: Callable[[int, RuleConfig, Any], M]) ->
     if not isinstance(actions, list):
         raise ReplayError("must be a list", "actions")
     try:
-        match = start(seed, config, data.get("max_hands"))
+        match = start(seed, config, **{k: data[k] for k in ("max_hands",) if k in data})
     except GuandanError as e:
         raise ReplayError(str(e), "max_hands") from None
     for i, item in enumerate(actions):
