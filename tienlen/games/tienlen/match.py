@@ -40,6 +40,8 @@ from tienlen.games.tienlen.plays import Combo, Kind
 from tienlen.errors import TienlenError
 from tienlen.games.tienlen.game import _STEPPING, Game
 from tienlen.games.tienlen.refusals import Wording
+from tienlen.games.tienlen.replay_format import match_record_json, read_match_record, replay_hand
+from tienlen.errors import ReplayError
 from tienlen.games.tienlen.rules import Bomb, Penalties, Rules
 from tienlen import seeds as _seeds
 from tienlen.seeds import check_players, seed_or_fresh
@@ -411,7 +413,7 @@ class Match(MatchDriver[Game, "tuple[tuple[int, ...], HandScore]"]):
     one deals and the other is refused.
     """
 
-    __slots__ = ("_players", "_seed", "_rules", "_game", "_number", "_done", "_scored")
+    __slots__ = ("_players", "_seed", "_rules", "_game", "_number", "_done", "_scored", "_before")
 
     _LOCK = _STEPPING
     _STATE_ERROR = MatchError
@@ -435,6 +437,9 @@ class Match(MatchDriver[Game, "tuple[tuple[int, ...], HandScore]"]):
         self._done: list[tuple[tuple[int, ...], HandScore]] = []
         self._scored: tuple[Game, HandScore] | None = None
         self._game = game
+        # The finished hands before the current one (for to_json); None when unknown (a
+        # match unpickled from a release that did not keep them).
+        self._before: list[Game] | None = []
 
     @property
     def players(self) -> int:
@@ -475,6 +480,8 @@ class Match(MatchDriver[Game, "tuple[tuple[int, ...], HandScore]"]):
         self._done.append(result)
 
     def _next_deal(self, hand: Game, result: tuple[tuple[int, ...], HandScore]) -> Game:
+        if self._before is not None:
+            self._before.append(hand)     # finished: no action changes it again
         game = Game(self._players, seed=hand_seed(self._seed, self._number + 1),
                     rules=self._rules, leader=result[0][0])
         self._number += 1
@@ -565,6 +572,7 @@ class Match(MatchDriver[Game, "tuple[tuple[int, ...], HandScore]"]):
             other._done = list(self._done)    # (finishing order, frozen HandScore) pairs
             other._scored = None
             other._game = self._game.copy()
+            other._before = None if self._before is None else list(self._before)
         return other
 
     __copy__ = copy
@@ -586,12 +594,51 @@ class Match(MatchDriver[Game, "tuple[tuple[int, ...], HandScore]"]):
         # lock is module-wide, never an attribute, so nothing unpicklable is held.
         with _STEPPING:
             return (self._players, self._seed, self._rules, self._number, list(self._done),
-                    self._game.copy())
+                    self._game.copy(), None if self._before is None else list(self._before))
 
     def __setstate__(self, state: tuple[object, ...]) -> None:
         (self._players, self._seed, self._rules, self._number, self._done,
-         self._game) = state  # type: ignore[assignment]
+         self._game) = state[:6]  # type: ignore[assignment]
+        # A pickle of a release that did not keep the earlier hands has six fields.
+        self._before = state[6] if len(state) > 6 else None  # type: ignore[assignment]
         self._scored = None
+
+    def to_json(self, *, indent: int | None = None) -> str:
+        """The match as versioned JSON (schema ``tienlen.match``): its players, rules and
+        seed, and every hand's actions (each deal derives from the seed), the current hand
+        last. Raises :class:`MatchError` for a match unpickled from a release that did not
+        keep its earlier hands.
+
+        >>> match = Match(2, seed=4)
+        >>> _ = match.game.play(match.game.legal_plays()[0])
+        >>> Match.from_json(match.to_json()) == match
+        True
+        """
+        with _STEPPING:
+            if self._before is None:
+                raise MatchError("this match's earlier hands are not known (it was unpickled "
+                                 "from an older release): it cannot be written")
+            hands = [*self._before, self._game]
+            histories = [[(a.seat, a.cards) for a in g.history] for g in hands]
+        return match_record_json(players=self._players, rules=self._rules, seed=self._seed,
+                                 hands=histories, indent=indent)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Match:
+        """Rebuild a match written by :meth:`to_json`, replaying every hand's actions
+        through the checked path and dealing each next hand as play did; the first bad
+        field or action raises :class:`~tienlen.errors.ReplayError` naming it
+        (``hands[1][4]``: hand 2's fifth action)."""
+        players, rules, seed, hands = read_match_record(text)
+        match = cls(players, seed=seed, rules=rules)
+        for number, actions in enumerate(hands):
+            if number:
+                if not match.game.is_over:
+                    raise ReplayError(f"hand {number} is not over, yet another follows",
+                                      f"hands[{number}]")
+                match.next_hand()
+            replay_hand(match.game, actions, players, f"hands[{number}]")
+        return match
 
     def __repr__(self) -> str:
         return (f"<Match players={self._players} hand={self._number} "
