@@ -32,6 +32,7 @@ pays whom and why, and :attr:`Match.penalties` adds them up (they always sum to 
 from __future__ import annotations
 
 import functools
+from array import array
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -437,9 +438,11 @@ class Match(MatchDriver[Game, "tuple[tuple[int, ...], HandScore]"]):
         self._done: list[tuple[tuple[int, ...], HandScore]] = []
         self._scored: tuple[Game, HandScore] | None = None
         self._game = game
-        # The finished hands before the current one (for to_json); None when unknown (a
-        # match unpickled from a release that did not keep them).
-        self._before: list[Game] | None = []
+        # The actions of the finished hands before the current one (for to_json), each hand
+        # packed as (seat, mask) pairs in an int64 array, -1 for a pass: ~1.4 KB a hand of
+        # random play, where keeping the Games cost ~7 KB. None when unknown (a match
+        # unpickled from a release that did not keep them).
+        self._before: list[array[int]] | None = []
 
     @property
     def players(self) -> int:
@@ -481,7 +484,8 @@ class Match(MatchDriver[Game, "tuple[tuple[int, ...], HandScore]"]):
 
     def _next_deal(self, hand: Game, result: tuple[tuple[int, ...], HandScore]) -> Game:
         if self._before is not None:
-            self._before.append(hand)     # finished: no action changes it again
+            self._before.append(array("q", [v for a in hand.history for v in (
+                a.seat, -1 if a.cards is None else a.cards.mask)]))
         game = Game(self._players, seed=hand_seed(self._seed, self._number + 1),
                     rules=self._rules, leader=result[0][0])
         self._number += 1
@@ -618,8 +622,9 @@ class Match(MatchDriver[Game, "tuple[tuple[int, ...], HandScore]"]):
             if self._before is None:
                 raise MatchError("this match's earlier hands are not known (it was unpickled "
                                  "from an older release): it cannot be written")
-            hands = [*self._before, self._game]
-            histories = [[(a.seat, a.cards) for a in g.history] for g in hands]
+            histories = [[(packed[i], None if packed[i + 1] < 0 else Cards(packed[i + 1]))
+                          for i in range(0, len(packed), 2)] for packed in self._before]
+            histories.append([(a.seat, a.cards) for a in self._game.history])
         return match_record_json(players=self._players, rules=self._rules, seed=self._seed,
                                  hands=histories, indent=indent)
 
