@@ -88,7 +88,9 @@ MOVED_NAMES: dict[tuple[str, str], str] = {
 }
 #: Modules of deprecated wrappers, kept for two minor releases (0.2.0, issue 34): each lends
 #: the names it had (a warning on first use of each) over what replaced it, and so imports
-#: the game it served; no module of the package imports one.
+#: the game it served; no module of the package imports one. They also hold the games' cli
+#: modules' deprecated ``run_play`` / ``run_replay`` (and Guandan's ``TrainingSession``),
+#: which those modules lend by name on first use, so that a game imports no front end.
 SHIMS: dict[str, str] = {
     "tienlen.tui.play": "tienlen.tui.session on tienlen.games.tienlen.board.TienlenBoard",
     "tienlen.tui.guandan_play": "tienlen.tui.session on tienlen.games.guandan.board.GuandanBoard",

@@ -316,7 +316,7 @@ def test_the_two_games_and_their_views_share_most_public_names() -> None:
 
 
 #: The share of the two classes' public names that both have (goal: most of them).
-GAME_SHARE_NOT_YET = 0.64
+GAME_SHARE_NOT_YET = 0.67
 VIEW_SHARE_NOT_YET = 0.67
 
 

@@ -229,7 +229,7 @@ class ToyTable(MatchTable):
             places = self._hand.places()
             self._places.append(places)
             self._scores.append([self._players - p for p in places])
-        return dict(_action_json(play), seat=seat)
+        return self._remember(dict(_action_json(play), seat=seat), seat)
 
     def next_hand(self) -> None:
         self._check_deal()

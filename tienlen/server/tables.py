@@ -21,11 +21,8 @@ played per client address (its oldest table nobody has joined gives way to a new
 token bucket of creations per client, at most ``bot_tables`` tables of bots alone playing
 at once, tables nobody joined forgotten after ``unjoined_ttl`` seconds.
 
-A tribute card is shown only to whoever moved it:
-
->>> record = {"seat": 2, "kind": "give_tribute", "card": "BJ", "to": None}
->>> _hidden_for(record, seat=2, actor=2)["card"], "card" in _hidden_for(record, seat=1, actor=2)
-('BJ', False)
+Each seat is sent the record of an action as the game lets it see it
+(``state.last_record(seat)``: Guandan shows a tribute card only to whoever moved it).
 """
 
 from __future__ import annotations
@@ -194,14 +191,6 @@ def room_words(spec: GameSpec, lang: str) -> dict[str, Any]:
         elif isinstance(value, tuple) and all(isinstance(x, str) for x in value):
             out[name] = list(value)
     return out
-
-
-def _hidden_for(record: dict[str, Any], seat: int, actor: int) -> dict[str, Any]:
-    """An action record as ``seat`` may see it: a tribute card only to whoever moved it
-    (the receiver learns it from its own view, which the game builds)."""
-    if "card" in record and seat != actor and seat != record.get("to"):
-        return {k: v for k, v in record.items() if k != "card"}
-    return record
 
 
 class Table:
@@ -456,7 +445,7 @@ class Table:
         for s in self.seats:
             if s.conn is not None:
                 message = _event(type="action", seat=seat, by=by,
-                                 action=_hidden_for(record, s.index, seat))
+                                 action=self.state.last_record(s.index))
                 if reason is not None and self.settings.get("ai_debug"):
                     message["reason"] = reason
                 s.conn.send(message)

@@ -133,6 +133,11 @@ class TableState(Protocol):
         other than the actor may see it (a tribute's card only to those who gave or took it
         is the view's business: the record names the card, the view hides it)."""
 
+    def last_record(self, seat: int) -> dict[str, Any] | None:
+        """The record of the last action :meth:`apply` took, as ``seat`` may see it (the
+        game hides what that seat may not know, such as another's tribute card); ``None``
+        before any action."""
+
     def next_hand(self) -> None:
         """Deal the next hand (phase ``"hand_over"`` only)."""
 
@@ -185,11 +190,42 @@ class MatchTable(CanFromVerify):
     tienlen.errors.IllegalActionError: BAD_SEAT: seat must be 0..3; got 4
     """
 
-    __slots__ = ()
+    #: The last record :meth:`_remember` kept and the seat that acted (unset before any).
+    __slots__ = ("_last_applied",)
+    _last_applied: tuple[dict[str, Any], int]
 
     @property
     def players(self) -> int:
         raise NotImplementedError
+
+    def _remember(self, record: dict[str, Any], seat: int) -> dict[str, Any]:
+        """Keep ``record`` of the action ``seat`` took, for :meth:`last_record`; returns
+        it (a game's ``apply`` ends with ``return self._remember(record, seat)``)."""
+        self._last_applied = (record, seat)
+        return record
+
+    def last_record(self, seat: int) -> dict[str, Any] | None:
+        """The record of the last action applied, as ``seat`` may see it
+        (:meth:`_record_seen_by`); ``None`` before any action.
+
+        >>> class Table(MatchTable):
+        ...     players, phase = 2, "play"
+        >>> table = Table(); table.last_record(0) is None
+        True
+        >>> table._remember({"seat": 1, "kind": "pass"}, 1) and table.last_record(0)
+        {'seat': 1, 'kind': 'pass'}
+        """
+        self._check_seat(seat)
+        last = getattr(self, "_last_applied", None)
+        if last is None:
+            return None
+        record, actor = last
+        return self._record_seen_by(record, seat, actor)
+
+    def _record_seen_by(self, record: dict[str, Any], seat: int, actor: int) -> dict[str, Any]:
+        """``record`` of ``actor``'s action as ``seat`` may see it: all of it, unless the
+        game hides a part (Guandan: a tribute card)."""
+        return record
 
     @property
     def phase(self) -> str:

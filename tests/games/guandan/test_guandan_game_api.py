@@ -205,3 +205,28 @@ def test_tribute_payers_are_the_cores_even_under_anti_tribute():
         if not g.anti_tribute:
             assert g.tribute_payers == tuple(t.payer for t in g.tributes)
         assert order[0] not in g.tribute_payers and len(g.tribute_payers) in (1, 2)
+
+
+def test_a_hand_round_trips_through_json_with_every_action_checked():
+    """Issue 34, one vocabulary: Guandan's Game has to_json / from_json as Tiến Lên's does
+    (schema tienlen.guandan.game), tribute hands included."""
+    import json
+
+    from tienlen.errors import ReplayError
+
+    for g in (Game(seed=4), Game(seed=7, level=9, previous_order=(0, 1, 3, 2)),
+              Game.from_hands(["3s 3d", "4s", "5s", "6s"], leader=0)):
+        while g.phase == "play" and len(g.history) < 12:
+            plays = g.legal_plays()
+            g.play(plays[-1].cards, None, plays[-1]) if plays else g.pass_turn()
+        text = g.to_json(indent=1)
+        assert Game.from_json(text) == g and Game.from_json(text.encode()) == g
+        assert json.loads(text)["schema"] == "tienlen.guandan.game"
+    record = json.loads(Game(seed=4).to_json())
+    bad = [({**record, "version": 2}, "version"), ({**record, "seed": -1}, "seed"),
+           ({**record, "hands": ["3s"]}, "hands"), ({**record, "teams": [[0, 1]]}, "teams"),
+           ({**record, "actions": [{"seat": 9, "action": "pass"}]}, r"actions\[0\]"),
+           ({**record, "extra": 1}, "extra")]
+    for data, field in bad:
+        with pytest.raises(ReplayError, match=field):
+            Game.from_json(json.dumps(data))

@@ -106,3 +106,50 @@ def test_a_reader_never_sees_a_hand_half_dealt() -> None:
         reader.join()
     # One completed hand, worth 2 + 1 + 0 points to three players (R10.2).
     assert seen == [(1, 1, 3)]
+
+
+def test_a_match_round_trips_through_json_hand_after_hand() -> None:
+    """Issue 34: Tiến Lên's Match writes and reads its file as Guandan's does (schema
+    tienlen.match): every hand's actions, each deal from the match seed, every action
+    re-checked; a pickle of the landed release (six fields) still loads, but cannot be
+    written (its earlier hands are unknown)."""
+    import json
+    import pickle
+    import random
+
+    import pytest
+
+    from tienlen.errors import ReplayError
+    from tienlen.games.tienlen.match import Match, MatchError
+    from tienlen.games.tienlen.rules import Rules
+
+    for players, rules in ((4, Rules()), (3, Rules.southern()), (2, Rules.no_twos())):
+        match = Match(players, seed=players, rules=rules)
+        rng = random.Random(players)
+        for _ in range(3):
+            game = match.game
+            while not game.is_over:
+                moves = game.legal_plays()
+                if game.can_pass() and (not moves or rng.random() < 0.3):
+                    game.pass_turn()
+                else:
+                    game.play(moves[rng.randrange(len(moves))])
+            match.next_hand()
+        _ = match.game.play(match.game.legal_plays()[0])
+        text = match.to_json(indent=1)
+        again = Match.from_json(text)
+        assert again == match and again.to_json(indent=1) == text
+        assert again.scores == match.scores and len(json.loads(text)["hands"]) == 4
+        assert pickle.loads(pickle.dumps(match)).to_json(indent=1) == text
+    record = json.loads(text)
+    record["hands"][1][0] = {"seat": 9, "action": "pass"}
+    with pytest.raises(ReplayError, match=r"hands\[1\]\[0\]"):
+        Match.from_json(json.dumps(record))
+    for bad, field in (({"schema": "tienlen.game"}, "schema"), ({"hands": []}, "hands")):
+        with pytest.raises(ReplayError, match=field):
+            Match.from_json(json.dumps({**json.loads(text), **bad}))
+    old = Match.__new__(Match)
+    old.__setstate__(match.__getstate__()[:6])          # the landed release's pickle state
+    assert old == match
+    with pytest.raises(MatchError, match="earlier hands are not known"):
+        old.to_json()

@@ -37,6 +37,8 @@ from tienlen.games.guandan.errors import GuandanError
 from tienlen.games.guandan.actions import Action, Tribute, played_cards
 from tienlen.games.guandan.plays import Kind, Play, _make
 from tienlen.games.guandan.refusals import REASONS, refusal_from_core
+from tienlen.games.guandan.replay import GameHeader, game_record_json, load_game
+from tienlen.table.fileio import check_indent
 from tienlen.games.guandan.view import GameView
 
 __all__ = ["Action", "Game", "GameView", "LegalPlays", "IllegalActionError", "REASONS", "Tribute",
@@ -695,6 +697,31 @@ class Game:
         """Every field of the game as a hashable tuple: equal snapshots mean equal games
         (Tiến Lên's ``Game.snapshot``)."""
         return self._key()
+
+    def to_json(self, *, indent: int | None = None) -> str:
+        """This hand as versioned JSON (:func:`tienlen.games.guandan.replay.game_record_json`,
+        schema ``tienlen.guandan.game``): how it starts and every action. A match's file is
+        :meth:`Match.to_json <tienlen.games.guandan.match.Match.to_json>`.
+
+        >>> game = Game(seed=4); _ = game.play(game.legal_plays()[0])
+        >>> Game.from_json(game.to_json()) == game
+        True
+        """
+        check_indent(indent, GuandanError)
+        with _STEPPING:
+            header = GameHeader(self._seed, self._level, self._config, self._teams,
+                                self._prev, self.leader if self._prev is None else None,
+                                self._initial)
+            history = tuple(self._history)
+        return game_record_json(header, history, indent=indent)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Game:
+        """Rebuild a hand written by :meth:`to_json`, checking every action; raises
+        :class:`~tienlen.errors.ReplayError` naming the first bad field or action."""
+        return load_game(text, lambda h: cls(h.seed, level=h.level, config=h.config,
+                                             teams=h.teams, leader=h.leader,
+                                             previous_order=h.previous_order, hands=h.hands))
 
     @classmethod
     def from_hands(cls, hands: Iterable[CardsLike], *, level: int = 2,

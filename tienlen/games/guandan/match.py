@@ -455,9 +455,8 @@ class Match(MatchDriver[Game, HandResult]):
         """Rebuild a match, re-checking every action. A file that is not a replay of this
         schema, or whose actions the rules refuse, raises :class:`ReplayError`
         (:func:`tienlen.games.guandan.replay.load_match`)."""
-        def start(seed: int, config: RuleConfig, max_hands: object) -> Match:
-            hands = _check_max_hands(DEFAULT_MAX_HANDS if max_hands is None else max_hands)
-            return cls(seed, config, max_hands=hands)
+        def start(seed: int, config: RuleConfig, max_hands: object = DEFAULT_MAX_HANDS) -> Match:
+            return cls(seed, config, max_hands=_check_max_hands(max_hands))
 
         return load_match(text, start)
 

@@ -165,6 +165,19 @@ class GuandanTable(MatchTable):
             self._trick[seat] = record
         if game.is_over:
             self._shown = game
+        return self._remember(record, seat)
+
+    def _record_seen_by(self, record: dict[str, Any], seat: int, actor: int) -> dict[str, Any]:
+        """A tribute card only to whoever moved it (the receiver learns it from its own
+        view, which the game builds).
+
+        >>> record = {"seat": 2, "kind": "give_tribute", "card": "BJ", "to": None}
+        >>> table = GuandanTable.__new__(GuandanTable)
+        >>> table._record_seen_by(record, 2, 2)["card"], "card" in table._record_seen_by(record, 1, 2)
+        ('BJ', False)
+        """
+        if "card" in record and seat != actor and seat != record.get("to"):
+            return {k: v for k, v in record.items() if k != "card"}
         return record
 
     def next_hand(self) -> None:

@@ -32,6 +32,7 @@ pays whom and why, and :attr:`Match.penalties` adds them up (they always sum to 
 from __future__ import annotations
 
 import functools
+from array import array
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -40,6 +41,8 @@ from tienlen.games.tienlen.plays import Combo, Kind
 from tienlen.errors import TienlenError
 from tienlen.games.tienlen.game import _STEPPING, Game
 from tienlen.games.tienlen.refusals import Wording
+from tienlen.games.tienlen.replay_format import match_record_json, read_match_record, replay_hand
+from tienlen.errors import ReplayError
 from tienlen.games.tienlen.rules import Bomb, Penalties, Rules
 from tienlen import seeds as _seeds
 from tienlen.seeds import check_players, seed_or_fresh
@@ -411,7 +414,7 @@ class Match(MatchDriver[Game, "tuple[tuple[int, ...], HandScore]"]):
     one deals and the other is refused.
     """
 
-    __slots__ = ("_players", "_seed", "_rules", "_game", "_number", "_done", "_scored")
+    __slots__ = ("_players", "_seed", "_rules", "_game", "_number", "_done", "_scored", "_before")
 
     _LOCK = _STEPPING
     _STATE_ERROR = MatchError
@@ -435,6 +438,11 @@ class Match(MatchDriver[Game, "tuple[tuple[int, ...], HandScore]"]):
         self._done: list[tuple[tuple[int, ...], HandScore]] = []
         self._scored: tuple[Game, HandScore] | None = None
         self._game = game
+        # The actions of the finished hands before the current one (for to_json), each hand
+        # packed as (seat, mask) pairs in an int64 array, -1 for a pass: ~1.4 KB a hand of
+        # random play, where keeping the Games cost ~7 KB. None when unknown (a match
+        # unpickled from a release that did not keep them).
+        self._before: list[array[int]] | None = []
 
     @property
     def players(self) -> int:
@@ -475,6 +483,9 @@ class Match(MatchDriver[Game, "tuple[tuple[int, ...], HandScore]"]):
         self._done.append(result)
 
     def _next_deal(self, hand: Game, result: tuple[tuple[int, ...], HandScore]) -> Game:
+        if self._before is not None:
+            self._before.append(array("q", [v for a in hand.history for v in (
+                a.seat, -1 if a.cards is None else a.cards.mask)]))
         game = Game(self._players, seed=hand_seed(self._seed, self._number + 1),
                     rules=self._rules, leader=result[0][0])
         self._number += 1
@@ -565,6 +576,7 @@ class Match(MatchDriver[Game, "tuple[tuple[int, ...], HandScore]"]):
             other._done = list(self._done)    # (finishing order, frozen HandScore) pairs
             other._scored = None
             other._game = self._game.copy()
+            other._before = None if self._before is None else list(self._before)
         return other
 
     __copy__ = copy
@@ -586,12 +598,52 @@ class Match(MatchDriver[Game, "tuple[tuple[int, ...], HandScore]"]):
         # lock is module-wide, never an attribute, so nothing unpicklable is held.
         with _STEPPING:
             return (self._players, self._seed, self._rules, self._number, list(self._done),
-                    self._game.copy())
+                    self._game.copy(), None if self._before is None else list(self._before))
 
     def __setstate__(self, state: tuple[object, ...]) -> None:
         (self._players, self._seed, self._rules, self._number, self._done,
-         self._game) = state  # type: ignore[assignment]
+         self._game) = state[:6]  # type: ignore[assignment]
+        # A pickle of a release that did not keep the earlier hands has six fields.
+        self._before = state[6] if len(state) > 6 else None  # type: ignore[assignment]
         self._scored = None
+
+    def to_json(self, *, indent: int | None = None) -> str:
+        """The match as versioned JSON (schema ``tienlen.match``): its players, rules and
+        seed, and every hand's actions (each deal derives from the seed), the current hand
+        last. Raises :class:`MatchError` for a match unpickled from a release that did not
+        keep its earlier hands.
+
+        >>> match = Match(2, seed=4)
+        >>> _ = match.game.play(match.game.legal_plays()[0])
+        >>> Match.from_json(match.to_json()) == match
+        True
+        """
+        with _STEPPING:
+            if self._before is None:
+                raise MatchError("this match's earlier hands are not known (it was unpickled "
+                                 "from an older release): it cannot be written")
+            histories = [[(packed[i], None if packed[i + 1] < 0 else Cards(packed[i + 1]))
+                          for i in range(0, len(packed), 2)] for packed in self._before]
+            histories.append([(a.seat, a.cards) for a in self._game.history])
+        return match_record_json(players=self._players, rules=self._rules, seed=self._seed,
+                                 hands=histories, indent=indent)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Match:
+        """Rebuild a match written by :meth:`to_json`, replaying every hand's actions
+        through the checked path and dealing each next hand as play did; the first bad
+        field or action raises :class:`~tienlen.errors.ReplayError` naming it
+        (``hands[1][4]``: hand 2's fifth action)."""
+        players, rules, seed, hands = read_match_record(text)
+        match = cls(players, seed=seed, rules=rules)
+        for number, actions in enumerate(hands):
+            if number:
+                if not match.game.is_over:
+                    raise ReplayError(f"hand {number} is not over, yet another follows",
+                                      f"hands[{number}]")
+                match.next_hand()
+            replay_hand(match.game, actions, players, f"hands[{number}]")
+        return match
 
     def __repr__(self) -> str:
         return (f"<Match players={self._players} hand={self._number} "

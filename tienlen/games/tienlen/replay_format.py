@@ -23,7 +23,8 @@ from tienlen.table.fileio import MAX_INDENT, check_indent, read_limited
 
 __all__ = ["ReplayError", "SCHEMA", "VERSION", "MAX_REPLAY_BYTES", "MAX_INDENT", "Header",
            "ReplayLabels", "read_replay_file", "check_indent", "record_to_json", "load_game",
-           "read_labels", "check_labels"]
+           "read_labels", "check_labels", "MATCH_SCHEMA", "match_record_json", "read_match_record",
+           "replay_hand"]
 
 #: The schema name every replay carries.
 SCHEMA: Final = "tienlen.game"
@@ -356,3 +357,70 @@ def read_labels(text: str | bytes) -> ReplayLabels:
     record = _load_record(text)
     players = _int(record["players"], "players", 2, 4)
     return check_labels(record.get("names"), record.get("match"), players, record["seed"])
+
+
+# --- a match: every hand's actions (Match.to_json / Match.from_json) ---------------------
+
+#: The schema name of a saved Tiến Lên match (``Match.to_json``; the same version).
+MATCH_SCHEMA: Final = "tienlen.match"
+_MATCH_FIELDS: Final = ("schema", "version", "players", "rules", "seed", "hands")
+
+
+def _actions_json(history: Iterable[tuple[int, Cards | None]]) -> list[dict[str, Any]]:
+    return [{"seat": seat, "action": "pass"} if cards is None
+            else {"seat": seat, "action": "play", "cards": cards.ascii()}
+            for seat, cards in history]
+
+
+def match_record_json(*, players: int, rules: Rules, seed: int,
+                      hands: Iterable[Iterable[tuple[int, Cards | None]]],
+                      indent: int | None = None) -> str:
+    """A match's JSON text: its players, rules and seed (every hand's deal derives from it)
+    and each hand's actions, the current one last. ``indent``: see :func:`check_indent`."""
+    check_indent(indent)
+    record = {"schema": MATCH_SCHEMA, "version": VERSION, "players": players,
+              "rules": _rules_to_json(rules), "seed": seed,
+              "hands": [_actions_json(hand) for hand in hands]}
+    return json.dumps(record, indent=indent, ensure_ascii=False)
+
+
+def read_match_record(text: object) -> tuple[int, Rules, int, list[list[Any]]]:
+    """A match file's ``(players, rules, seed, hands)``, each checked for its type (the
+    actions are checked as they are replayed: :func:`replay_hand`)."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise ReplayError(f"a match is JSON text (str or bytes), got {type(text).__name__}")
+    if len(text) > MAX_REPLAY_BYTES:
+        raise ReplayError(f"the text is longer than {MAX_REPLAY_BYTES} characters")
+    try:
+        record = json.loads(text)
+    except (ValueError, TypeError, RecursionError) as error:
+        raise ReplayError(f"not a JSON match: {_clip(str(error))}") from None
+    if type(record) is not dict:
+        raise ReplayError(f"a match is a JSON object, got {_json_type(record)}")
+    if record.get("schema") != MATCH_SCHEMA:
+        raise ReplayError(f"expected {MATCH_SCHEMA!r}, got {_quote(record.get('schema'))}",
+                          "schema")
+    version = record.get("version")
+    if version != VERSION or type(version) is not int:
+        raise ReplayError(f"unsupported version {_quote(version)} (this reader knows {VERSION})",
+                          "version")
+    for name in record:
+        if name not in _MATCH_FIELDS:
+            raise ReplayError("unknown field", _clip(name, 80))
+    for name in _MATCH_FIELDS:
+        if name not in record:
+            raise ReplayError("missing field", name)
+    players = _int(record["players"], "players", 2, 4)
+    seed = _int(record["seed"], "seed", 0, SEED_LIMIT - 1)
+    hands = _list(record["hands"], "hands")
+    if not hands:
+        raise ReplayError("a match has at least its first hand", "hands")
+    return (players, _rules_from_json(record), seed,
+            [_list(hand, f"hands[{i}]") for i, hand in enumerate(hands)])
+
+
+def replay_hand(game: Replayable, entries: list[Any], players: int, field: str) -> None:
+    """Every action of one hand of a match file, through the checked path; the first bad
+    one raises :class:`ReplayError` naming it (``field``: the hand, ``"hands[2]"``)."""
+    for index, entry in enumerate(entries):
+        _replay_action(game, entry, f"{field}[{index}]", players)

@@ -130,7 +130,7 @@ class TienlenTable(MatchTable):
         if leading:
             self._trick = {}
         self._trick[seat] = record
-        return record
+        return self._remember(record, seat)
 
     def next_hand(self) -> None:
         self._check_deal()
