@@ -363,4 +363,4 @@ def test_play_and_sim_help_say_which_game_has_what() -> None:
     refused = run_cli("sim", "--game", "guandan", "--resume")
     assert refused.returncode == 2 and "--resume continues the run in --out FILE" in refused.stderr
     unknown_bot = run_cli("play", "--game", "guandan", "--bots", "L9")
-    assert unknown_bot.returncode == 2 and "random, L1, L2, L3 or dmc:PATH" in unknown_bot.stderr
+    assert unknown_bot.returncode == 2 and "random, L1, L2, L3, dmc:PATH or style:NAME" in unknown_bot.stderr

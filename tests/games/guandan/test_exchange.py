@@ -95,4 +95,4 @@ def test_the_reason_names_the_plan():
         match.act(*bots[seat].decide(match.game.view(seat)), seat)
     view = match.game.view(match.turn)
     why = bots[match.turn].explain(view).reason_in("en")
-    assert "plan needs least" in why
+    assert "plan can spare" in why

@@ -86,9 +86,9 @@ REASON_WORDS: dict[str, dict[str, str]] = {
     # the bench's opponents of other styles (tienlen.games.guandan.styles)
     "STYLE_HABIT": {"en": "the {style} style's habit: {action}", "zh": "{style}风格的习惯：{action}"},
     # tribute and return of L2 and L3 (tienlen.games.guandan.exchange)
-    "GIVE_KEEPS_SPLIT": {"en": "of your highest cards, give the one your plan needs least",
-                         "zh": "在你最大的牌里，交出牌型最用不上的那张"},
-    "RETURN_KEEPS_SPLIT": {"en": "return the low card your plan needs least",
+    "GIVE_KEEPS_SPLIT": {"en": "give the highest card your plan can spare",
+                         "zh": "交出你牌型最用不上的那张最大的牌"},
+    "RETURN_KEEPS_SPLIT": {"en": "return the low card your plan can spare",
                            "zh": "还一张你的牌型最用不上的小牌"},
     # L1
     "LEAD_LOWEST": {"en": "lead your lowest card", "zh": "先出你最小的牌"},
