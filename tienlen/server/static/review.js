@@ -130,7 +130,13 @@
     return hands;
   }
 
-  function seatName(seat) { return seat === rv.seat ? t("you") : t("seat", { n: seat }); }
+  function seatName(seat) {
+    // the room's names (上家, 对家, 下家) when it lends them, else "seat N"
+    const players = rv.record && rv.record.hands ? rv.record.hands.length : 4;
+    const named = window.room && window.room.seatName ? window.room.seatName(seat, rv.seat, players) : null;
+    if (named) return named;
+    return seat === rv.seat ? t("you") : t("seat", { n: seat });
+  }
 
   function renderTimeline() {
     const box = rv.box && rv.box.querySelector("#rv-timeline");

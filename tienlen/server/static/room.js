@@ -142,9 +142,11 @@ function comboName(action) {
 // ---------------------------------------------------------------- seats and names
 
 function rel(seat) { return (seat - R.seat + R.view.players) % R.view.players; }
-function seatName(seat) {
-  if (seat === R.seat) return gw("you");
-  const n = R.view.players, r = rel(seat);
+function seatName(seat) { return seatNameFrom(seat, R.seat, R.view.players); }
+// A seat's name as seen from seat `me` at a table of `players` (a review panel's record too).
+function seatNameFrom(seat, me, n) {
+  if (seat === me) return gw("you");
+  const r = (seat - me + n) % n;
   if (R.features.teams) return [gw("you"), gw("right"), gw("partner"), gw("left")][r];
   const words = n === 2 ? [t("you"), t("top")] : n === 3 ? [t("you"), t("right"), t("left")]
                         : [t("you"), t("right"), t("top"), t("left")];
@@ -660,6 +662,8 @@ window.room = {
   panels: { register: registerPanel },
   send(obj) { if (obj && typeof obj === "object") send(obj); },
   lang() { return R.lang === "en" ? "en" : "zh"; },
+  // seatName(seat, me, players): the room's name for a seat seen from `me` (上家, 对家 ...)
+  seatName(seat, me, players) { return seatNameFrom(seat, me, players); },
 };
 for (const panel of QUEUED) registerPanel(panel);
 
