@@ -107,3 +107,22 @@ def test_a_bot_table_gets_no_review_and_no_tracker(server):
     table = hub.tables[info["table"]]
     assert table.tracker(table.seats[0]) is None
     assert table._review_task is None
+
+
+def test_the_review_is_a_setting_a_player_can_turn_off(server):
+    hub, port = server
+    info = create(port, "tienlen", ["human", "L1", "L1", "L1"], seed=8, options={"hands": 1},
+                  settings={"review": False})
+    c = Client(port)
+    c.join(info["table"], info["tokens"]["0"])
+    _play_to_the_end(c, hub, info["table"])
+    # the hand is over and no review comes in the next 8 s (with the setting on, the same
+    # table's review arrives within a second or two: the test above)
+    with pytest.raises(TimeoutError):
+        c.until(lambda m: m["type"] == "review", timeout=8)
+    assert hub.tables[info["table"]].settings["review"] is False
+    c.close()
+    refused = httpx.post(f"http://127.0.0.1:{port}/api/tables", timeout=10,
+                         json={"game": "tienlen", "seats": ["human", "L1", "L1", "L1"],
+                               "settings": {"review": "no"}})
+    assert refused.status_code == 400 and "review is true or false" in refused.text

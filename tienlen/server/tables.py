@@ -832,14 +832,14 @@ LANGS = ("en", "zh")
 
 
 #: The settings a human seat may change during a match (the ``settings`` message).
-LIVE_SETTINGS = ("hints", "ai_debug", "lang", "turn_timeout")
+LIVE_SETTINGS = ("hints", "ai_debug", "lang", "turn_timeout", "review")
 
 
 def check_settings(settings: dict[str, Any], spec: GameSpec) -> dict[str, Any]:
     """``settings`` checked (raises :class:`TableError` ``BAD_SETTINGS``) and normalised."""
     out: dict[str, Any] = {}
     for key, value in settings.items():
-        if key in ("hints", "ai_debug"):
+        if key in ("hints", "ai_debug", "review"):
             if not isinstance(value, bool):
                 raise TableError("BAD_SETTINGS", f"{key} is true or false")
             out[key] = value
