@@ -167,30 +167,43 @@ def _load_record(text: object, schema: str = SCHEMA,
     return data
 
 
-def _replay_action(match: Replayable, item: object, where: str) -> None:
+def _action_item(item: object, keys: frozenset[str] | set[str], where: str) -> dict[str, Any]:
+    """``item`` as an action's object with no key but ``keys``, or :class:`ReplayError`."""
     if not isinstance(item, dict):
         raise ReplayError("an action is an object", where)
-    extra = set(item) - _ACTION_KEYS
+    extra = set(item) - keys
     if extra:
         raise ReplayError(f"unknown keys {sorted(extra)}", where)
+    return item
+
+
+def _seat_kind_cards(item: dict[str, Any], where: str) -> tuple[int, str, Cards | None]:
+    """An action object's seat, kind and cards (None for a pass), each checked: one
+    :class:`ReplayError` line naming the field otherwise (a match's and a hand's files
+    read their actions through this)."""
+    seat, kind = item.get("seat"), item.get("action")
+    if type(seat) is not int or not 0 <= seat <= 3:
+        raise ReplayError(f"seat must be 0..3; got {seat!r:.40}", where)
+    if kind not in _ACTION_KINDS:
+        raise ReplayError(f"unknown action {kind!r:.40}", where)
+    if kind == "pass":
+        return seat, kind, None
+    if not isinstance(item.get("cards"), str):
+        raise ReplayError("cards must be card text", where)
+    try:
+        return seat, kind, Cards.parse(item["cards"])
+    except ValueError as e:
+        raise ReplayError(str(e), where) from None
+
+
+def _replay_action(match: Replayable, item: object, where: str) -> None:
+    item = _action_item(item, _ACTION_KEYS, where)
     if match.is_over:
         raise ReplayError("action after the end of the match", where)
     if item.get("hand") != match.hand_number or type(item.get("hand")) is not int:
         raise ReplayError(f"hand must be {match.hand_number}; got {item.get('hand')!r}", where)
-    seat, kind = item.get("seat"), item.get("action")
-    if type(seat) is not int or not 0 <= seat <= 3:
-        raise ReplayError(f"seat must be 0..3; got {seat!r}", where)
-    if kind not in _ACTION_KINDS:
-        raise ReplayError(f"unknown action {kind!r}", where)
-    cards: Cards | None = None
+    seat, kind, cards = _seat_kind_cards(item, where)
     reading: object = None
-    if kind != "pass":
-        if not isinstance(item.get("cards"), str):
-            raise ReplayError("cards must be card text", where)
-        try:
-            cards = Cards.parse(item["cards"])
-        except ValueError as e:
-            raise ReplayError(str(e), where) from None
     if kind == "play":
         assert cards is not None
         reading = _reading(item, cards, match.game, where)
@@ -313,29 +326,15 @@ def load_game(text: str | bytes, start: Callable[[GameHeader], H]) -> H:
 
 
 def _replay_hand_action(game: _Playable, item: object, where: str) -> None:
-    if not isinstance(item, dict):
-        raise ReplayError("an action is an object", where)
-    extra = set(item) - (_ACTION_KEYS - {"hand"})
-    if extra:
-        raise ReplayError(f"unknown keys {sorted(extra)}", where)
-    seat, kind = item.get("seat"), item.get("action")
-    if type(seat) is not int or not 0 <= seat <= 3:
-        raise ReplayError(f"seat must be 0..3; got {seat!r:.40}", where)
-    if kind not in _ACTION_KINDS:
-        raise ReplayError(f"unknown action {kind!r:.40}", where)
-    cards: Any = None
+    item = _action_item(item, _ACTION_KEYS - {"hand"}, where)
+    seat, kind, parsed = _seat_kind_cards(item, where)
+    cards: Any = parsed
     reading: object = None
-    if kind != "pass":
-        if not isinstance(item.get("cards"), str):
-            raise ReplayError("cards must be card text", where)
-        try:
-            cards = Cards.parse(item["cards"])
-        except ValueError as e:
-            raise ReplayError(str(e), where) from None
+    if parsed is not None:
         if kind == "play":
-            reading = _reading(item, cards, game, where)
-        elif len(cards) == 1:
-            cards = Card(cards.ids[0])       # a tribute or return moves one card
+            reading = _reading(item, parsed, game, where)
+        elif len(parsed) == 1:
+            cards = Card(parsed.ids[0])       # a tribute or return moves one card
     try:
         game.act(kind, cards, seat, reading)
     except IllegalActionError as e:
