@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 
 import numpy as np
@@ -243,8 +244,14 @@ def test_ctrl_c_interrupts_scoring_and_explicit_deal_playouts():
             except KeyboardInterrupt:
                 print("interrupted", name, flush=True)
     """)
+    # SIGINT back to its default in the child: a suite started in the background by a shell
+    # without job control inherits it ignored, and Python then installs no KeyboardInterrupt.
     child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
-                             cwd=os.path.dirname(__file__))
+                             cwd=os.path.dirname(__file__),
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    # a child that never answers is killed, so that a readline below ends (and fails)
+    watchdog = threading.Timer(120, child.kill)
+    watchdog.start()
     try:
         for name in ("scored", "places"):
             assert child.stdout.readline().split() == ["ready", name]
@@ -257,6 +264,7 @@ def test_ctrl_c_interrupts_scoring_and_explicit_deal_playouts():
             assert time.monotonic() - sent < 5.0
         assert child.wait(timeout=30) == 0
     finally:
+        watchdog.cancel()
         child.kill()
 
 
