@@ -12,7 +12,8 @@ from typing import Any
 
 from tienlen.errors import TienlenError
 from tienlen.seeds import check_seed, review_seed
-from tienlen.table.review import ActionValue, Budget, Evaluation, Record, Reviewable, Step
+from tienlen.table.review import (ActionValue, Budget, Evaluation, Record, Reviewable, Step,
+                                  same_action)
 
 __all__ = ["Review", "ReviewError", "Reviewer", "records_of", "review_hand", "reviewable",
            "pick_record", "game_of_file", "Z_MISTAKE", "DEFAULT_DEALS"]
@@ -24,6 +25,9 @@ Z_MISTAKE = 2.0
 DEFAULT_DEALS = 64
 #: The most deals a decision may be given.
 MAX_DEALS = 4096
+#: Fewer sampled deals than this (a decision the time bound cut short) price a decision
+#: but never mark it: the error of so few deals is itself too uncertain.
+MIN_DEALS = 8
 
 
 class ReviewError(TienlenError):
@@ -192,12 +196,18 @@ class Reviewer:
             return self.unpriced(step)
         chosen = values[0]
         best = max(values, key=lambda v: v.value)
+        bot = next((v for v in values if v.bot), None)
         gap, error = _paired(best, chosen)
-        mistake = best is not chosen and gap > self.z * error and gap > self.threshold
+        # The search bot's own choice (same seed, same deals) is never a mistake: the
+        # review would otherwise blame a player for the bot's own play.
+        mine = bot is not None and same_action(bot.action, chosen.action)
+        mistake = (best is not chosen and not mine and chosen.deals >= MIN_DEALS
+                   and gap > self.z * error and gap > self.threshold)
         return Evaluation(step.seat, step.turn, chosen, best, mistake,
                           gap if mistake else 0.0, error,
                           why=best.why if mistake else chosen.why,
-                          values=tuple(sorted(values, key=lambda v: -v.value)))
+                          values=tuple(sorted(values, key=lambda v: -v.value)),
+                          bot=None if bot is None else dict(bot.action))
 
     def walk(self, clock: Callable[[], float] = time.perf_counter
              ) -> Generator[tuple[Step, float | None], Evaluation, Review]:
