@@ -15,6 +15,10 @@ server whose other tables keep playing.
 
     python bench/review_speed.py                      # 8 hands, 20 busy tables
     python bench/review_speed.py --tables 0           # the server otherwise idle
+    python bench/review_speed.py --tables 1 --yes     # one busy table, one core burnt by `yes`
+
+``--yes`` runs ``yes > /dev/null`` (one core kept busy) while the reviews are posted;
+``--no-alone`` skips step 1's untimed reviews.
 
 Needs the [serve] extra for step 2.
 """
@@ -118,7 +122,8 @@ async def loaded(base: str, files: list[tuple[int, bytes]], tables: int,
     for seed, data in files:
         code, answer, seconds = await loop.run_in_executor(None, post_review, base, data)
         priced = sum(d["evaluated"] for d in answer.get("decisions", []))
-        reviews.append((seed, code, priced, answer.get("complete"), seconds))
+        choices = sum(not d["forced"] for d in answer.get("decisions", []))
+        reviews.append((seed, code, priced, answer.get("complete"), seconds, choices))
     load1 = os.getloadavg()[0]
     stop.set()
     for task in [*tasks, human]:
@@ -152,8 +157,13 @@ def main() -> int:
     parser.add_argument("--baseline", type=float, default=30.0,
                         help="seconds the human table is timed before the reviews (default 30)")
     parser.add_argument("--no-server", action="store_true", help="step 1 only")
+    parser.add_argument("--no-alone", action="store_true", help="step 2 only")
+    parser.add_argument("--yes", action="store_true",
+                        help="keep one core busy (yes > /dev/null) during step 2")
     args = parser.parse_args()
     files = hands(args.hands)
+    if args.no_alone:
+        return loaded_step(args, files)
     rows = alone(files)
     print(f"alone ({os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}): "
           f"{len(rows)} Guandan hands, 64 deals a decision")
@@ -166,6 +176,12 @@ def main() -> int:
           f"{statistics.median(per25):.2f} s, max {max(per25):.2f} s")
     if args.no_server:
         return 0
+    return loaded_step(args, files)
+
+
+def loaded_step(args: argparse.Namespace, files: list[tuple[int, bytes]]) -> int:
+    """Step 2 (see the module's docstring)."""
+    burner = subprocess.Popen(["yes"], stdout=subprocess.DEVNULL) if args.yes else None
     server = subprocess.Popen([sys.executable, "-m", "tienlen", "serve", "--port", "0",
                                "--turn-timeout", "0", "--tables-per-client", "1000",
                                "--max-tables", "1000"],
@@ -177,14 +193,21 @@ def main() -> int:
     finally:
         server.terminate()
         server.wait(10)
-    print(f"on a server with {result['busy']} busy Guandan tables + 1 human table (load "
+        if burner is not None:
+            burner.terminate()
+            burner.wait(10)
+    print(f"on a server with {result['busy']} busy Guandan tables + 1 human table"
+          f"{' + yes > /dev/null' if args.yes else ''} (load "
           f"average {result['load'][0]:.1f} -> {result['load'][1]:.1f}):")
-    for seed, code, priced, complete, seconds in result["reviews"]:
-        print(f"  seed {seed}: HTTP {code}, {priced} decisions priced, complete={complete}, "
-              f"{seconds:.2f} s")
+    for seed, code, priced, complete, seconds, choices in result["reviews"]:
+        print(f"  seed {seed}: HTTP {code}, {priced} of {choices} decisions priced, "
+              f"complete={complete}, {seconds:.2f} s")
     times = [r[4] for r in result["reviews"] if r[1] == 200]
     if times:
-        print(f"  round trip: median {statistics.median(times):.2f} s, max {max(times):.2f} s")
+        print(f"  round trip: median {statistics.median(times):.2f} s, max {max(times):.2f} s; "
+              f"{sum(1 for r in result['reviews'] if r[3])} of {len(times)} complete, "
+              f"{sum(r[2] for r in result['reviews'])} of "
+              f"{sum(r[5] for r in result['reviews'])} decisions priced")
     for phase, title in (("quiet", f"the human table before the reviews ({args.baseline:g} s)"),
                          ("reviewing", "the human table while the reviews ran")):
         times = result[phase]
