@@ -4,6 +4,8 @@ and L3's choices are not marked; the tracker counts the cards the other seats ho
 
 from __future__ import annotations
 
+import json
+import time
 from collections import Counter
 from typing import Any
 
@@ -229,9 +231,47 @@ def test_the_time_bound_leaves_decisions_unevaluated() -> None:
     _finish(state, [spec.make_bot("L1", seed=s) for s in range(4)])
     record = pick_record(records_of(spec, state))
     ticks = iter(range(1000))
-    review = Reviewer(spec, record, 0, deals=8, time_s=2.5).run(clock=lambda: next(ticks))
+    reviewer = Reviewer(spec, record, 0, deals=8, time_s=2.5)
+    review = reviewer.run(clock=lambda: next(ticks))
     assert not review.complete
     assert any(not e.evaluated and not e.forced for e in review.evaluations)
+    # one tick a decision: only the two cheapest (the latest in the hand) are tried, the
+    # rest left unpriced, and the review lists them all in the hand's order
+    choices = [s for s in reviewer.steps if s.legal > 1]
+    cheapest = sorted(choices, key=lambda s: (reviewer.cost(s), s.turn))[:2]
+    priced = {e.turn for e in review.evaluations if e.evaluated}
+    assert priced and priced <= {s.turn for s in cheapest}
+    assert [e.turn for e in review.evaluations] == [s.turn for s in reviewer.steps]
+
+
+def test_the_time_bound_holds_on_the_clock() -> None:
+    # far more deals than the time allows: every decision stops at its share of the time,
+    # and the review ends within the bound (a sample late at most)
+    spec = get_spec("guandan")
+    state = spec.new_match(seed=4, options={"max_hands": 1})
+    _finish(state, [spec.make_bot("L1", seed=s) for s in range(4)])
+    record = pick_record(records_of(spec, state))
+    start = time.perf_counter()
+    review = Reviewer(spec, record, 0, deals=4096, time_s=1.0).run()
+    elapsed = time.perf_counter() - start
+    assert elapsed < 1.25, elapsed
+    priced = [e for e in review.evaluations if e.evaluated]
+    assert priced and all(e.best.deals < 4096 for e in priced)
+    json.dumps(review.to_json(), allow_nan=False)
+
+
+def test_a_decision_the_time_cut_to_one_deal_is_unpriced() -> None:
+    # a few milliseconds for the whole review: a decision that saw one deal has no error to
+    # give, and is reported unpriced (the review incomplete), never as an infinite error
+    # (which JSON cannot carry: the room's review came back as a server error)
+    spec = get_spec("guandan")
+    state = spec.new_match(seed=4, options={"max_hands": 1})
+    _finish(state, [spec.make_bot("L1", seed=s) for s in range(4)])
+    record = pick_record(records_of(spec, state))
+    review = Reviewer(spec, record, 0, deals=64, time_s=0.003).run()
+    assert not review.complete
+    assert all(e.best.deals >= 2 for e in review.evaluations if e.evaluated)
+    json.dumps(review.to_json(), allow_nan=False)
 
 
 def test_refusals_are_review_errors() -> None:

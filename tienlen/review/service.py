@@ -29,6 +29,10 @@ MAX_DEALS = 4096
 #: against: a decision ends after the sample that passes its share (one sample late), and
 #: the driver sends the review after the last one.
 TIME_RESERVE = 0.1
+#: A decision's share of the time left is this many times its cost's share (at most all of
+#: it): the costs are rough, a decision that needs less than its share leaves the rest to
+#: those after it, and the last ones take what is left, so the time is used to its end.
+TIME_STRETCH = 2.0
 #: Fewer sampled deals than this (a decision the time bound cut short) price a decision
 #: but never mark it: the error of so few deals is itself too uncertain.
 MIN_DEALS = 8
@@ -179,6 +183,8 @@ class Reviewer:
         self.lang = lang if isinstance(lang, str) and lang in ("en", "zh") else "en"
         self.z = _number(z, "z", 0.0, 10.0)
         self.steps: tuple[Step, ...] = tuple(s for s in record.steps if s.seat == seat)
+        # the turns of decisions the time bound cut to fewer than two deals (unpriced)
+        self._cut: set[int] = set()
 
     def unpriced(self, step: Step) -> Evaluation:
         """A decision not priced: forced (one legal action), left out by the time bound or
@@ -197,6 +203,9 @@ class Reviewer:
                                         Budget(self.deals, time_ms), self.lang)
         except ValueError:        # an action the evaluator cannot price: not a review's end
             values = []
+        if values and values[0].deals < 2:        # the time allowed no error to give
+            self._cut.add(step.turn)
+            return self.unpriced(step)
         if not values:
             return self.unpriced(step)
         chosen = values[0]
@@ -232,10 +241,11 @@ class Reviewer:
         Without ``time_s`` the decisions come in order, each with its full deals. With it,
         the review is bounded by a deadline (``time_s`` less :data:`TIME_RESERVE` of it,
         kept for a decision's last sample and the driver's own work): the decisions come
-        cheapest first (:meth:`cost`), each given the share of the time left in proportion
-        to its cost among those not yet priced, so that a decision that needs less than its
-        share (fewer deals, a short endgame) leaves the rest to the others; a decision whose
-        turn comes after the deadline is left unpriced (``evaluated`` False, the review not
+        cheapest first (:meth:`cost`), each given :data:`TIME_STRETCH` times its cost's
+        share of the time left among those not yet priced (at most all of it), so that a
+        decision that needs less (fewer deals, a short endgame) leaves the rest to the
+        others; a decision whose turn comes after the deadline, or that the time let see
+        fewer than two deals, is left unpriced (``evaluated`` False, the review not
         ``complete``) rather than overrun."""
         start = clock()
         priced = [i for i, s in enumerate(self.steps) if s.legal > 1]
@@ -255,8 +265,11 @@ class Reviewer:
                     complete = False
                     out[i] = self.unpriced(step)
                 else:
-                    out[i] = yield step, remaining * 1000 * weight[i] / left
+                    share = min(1.0, TIME_STRETCH * weight[i] / left)
+                    out[i] = yield step, remaining * 1000 * share
                 left -= weight[i]
+        if any(self.steps[i].turn in self._cut for i in out):
+            complete = False
         evaluations = [out[i] if i in out else self.unpriced(s)
                        for i, s in enumerate(self.steps)]
         return self.finish(evaluations, clock() - start, complete)

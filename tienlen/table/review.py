@@ -32,6 +32,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -82,6 +83,12 @@ class Record:
                 "extra": dict(self.extra)}
 
 
+def _round(x: float) -> float | None:
+    """``x`` to 4 places for JSON; ``None`` for an infinite or undefined number (an error
+    of one deal), which JSON cannot carry."""
+    return round(x, 4) if math.isfinite(x) else None
+
+
 @dataclass(frozen=True)
 class ActionValue:
     """The expected outcome of one action for the seat that takes it: ``value`` in the
@@ -104,8 +111,8 @@ class ActionValue:
     bot: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"action": dict(self.action), "value": round(self.value, 4),
-                "stderr": round(self.stderr, 4), "win": round(self.win, 4), "deals": self.deals}
+        return {"action": dict(self.action), "value": _round(self.value),
+                "stderr": _round(self.stderr), "win": _round(self.win), "deals": self.deals}
 
 
 @dataclass(frozen=True)
@@ -140,13 +147,13 @@ class Evaluation:
         """One object per decision (``tienlen review --json``)."""
         return {"seat": self.seat, "turn": self.turn, "kind": self.kind,
                 "chosen": dict(self.chosen.action),
-                "best": dict(self.best.action), "chosen_value": round(self.chosen.value, 4),
-                "chosen_error": round(self.chosen.stderr, 4),
-                "best_value": round(self.best.value, 4),
-                "best_error": round(self.best.stderr, 4),
-                "chosen_win": round(self.chosen.win, 4), "best_win": round(self.best.win, 4),
-                "mistake": self.mistake, "cost": round(self.cost, 4),
-                "cost_error": round(self.cost_error, 4), "why": self.why,
+                "best": dict(self.best.action), "chosen_value": _round(self.chosen.value),
+                "chosen_error": _round(self.chosen.stderr),
+                "best_value": _round(self.best.value),
+                "best_error": _round(self.best.stderr),
+                "chosen_win": _round(self.chosen.win), "best_win": _round(self.best.win),
+                "mistake": self.mistake, "cost": _round(self.cost),
+                "cost_error": _round(self.cost_error), "why": self.why,
                 "forced": self.forced, "evaluated": self.evaluated,
                 "deals": self.best.deals,
                 "bot": None if self.bot is None else dict(self.bot)}
