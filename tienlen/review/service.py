@@ -226,10 +226,11 @@ class Reviewer:
     def cost(self, step: Step) -> float:
         """What pricing ``step`` costs, roughly, for sharing a time bound: its candidates
         (at most 10 are compared) times the actions left in the hand after it (each
-        candidate is played out to the end), plus a fixed part (the evaluator's setup).
-        Game-agnostic: from the record alone."""
+        candidate is played out to the end), plus a fixed part (the evaluator's setup, and
+        an endgame's exact solves, dear for few cards). Game-agnostic: from the record
+        alone."""
         left = len(self.record.steps) - step.turn
-        return (min(step.legal, 10) + 1) * (left + 10)
+        return (min(step.legal, 10) + 1) * (left + 40)
 
     def walk(self, clock: Callable[[], float] = time.perf_counter
              ) -> Generator[tuple[Step, float | None], Evaluation, Review]:
