@@ -55,6 +55,13 @@
     const label = lang() === "zh" && a.label_zh ? a.label_zh : a.label;
     return (a.cards || []).map(card).join("") + (label ? ` <span class="rv-label">${esc(label)}</span>` : "");
   }
+  // whether two actions of the review are one (the bot's choice and the chosen one): the
+  // kind, the cards as a multiset, the tribute card
+  function sameAction(a, b) {
+    if (!a || !b || a.kind !== b.kind) return false;
+    if (a.kind === "play") return [...a.cards].sort().join(" ") === [...b.cards].sort().join(" ");
+    return (a.card || "") === (b.card || "");
+  }
   const unitWord = (unit) => (unit === "levels" ? t("levels") : unit === "points" ? t("points") : unit || "");
 
   // ------------------------------------------------------------ the tracker
@@ -182,7 +189,7 @@
     let html = `<p class="rv-summary" data-mistakes="${r.mistakes}">${esc(head)} · ${esc(t("deals", { n: r.deals }))}</p><ol class="rv-decisions">`;
     for (const d of r.decisions) {
       const cls = d.mistake ? "mistake" : d.forced ? "forced" : d.evaluated ? "ok" : "skipped";
-      html += `<li class="rv-decision ${cls}" data-turn="${d.turn}" data-kind="${esc(d.kind || "play")}" data-mistake="${d.mistake ? 1 : 0}"><span class="rv-mark">${d.mistake ? "✗" : d.evaluated ? "✓" : "·"}</span> `;
+      html += `<li class="rv-decision ${cls}" data-turn="${d.turn}" data-kind="${esc(d.kind || "play")}" data-bot="${sameAction(d.bot, d.chosen) ? 1 : 0}" data-mistake="${d.mistake ? 1 : 0}"><span class="rv-mark">${d.mistake ? "✗" : d.evaluated ? "✓" : "·"}</span> `;
       html += `<span class="rv-turn">${esc(t("turn", { n: d.turn + 1 }))}</span> ${actionText(d.chosen)}`;
       if (d.evaluated) html += ` <span class="rv-value">${d.chosen_value.toFixed(2)} ±${d.chosen_error.toFixed(2)}</span>`;
       else html += ` <span class="rv-value">${esc(d.forced ? t("forced") : t("not_evaluated"))}</span>`;
