@@ -396,22 +396,40 @@ class SearchBot(_PlanExchange):
     def choose_play(self, view: GameView) -> Decision:
         start = time.perf_counter()
         base = plan_decision(view)
-        if base.kind == "play" and base.cards is not None and \
-                base.cards.size == len(view.hand):  # type: ignore[attr-defined]
-            return base                                  # going out: nothing is better
+        if self._plan_stands(view, base):
+            return base
         cands = self._candidates(view, base)
         if len(cands) <= 1:
             return base
         actions = [_action_of(c) for c in cands]
         deadline = None if self.time_ms is None else start + self.time_ms / 1000
         solve = self.solver and sum(view.hand_sizes) <= self.solve_cards
-        # Paired differences against the plan's choice (candidate 0) on the same deals: an
-        # alternative replaces the plan only when it is better by more than `margin` standard
-        # errors, so that noise over few deals does not overrule a sound default.
         rows = sample_scores(view, actions, self.rng, iterations=self.iterations,
                              deadline=deadline, solve=solve, solve_nodes=self.solve_nodes,
                              infer=self.infer)
+        return self.choose_from(view, base, cands, rows, solve)
+
+    @staticmethod
+    def _plan_stands(view: GameView, base: Decision) -> bool:
+        """Whether the plan's choice is played without search: it goes out (nothing is
+        better)."""
+        return base.kind == "play" and base.cards is not None and \
+            base.cards.size == len(view.hand)  # type: ignore[attr-defined]
+
+    def choose_from(self, view: GameView, base: Decision, cands: Sequence[Play | None],
+                    rows: np.ndarray, solve: bool) -> Decision:
+        """L3's choice among ``cands`` (:meth:`_candidates`: the plan's choice ``base``
+        first) from their scores ``rows`` (:func:`sample_scores`, one row per candidate, the
+        same deals in every row; more rows than candidates are ignored), written once: the
+        search's decision and the review's "what the bot plays" (issue 38), so that the
+        bot's own choice, priced on the same deals, is its best by construction."""
+        if self._plan_stands(view, base) or len(cands) <= 1:
+            return base
+        rows = rows[:len(cands)]
         done = rows.shape[1]
+        # Paired differences against the plan's choice (candidate 0) on the same deals: an
+        # alternative replaces the plan only when it is better by more than `margin` standard
+        # errors, so that noise over few deals does not overrule a sound default.
         # the hand's levels, plus the bonus for winning it (a score is never 0: one team
         # or the other went out first)
         w = self.win_bonus

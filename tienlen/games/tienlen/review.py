@@ -44,6 +44,8 @@ REVIEW_THRESHOLD = 0.2
 VALUE_UNIT = "points"
 # Deals per round of playouts: a time budget is checked between rounds.
 _ROUND = 16
+# The share of a timed decision's budget that L3's own choice may take.
+_BOT_SHARE = 0.3
 
 
 def _action_json(cards: Cards | None, game_rules: Any) -> dict[str, Any]:
@@ -126,8 +128,9 @@ def evaluate(view: object, actions: Sequence[Mapping[str, Any]], seed: int, budg
     """The value of each of ``actions`` and of L3's candidates for the seat of ``view``
     (see the module's docstring), on ``budget.deals`` deals drawn from ``seed`` (in rounds
     of 16, stopped early by ``budget.time_ms``); ``[]`` when it is not the seat's turn.
-    The first entry is the first of ``actions``. Reasons are in English (the game's
-    ``reason_langs``)."""
+    The first entry is the first of ``actions``; the entry flagged ``bot`` is what
+    ``SearchBot(seed, iterations=budget.deals)`` chooses here (with a time budget, L3 with
+    a share of that time). Reasons are in English (the game's ``reason_langs``)."""
     assert isinstance(view, View)
     if view.turn != view.seat:
         return []
@@ -138,9 +141,18 @@ def evaluate(view: object, actions: Sequence[Mapping[str, Any]], seed: int, budg
     for mask in asked:
         if mask not in legal:
             raise ValueError(f"{Cards(mask) if mask else 'pass'} is not a legal action here")
-    cands = list(dict.fromkeys(asked + bot._candidates(view, state)))
+    start = time.perf_counter()
+    # What L3 plays here with this seed and budget (its own search: the solver, racing),
+    # flagged ``bot``: the review never marks it. Timed, it takes a share of the time.
+    if budget.time_ms is None:
+        chooser = SearchBot(seed=seed, iterations=budget.deals)
+    else:
+        chooser = SearchBot(seed=seed, time_ms=max(1.0, budget.time_ms * _BOT_SHARE))
+    choice = chooser.choose(view)
+    mine = choice.mask if isinstance(choice, Cards) else 0
+    cands = list(dict.fromkeys(asked + [mine] + bot._candidates(view, state)))
     deals = bot._deals(view, state)
-    deadline = None if budget.time_ms is None else time.perf_counter() + budget.time_ms / 1000
+    deadline = None if budget.time_ms is None else start + budget.time_ms / 1000
     blocks: list[np.ndarray] = []
     done = 0
     while done < budget.deals:
@@ -161,7 +173,7 @@ def evaluate(view: object, actions: Sequence[Mapping[str, Any]], seed: int, budg
         out.append(ActionValue(_action_json(cards, view.rules), float(row.mean()), se, win,
                                done, tuple(row.tolist()),
                                _why(cards, float(row.mean()), win, done, float(first.mean()),
-                                    first_win)))
+                                    first_win), bot=mask == mine))
     assert not actions or same_action(out[0].action, actions[0])
     return out
 

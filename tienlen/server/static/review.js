@@ -16,6 +16,7 @@
       open: "打开对局文件", timeline: "回放", first: "«", prev: "‹", next: "›", last: "»",
       step: "{i} / {n}", start: "开局", seat: "座位 {n}", you: "你", error: "复盘失败：{e}",
       levels: "级", points: "分", deals: "{n} 种发法", busy: "服务器忙",
+      give_tribute: "进贡", return_tribute: "还贡",
     },
     en: {
       tracker: "Card tracker", tracker_on: "Show the tracker (K)", unseen: "{n} unseen", jokers: "Jokers",
@@ -27,6 +28,7 @@
       open: "Open a match file", timeline: "Replay", first: "«", prev: "‹", next: "›", last: "»",
       step: "{i} / {n}", start: "deal", seat: "Seat {n}", you: "You", error: "Review failed: {e}",
       levels: "levels", points: "points", deals: "{n} deals", busy: "server busy",
+      give_tribute: "tribute", return_tribute: "return",
     },
   };
   const SUIT = { s: "♠", h: "♥", c: "♣", d: "♦" };
@@ -49,7 +51,7 @@
   function actionText(a) {
     if (!a) return "";
     if (a.kind === "pass") return t("pass");
-    if (a.kind !== "play") return `${esc(a.kind)} ${a.card ? card(a.card) : ""}`;
+    if (a.kind !== "play") return `${esc(t(a.kind))} ${a.card ? card(a.card) : ""}`;
     const label = lang() === "zh" && a.label_zh ? a.label_zh : a.label;
     return (a.cards || []).map(card).join("") + (label ? ` <span class="rv-label">${esc(label)}</span>` : "");
   }
@@ -180,7 +182,7 @@
     let html = `<p class="rv-summary" data-mistakes="${r.mistakes}">${esc(head)} · ${esc(t("deals", { n: r.deals }))}</p><ol class="rv-decisions">`;
     for (const d of r.decisions) {
       const cls = d.mistake ? "mistake" : d.forced ? "forced" : d.evaluated ? "ok" : "skipped";
-      html += `<li class="rv-decision ${cls}" data-turn="${d.turn}" data-mistake="${d.mistake ? 1 : 0}"><span class="rv-mark">${d.mistake ? "✗" : d.evaluated ? "✓" : "·"}</span> `;
+      html += `<li class="rv-decision ${cls}" data-turn="${d.turn}" data-kind="${esc(d.kind || "play")}" data-mistake="${d.mistake ? 1 : 0}"><span class="rv-mark">${d.mistake ? "✗" : d.evaluated ? "✓" : "·"}</span> `;
       html += `<span class="rv-turn">${esc(t("turn", { n: d.turn + 1 }))}</span> ${actionText(d.chosen)}`;
       if (d.evaluated) html += ` <span class="rv-value">${d.chosen_value.toFixed(2)} ±${d.chosen_error.toFixed(2)}</span>`;
       else html += ` <span class="rv-value">${esc(d.forced ? t("forced") : t("not_evaluated"))}</span>`;
