@@ -627,28 +627,21 @@ class _Knowledge:
     def __init__(self, view: GameView, *, infer: bool = False) -> None:
         self.view = view
         seen = Counter(view.hand.ids)
-        played: dict[int, Counter[int]] = {s: Counter() for s in range(4)}
         for a in view.history:
             if a.action == "play" and a.cards is not None:
                 seen.update(a.cards.ids)
-                played[a.seat].update(a.cards.ids)
-        # Cards this seat gave (tribute or return) are the receiver's unless played since.
-        self.fixed: dict[int, Counter[int]] = {s: Counter() for s in range(4)}
-        # A tribute received caps the payer's cards at its value (they gave their highest).
+        # The cards the public exchanges put in another seat's hand, unless played since
+        # (G6.11: a tribute or return card received, a big joker shown to refuse tribute).
+        self.fixed: dict[int, Counter[int]] = {
+            s: Counter() if s == view.seat else Counter(view.known_cards(s).ids)
+            for s in range(4)}
+        # A tribute caps its payer's other cards at its value (they gave their highest).
         self.cap: dict[int, int] = {}
         wild = view.config.wild_card(view.level)
         self.wild = wild
-        for t in view.tributes:          # the card fields are known to payer and receiver only
-            if t.receiver is None:
-                continue
-            if t.payer == view.seat and t.card is not None:
-                self.fixed[t.receiver][t.card] += 1
-            if t.receiver == view.seat and t.returned is not None:
-                self.fixed[t.payer][t.returned] += 1
-            if t.receiver == view.seat and t.card is not None:
+        for t in view.tributes:          # public once delivered (G6.11)
+            if t.receiver is not None and t.card is not None and t.payer != view.seat:
                 self.cap[t.payer] = min(self.cap.get(t.payer, 99), single_value(t.card, view.level))
-        for s in range(4):
-            self.fixed[s] -= played[s]
         unseen = Counter({c: 2 for c in range(54)}) - seen
         for s in range(4):
             unseen -= self.fixed[s]

@@ -10,6 +10,7 @@ Lên's :mod:`tienlen.games.tienlen.view`; :mod:`tienlen.games.guandan.game` re-e
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -24,7 +25,10 @@ __all__ = ["GameView"]
 @dataclass(frozen=True, slots=True)
 class GameView:
     """What one seat may know (issue 17): its own hand, the cards left per seat, the trick,
-    the history (tribute cards only when the seat gave or took them), level, teams."""
+    the history, level, teams, and the hand's exchanges as every seat sees them (G6.11):
+    who paid whom with which card and who returned which card to whom (a tribute's card
+    is its payer's alone until every tribute is given), or who refused tribute showing
+    which big jokers."""
 
     seat: int
     phase: str
@@ -43,6 +47,12 @@ class GameView:
     can_pass: bool
     #: During tribute, what this seat must do now: "give", "return" or None.
     tribute_step: str | None = None
+    #: The seats that refused tribute (G6.6), in the order they would have paid; () when
+    #: tribute was paid or there was none.
+    refused_by: tuple[int, ...] = ()
+    #: The seat of each big joker shown in refusing (G6.11): two entries, one seat twice
+    #: when it holds both; () unless tribute was refused.
+    big_jokers_shown: tuple[int, ...] = ()
 
     @property
     def partner(self) -> int:
@@ -81,6 +91,36 @@ class GameView:
     def played(self) -> Cards:
         """Every card played so far in this hand (from :attr:`history`)."""
         return played_cards(self.history)
+
+    def known_cards(self, seat: int) -> Cards:
+        """The cards ``seat`` is known to hold now, as far as this seat can tell: its own
+        hand for this seat; for another, what the public exchanges put in its hand (G6.11:
+        a tribute card it received and did not give back, a card returned to it, a big
+        joker it showed to refuse tribute) less what it has played since. A lower bound:
+        the seat may hold more copies.
+
+        >>> from tienlen.games.guandan.game import Game
+        >>> g = Game(hands=["3s 4s", "5s 6s", "7s 8s", "9s Ks"], previous_order=(0, 1, 2, 3))
+        >>> _ = g.give_tribute("Ks"); _ = g.return_tribute("4s")
+        >>> v = g.view(1)
+        >>> v.known_cards(0), v.known_cards(3), v.known_cards(2)
+        (Cards.parse('Ks'), Cards.parse('4s'), Cards())
+        """
+        if seat == self.seat:
+            return self.hand
+        held: Counter[int] = Counter()
+        for t in self.tributes:
+            if t.receiver == seat and t.card is not None:
+                held[t.card] += 1
+            if t.payer == seat and t.returned is not None:
+                held[t.returned] += 1
+            if t.receiver == seat and t.returned is not None:
+                held -= Counter([t.returned])   # it may have given the tribute card back
+        held[53] += self.big_jokers_shown.count(seat)
+        for a in self.history:
+            if a.seat == seat and a.action == "play" and a.cards is not None:
+                held -= Counter(a.cards.ids)
+        return Cards(sorted(held.elements()))
 
     @property
     def unseen(self) -> Cards:
