@@ -105,16 +105,20 @@ cdef void gen_sets(const GHand* h, uint32_t pile, Out* o, int kind, int size) no
     every rank's count from SET_COUNT (no test of the rank's cards: a rank that cannot make
     the set counts 0), which is what listing writes."""
     cdef int r, k, s
-    cdef uint32_t code
+    cdef uint32_t code, cand = 0
     if o.masks == NULL:
         for r in range(2, 15):
             if pile != 0 and not c_beats(mkcode(kind, size, r), pile, h.level, h.flags):
                 continue
             o.n += SET_COUNT[h.pat[r]][size][h.w] + (r == h.level and h.w >= size)
     else:
+        # The ranks that can make the set, as bits, visited in ascending order: a test of
+        # every rank's count mispredicted.
         for r in range(2, 15):
-            if h.cnt[r] + h.w < size:
-                continue
+            cand |= (<uint32_t>(h.cnt[r] + h.w >= size)) << r
+        while cand:
+            r = GD_CTZ(cand)
+            cand &= cand - 1
             code = mkcode(kind, size, r)
             if not want(code, pile, h):
                 continue
@@ -220,6 +224,7 @@ cdef void gen_full_houses(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
     cdef int c2[17]
     cdef int c1[17]
     cdef int tot2 = 0, tot1 = 0
+    cdef uint32_t present = 0
     if o.masks == NULL:
         # Counting needs only how many pair parts each rank has, not the parts.
         for x in range(2, 15):
@@ -228,15 +233,18 @@ cdef void gen_full_houses(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
             c1[x] = SUB_OFF[p][2] - SUB_OFF[p][1]
             tot2 += c2[x]
             tot1 += c1[x]
+            present |= (<uint32_t>(h.cnt[x] != 0)) << x
         tot2 += (h.js == 2) + (h.jb == 2)
-        for x in range(2, 15):
-            if h.cnt[x] == 0 or not want(mkcode(K_FULL_HOUSE, 5, x), pile, h):
+        # The triple's ranks as bits (a test of every rank's count mispredicted), and its
+        # natural cards t from 3 - w: a t above the rank's count has no sub-multiset (0).
+        while present:
+            x = GD_CTZ(present)
+            present &= present - 1
+            if pile != 0 and not want(mkcode(K_FULL_HOUSE, 5, x), pile, h):
                 continue
             p = h.pat[x]
-            for t in range(1, 4):
+            for t in range(3 - h.w, 4):
                 kx = 3 - t
-                if kx > h.w or t > h.cnt[x]:
-                    continue
                 per = tot2 - c2[x]
                 if kx + 1 <= h.w:
                     per += tot1 - c1[x]
