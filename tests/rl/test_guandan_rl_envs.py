@@ -208,3 +208,29 @@ def test_vector_action_space_samples_legal_actions_and_takes_the_obs_mask() -> N
                 np.full((16, GD_NUM_ACTIONS), 2, np.int8), [1, 2], "mask"):
         with pytest.raises(SampleMaskError):
             envs.action_space.sample(mask=bad)
+
+
+def test_vector_env_recycles_only_observations_nobody_holds() -> None:
+    """issue 37: the copies an env hands out come from a pool and are reused for a later
+    step only once nothing refers to them: an observation (or a view of it) the learner
+    keeps never changes under it, one it drops is written again instead of new arrays."""
+    envs = GuandanVectorEnv(8)
+    obs, _ = envs.reset(seed=5)
+    kept = [obs, {k: v.copy() for k, v in obs.items()}]
+    row_view = obs["action_mask"][3]                  # a view keeps its base held
+    row_copy = row_view.copy()
+    seen: set[int] = set()
+    for _ in range(40):
+        obs = envs.step(envs.action_space.sample())[0]
+        seen.add(id(obs["observation"]))
+        assert obs["observation"] is not kept[0]["observation"]
+        obs["observation"][:] = 255                   # the learner's to write into
+    for key in ("observation", "action_mask"):
+        assert np.array_equal(kept[0][key], kept[1][key])
+    assert np.array_equal(row_view, row_copy)
+    assert len(seen) <= 3                              # dropped ones were reused
+    # What the env hands out is what its core holds, whatever was written into old copies.
+    assert np.array_equal(obs["action_mask"], envs.core.games.action_mask)
+    obs = envs.step(envs.action_space.sample())[0]
+    assert np.array_equal(obs["observation"], envs.core.games.obs)
+    assert np.array_equal(obs["action_mask"], envs.core.games.action_mask)

@@ -50,10 +50,11 @@ from tienlen.games.guandan.game import GameView, return_candidates, single_value
 from tienlen.games.guandan.plays import Kind, Play, _make
 from tienlen.games.guandan.exchange import best_return, best_tribute
 from tienlen.games.guandan.explain import Explanation
+from tienlen.games.guandan.race import hand_scores
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "PlanBot", "SearchBot", "make_bot", "LEVELS", "weakest_first",
            "plan_groups", "plan_plays", "plan_decision", "Decision", "DEFAULT_TIME_MS",
-           "is_bot_spec", "POLICY_SPECS", "sample_scores"]
+           "is_bot_spec", "POLICY_SPECS", "sample_scores", "score_outcomes"]
 
 #: The level names, weakest first, as the CLI spells them.
 LEVELS = ("L1", "L2", "L3")
@@ -306,7 +307,8 @@ class SearchBot(_PlanExchange):
     action followed by a PLAN playout (:data:`~tienlen._guandan.PLAN`, every seat by the L2
     policy) on that deal, with the same playout seed for every candidate, scoring the levels
     the hand is worth to its team (+3/+2/+1 for a win by the partner's place, the opponents'
-    gain as a loss) plus ``win_bonus`` for the hand won (minus it for the hand lost). The
+    gain as a loss; in a match, what the outcome does to the level race, ``race``) plus
+    ``win_bonus`` for the hand won (minus it for the hand lost). The
     plan's own choice stands unless an alternative's mean gain over it,
     paired deal by deal, exceeds ``margin`` standard errors; the largest such gain wins.
 
@@ -335,6 +337,11 @@ class SearchBot(_PlanExchange):
     - ``win_bonus``: what winning the hand (the first out is the team's) counts beside its
       levels (default :data:`WIN_BONUS`, 2: a decision that makes the hand likelier to be won
       is worth more than the levels alone say; 0 scores the levels only);
+    - ``race``: in a match (the view's :attr:`~tienlen.games.guandan.view.GameView.standing`),
+      score a deal's outcome by what it does to the level race
+      (:func:`tienlen.games.guandan.race.hand_scores`: the chance of winning the match from
+      the position it leads to, in levels of the match's start) instead of by its levels
+      (default True; a hand alone always scores its levels);
     - ``exchange``: how the tribute and return cards are chosen (:data:`EXCHANGES`; default
       ``"plan"``, as L2).
 
@@ -352,7 +359,8 @@ class SearchBot(_PlanExchange):
                  time_ms: float | None = None, max_candidates: int = 10,
                  margin: float = 1.0, solver: bool = True, solve_cards: int = 14,
                  solve_nodes: int = 2000, infer: bool = True,
-                 win_bonus: float = WIN_BONUS, exchange: str = "plan") -> None:
+                 win_bonus: float = WIN_BONUS, race: bool = True,
+                 exchange: str = "plan") -> None:
         super().__init__(seed)
         self._set_exchange(exchange)
         self.iterations, self.time_ms = check_budget(iterations, time_ms,
@@ -379,6 +387,9 @@ class SearchBot(_PlanExchange):
                 not 0 <= win_bonus <= 100:
             raise ValueError(f"win_bonus must be a number in [0, 100]; got {win_bonus!r}")
         self.win_bonus = float(win_bonus)
+        if not isinstance(race, (bool, int)):
+            raise ValueError(f"race must be True or False; got {race!r}")
+        self.race = bool(race)
 
     @property
     def name(self) -> str:
@@ -389,6 +400,8 @@ class SearchBot(_PlanExchange):
             options.append("infer=off")
         if self.win_bonus != WIN_BONUS:
             options.append(f"win_bonus={self.win_bonus:g}")
+        if not self.race:
+            options.append("race=off")
         if self.exchange != "plan":
             options.append(f"exchange={self.exchange}")
         return f"L3({', '.join(options)})" if options else "L3"
@@ -430,10 +443,10 @@ class SearchBot(_PlanExchange):
         # Paired differences against the plan's choice (candidate 0) on the same deals: an
         # alternative replaces the plan only when it is better by more than `margin` standard
         # errors, so that noise over few deals does not overrule a sound default.
-        # the hand's levels, plus the bonus for winning it (a score is never 0: one team
-        # or the other went out first)
-        w = self.win_bonus
-        scored = rows + np.where(rows > 0, w, -w)
+        # each deal's outcome scored once (race.hand_scores): in a match, what it does to
+        # the level race; alone, its levels; the hand won adds win_bonus either way
+        scored = score_outcomes(rows, hand_scores(view.standing if self.race else None,
+                                                  _team(view), view.config, self.win_bonus))
         delta = scored - scored[0]
         diff = delta.sum(axis=1).tolist()
         diff2 = (delta * delta).sum(axis=1).tolist()
@@ -550,6 +563,21 @@ def sample_scores(view: GameView, actions: Sequence[_Action], rng: random.Random
     return rows
 
 
+def _team(view: GameView) -> int:
+    """The seat's team index: 0 for ``teams[0]`` (the index of the standing's levels)."""
+    return 0 if view.seat in view.teams[0] else 1
+
+
+def score_outcomes(rows: np.ndarray, scores: dict[int, float]) -> np.ndarray:
+    """``rows`` of :func:`sample_scores` (each deal's outcome: the levels the hand is worth
+    to the seat's team, signed) with each outcome replaced by its score in ``scores``
+    (:func:`tienlen.games.guandan.race.hand_scores`)."""
+    top = max(abs(k) for k in scores)
+    table = np.array([scores.get(k, 0.0) for k in range(-top, top + 1)])
+    out: np.ndarray = table[rows.astype(np.int64) + top]
+    return out
+
+
 def _key(play: Play | None) -> tuple[int, int, int]:
     return (0, 0, 0) if play is None else (play.cards.once, play.cards.twice, play.code)
 
@@ -627,28 +655,21 @@ class _Knowledge:
     def __init__(self, view: GameView, *, infer: bool = False) -> None:
         self.view = view
         seen = Counter(view.hand.ids)
-        played: dict[int, Counter[int]] = {s: Counter() for s in range(4)}
         for a in view.history:
             if a.action == "play" and a.cards is not None:
                 seen.update(a.cards.ids)
-                played[a.seat].update(a.cards.ids)
-        # Cards this seat gave (tribute or return) are the receiver's unless played since.
-        self.fixed: dict[int, Counter[int]] = {s: Counter() for s in range(4)}
-        # A tribute received caps the payer's cards at its value (they gave their highest).
+        # The cards the public exchanges put in another seat's hand, unless played since
+        # (G6.11: a tribute or return card received, a big joker shown to refuse tribute).
+        self.fixed: dict[int, Counter[int]] = {
+            s: Counter() if s == view.seat else Counter(view.known_cards(s).ids)
+            for s in range(4)}
+        # A tribute caps its payer's other cards at its value (they gave their highest).
         self.cap: dict[int, int] = {}
         wild = view.config.wild_card(view.level)
         self.wild = wild
-        for t in view.tributes:          # the card fields are known to payer and receiver only
-            if t.receiver is None:
-                continue
-            if t.payer == view.seat and t.card is not None:
-                self.fixed[t.receiver][t.card] += 1
-            if t.receiver == view.seat and t.returned is not None:
-                self.fixed[t.payer][t.returned] += 1
-            if t.receiver == view.seat and t.card is not None:
+        for t in view.tributes:          # public once delivered (G6.11)
+            if t.receiver is not None and t.card is not None and t.payer != view.seat:
                 self.cap[t.payer] = min(self.cap.get(t.payer, 99), single_value(t.card, view.level))
-        for s in range(4):
-            self.fixed[s] -= played[s]
         unseen = Counter({c: 2 for c in range(54)}) - seen
         for s in range(4):
             unseen -= self.fixed[s]

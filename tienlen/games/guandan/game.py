@@ -39,9 +39,9 @@ from tienlen.games.guandan.plays import Kind, Play, _make
 from tienlen.games.guandan.refusals import REASONS, refusal_from_core
 from tienlen.games.guandan.replay import GameHeader, game_record_json, load_game
 from tienlen.table.fileio import check_indent
-from tienlen.games.guandan.view import GameView
+from tienlen.games.guandan.view import GameView, Standing
 
-__all__ = ["Action", "Game", "GameView", "LegalPlays", "IllegalActionError", "REASONS", "Tribute",
+__all__ = ["Action", "Game", "GameView", "Standing", "LegalPlays", "IllegalActionError", "REASONS", "Tribute",
            "single_value", "tribute_candidates", "return_candidates", "teams_bits"]
 
 Phase = Literal["deal", "tribute", "play", "over"]
@@ -225,6 +225,9 @@ class Game:
     ``hands`` in which a payer holds only wilds it may not give are refused (G6.10).
     ``hands`` with a ``seed`` must be that seed's deal (a copy or pickle passes both).
     ``rules`` is ``config`` under the name both games give it (give one of the two).
+    ``standing`` is the match around the hand (:class:`~tienlen.games.guandan.view.Standing`,
+    G7.7; :class:`~tienlen.games.guandan.match.Match` gives it), which every view carries;
+    the hand's level must be its declarer's (2 in a match's first hand).
 
     >>> g = Game(seed=11, level=5, previous_order=(0, 1, 3, 2))   # partner 4th: seat 3 pays
     >>> g.phase, g.turn, [t.payer for t in g.tributes] if g.phase == "tribute" else g.anti_tribute
@@ -233,7 +236,7 @@ class Game:
 
     __slots__ = ("_seed", "_level", "_config", "_flags", "_teams", "_team0", "_phase",
                  "_hands", "_state", "_history", "_tributes", "_prev", "_anti", "_leader",
-                 "_initial")
+                 "_initial", "_standing")
 
     def __init__(self, seed: int | None = None, *, level: int = 2,
                  config: RuleConfig = RuleConfig(),
@@ -241,7 +244,8 @@ class Game:
                  leader: int | None = None,
                  previous_order: tuple[int, ...] | None = None,
                  hands: Iterable[CardsLike] | None = None,
-                 rules: RuleConfig | None = None) -> None:
+                 rules: RuleConfig | None = None,
+                 standing: Standing | None = None) -> None:
         if rules is not None:     # the one vocabulary's name for config (Tiến Lên's rules=)
             if config != RuleConfig() and config != rules:
                 raise GuandanError("give rules= or config= (the same thing), not both")
@@ -251,6 +255,7 @@ class Game:
         if type(level) is not int or not 2 <= level <= 14:
             raise GuandanError(f"level must be an int 2..14; got {level!r}")
         teams = _teams_arg(teams)
+        self._standing = _standing_arg(standing, level)
         if previous_order is not None and leader is not None:
             # The lead of a later hand follows tribute (G6.7): a leader given as well was
             # ignored, unchecked.
@@ -711,7 +716,7 @@ class Game:
         with _STEPPING:
             header = GameHeader(self._seed, self._level, self._config, self._teams,
                                 self._prev, self.leader if self._prev is None else None,
-                                self._initial)
+                                self._initial, self._standing)
             history = tuple(self._history)
         return game_record_json(header, history, indent=indent)
 
@@ -721,7 +726,8 @@ class Game:
         :class:`~tienlen.errors.ReplayError` naming the first bad field or action."""
         return load_game(text, lambda h: cls(h.seed, level=h.level, config=h.config,
                                              teams=h.teams, leader=h.leader,
-                                             previous_order=h.previous_order, hands=h.hands))
+                                             previous_order=h.previous_order, hands=h.hands,
+                                             standing=h.standing))
 
     @classmethod
     def from_hands(cls, hands: Iterable[CardsLike], *, level: int = 2,
@@ -944,18 +950,23 @@ class Game:
             return self._view(seat)
 
     def _view(self, seat: int) -> GameView:
+        # G6.11: an exchange is public once made. A tribute is known to its payer alone
+        # until every tribute is given and the receivers are fixed (G6.5); from then on
+        # every seat sees who paid whom with which card, and a return when it is made.
+        delivered = bool(self._tributes) and all(t.receiver is not None for t in self._tributes)
+        receivers = {t.payer: t.receiver for t in self._tributes}
         mine = []
         for a in self._history:
-            if a.action in ("give_tribute", "return_tribute") and seat != a.seat and seat != a.to:
-                # Which card changed hands between two other players is theirs to know; a
-                # tribute not yet delivered is known to its payer only.
-                receiver = a.to if a.action == "return_tribute" else next(
-                    (t.receiver for t in self._tributes if t.payer == a.seat), None)
-                if seat != receiver:
-                    a = Action(a.seat, a.action, None, None, a.to)
+            if a.action == "give_tribute":
+                if delivered:
+                    a = a._replace(to=receivers[a.seat])
+                elif seat != a.seat:
+                    a = a._replace(cards=None)
             mine.append(a)
-        tributes = tuple(t if seat in (t.payer, t.receiver) else
-                         Tribute(t.payer, t.receiver, None, None) for t in self._tributes)
+        tributes = tuple(t if delivered or seat == t.payer else
+                         Tribute(t.payer, t.receiver, None, t.returned) for t in self._tributes)
+        refused_by = self.tribute_payers if self._anti else ()
+        jokers = tuple(s for s in refused_by for _ in range(self._initial[s].count(53)))
         is_turn = self._turn_now() == seat
         step = self._tribute_turn() if self._phase == "tribute" else None
         return GameView(   # under the lock already: the _now reads, not the locking ones
@@ -967,7 +978,9 @@ class Game:
             config=self._config,
             legal_plays=self.legal_plays() if is_turn else (),
             can_pass=is_turn and self._phase == "play" and self._play_state().can_pass(),
-            tribute_step=step[0] if step is not None and step[1] == seat else None)
+            tribute_step=step[0] if step is not None and step[1] == seat else None,
+            refused_by=refused_by, big_jokers_shown=jokers,
+            standing=self._standing)
 
     def copy(self) -> Game:
         g = Game.__new__(Game)
@@ -993,7 +1006,7 @@ class Game:
         return (self._seed, self._level, self._config, self._teams, self._phase,
                 tuple(self._hands), None if self._state is None else self._state.key(),
                 tuple(self._history), tuple(self._tributes), self._prev, self._anti,
-                self._leader, self._initial)
+                self._leader, self._initial, self._standing)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
@@ -1012,7 +1025,8 @@ class Game:
         return (_game_from_actions, (self._seed, self._level, self._config.to_dict(),
                                      self._teams, self._prev, self._leader if self._prev is None else None,
                                      tuple(h.masks for h in self._initial),
-                                     tuple(_action_tuple(a) for a in self._history)))
+                                     tuple(_action_tuple(a) for a in self._history),
+                                     self._standing))
 
     def __repr__(self) -> str:
         return f"<guandan.Game level={self._level} phase={self._phase} turn={self.turn}>"
@@ -1027,11 +1041,11 @@ def _game_from_actions(seed: int | None, level: int, config: dict[str, object],
                        teams: tuple[tuple[int, int], tuple[int, int]],
                        prev: tuple[int, ...] | None, leader: int | None,
                        masks: Iterable[tuple[int, int]],
-                       actions: Iterable[tuple[int, str, tuple[int, int] | None, int | None]]
-                       ) -> Game:
+                       actions: Iterable[tuple[int, str, tuple[int, int] | None, int | None]],
+                       standing: Standing | None = None) -> Game:
     hands = [_hands_cards(m) for m in masks]
     g = Game(seed, level=level, config=RuleConfig.from_dict(config), teams=teams,
-             leader=leader, previous_order=prev, hands=hands)
+             leader=leader, previous_order=prev, hands=hands, standing=standing)
     for seat, kind, cm, code in actions:
         held = None if cm is None else _hands_cards(cm)
         cards: Cards | int | None = held
@@ -1039,6 +1053,20 @@ def _game_from_actions(seed: int | None, level: int, config: dict[str, object],
             cards = held.ids[0] if held is not None and len(held) == 1 else held
         g.act(kind, cards, seat, code)
     return g
+
+
+def _standing_arg(standing: object, level: int) -> Standing | None:
+    """A game's ``standing``: None or a :class:`Standing` whose declarer's level is the
+    hand's (2 in a match's first hand, G1.4)."""
+    if standing is None:
+        return None
+    if not isinstance(standing, Standing):
+        raise GuandanError(f"standing must be a Standing or None; got {type(standing).__name__}")
+    want = 2 if standing.declarer is None else standing.levels[standing.declarer]
+    if level != want:
+        raise GuandanError(f"standing: the hand is played at its declarer's level (G1.4), "
+                           f"{want}; got level={level}")
+    return standing
 
 
 def _hands_cards(m: tuple[int, int]) -> Cards:

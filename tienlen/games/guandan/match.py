@@ -33,6 +33,7 @@ from tienlen.games.guandan.errors import GuandanError
 from tienlen.games.guandan.game import (_STEPPING, Action, Game, IllegalActionError, _draw_seat, _mix, _seat_given,
                    _teams_arg, random_teams, teams_bits)
 from tienlen.games.guandan.plays import Play
+from tienlen.games.guandan.view import Standing
 from tienlen.games.guandan.replay import (MAX_REPLAY_BYTES, SCHEMA, VERSION, load_match,
                                           match_record_json)
 
@@ -184,7 +185,7 @@ class Match(MatchDriver[Game, HandResult]):
         self._max_hands = max_hands
         self._first_leader = _draw_seat(_mix(seed, 3))
         self._game = Game(self.hand_seed(0), level=2, config=config, teams=self._teams,
-                          leader=self._first_leader)
+                          leader=self._first_leader, standing=self._standing())
 
     # ------------------------------------------------------------ state
 
@@ -401,7 +402,13 @@ class Match(MatchDriver[Game, HandResult]):
             return None     # won, or capped: the last hand stays the current game
         self._declarer = win = result.winner
         return Game(self.hand_seed(len(self._results)), level=self._levels[win],
-                    config=self._config, teams=self._teams, previous_order=result.places)
+                    config=self._config, teams=self._teams, previous_order=result.places,
+                    standing=self._standing())
+
+    def _standing(self) -> Standing:
+        """The match around the hand about to be dealt (G7.7), as its views carry it."""
+        return Standing((self._levels[0], self._levels[1]), self._declarer, len(self._results),
+                        (self._failed[0], self._failed[1]))
 
     # ------------------------------------------------------------ copies, equality, replays
 

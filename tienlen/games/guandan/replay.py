@@ -36,6 +36,8 @@ from tienlen.games.guandan.cards import Card, Cards
 from tienlen.games.guandan.errors import GuandanError
 from tienlen.games.guandan.plays import Kind, classify
 from tienlen.games.guandan.rules import RuleConfig
+from tienlen.table.fileio import parse_file_json
+from tienlen.games.guandan.view import Standing
 
 __all__ = ["ReplayError", "SCHEMA", "VERSION", "MAX_REPLAY_BYTES", "match_record_json",
            "load_match", "Replayable", "GAME_SCHEMA", "GameHeader", "game_record_json",
@@ -139,21 +141,7 @@ def _load_record(text: object, schema: str = SCHEMA,
                  fields: frozenset[str] = _FIELDS,
                  optional: frozenset[str] = frozenset({"max_hands"})) -> dict[str, Any]:
     """The file's JSON object, with the right schema and version and only known fields."""
-    if isinstance(text, (bytes, bytearray)):
-        if len(text) > MAX_REPLAY_BYTES:
-            raise ReplayError(f"replay larger than {MAX_REPLAY_BYTES} bytes")
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError:
-            raise ReplayError("replay is not UTF-8 text") from None
-    if not isinstance(text, str):
-        raise ReplayError(f"replay must be str or bytes; got {type(text).__name__}")
-    if len(text) > MAX_REPLAY_BYTES:
-        raise ReplayError(f"replay larger than {MAX_REPLAY_BYTES} bytes")
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as e:
-        raise ReplayError(f"not JSON: {e}") from None
+    data = parse_file_json(text, MAX_REPLAY_BYTES, "replay")
     if not isinstance(data, dict):
         raise ReplayError("a replay is a JSON object")
     for name in sorted(set(data) - fields - optional):   # max_hands is optional
@@ -257,6 +245,8 @@ class GameHeader:
     previous_order: tuple[int, ...] | None
     leader: int | None
     hands: tuple[Cards, ...]
+    #: The match around the hand (G7.7), or None for a hand alone; written only when set.
+    standing: Standing | None = None
 
 
 class _Playable(Protocol):
@@ -283,6 +273,11 @@ def game_record_json(header: GameHeader, actions: Iterable[Action], *,
             "previous_order": None if header.previous_order is None else list(header.previous_order),
             "leader": header.leader, "hands": [h.ascii() for h in header.hands],
             "actions": _items((None, a) for a in actions)}
+    if header.standing is not None:
+        st = header.standing
+        data["standing"] = {"levels": list(st.levels), "declarer": st.declarer,
+                            "hand_number": st.hand_number,
+                            "failed_attempts": list(st.failed_attempts)}
     return json.dumps(data, indent=indent, ensure_ascii=False)
 
 
@@ -290,7 +285,7 @@ def load_game(text: str | bytes, start: Callable[[GameHeader], H]) -> H:
     """Rebuild a hand from :func:`game_record_json` text: ``start`` makes the game from the
     header (a refusal of the game's is a :class:`ReplayError`), then every action is taken
     through the checked path; the first bad field or action raises :class:`ReplayError`."""
-    data = _load_record(text, GAME_SCHEMA, _GAME_FIELDS, frozenset())
+    data = _load_record(text, GAME_SCHEMA, _GAME_FIELDS, frozenset({"standing"}))
     seed = data["seed"]
     if seed is not None and (type(seed) is not int or not 0 <= seed < 1 << 64):
         raise ReplayError(f"must be null or an int in [0, 2**64); got {seed!r:.80}", "seed")
@@ -312,7 +307,8 @@ def load_game(text: str | bytes, start: Callable[[GameHeader], H]) -> H:
         raise ReplayError(str(e), "hands") from None
     header = GameHeader(seed, data["level"], config,
                         (tuple(teams[0]), tuple(teams[1])),
-                        None if order is None else tuple(order), data["leader"], parsed)
+                        None if order is None else tuple(order), data["leader"], parsed,
+                        _standing(data.get("standing")))
     try:
         game = start(header)
     except (ValueError, TypeError) as e:
@@ -323,6 +319,23 @@ def load_game(text: str | bytes, start: Callable[[GameHeader], H]) -> H:
     for i, item in enumerate(actions):
         _replay_hand_action(game, item, f"actions[{i}]")
     return game
+
+
+def _standing(value: object) -> Standing | None:
+    """A hand file's ``standing`` (absent or null: a hand alone), checked."""
+    if value is None:
+        return None
+    keys = {"levels", "declarer", "hand_number", "failed_attempts"}
+    if not isinstance(value, dict) or set(value) != keys:
+        raise ReplayError(f"must be null or an object of {', '.join(sorted(keys))}; "
+                          f"got {value!r:.80}", "standing")
+    levels, failed = value["levels"], value["failed_attempts"]
+    try:
+        return Standing(tuple(levels) if isinstance(levels, list) else levels,
+                        value["declarer"], value["hand_number"],
+                        tuple(failed) if isinstance(failed, list) else failed)
+    except ValueError as e:
+        raise ReplayError(str(e), "standing") from None
 
 
 def _replay_hand_action(game: _Playable, item: object, where: str) -> None:

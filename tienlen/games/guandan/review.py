@@ -347,7 +347,18 @@ def tracker(view: object) -> dict[str, Any]:
     (2..A in natural order), the jokers and the wild cards among them, and the bombs the
     other hands may still hold: each rank of which they hold four or more counting the wild
     cards, the joker bomb when all four jokers are out there, and how many straight flushes
-    they could still make (at most: a wild card counted once for each)."""
+    they could still make (at most: a wild card counted once for each); and ``known``, the
+    cards another seat is known to hold from the public exchanges (G6.11, the view's
+    :meth:`~tienlen.games.guandan.view.GameView.known_cards`), seat by seat.
+
+    >>> from tienlen.games.guandan.game import Game
+    >>> g = Game(hands=["3s 4s", "5s 6s", "7s 8s", "9s Ks"], previous_order=(0, 1, 2, 3))
+    >>> _ = g.give_tribute("Ks"); _ = g.return_tribute("4s")
+    >>> tracker(g.view(1))["known"]
+    [{'seat': 0, 'cards': ['Ks']}, {'seat': 3, 'cards': ['4s']}]
+    """
+    from tienlen.games.guandan.table_data import card_names
+
     assert isinstance(view, GameView)
     left = Counter({c: 2 for c in range(54)})
     left.subtract(view.hand.ids)
@@ -381,4 +392,7 @@ def tracker(view: object) -> dict[str, Any]:
             "level": _rank_text(view.level),
             "bombs": bombs, "joker_bomb": left[52] + left[53] == 4,
             "straight_flushes": flushes,
+            "known": [{"seat": s, "cards": card_names(known, view.level)}
+                      for s in range(4) if s != view.seat
+                      for known in [view.known_cards(s)] if len(known)],
             "hand_sizes": list(view.hand_sizes)}

@@ -9,7 +9,7 @@
   const WORDS = {
     zh: {
       tracker: "记牌器", tracker_on: "显示记牌器 (K)", unseen: "未见 {n} 张", jokers: "大小王",
-      wilds: "配牌 {card} 剩 {n}", bombs: "可能的炸弹", none: "无", joker_bomb: "天王炸", flushes: "同花顺 {n} 种",
+      wilds: "配牌 {card} 剩 {n}", bombs: "可能的炸弹", none: "无", joker_bomb: "天王炸", flushes: "同花顺 {n} 种", known: "已知",
       review: "复盘", waiting: "本局结束后分析你的每一步…", mistakes: "{n} 处失误，共损失 {cost} {unit}",
       no_mistakes: "没有明显失误", chosen: "你的出法", better: "更好：{what}", cost: "损失 {cost} {unit}",
       forced: "只能这样", not_evaluated: "未评估", pass: "过", turn: "第 {n} 步", save: "保存对局",
@@ -20,7 +20,7 @@
     },
     en: {
       tracker: "Card tracker", tracker_on: "Show the tracker (K)", unseen: "{n} unseen", jokers: "Jokers",
-      wilds: "wild {card}: {n} left", bombs: "Possible bombs", none: "none", joker_bomb: "joker bomb", flushes: "{n} straight flushes",
+      wilds: "wild {card}: {n} left", bombs: "Possible bombs", none: "none", joker_bomb: "joker bomb", flushes: "{n} straight flushes", known: "Known",
       review: "Review", waiting: "Each of your decisions is reviewed when the hand ends…",
       mistakes: "{n} mistake(s), costing {cost} {unit}", no_mistakes: "No clear mistake",
       chosen: "Your play", better: "Better: {what}", cost: "cost {cost} {unit}", forced: "forced",
@@ -90,7 +90,16 @@
     if (k.joker_bomb) notes.push(`<span class="rv-bomb" data-bomb="jokers">${esc(t("joker_bomb"))}</span>`);
     if (k.straight_flushes !== undefined) notes.push(esc(t("flushes", { n: k.straight_flushes })));
     html += `<div class="rv-notes">${notes.join(" · ")}</div>`;
+    // the cards the public exchanges put in another hand (tribute, return, jokers shown)
+    if (k.known && k.known.length) {
+      html += `<div class="rv-known">${esc(t("known"))}: ` + k.known.map((x) => `<span data-seat="${x.seat}">${esc(trackerSeat(x.seat, k))} ${x.cards.map(card).join("")}</span>`).join(" · ") + `</div>`;
+    }
     body.innerHTML = html;
+  }
+
+  function trackerSeat(seat, k) {
+    const named = window.room && window.room.seatName ? window.room.seatName(seat, k.seat, k.hand_sizes.length) : null;
+    return named || t("seat", { n: seat });
   }
 
   function setTracker(on) {
