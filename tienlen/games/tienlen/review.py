@@ -44,8 +44,6 @@ REVIEW_THRESHOLD = 0.2
 VALUE_UNIT = "points"
 # Deals per round of playouts: a time budget is checked between rounds.
 _ROUND = 16
-# The share of a timed decision's budget that L3's own choice may take.
-_BOT_SHARE = 0.3
 
 
 def _action_json(cards: Cards | None, game_rules: Any) -> dict[str, Any]:
@@ -129,8 +127,8 @@ def evaluate(view: object, actions: Sequence[Mapping[str, Any]], seed: int, budg
     (see the module's docstring), on ``budget.deals`` deals drawn from ``seed`` (in rounds
     of 16, stopped early by ``budget.time_ms``); ``[]`` when it is not the seat's turn.
     The first entry is the first of ``actions``; the entry flagged ``bot`` is what
-    ``SearchBot(seed, iterations=budget.deals)`` chooses here (with a time budget, L3 with
-    a share of that time). Reasons are in English (the game's ``reason_langs``)."""
+    ``SearchBot(seed, iterations=budget.deals)`` chooses here (with or without a time
+    budget). Reasons are in English (the game's ``reason_langs``)."""
     assert isinstance(view, View)
     if view.turn != view.seat:
         return []
@@ -142,13 +140,11 @@ def evaluate(view: object, actions: Sequence[Mapping[str, Any]], seed: int, budg
         if mask not in legal:
             raise ValueError(f"{Cards(mask) if mask else 'pass'} is not a legal action here")
     start = time.perf_counter()
-    # What L3 plays here with this seed and budget (its own search: the solver, racing),
-    # flagged ``bot``: the review never marks it. Timed, it takes a share of the time.
-    if budget.time_ms is None:
-        chooser = SearchBot(seed=seed, iterations=budget.deals)
-    else:
-        chooser = SearchBot(seed=seed, time_ms=max(1.0, budget.time_ms * _BOT_SHARE))
-    choice = chooser.choose(view)
+    # What L3 plays here with this seed and deals (its own search: the solver, racing),
+    # flagged ``bot``: the review never marks it. By deals even under a time bound (a timed
+    # L3 would search for as long as it is given); its time counts against the decision's,
+    # and the pricing below gets what is left (one round at least).
+    choice = SearchBot(seed=seed, iterations=budget.deals).choose(view)
     mine = choice.mask if isinstance(choice, Cards) else 0
     cands = list(dict.fromkeys(asked + [mine] + bot._candidates(view, state)))
     deals = bot._deals(view, state)
