@@ -91,9 +91,15 @@ def test_a_played_matchs_returns_are_reviewed_with_their_kind() -> None:
         seat = state.turn
         state.apply(bots[seat].act(state.bot_view(seat)), seat)
     record = pick_record(records_of(spec, state), 2)
-    review = Reviewer(spec, record, 0, deals=16).run()
-    kinds = [e.kind for e in review.evaluations]
-    assert kinds[0] == "return" and set(kinds[1:]) == {"play"}
-    returned = review.evaluations[0]
-    assert returned.evaluated and returned.to_json()["kind"] == "return"
-    assert returned.bot is not None and not returned.mistake    # L2 returned as L3 would
+    # a double tribute: seat 2 (the first out) returns first, seat 0 second; each is priced
+    # from its own view (seat 2's with seat 0's return still to come, made as L2 makes it)
+    returns = [s.seat for s in record.steps if s.action["kind"] == "return_tribute"]
+    assert returns == [2, 0]
+    for seat in returns:
+        review = Reviewer(spec, record, seat, deals=16).run()
+        kinds = [e.kind for e in review.evaluations]
+        assert kinds.count("return") == 1 and set(kinds) <= {"return", "play"}
+        (returned,) = [e for e in review.evaluations if e.kind == "return"]
+        assert returned.evaluated and returned.to_json()["kind"] == "return"
+        assert returned.bot is not None and not returned.mistake   # L2 returned as L3 would
+        assert returned.bot == dict(returned.chosen.action)
