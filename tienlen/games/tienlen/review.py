@@ -73,11 +73,43 @@ def _game_of(source: object) -> tuple[Game, int | None, int | None]:
     raise ValueError(f"not a Tiến Lên hand: {type(source).__name__}")
 
 
+def _is_match_file(text: str | bytes | bytearray) -> bool:
+    from tienlen.games.tienlen.replay_format import MATCH_SCHEMA, MAX_REPLAY_BYTES
+    from tienlen.table.fileio import parse_file_json
+
+    try:
+        record = parse_file_json(text, MAX_REPLAY_BYTES, "replay")
+    except ValueError:
+        return False                  # the replay reader says what is wrong with it
+    return isinstance(record, dict) and record.get("schema") == MATCH_SCHEMA
+
+
 def read_record(source: object) -> tuple[Record, ...]:
-    """The hand of ``source`` (a saved replay's text, a :class:`Game`, or a table or match
-    whose current hand it is) as a record, if it was played to its end (else no record):
-    every action replayed with the acting seat's view before it."""
-    game, match_seed, number = _game_of(source)
+    """The hands of ``source`` (a saved replay's or match file's text, a :class:`Game`, or
+    a table or match whose current hand it is) as records, one a hand played to its end:
+    every action replayed with the acting seat's view before it.
+
+    >>> from tienlen.games.tienlen.match import Match
+    >>> match = Match(2, seed=4)
+    >>> while not match.game.is_over:
+    ...     plays = match.game.legal_plays()
+    ...     _ = match.game.play(plays[0]) if plays else match.game.pass_turn()
+    >>> match.next_hand()
+    >>> [record.hand for record in read_record(match.to_json())]
+    [1]
+    """
+    if isinstance(source, (bytes, bytearray, str)) and _is_match_file(source):
+        from tienlen.games.tienlen.match import Match
+
+        match, games = Match.replayed(bytes(source) if isinstance(source, bytearray)
+                                      else source)
+        return tuple(record for number, game in enumerate(games, 1)
+                     for record in _records_of(game, match.seed, number))
+    return _records_of(*_game_of(source))
+
+
+def _records_of(game: Game, match_seed: int | None, number: int | None) -> tuple[Record, ...]:
+    """The record of ``game`` if it was played to its end, else none."""
     if not game.is_over:
         return ()
     if game.seed is not None:
