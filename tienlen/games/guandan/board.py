@@ -608,7 +608,11 @@ class GuandanBoard:
         tribute card: the record holds them all)."""
         view = game.view(self.viewer)
         if self._record is not None:
-            return replace(view, history=game.history, tributes=game.tributes)
+            # the view's history (receivers named once fixed), every card the record holds
+            full = game.history
+            shown = tuple(a if a.cards is not None else a._replace(cards=full[i].cards)
+                          for i, a in enumerate(view.history))
+            return replace(view, history=shown, tributes=game.tributes)
         return view
 
     def _hand_cards(self, view: GameView) -> list[Card]:
