@@ -317,7 +317,9 @@ def test_the_two_games_and_their_views_share_most_public_names() -> None:
 
 #: The share of the two classes' public names that both have (goal: most of them).
 GAME_SHARE_NOT_YET = 0.67
-VIEW_SHARE_NOT_YET = 0.67
+#: (0.67 until issue 39 #3: G6.11's refusal of tribute, ``GameView.anti_tribute``, is a
+#: Guandan-only name; ``known_cards``, added with it, is on both views: 20 of 30.)
+VIEW_SHARE_NOT_YET = 0.66
 
 
 @pytest.mark.parametrize("game", GAMES)
