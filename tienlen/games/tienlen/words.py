@@ -416,9 +416,10 @@ def _bombs_zh(classes: tuple[int, ...], own: int = -1) -> str:
 
 
 def move_wording(error: IllegalMoveError, lang: str = "en") -> Wording:
-    """The refusal of a move in ``lang``: its own :class:`~tienlen.games.tienlen.refusals.
-    Wording` in English; in Chinese the same fields (seats, cards) in a Chinese template, so
-    that a screen still names seats and draws cards its own way.
+    """The refusal of a move in ``lang``: its own
+    :class:`~tienlen.games.tienlen.refusals.Wording` in English; in Chinese the same fields
+    (seats, cards) in a Chinese template, so that a screen still names seats and draws cards
+    its own way.
 
     >>> from tienlen.games.tienlen.game import Game
     >>> try:
