@@ -554,7 +554,8 @@ def test_play_lang_zh_prints_tien_len_in_chinese() -> None:
     assert "名次" in out and "1局后的比分" in out and "末名" in out
     assert re.search(r"(首出|出) [^\n]*(单张|对子|三张|顺子|连对|炸弹)", out)
     assert out.rstrip().endswith("谢谢参与。")
+    assert "请回答 y, n 或 r。" in out           # "m" answers the yes/no between hands
     english = ("Your move", "Finishing order", "Match after", "not a card", "leads", "passes",
-               "Thanks for playing")
+               "Thanks for playing", "Please answer")
     assert not [w for w in english if w in out], [w for w in english if w in out]
     assert "Finishing order" in run_piped("--seed", "11", "--bots", "L1", stdin=commands).stdout

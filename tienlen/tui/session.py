@@ -153,6 +153,9 @@ class Session:
         self.review_spec = spec
         self.tracker_on = False
         self.term = terminal
+        # the yes/no question's "please answer" in the board's words
+        self.term.answer_again = board.words.answer_again
+        self.term.answer_or = board.words.answer_or
         self.hints = hints
         self.fast = fast
         self.replay = replay
