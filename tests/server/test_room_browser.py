@@ -595,3 +595,34 @@ def test_G6_11_the_log_names_the_cards_of_an_exchange_between_two_other_seats(se
     assert "对家 向 下家 还贡 3♦" in log, log
     assert "（暗牌）" not in log, log
     page.close()
+
+
+def test_a_chinese_room_plays_tienlen_in_chinese(served):
+    # Issue 39 #6 for Tiến Lên: a refused play comes in Chinese (the error frame's text, from
+    # Tiến Lên's Chinese words) and the log names the plays as Chinese players do.
+    hub, port, browser = served
+    page = browser.new_page(bypass_csp=True, viewport={"width": 1366, "height": 768})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"http://127.0.0.1:{port}/?seed=11&bots=L1&timer=0")
+    page.click("#start-tienlen")
+    assert _my_turn(page)
+    cards = page.locator("#hand .card")
+    cards.first.click()                     # the lowest and the highest card: never a play
+    cards.last.click()
+    page.click("#play")
+    page.wait_for_selector("#toast:not([hidden])")
+    text = page.inner_text("#toast")
+    assert text.endswith("不是合法的牌型") and "combination" not in text, text
+    # a play of ours, then the bots answer: every play in the log is named in Chinese
+    page.keyboard.press("Escape")
+    _ask_hint(page, hub)
+    version = _table(hub).version
+    page.click("#play")
+    page.wait_for_function(f"Number(document.body.dataset.version) > {version}")
+    page.wait_for_function("document.querySelectorAll('#log li').length > 0")
+    lines = [li for li in page.inner_text("#log").splitlines() if li.strip()]
+    kinds = ("单张", "对子", "三张", "炸弹", "顺子", "连对")
+    assert lines and all(any(k in li for k in kinds) or "不出" in li for li in lines), lines
+    assert errors == []
+    page.close()

@@ -229,12 +229,17 @@ def _returns_made(history: Sequence[Action]) -> set[tuple[int, int]]:
     return {(a.seat, a.to) for a in history if a.action == "return_tribute" and a.to is not None}
 
 
+def _jokers_shown(view: GameView) -> tuple[int, ...]:
+    """The seat of each big joker shown to refuse tribute (G6.11), () if none was."""
+    return () if view.anti_tribute is None else view.anti_tribute.jokers
+
+
 def _tribute_line(tributes: Sequence[Tribute], anti: bool, seats: Sequence[SeatLabel],
                   words: Words, style: Style,
                   returned: Collection[tuple[int, int]] = (),
                   jokers: Sequence[int] = ()) -> Text | None:
     if anti:
-        # who showed the big jokers (G6.11: ``jokers``, the view's big_jokers_shown)
+        # who showed the big jokers (G6.11: ``jokers``, the view's anti_tribute.jokers)
         return Text(words.refused_tribute([seats[s].name for s in jokers]), style="yellow")
     if not tributes:
         return None
@@ -295,7 +300,7 @@ def transcript(view: GameView, seats: Sequence[SeatLabel], info: MatchInfo, *, w
         table.append_text(_trick_cell(seat, view, trick, words, style, wild))
     lines = [head, table, Text("   ") + _pile_line(view, seats, words, lang, style)]
     tribute = _tribute_line(view.tributes, anti, seats, words, style,
-                            _returns_made(view.history), view.big_jokers_shown)
+                            _returns_made(view.history), _jokers_shown(view))
     if tribute is not None:
         lines.append(Text("   ") + tribute)
     hand = sorted_hand(view.hand, view.level, view.config.wild_count)
@@ -334,7 +339,7 @@ def board(view: GameView, seats: Sequence[SeatLabel], info: MatchInfo, *, words:
     pile_line = _pile_line(view, seats, words, lang, style)
     parts: list[RenderableType] = [*_levels_lines(view, info, words, style), table, pile_line]
     tribute = _tribute_line(view.tributes, anti, seats, words, style,
-                            _returns_made(view.history), view.big_jokers_shown)
+                            _returns_made(view.history), _jokers_shown(view))
     if tribute is not None:
         parts.append(tribute)
     if events:
@@ -608,7 +613,11 @@ class GuandanBoard:
         tribute card: the record holds them all)."""
         view = game.view(self.viewer)
         if self._record is not None:
-            return replace(view, history=game.history, tributes=game.tributes)
+            # the view's history (receivers named once fixed), every card the record holds
+            full = game.history
+            shown = tuple(a if a.cards is not None else a._replace(cards=full[i].cards)
+                          for i, a in enumerate(view.history))
+            return replace(view, history=shown, tributes=game.tributes)
         return view
 
     def _hand_cards(self, view: GameView) -> list[Card]:
@@ -646,7 +655,7 @@ class GuandanBoard:
         number = len(self.match.results) + 1
         lines = [Text(self.words.ev_hand_starts.format(n=number, rank=rank_text(game.level)),
                       style="bold")]
-        shown = self._view(game).big_jokers_shown
+        shown = _jokers_shown(self._view(game))
         if shown:
             lines.append(Text(self.words.refused_tribute([self._name(s) for s in shown]),
                               style="yellow"))

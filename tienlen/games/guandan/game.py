@@ -34,14 +34,15 @@ from tienlen.games.guandan.cards import Cards, _wrap
 from tienlen.games.guandan.rules import RuleConfig
 from tienlen.errors import IllegalActionError
 from tienlen.games.guandan.errors import GuandanError
-from tienlen.games.guandan.actions import Action, Tribute, played_cards
+from tienlen.games.guandan.actions import Action, AntiTribute, Tribute, played_cards
 from tienlen.games.guandan.plays import Kind, Play, _make
 from tienlen.games.guandan.refusals import REASONS, refusal_from_core
 from tienlen.games.guandan.replay import GameHeader, game_record_json, load_game
 from tienlen.table.fileio import check_indent
 from tienlen.games.guandan.view import GameView, Standing
 
-__all__ = ["Action", "Game", "GameView", "Standing", "LegalPlays", "IllegalActionError", "REASONS", "Tribute",
+__all__ = ["Action", "Game", "GameView", "Standing", "LegalPlays", "IllegalActionError", "REASONS",
+           "Tribute", "AntiTribute",
            "single_value", "tribute_candidates", "return_candidates", "teams_bits"]
 
 Phase = Literal["deal", "tribute", "play", "over"]
@@ -965,8 +966,11 @@ class Game:
             mine.append(a)
         tributes = tuple(t if delivered or seat == t.payer else
                          Tribute(t.payer, t.receiver, None, t.returned) for t in self._tributes)
-        refused_by = self.tribute_payers if self._anti else ()
-        jokers = tuple(s for s in refused_by for _ in range(self._initial[s].count(53)))
+        anti = None
+        if self._anti:
+            payers = self.tribute_payers
+            anti = AntiTribute(payers, tuple(s for s in payers
+                                             for _ in range(self._initial[s].count(53))))
         is_turn = self._turn_now() == seat
         step = self._tribute_turn() if self._phase == "tribute" else None
         return GameView(   # under the lock already: the _now reads, not the locking ones
@@ -979,8 +983,7 @@ class Game:
             legal_plays=self.legal_plays() if is_turn else (),
             can_pass=is_turn and self._phase == "play" and self._play_state().can_pass(),
             tribute_step=step[0] if step is not None and step[1] == seat else None,
-            refused_by=refused_by, big_jokers_shown=jokers,
-            standing=self._standing)
+            anti_tribute=anti, standing=self._standing)
 
     def copy(self) -> Game:
         g = Game.__new__(Game)

@@ -406,8 +406,9 @@ class PlatformRunner:
         trick: dict[int, list[Any]] = {}
         for seat in range(4):
             # what each seat's view shows of a refusal (G6.11): who would have paid
-            refused = sorted(game.view(seat).refused_by)
-            if refused:
+            anti = game.view(seat).anti_tribute
+            if anti is not None:
+                refused = sorted(anti.payers)
                 await self._send(seat, {"type": "notify", "stage": "anti-tribute",
                                         "antiNums": len(refused), "antiPos": refused})
         given_notified = False

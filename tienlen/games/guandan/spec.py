@@ -230,7 +230,8 @@ class GuandanTable(MatchTable):
             "tributes": self._tributes_json(v),
             "anti_tribute": game.anti_tribute,
             # G6.11: who refused tribute and the seat of each big joker shown
-            "refused_by": list(v.refused_by), "big_jokers_shown": list(v.big_jokers_shown),
+            "refused_by": [] if v.anti_tribute is None else list(v.anti_tribute.payers),
+            "big_jokers_shown": [] if v.anti_tribute is None else list(v.anti_tribute.jokers),
             "tribute_step": v.tribute_step if turn == seat else None,
             "can_pass": turn == seat and v.can_pass,
             "result": self.outcome() if self.phase in ("hand_over", "over") else None,

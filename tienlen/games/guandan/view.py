@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tienlen.games.guandan.actions import Action, Tribute, played_cards
+from tienlen.games.guandan.actions import Action, AntiTribute, Tribute, played_cards
 from tienlen.games.guandan.cards import Cards
 from tienlen.games.guandan.errors import GuandanError
 from tienlen.games.guandan.plays import Play
@@ -97,12 +97,9 @@ class GameView:
     can_pass: bool
     #: During tribute, what this seat must do now: "give", "return" or None.
     tribute_step: str | None = None
-    #: The seats that refused tribute (G6.6), in the order they would have paid; () when
-    #: tribute was paid or there was none.
-    refused_by: tuple[int, ...] = ()
-    #: The seat of each big joker shown in refusing (G6.11): two entries, one seat twice
-    #: when it holds both; () unless tribute was refused.
-    big_jokers_shown: tuple[int, ...] = ()
+    #: Tribute refused (G6.6): who would have paid and whose big jokers were shown (G6.11);
+    #: None when tribute was paid or there was none.
+    anti_tribute: AntiTribute | None = None
     #: The match around this hand (G7.7); None for a hand played alone.
     standing: Standing | None = None
 
@@ -168,7 +165,8 @@ class GameView:
                 held[t.returned] += 1
             if t.receiver == seat and t.returned is not None:
                 held -= Counter([t.returned])   # it may have given the tribute card back
-        held[53] += self.big_jokers_shown.count(seat)
+        if self.anti_tribute is not None:
+            held[53] += self.anti_tribute.jokers.count(seat)
         for a in self.history:
             if a.seat == seat and a.action == "play" and a.cards is not None:
                 held -= Counter(a.cards.ids)

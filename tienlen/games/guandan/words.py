@@ -350,6 +350,7 @@ ZH = Words(
     jokers=("小王", "大王"), jokers_ascii=("小王", "大王"),
     wild_badge="配", cards_left="剩 {n} 张", seat_line="{who} · {left} · {status}",
     hand_won="{team}获胜，升{n}级", hand_won_one="{team}获胜，升1级",
+    answer_again="请回答 {keys}。", answer_or="或",
     help_rows=(
         ("5h 5s  10h  SJ BJ", "出这些牌（点数 2-10 J Q K A，花色 s h c d；王 SJ BJ）"),
         ("1 2 3", "出手牌下方这些序号的牌"),

@@ -346,6 +346,7 @@ ZH = Words(
     no_card="没有第{n}张牌：你的手牌编号为 1-{count}", no_card_one="没有第{n}张牌：你只有一张牌，编号 1",
     named_twice="{card} 输入了两次",
     bad_card="{token!r} 不是一张牌（点数 3-10 J Q K A 2，花色 s c d h 或 ♠ ♣ ♦ ♥）",
+    answer_again="请回答 {keys}。", answer_or="或",
 )
 
 #: Tiến Lên's words by language code.
@@ -416,9 +417,10 @@ def _bombs_zh(classes: tuple[int, ...], own: int = -1) -> str:
 
 
 def move_wording(error: IllegalMoveError, lang: str = "en") -> Wording:
-    """The refusal of a move in ``lang``: its own :class:`~tienlen.games.tienlen.refusals.
-    Wording` in English; in Chinese the same fields (seats, cards) in a Chinese template, so
-    that a screen still names seats and draws cards its own way.
+    """The refusal of a move in ``lang``: its own
+    :class:`~tienlen.games.tienlen.refusals.Wording` in English; in Chinese the same fields
+    (seats, cards) in a Chinese template, so that a screen still names seats and draws cards
+    its own way.
 
     >>> from tienlen.games.tienlen.game import Game
     >>> try:
