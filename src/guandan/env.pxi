@@ -457,8 +457,8 @@ cdef int gr_native_play(GTab* t, int policy, uint64_t* act) noexcept nogil:
     """The play-phase choice of native `policy`, found without listing the seat's plays:
     act = (once, twice, code), all 0 for a pass. It is gr_policy_pick's choice: RANDOM makes
     the same draw (uniform over the ids, pass included where allowed) and takes the same
-    play, by counting gen_plays' groups and listing only the group that holds the pick (the
-    list is left stale: t.nmoves = 0); GREEDY and PLAN take their policy's play. 0; 1 when
+    play, by counting gen_plays' groups and listing only the group that holds the pick (a
+    set is found without a list: gen_sets_nth; the list is left stale: t.nmoves = 0); GREEDY and PLAN take their policy's play. 0; 1 when
     the caller must list and use gr_policy_pick instead (a policy's pass on a lead); -1 on
     allocation failure."""
     cdef GHand h
@@ -496,6 +496,9 @@ cdef int gr_native_play(GTab* t, int policy, uint64_t* act) noexcept nogil:
     while i >= cnt[g]:
         i -= cnt[g]
         g += 1
+    if g <= 2:                          # singles, pairs, triples: found without a list
+        gen_sets_nth(&h, t.s.pile_code, K_SINGLE + g, 1 + g, i, act)
+        return 0
     if gr_reserve(t, cnt[g]) < 0:
         return -1
     o.masks = t.masks
