@@ -117,6 +117,11 @@ cdef struct GTab:
     int64_t cap
     uint64_t* masks
     uint32_t* codes
+    # A learner seat's plays counted but not listed (a vectorised env with action masks,
+    # gr_count_plays): the count of each of gen_plays' groups; gr_listed lists them when a
+    # caller needs the list, gr_apply_nth takes play i without it.
+    int8_t unlisted
+    int64_t gcnt[GEN_GROUPS]
 
 
 cdef inline uint64_t gr_mix(uint64_t seed, uint64_t salt) noexcept nogil:
@@ -204,6 +209,7 @@ cdef int gr_refresh(GTab* t, const GCfg* cfg) noexcept nogil:
     cdef int seat = gr_turn(t)
     cdef uint64_t m
     t.nmoves = 0
+    t.unlisted = 0
     if seat < 0:
         return 0
     if t.phase == GR_PLAY:
@@ -243,6 +249,61 @@ cdef int gr_refresh(GTab* t, const GCfg* cfg) noexcept nogil:
         t.codes[t.nmoves] = 0
         t.nmoves += 1
         m &= m - 1
+    return 0
+
+
+cdef void gr_count_plays(GTab* t) noexcept nogil:
+    """In the play phase: count the legal plays of the seat to act, group by group, without
+    listing them (t.unlisted; gr_listed lists them, gr_apply_nth takes one)."""
+    cdef GHand h
+    cdef Out o
+    cdef int g
+    gs_ghand(&t.s, &h)
+    o.masks = NULL
+    o.codes = NULL
+    o.cap = 0
+    o.overflow = 0
+    t.nmoves = 0
+    for g in range(GEN_GROUPS):
+        o.n = 0
+        gen_group(&h, t.s.pile_code, &o, g)
+        t.gcnt[g] = o.n
+        t.nmoves += o.n
+    t.unlisted = 1
+
+
+cdef inline int gr_listed(GTab* t, const GCfg* cfg) noexcept nogil:
+    """Make t's legal list whole if it was only counted. 0, -1 on allocation failure."""
+    if t.unlisted:
+        return gr_refresh(t, cfg)
+    return 0
+
+
+cdef int gr_play_nth(GTab* t, int64_t i, uint64_t* act) noexcept nogil:
+    """Play i (0-based: action id i + 1) of a counted, unlisted play phase, as the list has
+    it: act = (once, twice, code). A set is found without a list (gen_sets_nth); any other
+    group is listed alone. 0, -1 on allocation failure."""
+    cdef GHand h
+    cdef Out o
+    cdef int g = 0
+    gs_ghand(&t.s, &h)
+    while i >= t.gcnt[g]:
+        i -= t.gcnt[g]
+        g += 1
+    if g <= 2:
+        gen_sets_nth(&h, t.s.pile_code, K_SINGLE + g, 1 + g, i, act)
+        return 0
+    if gr_reserve(t, t.gcnt[g]) < 0:
+        return -1
+    o.masks = t.masks
+    o.codes = t.codes
+    o.cap = t.cap
+    o.n = 0
+    o.overflow = 0
+    gen_group(&h, t.s.pile_code, &o, g)
+    act[0] = t.masks[2 * i]
+    act[1] = t.masks[2 * i + 1]
+    act[2] = t.codes[i]
     return 0
 
 
@@ -902,6 +963,7 @@ cdef struct GVCore:
     uint8_t* p_final_obs
     int64_t* p_act
     int8_t* p_mask              # (N, GR_PADDED) action masks; NULL unless action_mask=True
+    int lazy                    # learner seats' plays counted, listed only when needed
     int32_t* limits             # per env: what its mask row holds (gr_mask_update)
 
 
@@ -935,7 +997,11 @@ cdef int gv_natives(GVCore* c, Py_ssize_t i, float* acc, int* ended, int listed)
                 continue
             return 0
         if c.learner[seat]:
-            if not listed and gr_refresh(t, &c.cfg) < 0:
+            if listed:
+                return 0
+            if c.lazy and t.phase == GR_PLAY:
+                gr_count_plays(t)
+            elif gr_refresh(t, &c.cfg) < 0:
                 return -1
             return 0
         r = 1
@@ -1009,7 +1075,8 @@ cdef int gv_new_episode(GVCore* c, Py_ssize_t i, int fresh_match) noexcept nogil
 cdef int gv_step_one(GVCore* c, Py_ssize_t i) noexcept nogil:
     cdef GTab* t = &c.games[i]
     cdef int64_t a = c.p_act[i]
-    cdef int seat, p, ended = 0
+    cdef int seat, p, ended = 0, hand_ended
+    cdef uint64_t act[3]
     cdef float acc[4]
     c.p_reward[i] = 0
     c.p_term[i] = 0
@@ -1022,7 +1089,15 @@ cdef int gv_step_one(GVCore* c, Py_ssize_t i) noexcept nogil:
     seat = gr_turn(t)
     for p in range(4):
         acc[p] = 0
-    if gr_apply(t, a, &c.cfg):
+    if t.unlisted and a > 0:
+        if gr_play_nth(t, a - 1, act) < 0:
+            return -1
+        t.unlisted = 0
+        hand_ended = gr_apply_play(t, act[0], act[1], <uint32_t>act[2], &c.cfg)
+    else:
+        t.unlisted = 0
+        hand_ended = gr_apply(t, a, &c.cfg)
+    if hand_ended:
         for p in range(4):
             acc[p] += gv_seat_reward(c, t, p)
         if not c.episode_match or t.phase == GR_OVER:
@@ -1078,8 +1153,10 @@ cdef class GdVecGames:
     `final_obs` uint8 (N, 747): what the acting seat saw when its episode ended, and with
     action_mask=True `action_mask` int8 (N, 2048): the padded mask of the seat to act
     ([pass allowed, 1 for ids 1..num_legal up to 2047, 0 ...], as GdTable.action_mask),
-    kept by rewriting only the bytes whose value changed. :meth:`legal_features` lists
-    every table's legal actions with their features in one call (the variable form).
+    kept by rewriting only the bytes whose value changed; with it, a learner seat's legal
+    plays are counted at its turn and listed only when something needs the list (the step
+    takes the chosen play without it). :meth:`legal_features` lists every table's legal
+    actions with their features in one call (the variable form).
 
     `banks` (1..8) keeps that many copies of `obs` and `action_mask` (`obs_banks`,
     `mask_banks`), each rewritten only by a reset or step given its number (`bank=`; every
@@ -1164,6 +1241,7 @@ cdef class GdVecGames:
             self.c.learner[p] = p in seats
             self.c.policy[p] = pols[p]
         self.c.episode_match = episode == "match"
+        self.c.lazy = bool(action_mask)
         self.c.w_hand, self.c.w_gain, self.c.w_match = weights
         self.obs_banks = tuple(np.zeros((n, GR_OBS), np.uint8) for k in range(nbanks))
         self.mask_banks = tuple(np.zeros((n, GR_PADDED), np.int8) if action_mask else None
@@ -1392,6 +1470,8 @@ cdef class GdVecGames:
         cdef Py_ssize_t i = self._env(env)
         cdef GdTable c = GdTable.__new__(GdTable)
         cdef GTab* src = &self.c.games[i]
+        if gr_listed(src, &self.c.cfg) < 0:
+            raise MemoryError("no room for the legal actions")
         c.cfg = self.c.cfg
         c.t = src[0]
         c.t.masks = NULL
@@ -1407,6 +1487,8 @@ cdef class GdVecGames:
     def action_features(self, env):
         """Table `env`'s variable legal-action list (as GdTable.action_features)."""
         cdef Py_ssize_t i = self._env(env)
+        if gr_listed(&self.c.games[i], &self.c.cfg) < 0:
+            raise MemoryError("no room for the legal actions")
         return _gr_features_arrays(&self.c.games[i])
 
     def policy_actions(self, policy):
@@ -1434,8 +1516,9 @@ cdef class GdVecGames:
         try:
             with nogil:
                 for i in range(n):
-                    if gr_turn(&self.c.games[i]) >= 0 and \
-                            gr_policy_pick(&self.c.games[i], pol, &out[i]) < 0:
+                    if gr_turn(&self.c.games[i]) >= 0 and (
+                            gr_listed(&self.c.games[i], &self.c.cfg) < 0
+                            or gr_policy_pick(&self.c.games[i], pol, &out[i]) < 0):
                         failed = 1
         finally:
             self.busy = False
@@ -1477,6 +1560,8 @@ cdef class GdVecGames:
             off = <int64_t*>cnp.PyArray_DATA(offsets)
             off[0] = 0
             for i in range(n):
+                if gr_listed(&self.c.games[i], &self.c.cfg) < 0:
+                    raise MemoryError("no room for the legal actions")
                 total += gr_features(&self.c.games[i], 0, NULL, NULL, NULL)
                 off[i + 1] = total
             d1[0] = total
