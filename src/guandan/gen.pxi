@@ -100,17 +100,33 @@ cdef void _init_set_counts() noexcept:
 _init_set_counts()
 
 
+cdef inline uint32_t set_wins(const GHand* h, uint32_t pile, int kind, int size) noexcept nogil:
+    """Bit r set when a natural set (kind, size) of rank r may go on `pile` (want's answer
+    for every rank at once, without a call per rank): all on a lead; on a set of the same
+    kind and size, the ranks of higher single-card value (the level rank's is 15); none on
+    anything else."""
+    cdef uint32_t m = 0
+    cdef int r, pv
+    if pile == 0:
+        return 0x7FFC
+    if (pile >> 6) != ((<uint32_t>kind << 6) | <uint32_t>size):
+        return 0
+    pv = single_value(crank(pile), h.level)
+    for r in range(2, 15):
+        m |= (<uint32_t>((15 if r == h.level else r) > pv)) << r
+    return m
+
+
 cdef void gen_sets(const GHand* h, uint32_t pile, Out* o, int kind, int size) noexcept nogil:
     """Singles, pairs, triples (kind == size): one natural rank plus wilds. Counting reads
     every rank's count from SET_COUNT (no test of the rank's cards: a rank that cannot make
     the set counts 0), which is what listing writes."""
     cdef int r, k, s
-    cdef uint32_t code, cand = 0
+    cdef uint32_t code, cand = 0, wins = set_wins(h, pile, kind, size)
     if o.masks == NULL:
         for r in range(2, 15):
-            if pile != 0 and not c_beats(mkcode(kind, size, r), pile, h.level, h.flags):
-                continue
-            o.n += SET_COUNT[h.pat[r]][size][h.w] + (r == h.level and h.w >= size)
+            o.n += ((wins >> r) & 1) * (SET_COUNT[h.pat[r]][size][h.w]
+                                        + (r == h.level and h.w >= size))
     else:
         # The ranks that can make the set, as bits, visited in ascending order: a test of
         # every rank's count mispredicted.
@@ -139,6 +155,65 @@ cdef void gen_sets(const GHand* h, uint32_t pile, Out* o, int kind, int size) no
             put(o, SJ_BIT, SJ_BIT, mkcode(K_PAIR, 2, R_SMALL_JOKER))
         if h.jb == 2 and want(mkcode(K_PAIR, 2, R_BIG_JOKER), pile, h):
             put(o, BJ_BIT, BJ_BIT, mkcode(K_PAIR, 2, R_BIG_JOKER))
+
+
+cdef void gen_sets_nth(const GHand* h, uint32_t pile, int kind, int size, int64_t i,
+                       uint64_t* act) noexcept nogil:
+    """Play i (0-based, below gen_sets' count) of gen_sets' list for (kind, size), found
+    without writing the list: act = (once, twice, code). The same ranks, tests and order as
+    the listing (a rank's plays by wilds used, then SUBS' order; the jokers last), so it is
+    the play the listing puts at i (tests: the vectorised env's native seats, which pick
+    sets this way, against Match and the listing)."""
+    cdef int r, k, s, sh
+    cdef int64_t n
+    cdef uint8_t p, q
+    cdef uint32_t code, wins = set_wins(h, pile, kind, size)
+    for r in range(2, 15):
+        # The rank holding play i, by the counts gen_sets counts with (SET_COUNT).
+        p = h.pat[r]
+        n = ((wins >> r) & 1) * (SET_COUNT[p][size][h.w] + (r == h.level and h.w >= size))
+        if i >= n:
+            i -= n
+            continue
+        code = mkcode(kind, size, r)
+        for k in range(0, h.w + 1):
+            s = size - k
+            if s < 0:
+                break
+            if s == 0 and r != h.level:
+                break                   # all wilds: read as level cards only
+            if s > h.cnt[r]:
+                continue                # (prod1 lists nothing)
+            n = SUB_OFF[p][s + 1] - SUB_OFF[p][s]
+            if i < n:
+                q = SUBS[SUB_OFF[p][s] + i]
+                sh = rank_shift(r)
+                act[0] = wild_once(h, k) | ((<uint64_t>(q & 15)) << sh)
+                act[1] = wild_twice(h, k) | ((<uint64_t>(q >> 4)) << sh)
+                act[2] = code
+                return
+            i -= n
+    act[0] = act[1] = act[2] = 0
+    if kind == K_SINGLE:
+        if h.js and want(mkcode(K_SINGLE, 1, R_SMALL_JOKER), pile, h):
+            if i == 0:
+                act[0] = SJ_BIT
+                act[2] = mkcode(K_SINGLE, 1, R_SMALL_JOKER)
+                return
+            i -= 1
+        if h.jb and want(mkcode(K_SINGLE, 1, R_BIG_JOKER), pile, h) and i == 0:
+            act[0] = BJ_BIT
+            act[2] = mkcode(K_SINGLE, 1, R_BIG_JOKER)
+    elif kind == K_PAIR:
+        if h.js == 2 and want(mkcode(K_PAIR, 2, R_SMALL_JOKER), pile, h):
+            if i == 0:
+                act[0] = act[1] = SJ_BIT
+                act[2] = mkcode(K_PAIR, 2, R_SMALL_JOKER)
+                return
+            i -= 1
+        if h.jb == 2 and want(mkcode(K_PAIR, 2, R_BIG_JOKER), pile, h) and i == 0:
+            act[0] = act[1] = BJ_BIT
+            act[2] = mkcode(K_PAIR, 2, R_BIG_JOKER)
 
 
 cdef void gen_bombs(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
