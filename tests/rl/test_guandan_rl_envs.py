@@ -208,6 +208,33 @@ def test_vector_action_space_samples_legal_actions_and_takes_the_obs_mask() -> N
             envs.action_space.sample(mask=bad)
 
 
+def test_vector_action_space_draws_uniformly_among_each_rows_legal_ids() -> None:
+    """issue 37: sample(mask=...) of a vector space is one vectorised draw
+    (tienlen.rl.sampling.draw_legal): every legal id of a row comes up about as often,
+    a row with none draws 0 (as Gymnasium's Discrete does), a -1 is refused, and the
+    draw is the space's seeded stream."""
+    from tienlen.rl.common import SampleMaskError
+    from tienlen.rl.vector import MaskedMultiDiscrete
+
+    space = MaskedMultiDiscrete(3, GD_NUM_ACTIONS, seed=4)
+    mask = np.zeros((3, GD_NUM_ACTIONS), np.int8)
+    mask[0, [0, 7, 8, 63, 2047]] = 1
+    mask[1, 1000] = 1
+    counts = np.zeros(GD_NUM_ACTIONS, np.int64)
+    for _ in range(5000):
+        drawn = space.sample(mask=mask)
+        assert drawn[1] == 1000 and drawn[2] == 0
+        counts[drawn[0]] += 1
+    assert counts.sum() == 5000 and set(np.flatnonzero(counts)) == {0, 7, 8, 63, 2047}
+    assert counts[[0, 7, 8, 63, 2047]].min() > 850       # 1000 expected; 5 sigma is 150
+    again = MaskedMultiDiscrete(3, GD_NUM_ACTIONS, seed=4)
+    first = MaskedMultiDiscrete(3, GD_NUM_ACTIONS, seed=4).sample(mask=mask)
+    assert np.array_equal(again.sample(mask=mask), first)
+    mask[2, 5] = -1
+    with pytest.raises(SampleMaskError, match="0 or 1"):
+        space.sample(mask=mask)
+
+
 @pytest.mark.parametrize("form", ["mask", "features"])
 def test_vector_env_banks_never_change_an_observation_someone_holds(form: str) -> None:
     """issue 37: the env hands out its core's output banks themselves (read-only) and

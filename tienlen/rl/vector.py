@@ -44,6 +44,7 @@ from .._moved import moved_name
 from ..table.encoding import (SampleMaskError, _same_step_final_info, flag_arg, threads_arg,
                               vector_actions, vector_seeds)
 from .games import bind_signature, encoder, env_name, made
+from .sampling import draw_legal
 
 __all__ = ["NativeVectorEnv", "MaskedMultiDiscrete"]
 
@@ -77,6 +78,11 @@ class MaskedMultiDiscrete(spaces.MultiDiscrete):
             mask = self._mask_source()
         if mask is not None and probability is not None:
             raise SampleMaskError("give a mask or a probability, not both")
+        if isinstance(mask, np.ndarray):
+            # The (N, A) array of an observation: one vectorised draw for every env (the
+            # per-env Discrete draws of Gymnasium took 25 ms for 1024 Guandan envs, 20 times
+            # a step of the envs themselves).
+            return draw_legal(self._mask_array(mask), self.np_random)
         if mask is not None:
             mask = self._rows(mask, "mask", np.int8)
             if not all(((m == 0) | (m == 1)).all() for m in mask):
@@ -88,6 +94,18 @@ class MaskedMultiDiscrete(spaces.MultiDiscrete):
                 raise SampleMaskError("each env's probability values must be >= 0 and sum to 1")
         result: npt.NDArray[np.int64] = super().sample(mask=mask, probability=probability)
         return result
+
+    def _mask_array(self, mask: np.ndarray) -> np.ndarray:
+        """An (N, A) mask array checked in one pass: int8 or bool, of 0s and 1s."""
+        n, width = len(self.nvec), int(self.nvec[0])
+        if mask.shape != (n, width) or mask.dtype not in (np.int8, np.bool_):
+            raise SampleMaskError(f"mask must be an ({n}, {width}) array or {n} arrays of "
+                                  f"shape ({width},), of dtype int8; got {mask.dtype} "
+                                  f"{mask.shape}")
+        if mask.dtype == np.int8 and mask.size and np.ascontiguousarray(mask).view(
+                np.uint8).max() > 1:                         # a -1 is 255 here
+            raise SampleMaskError("mask values must be 0 or 1 (1: a legal action)")
+        return mask
 
     def _rows(self, value: Any, name: str, dtype: type[np.generic]) -> tuple[np.ndarray, ...]:
         """``sample``'s mask or probability as Gymnasium's tuple of one row per env: from the
