@@ -27,7 +27,7 @@ import random
 import numpy as np
 
 from tienlen import _guandan
-from tienlen.rl.sampling import draw_legal
+from tienlen.rl.vector import _draw_legal as draw_legal
 
 
 def _vec_side(n: int, calls: int, seed: int):
@@ -47,7 +47,7 @@ def _vec_side(n: int, calls: int, seed: int):
 def pick_from_mask(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A uniform random legal id per row of an (N, A) 0/1 action mask, as a learner without
     a network would pick it, reading nothing but the mask: the draw of
-    ``env.action_space.sample(mask=...)`` (:func:`tienlen.rl.sampling.draw_legal`, the mask
+    ``env.action_space.sample(mask=...)`` (``tienlen.rl.vector._draw_legal``, the mask
     read as uint64 words). 0.31 ms for (1024, 2048) here, against 0.36 ms for NumPy's
     nonzero entries of the mask viewed as bool and 4.6 ms of the int8 mask itself (which
     alone would cap the row near 25x)."""

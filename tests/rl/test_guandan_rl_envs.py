@@ -210,7 +210,7 @@ def test_vector_action_space_samples_legal_actions_and_takes_the_obs_mask() -> N
 
 def test_vector_action_space_draws_uniformly_among_each_rows_legal_ids() -> None:
     """issue 37: sample(mask=...) of a vector space is one vectorised draw
-    (tienlen.rl.sampling.draw_legal): every legal id of a row comes up about as often,
+    (tienlen.rl.vector._draw_legal): every legal id of a row comes up about as often,
     a row with none draws 0 (as Gymnasium's Discrete does), a -1 is refused, and the
     draw is the space's seeded stream."""
     from tienlen.rl.common import SampleMaskError
@@ -233,6 +233,26 @@ def test_vector_action_space_draws_uniformly_among_each_rows_legal_ids() -> None
     mask[2, 5] = -1
     with pytest.raises(SampleMaskError, match="0 or 1"):
         space.sample(mask=mask)
+
+
+@pytest.mark.parametrize("width", [8, 16, 64, 2048, 487, 13])
+def test_the_vectorised_draw_picks_a_legal_id_of_every_row(width: int) -> None:
+    """Both ways of the draw (uint64 words where the width is a multiple of 8, the bool
+    entries otherwise, and the entries' way on any width) on random masks, empty rows
+    among them: each row's pick is one of its legal ids, or 0 when it has none."""
+    from tienlen.rl.vector import _by_entries, _by_words, _draw_legal
+
+    rng = np.random.default_rng(width)
+    ways = [_draw_legal, _by_entries] + ([_by_words] if width % 8 == 0 else [])
+    for trial in range(60):
+        n = int(rng.integers(1, 40))
+        mask = (rng.random((n, width)) < rng.random() * 0.3).astype(np.int8)
+        mask[rng.random(n) < 0.2] = 0
+        for way in ways:
+            picks = way(mask, np.random.default_rng(trial))
+            legal = mask.any(axis=1)
+            assert (mask[np.arange(n), picks][legal] == 1).all()
+            assert (picks[~legal] == 0).all()
 
 
 @pytest.mark.parametrize("form", ["mask", "features"])
