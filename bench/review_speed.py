@@ -2,7 +2,8 @@
 server whose other tables keep playing.
 
 1. **Alone**: ``--hands`` Guandan hands (seat 0 played by L2 against L2 bots, seeds 1..N)
-   are reviewed for seat 0 in this process, as ``tienlen review`` does (64 sampled deals a
+   (with ``--least N``, only those in which seat 0 has N decisions or more that are a
+   choice) are reviewed for seat 0 in this process, as ``tienlen review`` does (64 sampled deals a
    decision, no time bound): the time per hand, its priced decisions, and the time scaled to
    25 decisions (the issue's typical hand).
 2. **Loaded**: a ``tienlen serve`` process with ``--tables`` busy Guandan tables (a remote
@@ -15,6 +16,10 @@ server whose other tables keep playing.
 
     python bench/review_speed.py                      # 8 hands, 20 busy tables
     python bench/review_speed.py --tables 0           # the server otherwise idle
+    python bench/review_speed.py --tables 1 --yes     # one busy table, one core burnt by `yes`
+
+``--yes`` runs ``yes > /dev/null`` (one core kept busy) while the reviews are posted;
+``--no-alone`` skips step 1's untimed reviews.
 
 Needs the [serve] extra for step 2.
 """
@@ -37,19 +42,28 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 
 
-def hands(count: int) -> list[tuple[int, bytes]]:
-    """``count`` saved one-hand Guandan matches (seeds 1..count), seat 0 played by L2."""
+def hands(count: int, least: int = 0) -> list[tuple[int, bytes]]:
+    """``count`` saved one-hand Guandan matches (seeds 1, 2, ...), seat 0 played by L2, of
+    those in which seat 0 has at least ``least`` decisions that are a choice."""
+    from tienlen.review import pick_record, records_of
     from tienlen.table import bot_seed, get_spec
 
     spec = get_spec("guandan")
-    out = []
-    for seed in range(1, count + 1):
+    out: list[tuple[int, bytes]] = []
+    seed = 0
+    while len(out) < count:
+        seed += 1
+        if seed > 100 * count:
+            raise SystemExit(f"fewer than {count} of {seed - 1} hands have {least} choices")
         state = spec.new_match(seed, options={"max_hands": 1})
         bots = [spec.make_bot("L2", bot_seed(seed, s)) for s in range(4)]
         while state.phase not in ("hand_over", "over"):
             seat = state.turn
             state.apply(bots[seat].act(state.bot_view(seat)), seat)
-        out.append((seed, spec.match_file(state)[1].encode()))
+        data = spec.match_file(state)[1].encode()
+        record = pick_record(records_of(spec, data))
+        if sum(1 for s in record.steps if s.seat == 0 and s.legal > 1) >= least:
+            out.append((seed, data))
     return out
 
 
@@ -78,7 +92,13 @@ def post_review(base: str, data: bytes) -> tuple[int, dict[str, Any], float]:
         with urllib.request.urlopen(request, timeout=120) as response:
             return response.status, json.loads(response.read()), time.perf_counter() - t0
     except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"{}"), time.perf_counter() - t0
+        body = error.read()
+        try:
+            answer = json.loads(body or b"{}")
+        except ValueError:
+            answer = {"body": body[:200].decode("utf-8", "replace")}
+        print(f"  HTTP {error.code}: {answer}")
+        return error.code, answer, time.perf_counter() - t0
 
 
 async def loaded(base: str, files: list[tuple[int, bytes]], tables: int,
@@ -118,7 +138,9 @@ async def loaded(base: str, files: list[tuple[int, bytes]], tables: int,
     for seed, data in files:
         code, answer, seconds = await loop.run_in_executor(None, post_review, base, data)
         priced = sum(d["evaluated"] for d in answer.get("decisions", []))
-        reviews.append((seed, code, priced, answer.get("complete"), seconds))
+        choices = sum(not d["forced"] for d in answer.get("decisions", []))
+        deals = [d["deals"] for d in answer.get("decisions", []) if d["evaluated"]]
+        reviews.append((seed, code, priced, answer.get("complete"), seconds, choices, deals))
     load1 = os.getloadavg()[0]
     stop.set()
     for task in [*tasks, human]:
@@ -152,8 +174,18 @@ def main() -> int:
     parser.add_argument("--baseline", type=float, default=30.0,
                         help="seconds the human table is timed before the reviews (default 30)")
     parser.add_argument("--no-server", action="store_true", help="step 1 only")
+    parser.add_argument("--no-alone", action="store_true", help="step 2 only")
+    parser.add_argument("--least", type=int, default=0, metavar="N",
+                        help="review only hands in which seat 0 has at least N decisions "
+                             "that are a choice (the issue's typical hand: about 25)")
+    parser.add_argument("--server-log", metavar="FILE", default=None,
+                        help="write the server's standard error to FILE")
+    parser.add_argument("--yes", action="store_true",
+                        help="keep one core busy (yes > /dev/null) during step 2")
     args = parser.parse_args()
-    files = hands(args.hands)
+    files = hands(args.hands, args.least)
+    if args.no_alone:
+        return loaded_step(args, files)
     rows = alone(files)
     print(f"alone ({os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}): "
           f"{len(rows)} Guandan hands, 64 deals a decision")
@@ -166,10 +198,18 @@ def main() -> int:
           f"{statistics.median(per25):.2f} s, max {max(per25):.2f} s")
     if args.no_server:
         return 0
+    return loaded_step(args, files)
+
+
+def loaded_step(args: argparse.Namespace, files: list[tuple[int, bytes]]) -> int:
+    """Step 2 (see the module's docstring)."""
+    burner = subprocess.Popen(["yes"], stdout=subprocess.DEVNULL) if args.yes else None
     server = subprocess.Popen([sys.executable, "-m", "tienlen", "serve", "--port", "0",
                                "--turn-timeout", "0", "--tables-per-client", "1000",
                                "--max-tables", "1000"],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                              stdout=subprocess.PIPE, text=True,
+                              stderr=open(args.server_log, "w") if args.server_log  # noqa: SIM115
+                              else subprocess.DEVNULL)
     try:
         assert server.stdout is not None
         base = server.stdout.readline().split(" is at ")[1].split()[0].rstrip("/")
@@ -177,14 +217,22 @@ def main() -> int:
     finally:
         server.terminate()
         server.wait(10)
-    print(f"on a server with {result['busy']} busy Guandan tables + 1 human table (load "
+        if burner is not None:
+            burner.terminate()
+            burner.wait(10)
+    print(f"on a server with {result['busy']} busy Guandan tables + 1 human table"
+          f"{' + yes > /dev/null' if args.yes else ''} (load "
           f"average {result['load'][0]:.1f} -> {result['load'][1]:.1f}):")
-    for seed, code, priced, complete, seconds in result["reviews"]:
-        print(f"  seed {seed}: HTTP {code}, {priced} decisions priced, complete={complete}, "
-              f"{seconds:.2f} s")
+    for seed, code, priced, complete, seconds, choices, deals in result["reviews"]:
+        spread = f" (deals a decision: {min(deals)}..{max(deals)})" if deals else ""
+        print(f"  seed {seed}: HTTP {code}, {priced} of {choices} decisions priced{spread}, "
+              f"complete={complete}, {seconds:.2f} s")
     times = [r[4] for r in result["reviews"] if r[1] == 200]
     if times:
-        print(f"  round trip: median {statistics.median(times):.2f} s, max {max(times):.2f} s")
+        print(f"  round trip: median {statistics.median(times):.2f} s, max {max(times):.2f} s; "
+              f"{sum(1 for r in result['reviews'] if r[3])} of {len(times)} complete, "
+              f"{sum(r[2] for r in result['reviews'])} of "
+              f"{sum(r[5] for r in result['reviews'])} decisions priced")
     for phase, title in (("quiet", f"the human table before the reviews ({args.baseline:g} s)"),
                          ("reviewing", "the human table while the reviews ran")):
         times = result[phase]

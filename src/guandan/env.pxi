@@ -51,6 +51,7 @@ cdef enum:
     GR_PADDED = 2048            # rows of the padded action form (action ids 0..2047)
     GR_BLOCK = 1024             # tables stepped between Ctrl-C checks
     GR_MAX_THREADS = 64
+    GR_MAX_BANKS = 8            # output banks of a GdVecGames (banks=)
     GR_GUARD = 2000             # native steps in one env step before it is called a bug
 
 GR_OBS_SIZE = GR_OBS
@@ -116,6 +117,11 @@ cdef struct GTab:
     int64_t cap
     uint64_t* masks
     uint32_t* codes
+    # A learner seat's plays counted but not listed (a vectorised env with action masks,
+    # gr_count_plays): the count of each of gen_plays' groups; gr_listed lists them when a
+    # caller needs the list, gr_apply_nth takes play i without it.
+    int8_t unlisted
+    int64_t gcnt[GEN_GROUPS]
 
 
 cdef inline uint64_t gr_mix(uint64_t seed, uint64_t salt) noexcept nogil:
@@ -203,6 +209,7 @@ cdef int gr_refresh(GTab* t, const GCfg* cfg) noexcept nogil:
     cdef int seat = gr_turn(t)
     cdef uint64_t m
     t.nmoves = 0
+    t.unlisted = 0
     if seat < 0:
         return 0
     if t.phase == GR_PLAY:
@@ -242,6 +249,61 @@ cdef int gr_refresh(GTab* t, const GCfg* cfg) noexcept nogil:
         t.codes[t.nmoves] = 0
         t.nmoves += 1
         m &= m - 1
+    return 0
+
+
+cdef void gr_count_plays(GTab* t) noexcept nogil:
+    """In the play phase: count the legal plays of the seat to act, group by group, without
+    listing them (t.unlisted; gr_listed lists them, gr_apply_nth takes one)."""
+    cdef GHand h
+    cdef Out o
+    cdef int g
+    gs_ghand(&t.s, &h)
+    o.masks = NULL
+    o.codes = NULL
+    o.cap = 0
+    o.overflow = 0
+    t.nmoves = 0
+    for g in range(GEN_GROUPS):
+        o.n = 0
+        gen_group(&h, t.s.pile_code, &o, g)
+        t.gcnt[g] = o.n
+        t.nmoves += o.n
+    t.unlisted = 1
+
+
+cdef inline int gr_listed(GTab* t, const GCfg* cfg) noexcept nogil:
+    """Make t's legal list whole if it was only counted. 0, -1 on allocation failure."""
+    if t.unlisted:
+        return gr_refresh(t, cfg)
+    return 0
+
+
+cdef int gr_play_nth(GTab* t, int64_t i, uint64_t* act) noexcept nogil:
+    """Play i (0-based: action id i + 1) of a counted, unlisted play phase, as the list has
+    it: act = (once, twice, code). A set is found without a list (gen_sets_nth); any other
+    group is listed alone. 0, -1 on allocation failure."""
+    cdef GHand h
+    cdef Out o
+    cdef int g = 0
+    gs_ghand(&t.s, &h)
+    while i >= t.gcnt[g]:
+        i -= t.gcnt[g]
+        g += 1
+    if g <= 2:
+        gen_sets_nth(&h, t.s.pile_code, K_SINGLE + g, 1 + g, i, act)
+        return 0
+    if gr_reserve(t, t.gcnt[g]) < 0:
+        return -1
+    o.masks = t.masks
+    o.codes = t.codes
+    o.cap = t.cap
+    o.n = 0
+    o.overflow = 0
+    gen_group(&h, t.s.pile_code, &o, g)
+    act[0] = t.masks[2 * i]
+    act[1] = t.masks[2 * i + 1]
+    act[2] = t.codes[i]
     return 0
 
 
@@ -456,8 +518,8 @@ cdef int gr_native_play(GTab* t, int policy, uint64_t* act) noexcept nogil:
     """The play-phase choice of native `policy`, found without listing the seat's plays:
     act = (once, twice, code), all 0 for a pass. It is gr_policy_pick's choice: RANDOM makes
     the same draw (uniform over the ids, pass included where allowed) and takes the same
-    play, by counting gen_plays' groups and listing only the group that holds the pick (the
-    list is left stale: t.nmoves = 0); GREEDY and PLAN take their policy's play. 0; 1 when
+    play, by counting gen_plays' groups and listing only the group that holds the pick (a
+    set is found without a list: gen_sets_nth; the list is left stale: t.nmoves = 0); GREEDY and PLAN take their policy's play. 0; 1 when
     the caller must list and use gr_policy_pick instead (a policy's pass on a lead); -1 on
     allocation failure."""
     cdef GHand h
@@ -495,6 +557,9 @@ cdef int gr_native_play(GTab* t, int policy, uint64_t* act) noexcept nogil:
     while i >= cnt[g]:
         i -= cnt[g]
         g += 1
+    if g <= 2:                          # singles, pairs, triples: found without a list
+        gen_sets_nth(&h, t.s.pile_code, K_SINGLE + g, 1 + g, i, act)
+        return 0
     if gr_reserve(t, cnt[g]) < 0:
         return -1
     o.masks = t.masks
@@ -898,6 +963,7 @@ cdef struct GVCore:
     uint8_t* p_final_obs
     int64_t* p_act
     int8_t* p_mask              # (N, GR_PADDED) action masks; NULL unless action_mask=True
+    int lazy                    # learner seats' plays counted, listed only when needed
     int32_t* limits             # per env: what its mask row holds (gr_mask_update)
 
 
@@ -931,7 +997,11 @@ cdef int gv_natives(GVCore* c, Py_ssize_t i, float* acc, int* ended, int listed)
                 continue
             return 0
         if c.learner[seat]:
-            if not listed and gr_refresh(t, &c.cfg) < 0:
+            if listed:
+                return 0
+            if c.lazy and t.phase == GR_PLAY:
+                gr_count_plays(t)
+            elif gr_refresh(t, &c.cfg) < 0:
                 return -1
             return 0
         r = 1
@@ -1005,19 +1075,29 @@ cdef int gv_new_episode(GVCore* c, Py_ssize_t i, int fresh_match) noexcept nogil
 cdef int gv_step_one(GVCore* c, Py_ssize_t i) noexcept nogil:
     cdef GTab* t = &c.games[i]
     cdef int64_t a = c.p_act[i]
-    cdef int seat, p, ended = 0
+    cdef int seat, p, ended = 0, hand_ended
+    cdef uint64_t act[3]
     cdef float acc[4]
     c.p_reward[i] = 0
     c.p_term[i] = 0
     c.p_trunc[i] = 0
     if not gr_legal(t, a):
         c.p_err[i] = 1
+        gv_write(c, i)              # (the bank written this step holds the table too)
         return 0
     c.p_err[i] = 0
     seat = gr_turn(t)
     for p in range(4):
         acc[p] = 0
-    if gr_apply(t, a, &c.cfg):
+    if t.unlisted and a > 0:
+        if gr_play_nth(t, a - 1, act) < 0:
+            return -1
+        t.unlisted = 0
+        hand_ended = gr_apply_play(t, act[0], act[1], <uint32_t>act[2], &c.cfg)
+    else:
+        t.unlisted = 0
+        hand_ended = gr_apply(t, a, &c.cfg)
+    if hand_ended:
         for p in range(4):
             acc[p] += gv_seat_reward(c, t, p)
         if not c.episode_match or t.phase == GR_OVER:
@@ -1073,8 +1153,23 @@ cdef class GdVecGames:
     `final_obs` uint8 (N, 747): what the acting seat saw when its episode ended, and with
     action_mask=True `action_mask` int8 (N, 2048): the padded mask of the seat to act
     ([pass allowed, 1 for ids 1..num_legal up to 2047, 0 ...], as GdTable.action_mask),
-    kept by rewriting only the bytes whose value changed. :meth:`legal_features` lists
-    every table's legal actions with their features in one call (the variable form).
+    kept by rewriting only the bytes whose value changed; with it, a learner seat's legal
+    plays are counted at its turn and listed only when something needs the list (the step
+    takes the chosen play without it). :meth:`legal_features` lists every table's legal
+    actions with their features in one call (the variable form).
+
+    `banks` (1..8) keeps that many copies of `obs` and `action_mask` (`obs_banks`,
+    `mask_banks`), each rewritten only by a reset or step given its number (`bank=`; every
+    row of `obs`, the bytes of a mask row that differ from what that bank held): an env
+    hands out a bank's arrays themselves and writes the next step into one nobody holds any
+    more. `obs` and `action_mask` are the bank last written (`bank`).
+
+    >>> v = GdVecGames(2, seed=5, action_mask=True, banks=2)
+    >>> before = v.action_mask.copy()
+    >>> v.step(np.where(v.num_legal > 0, 1, 0).astype(np.int64), bank=1)
+    0
+    >>> v.bank, v.action_mask is v.mask_banks[1], bool((v.mask_banks[0] == before).all())
+    (1, True, True)
 
     >>> v = GdVecGames(3, learner_seats=(0,), seed=5)
     >>> v.obs.shape, bool((v.seat == 0).all())
@@ -1086,8 +1181,19 @@ cdef class GdVecGames:
     cdef GVCore c
     cdef bint busy
     cdef readonly bint closed
-    cdef readonly object obs, seat, phase, num_legal, can_pass, reward, terminated, truncated
-    cdef readonly object error, final_rewards, places, episodes, final_obs, actions, action_mask
+    cdef readonly object seat, phase, num_legal, can_pass, reward, terminated, truncated
+    cdef readonly object error, final_rewards, places, episodes, final_obs, actions
+    cdef readonly tuple obs_banks, mask_banks
+    cdef readonly int bank
+    cdef int32_t* bank_limits[GR_MAX_BANKS]
+
+    @property
+    def obs(self):
+        return self.obs_banks[self.bank]
+
+    @property
+    def action_mask(self):
+        return self.mask_banks[self.bank]
 
     def __cinit__(self):
         self.c.games = NULL
@@ -1095,13 +1201,20 @@ cdef class GdVecGames:
         self.c.p_mask = NULL
         self.c.n = 0
         self.closed = True
+        self.obs_banks = (None,)
+        self.mask_banks = (None,)
+        self.bank = 0
+        for k in range(GR_MAX_BANKS):
+            self.bank_limits[k] = NULL
 
     def __init__(self, num_envs, learner_seats=None, policies=(0, 0, 0, 0), seed=0,
                  episode="hand", reward_weights=(0.0, 1.0, 3.0), flags=0,
                  double_down_levels=3, can_tribute_wild=False, tribute_return_max_rank=10,
-                 failed_attempts_limit=3, max_hands=10000, final_obs=False, action_mask=False):
+                 failed_attempts_limit=3, max_hands=10000, final_obs=False, action_mask=False,
+                 banks=1):
         cdef Py_ssize_t n = _int_arg(num_envs, "num_envs", 1, 1 << 22)
-        cdef int p
+        cdef int nbanks = <int>_int_arg(banks, "banks", 1, GR_MAX_BANKS)
+        cdef int p, k
         cdef GCfg cfg
         if self.c.games != NULL:
             raise ValueError("GdVecGames is already initialised")
@@ -1128,8 +1241,12 @@ cdef class GdVecGames:
             self.c.learner[p] = p in seats
             self.c.policy[p] = pols[p]
         self.c.episode_match = episode == "match"
+        self.c.lazy = bool(action_mask)
         self.c.w_hand, self.c.w_gain, self.c.w_match = weights
-        self.obs = np.zeros((n, GR_OBS), np.uint8)
+        self.obs_banks = tuple(np.zeros((n, GR_OBS), np.uint8) for k in range(nbanks))
+        self.mask_banks = tuple(np.zeros((n, GR_PADDED), np.int8) if action_mask else None
+                                for k in range(nbanks))
+        self.bank = 0
         self.seat = np.zeros(n, np.int8)
         self.phase = np.zeros(n, np.int8)
         self.num_legal = np.zeros(n, np.int32)
@@ -1143,9 +1260,6 @@ cdef class GdVecGames:
         self.episodes = np.zeros(n, np.int64)
         self.actions = np.zeros(n, np.int64)
         self.final_obs = np.zeros((n, GR_OBS), np.uint8) if final_obs else None
-        self.action_mask = np.zeros((n, GR_PADDED), np.int8) if action_mask else None
-        self.c.p_mask = <int8_t*>cnp.PyArray_DATA(self.action_mask) if action_mask else NULL
-        self.c.p_obs = <uint8_t*>cnp.PyArray_DATA(self.obs)
         self.c.p_seat = <int8_t*>cnp.PyArray_DATA(self.seat)
         self.c.p_phase = <int8_t*>cnp.PyArray_DATA(self.phase)
         self.c.p_nlegal = <int32_t*>cnp.PyArray_DATA(self.num_legal)
@@ -1159,20 +1273,26 @@ cdef class GdVecGames:
         self.c.p_episodes = <int64_t*>cnp.PyArray_DATA(self.episodes)
         self.c.p_act = <int64_t*>cnp.PyArray_DATA(self.actions)
         self.c.p_final_obs = <uint8_t*>cnp.PyArray_DATA(self.final_obs) if final_obs else NULL
-        for arr in (self.obs, self.seat, self.phase, self.num_legal, self.can_pass, self.reward,
+        for arr in (*self.obs_banks, self.seat, self.phase, self.num_legal, self.can_pass, self.reward,
                     self.terminated, self.truncated, self.error, self.final_rewards,
                     self.places, self.episodes, self.actions):
             arr.flags.writeable = False
         if final_obs:
             self.final_obs.flags.writeable = False
         if action_mask:
-            self.action_mask.flags.writeable = False
+            for arr in self.mask_banks:
+                arr.flags.writeable = False
         self.c.games = <GTab*>calloc(n, sizeof(GTab))
-        self.c.limits = <int32_t*>calloc(n, sizeof(int32_t))
-        if self.c.games == NULL or self.c.limits == NULL:
+        for k in range(nbanks):
+            self.bank_limits[k] = <int32_t*>calloc(n, sizeof(int32_t))
+            if self.bank_limits[k] == NULL:
+                self._free()
+                raise MemoryError(f"could not allocate {n} tables")
+        if self.c.games == NULL:
             self._free()
             raise MemoryError(f"could not allocate {n} tables")
         self.c.n = n
+        self._point(0)
         self.closed = False
         try:
             self.reset(seed)
@@ -1186,14 +1306,31 @@ cdef class GdVecGames:
 
     cdef void _free(self) noexcept:
         cdef Py_ssize_t i
+        cdef int k
         if self.c.games != NULL:
             for i in range(self.c.n):
                 free(self.c.games[i].masks)
                 free(self.c.games[i].codes)
             free(self.c.games)
         self.c.games = NULL
-        free(self.c.limits)
+        for k in range(GR_MAX_BANKS):
+            free(self.bank_limits[k])
+            self.bank_limits[k] = NULL
         self.c.limits = NULL
+
+    cdef void _point(self, int k):
+        """Make bank k the one the next reset or step writes."""
+        self.bank = k
+        self.c.p_obs = <uint8_t*>cnp.PyArray_DATA(self.obs_banks[k])
+        mask = self.mask_banks[k]
+        self.c.p_mask = <int8_t*>cnp.PyArray_DATA(mask) if mask is not None else NULL
+        self.c.limits = self.bank_limits[k]
+
+    cdef int _bank_arg(self, object bank) except -2:
+        """A reset's or step's `bank`: None (the selected one), or 0..banks - 1."""
+        if bank is None:
+            return -1
+        return <int>_int_arg(bank, "bank", 0, len(self.obs_banks) - 1)
 
     @property
     def num_envs(self):
@@ -1218,14 +1355,16 @@ cdef class GdVecGames:
         self.busy = True
         return 0
 
-    def reset(self, seed=0):
+    def reset(self, seed=0, bank=None):
         """A new match on every table. `seed`: an int (table i's match seed is then
         mix(seed, i)-derived: splitmix64 of seed + i) or a uint64 array of one match seed
-        per table (table i then plays tienlen.guandan.Match(seeds[i]))."""
+        per table (table i then plays tienlen.guandan.Match(seeds[i])). `bank`: the output
+        bank to write (None: the last one)."""
         cdef Py_ssize_t i, j, end, n = self.c.n
         cdef uint64_t s0
         cdef uint64_t[::1] seeds
         cdef int failed = 0
+        cdef int b = self._bank_arg(bank)
         self._claim()
         try:
             if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
@@ -1238,6 +1377,8 @@ cdef class GdVecGames:
                 # A private copy of exactly n seeds (arrays.pxi): its length and type read
                 # from the buffer, never seed.shape; anything but an ndarray is a ValueError.
                 seeds = array_in(seed, "seed", cnp.NPY_UINT64, 1, n, -1, AR_CONTIGUOUS)
+            if b >= 0:
+                self._point(b)
             i = 0
             while i < n and not failed:
                 end = i + GR_BLOCK if i + GR_BLOCK < n else n
@@ -1263,14 +1404,16 @@ cdef class GdVecGames:
         if failed:
             raise MemoryError("a move list could not be allocated")
 
-    def step(self, actions, threads=1):
+    def step(self, actions, threads=1, bank=None):
         """Step every table with `actions` (int64 (N,) action ids: 0 pass, a the a-th listed
         action). An illegal id raises GdActionError before anything is stepped. Outputs are
-        rewritten in place; a finished episode is followed at once by the next (its reward,
-        terminated flag and, with final_obs, final observation in this step's outputs).
-        `threads` > 1 steps slices of the batch on native threads."""
+        rewritten in place (`obs` and `action_mask` in output bank `bank`, None: the last
+        one); a finished episode is followed at once by the next (its reward, terminated
+        flag and, with final_obs, final observation in this step's outputs). `threads` > 1
+        steps slices of the batch on native threads."""
         cdef Py_ssize_t n = self.c.n, i, lo, hi, k
         cdef int t = <int>_int_arg(threads, "threads", 1, GR_MAX_THREADS), failed = 0
+        cdef int b = self._bank_arg(bank)
         cdef GVRange ranges[GR_MAX_THREADS]
         cdef void* args[GR_MAX_THREADS]
         self._claim()
@@ -1285,6 +1428,8 @@ cdef class GdVecGames:
                         f"action {src[i]} of env {i} is not legal: "
                         f"{_gr_legal_text(&self.c.games[i])}; nothing was stepped")
             memcpy(self.c.p_act, src, n * sizeof(int64_t))
+            if b >= 0:
+                self._point(b)
             if t > n:
                 t = <int>n
             lo = 0
@@ -1325,6 +1470,8 @@ cdef class GdVecGames:
         cdef Py_ssize_t i = self._env(env)
         cdef GdTable c = GdTable.__new__(GdTable)
         cdef GTab* src = &self.c.games[i]
+        if gr_listed(src, &self.c.cfg) < 0:
+            raise MemoryError("no room for the legal actions")
         c.cfg = self.c.cfg
         c.t = src[0]
         c.t.masks = NULL
@@ -1340,6 +1487,8 @@ cdef class GdVecGames:
     def action_features(self, env):
         """Table `env`'s variable legal-action list (as GdTable.action_features)."""
         cdef Py_ssize_t i = self._env(env)
+        if gr_listed(&self.c.games[i], &self.c.cfg) < 0:
+            raise MemoryError("no room for the legal actions")
         return _gr_features_arrays(&self.c.games[i])
 
     def policy_actions(self, policy):
@@ -1367,8 +1516,9 @@ cdef class GdVecGames:
         try:
             with nogil:
                 for i in range(n):
-                    if gr_turn(&self.c.games[i]) >= 0 and \
-                            gr_policy_pick(&self.c.games[i], pol, &out[i]) < 0:
+                    if gr_turn(&self.c.games[i]) >= 0 and (
+                            gr_listed(&self.c.games[i], &self.c.cfg) < 0
+                            or gr_policy_pick(&self.c.games[i], pol, &out[i]) < 0):
                         failed = 1
         finally:
             self.busy = False
@@ -1410,6 +1560,8 @@ cdef class GdVecGames:
             off = <int64_t*>cnp.PyArray_DATA(offsets)
             off[0] = 0
             for i in range(n):
+                if gr_listed(&self.c.games[i], &self.c.cfg) < 0:
+                    raise MemoryError("no room for the legal actions")
                 total += gr_features(&self.c.games[i], 0, NULL, NULL, NULL)
                 off[i + 1] = total
             d1[0] = total

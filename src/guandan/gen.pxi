@@ -81,24 +81,70 @@ cdef inline bint want(uint32_t code, uint32_t pile, const GHand* h) noexcept nog
     return pile == 0 or c_beats(code, pile, h.level, h.flags)
 
 
-cdef void gen_sets(const GHand* h, uint32_t pile, Out* o, int kind, int size) noexcept nogil:
-    """Singles, pairs, triples (kind == size) and bombs of `size` cards: one natural rank
-    plus wilds."""
-    cdef int r, k, s
-    cdef uint32_t code
+# SET_COUNT[p][size][w]: the plays of `size` cards (1..3) one natural rank of pattern p
+# gives with at most w (0..2) wilds added, at least one card natural: gen_sets' count of a
+# rank without enumerating its choices (the all-wild play, read as a level card only, is
+# added apart). A table made once, like SUBS.
+cdef uint16_t SET_COUNT[256][4][3]
+
+cdef void _init_set_counts() noexcept:
+    cdef int p, size, w, k
+    for p in range(256):
+        for size in range(4):
+            for w in range(3):
+                SET_COUNT[p][size][w] = 0
+                for k in range(w + 1):
+                    if size - k >= 1:
+                        SET_COUNT[p][size][w] += SUB_OFF[p][size - k + 1] - SUB_OFF[p][size - k]
+
+_init_set_counts()
+
+
+cdef inline uint32_t set_wins(const GHand* h, uint32_t pile, int kind, int size) noexcept nogil:
+    """Bit r set when a natural set (kind, size) of rank r may go on `pile` (want's answer
+    for every rank at once, without a call per rank): all on a lead; on a set of the same
+    kind and size, the ranks of higher single-card value (the level rank's is 15); none on
+    anything else."""
+    cdef uint32_t m = 0
+    cdef int r, pv
+    if pile == 0:
+        return 0x7FFC
+    if (pile >> 6) != ((<uint32_t>kind << 6) | <uint32_t>size):
+        return 0
+    pv = single_value(crank(pile), h.level)
     for r in range(2, 15):
-        if h.cnt[r] + h.w < size:
-            continue
-        code = mkcode(kind, size, r)
-        if not want(code, pile, h):
-            continue
-        for k in range(0, h.w + 1):
-            s = size - k
-            if s < 0:
-                break
-            if s == 0 and r != h.level:
-                break                   # all wilds: read as level cards only
-            prod1(o, h, r, s, wild_once(h, k), wild_twice(h, k), code)
+        m |= (<uint32_t>((15 if r == h.level else r) > pv)) << r
+    return m
+
+
+cdef void gen_sets(const GHand* h, uint32_t pile, Out* o, int kind, int size) noexcept nogil:
+    """Singles, pairs, triples (kind == size): one natural rank plus wilds. Counting reads
+    every rank's count from SET_COUNT (no test of the rank's cards: a rank that cannot make
+    the set counts 0), which is what listing writes."""
+    cdef int r, k, s
+    cdef uint32_t code, cand = 0, wins = set_wins(h, pile, kind, size)
+    if o.masks == NULL:
+        for r in range(2, 15):
+            o.n += ((wins >> r) & 1) * (SET_COUNT[h.pat[r]][size][h.w]
+                                        + (r == h.level and h.w >= size))
+    else:
+        # The ranks that can make the set, as bits, visited in ascending order: a test of
+        # every rank's count mispredicted.
+        for r in range(2, 15):
+            cand |= (<uint32_t>(h.cnt[r] + h.w >= size)) << r
+        while cand:
+            r = GD_CTZ(cand)
+            cand &= cand - 1
+            code = mkcode(kind, size, r)
+            if not want(code, pile, h):
+                continue
+            for k in range(0, h.w + 1):
+                s = size - k
+                if s < 0:
+                    break
+                if s == 0 and r != h.level:
+                    break                   # all wilds: read as level cards only
+                prod1(o, h, r, s, wild_once(h, k), wild_twice(h, k), code)
     if kind == K_SINGLE:
         if h.js and want(mkcode(K_SINGLE, 1, R_SMALL_JOKER), pile, h):
             put(o, SJ_BIT, 0, mkcode(K_SINGLE, 1, R_SMALL_JOKER))
@@ -109,6 +155,65 @@ cdef void gen_sets(const GHand* h, uint32_t pile, Out* o, int kind, int size) no
             put(o, SJ_BIT, SJ_BIT, mkcode(K_PAIR, 2, R_SMALL_JOKER))
         if h.jb == 2 and want(mkcode(K_PAIR, 2, R_BIG_JOKER), pile, h):
             put(o, BJ_BIT, BJ_BIT, mkcode(K_PAIR, 2, R_BIG_JOKER))
+
+
+cdef void gen_sets_nth(const GHand* h, uint32_t pile, int kind, int size, int64_t i,
+                       uint64_t* act) noexcept nogil:
+    """Play i (0-based, below gen_sets' count) of gen_sets' list for (kind, size), found
+    without writing the list: act = (once, twice, code). The same ranks, tests and order as
+    the listing (a rank's plays by wilds used, then SUBS' order; the jokers last), so it is
+    the play the listing puts at i (tests: the vectorised env's native seats, which pick
+    sets this way, against Match and the listing)."""
+    cdef int r, k, s, sh
+    cdef int64_t n
+    cdef uint8_t p, q
+    cdef uint32_t code, wins = set_wins(h, pile, kind, size)
+    for r in range(2, 15):
+        # The rank holding play i, by the counts gen_sets counts with (SET_COUNT).
+        p = h.pat[r]
+        n = ((wins >> r) & 1) * (SET_COUNT[p][size][h.w] + (r == h.level and h.w >= size))
+        if i >= n:
+            i -= n
+            continue
+        code = mkcode(kind, size, r)
+        for k in range(0, h.w + 1):
+            s = size - k
+            if s < 0:
+                break
+            if s == 0 and r != h.level:
+                break                   # all wilds: read as level cards only
+            if s > h.cnt[r]:
+                continue                # (prod1 lists nothing)
+            n = SUB_OFF[p][s + 1] - SUB_OFF[p][s]
+            if i < n:
+                q = SUBS[SUB_OFF[p][s] + i]
+                sh = rank_shift(r)
+                act[0] = wild_once(h, k) | ((<uint64_t>(q & 15)) << sh)
+                act[1] = wild_twice(h, k) | ((<uint64_t>(q >> 4)) << sh)
+                act[2] = code
+                return
+            i -= n
+    act[0] = act[1] = act[2] = 0
+    if kind == K_SINGLE:
+        if h.js and want(mkcode(K_SINGLE, 1, R_SMALL_JOKER), pile, h):
+            if i == 0:
+                act[0] = SJ_BIT
+                act[2] = mkcode(K_SINGLE, 1, R_SMALL_JOKER)
+                return
+            i -= 1
+        if h.jb and want(mkcode(K_SINGLE, 1, R_BIG_JOKER), pile, h) and i == 0:
+            act[0] = BJ_BIT
+            act[2] = mkcode(K_SINGLE, 1, R_BIG_JOKER)
+    elif kind == K_PAIR:
+        if h.js == 2 and want(mkcode(K_PAIR, 2, R_SMALL_JOKER), pile, h):
+            if i == 0:
+                act[0] = act[1] = SJ_BIT
+                act[2] = mkcode(K_PAIR, 2, R_SMALL_JOKER)
+                return
+            i -= 1
+        if h.jb == 2 and want(mkcode(K_PAIR, 2, R_BIG_JOKER), pile, h) and i == 0:
+            act[0] = act[1] = BJ_BIT
+            act[2] = mkcode(K_PAIR, 2, R_BIG_JOKER)
 
 
 cdef void gen_bombs(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
@@ -194,6 +299,7 @@ cdef void gen_full_houses(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
     cdef int c2[17]
     cdef int c1[17]
     cdef int tot2 = 0, tot1 = 0
+    cdef uint32_t present = 0
     if o.masks == NULL:
         # Counting needs only how many pair parts each rank has, not the parts.
         for x in range(2, 15):
@@ -202,15 +308,18 @@ cdef void gen_full_houses(const GHand* h, uint32_t pile, Out* o) noexcept nogil:
             c1[x] = SUB_OFF[p][2] - SUB_OFF[p][1]
             tot2 += c2[x]
             tot1 += c1[x]
+            present |= (<uint32_t>(h.cnt[x] != 0)) << x
         tot2 += (h.js == 2) + (h.jb == 2)
-        for x in range(2, 15):
-            if h.cnt[x] == 0 or not want(mkcode(K_FULL_HOUSE, 5, x), pile, h):
+        # The triple's ranks as bits (a test of every rank's count mispredicted), and its
+        # natural cards t from 3 - w: a t above the rank's count has no sub-multiset (0).
+        while present:
+            x = GD_CTZ(present)
+            present &= present - 1
+            if pile != 0 and not want(mkcode(K_FULL_HOUSE, 5, x), pile, h):
                 continue
             p = h.pat[x]
-            for t in range(1, 4):
+            for t in range(3 - h.w, 4):
                 kx = 3 - t
-                if kx > h.w or t > h.cnt[x]:
-                    continue
                 per = tot2 - c2[x]
                 if kx + 1 <= h.w:
                     per += tot1 - c1[x]
@@ -556,22 +665,33 @@ cdef void gen_windows(const GHand* h, uint32_t pile, Out* o, int kind, int width
     """Straights (width 5, one card per rank), three pairs (3, 2) and plates (2, 3): every
     rank position takes `per` cards, natural ones of its rank or wilds. The wilds of a play
     are a function of its natural cards, so each (N, k) comes up once."""
-    cdef int top, lo, hi, i, r, short
+    cdef int top, lo, hi, r, c, short
     cdef int rs[5]
     cdef int64_t total
     cdef int64_t poly[45]
-    cdef uint32_t code
+    cdef uint32_t code, ge1 = 0, ge2 = 0, ge3 = 0, w
+    cdef const uint32_t* win = &WIN5[0] if width == 5 else (&WIN3[0] if width == 3 else &WIN2[0])
     _rank_polys(h, per, poly)
+    # geK: bit r set when natural rank r has at least K cards. A window's shortfall (the
+    # cards wilds must supply) is then per * width minus, for K = 1..per, the window's ranks
+    # in geK: a few popcounts, where a test of every rank's count mispredicted.
+    for r in range(2, 15):
+        c = h.cnt[r]
+        ge1 |= (<uint32_t>(c >= 1)) << r
+        ge2 |= (<uint32_t>(c >= 2)) << r
+        ge3 |= (<uint32_t>(c >= 3)) << r
     lo = width               # the lowest window starts at A: A2345 (top 5), AA2233, AAA222
     hi = 13 if (kind == K_STRAIGHT and h.flags & F_NO_ACE_TOP) else 14
     for top in range(lo, hi + 1):
         code = mkcode(kind, width * per, top)
         if not want(code, pile, h):
             continue
-        short = 0
-        for i in range(top - width + 1, top + 1):
-            r = 14 if i == 1 else i
-            short += per - h.cnt[r] if h.cnt[r] < per else 0
+        w = win[top]
+        short = per * width - GD_POPCOUNT(ge1 & w)
+        if per >= 2:
+            short -= GD_POPCOUNT(ge2 & w)
+        if per >= 3:
+            short -= GD_POPCOUNT(ge3 & w)
         if short > h.w:
             continue
         total = _window_count(h, top, width, poly)

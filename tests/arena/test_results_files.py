@@ -210,7 +210,7 @@ def test_a_hostile_line_is_one_clean_error(tmp_path: Path, where: str, text: byt
     path = tmp_path / "games.jsonl"
     path.write_bytes(b"".join(lines))
     with pytest.raises(files.ResultsError, match=rf"games\.jsonl:{at + 1}: (nested deeper "
-                                                 "than 32|longer than 1,048,576 bytes)"):
+                                                 "than 16|larger than 1,048,576 bytes)"):
         files.read(path)
 
 
@@ -218,7 +218,7 @@ def test_a_nested_parquet_header_is_one_clean_error(tmp_path: Path) -> None:
     pytest.importorskip("pyarrow")
     path = _copy("tienlen-v2.parquet", tmp_path)
     (path / "_run.json").write_bytes(b"[" * 100_000)
-    with pytest.raises(files.ResultsError, match="_run.json: nested deeper than 32"):
+    with pytest.raises(files.ResultsError, match="_run.json: nested deeper than 16"):
         files.load(path)
 
 
@@ -228,7 +228,7 @@ def test_sim_resume_of_a_nested_file_is_a_one_line_error(tmp_path: Path, capsys)
     args, _ = FILES["tienlen-v2.jsonl"]
     assert main(["sim", *args, "--out", str(path), "--resume"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "nested deeper than 32" in err and "Traceback" not in err
+    assert err.count("\n") == 1 and "nested deeper than 16" in err and "Traceback" not in err
 
 
 def test_a_parquet_unit_larger_than_its_name_says_is_refused_before_it_is_read(

@@ -538,3 +538,24 @@ def test_play_with_iterations_repeats_the_l3_opponents_moves() -> None:
     assert runs[0].stdout == runs[1].stdout
     done = run_piped("--bots", "L2", "--iterations", "16", stdin="")
     assert done.returncode == 2 and "no L3 opponent plays" in done.stderr
+
+
+def test_play_lang_zh_prints_tien_len_in_chinese() -> None:
+    """Issue 39 #6: ``tienlen play --lang zh`` words Tiến Lên's board, events, refusals and
+    results in Chinese (越南十三张; 单张 对子 顺子 …), as Guandan's --lang zh does; English is
+    still the default."""
+    commands = "zz\n" + "m\n#1\np\n" * 40
+    done = run_piped("--seed", "11", "--bots", "L1", "--lang", "zh", stdin=commands)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "越南十三张 · 第1局 · 种子 11" in out
+    assert re.search(r"座位\s+玩家\s+水平\s+张数\s+状态\s+上一手", out), out[:2000]
+    assert "请出牌> zz\n" in out and "'zz' 不是一张牌" in out
+    assert "名次" in out and "1局后的比分" in out and "末名" in out
+    assert re.search(r"(首出|出) [^\n]*(单张|对子|三张|顺子|连对|炸弹)", out)
+    assert out.rstrip().endswith("谢谢参与。")
+    assert "请回答 y, n 或 r。" in out           # "m" answers the yes/no between hands
+    english = ("Your move", "Finishing order", "Match after", "not a card", "leads", "passes",
+               "Thanks for playing", "Please answer")
+    assert not [w for w in english if w in out], [w for w in english if w in out]
+    assert "Finishing order" in run_piped("--seed", "11", "--bots", "L1", stdin=commands).stdout

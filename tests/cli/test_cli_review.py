@@ -98,3 +98,29 @@ def test_bad_files_are_one_line_errors(content: bytes, message: str, tmp_path: P
 def test_a_missing_file_is_a_one_line_error(tmp_path: Path, capsys: Any) -> None:
     assert main(["review", str(tmp_path / "nothing.json")]) == 2
     assert "No such file" in capsys.readouterr().err
+
+
+def test_a_tienlen_match_file_is_reviewed_hand_by_hand(tmp_path: Path, capsys: Any) -> None:
+    """A Tiến Lên match file (``tienlen.Match.to_json``, schema ``tienlen.match``) is read
+    like Guandan's: every finished hand is a record, ``--hand N`` picks one."""
+    from tienlen.games.tienlen.match import Match
+
+    match = Match(4, seed=11)
+    for _ in range(2):
+        while not match.game.is_over:
+            plays = match.game.legal_plays()
+            match.game.play(plays[0]) if plays else match.game.pass_turn()
+        match.next_hand()
+    path = tmp_path / "match.json"
+    path.write_text(match.to_json(), encoding="utf-8")
+    records = get_spec("tienlen").read_record(path.read_bytes())
+    assert [record.hand for record in records] == [1, 2]
+    assert records[0].steps != records[1].steps
+    for hand in (1, 2):
+        assert main(["review", str(path), "--json", "--hand", str(hand), "--deals", "8"]) == 0
+        rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        assert [row["turn"] for row in rows] == [s.turn for s in records[hand - 1].steps
+                                                 if s.seat == 0]
+    assert main(["review", str(path), "--hand", "3"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "the finished hands are 1, 2" in err

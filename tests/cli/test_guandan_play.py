@@ -298,7 +298,9 @@ def test_tribute_is_chosen_interactively_and_ctrl_c_saves_the_match(tmp_path: Pa
     assert game.hand() == hand                  # refused: nothing changed
     number = hand.index(allowed[0]) + 1
     state = game.send(str(number))              # the card, by its number under the hand
-    assert f"You give tribute (进贡): {ref.card_name(allowed[0])}" in strip(game.raw)
+    # "to <seat>" once the receiver is fixed (a single tribute: at once; G6.11)
+    assert re.search(rf"You give tribute \(进贡\)(:| ){ref.card_name(allowed[0])}( to \w+ \(\d\))?\.",
+                     strip(game.raw))
     assert state in ("move", "return", "next", "tribute")
     game.child.sendintr()                       # Ctrl-C leaves at once
     assert game.wait() == "eof"
@@ -374,8 +376,11 @@ def test_piped_input_plays_a_seeded_match_to_the_end_then_replay(tmp_path: Path)
     assert f"{winners} win the match!" in replay.stdout
     # The record shows every tribute card; the player saw only their own.
     tributes = [a for _, a in match.history if a.action == "give_tribute"]
-    assert replay.stdout.count("gives tribute (进贡): ") == len(tributes) > 0
+    assert replay.stdout.count("gives tribute (进贡)") == len(tributes) > 0
     assert "gives tribute (进贡)." not in replay.stdout
+    # and whom it went to (G6.11): at once for a single tribute, on delivery for a double
+    assert replay.stdout.count("gives tribute (进贡) ") + replay.stdout.count("'s tribute ") \
+        >= len(tributes)
     # Tampered: an action out of turn is named, with its G8 code.
     data["actions"][0]["seat"] = (data["actions"][0]["seat"] + 1) % 4
     bad = tmp_path / "bad.json"
@@ -519,3 +524,39 @@ def test_colours_on_a_terminal_red_suits_team_colours_and_no_color() -> None:
     plain = first_screen(NO_COLOR="1")
     assert sgr_colours(plain) == set()
     assert UNICODE_CARD.search(strip(plain))    # still the suit symbols, just not coloured
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_G6_11_the_terminal_logs_an_exchange_between_two_other_seats_with_its_cards(
+        lang: str) -> None:
+    """Issue 39 #3: the cards another pair of seats exchanged were logged face down. Every
+    tribute and return of the match is logged with its card and receiver (G6.11)."""
+    class Scripted(Terminal):
+        def __init__(self) -> None:
+            super().__init__(stdin=io.StringIO(), stdout=io.StringIO())
+            self.lines = iter(["t", "y"] * 4000)
+
+        def ask(self, prompt: object) -> str:
+            line = next(self.lines, None)
+            if line is None:
+                raise EOFError
+            return line
+
+    term = Scripted()
+    board = GuandanBoard.play(PlaySettings(seed=6, levels=("L1",) * 3, lang=lang))
+    Session(board, term).run()
+    out = term.console.file.getvalue()  # type: ignore[attr-defined]
+    words, seats = board.words, board.seats
+    others = [a for _, a in board.match.history
+              if a.action in ("give_tribute", "return_tribute") and 0 not in (a.seat, a.to)]
+    assert others, "seed 6 has an exchange between two bots"
+    names = [s.name for s in seats]
+    for a in others:
+        assert a.cards is not None
+        card, who = board._cards(a.cards), seats[a.seat].name
+        if a.action == "return_tribute":
+            said = [words.ev_returns.format(who=who, to=seats[a.to].name, card=card)]
+        else:   # the receiver is fixed once every tribute is given (G6.5)
+            said = [template.format(who=who, to=to, card=card) for to in names if to != who
+                    for template in (words.ev_gives_to, words.ev_tribute_goes)]
+        assert any(line in out for line in said), (said, out[-3000:])

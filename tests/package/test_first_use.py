@@ -267,16 +267,17 @@ def test_the_guandan_board_uses_a_100_column_terminal() -> None:
     assert max(len(line) for line in _board_text(g, 60).splitlines()) <= 60
 
 
-def test_the_tribute_line_shows_a_return_between_two_other_seats() -> None:
-    """Partner (2) pays Right (1), who returns a card: seat 0 may not see the cards, but
-    the line left the return out altogether."""
+def test_G6_11_the_tribute_line_shows_an_exchange_between_two_other_seats() -> None:
+    """Partner (2) pays Right (1), who returns a card: the line left the return out
+    altogether, and then hid both cards from seat 0; exchanges are public (G6.11)."""
     g = Game(hands=["3d 4d", "5s 6s", "7s 8s", "9s Ks"], level=3, previous_order=(1, 0, 2, 3))
     g.give_tribute("8s")
     line = next(line for line in _board_text(g, 100).splitlines() if "Tribute:" in line)
-    assert "Partner (2) ? → Right (1)" in line and "Right (1) ? →" not in line
+    assert "Partner (2) 8♠ → Right (1)" in line and "Right (1) ? →" not in line
     g.return_tribute("5s")
     line = next(line for line in _board_text(g, 100).splitlines() if "Tribute:" in line)
-    assert "Partner (2) ? → Right (1), Right (1) ? → Partner (2)" in line
+    assert "Partner (2) 8♠ → Right (1), Right (1) 5♠ → Partner (2)" in line
+    assert "?" not in line
 
 
 # --- #13 and #14: the sims' tables ------------------------------------------------------

@@ -503,7 +503,7 @@ def test_issue10_6_replay_files_are_read_up_to_a_cap(tmp_path) -> None:
     padded = _replay_text() + " " * (MAX_REPLAY_BYTES - len(_replay_text()))
     ok.write_text(padded)
     assert game_from_json(read_replay_file(ok)) == game_from_json(_replay_text())
-    with pytest.raises(ReplayError, match="longer than"):
+    with pytest.raises(ReplayError, match="larger than"):
         game_from_json(padded + " ")
 
 

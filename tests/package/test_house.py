@@ -317,9 +317,10 @@ def test_the_two_games_and_their_views_share_most_public_names() -> None:
 
 #: The share of the two classes' public names that both have (goal: most of them).
 GAME_SHARE_NOT_YET = 0.67
-# 0.65: Guandan's view carries the match's standing (issue 35: the level race, G7.7), a
-# Guandan-only concept (19 of 29 names shared; 19 of 28 before it).
-VIEW_SHARE_NOT_YET = 0.65
+# 0.67 until issue 39 #3 and issue 35: G6.11's refusal of tribute (``GameView.anti_tribute``)
+# and the match's standing (``GameView.standing``, G7.7: the level race) are Guandan-only
+# names; ``known_cards``, added with the first, is on both views: 20 of 31 shared (0.645).
+VIEW_SHARE_NOT_YET = 0.64
 
 
 @pytest.mark.parametrize("game", GAMES)

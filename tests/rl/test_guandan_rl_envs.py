@@ -158,16 +158,14 @@ def test_vector_env_copy_false_returns_the_cores_read_only_views() -> None:
     assert obs2["observation"] is obs["observation"]
 
 
-def test_vector_env_copy_mask_false_shares_only_the_mask() -> None:
-    """copy_mask=False (issue 37): the observation is still a copy, the mask is the core's
-    read-only array (rewritten by the next step), and every step, final observations
-    included, matches the default env's."""
+def test_vector_env_copy_mask_false_is_the_default() -> None:
+    """copy_mask=False (issue 37) is kept for compatibility: since the core's output banks
+    the default hands out the mask without copying it too. Both envs give the same arrays,
+    read-only, every step, final observations included."""
     shared, copied = GuandanVectorEnv(8, copy_mask=False), GuandanVectorEnv(8)
     a, _ = shared.reset(seed=3)
     b, _ = copied.reset(seed=3)
-    assert a["action_mask"] is shared.core.games.action_mask
-    assert not a["action_mask"].flags.writeable and a["observation"].flags.writeable
-    assert a["observation"] is not shared.core.games.obs
+    assert not a["action_mask"].flags.writeable and not b["observation"].flags.writeable
     rng = np.random.default_rng(3)
     ended = 0
     for _ in range(300):
@@ -208,3 +206,73 @@ def test_vector_action_space_samples_legal_actions_and_takes_the_obs_mask() -> N
                 np.full((16, GD_NUM_ACTIONS), 2, np.int8), [1, 2], "mask"):
         with pytest.raises(SampleMaskError):
             envs.action_space.sample(mask=bad)
+
+
+@pytest.mark.parametrize("form", ["mask", "features"])
+def test_vector_env_banks_never_change_an_observation_someone_holds(form: str) -> None:
+    """issue 37: the env hands out its core's output banks themselves (read-only) and
+    writes each step into a bank nobody refers to any more. Differential: on many seeds,
+    every observation equals what the single-bank path gives (copy=False, copied at once),
+    and every observation kept (whole, or a view of one row), however many at a time
+    (past the three banks: then copies), still equals its copy at the end."""
+    for seed in range(6):
+        banked = GuandanVectorEnv(16, action_form=form)
+        plain = GuandanVectorEnv(16, action_form=form, copy=False)
+        a, _ = banked.reset(seed=seed)
+        b, _ = plain.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        kept: list[tuple[np.ndarray, np.ndarray]] = []
+        banks_seen: set[int] = set()
+        for step in range(120):
+            for key in b:
+                assert np.array_equal(a[key], b[key]) and not a[key].flags.writeable
+            banks_seen.add(id(a["observation"]))
+            if step % 7 == 0:                                  # keep whole observations
+                kept += [(a[key], a[key].copy()) for key in a]
+            if step % 11 == 0:                                 # keep a view of a row
+                kept.append((a["observation"][step % 16], a["observation"][step % 16].copy()))
+            if form == "mask":
+                legal = [np.flatnonzero(row) for row in b["action_mask"]]
+            else:
+                offsets, ids = plain.legal_features()[:2]
+                legal = [ids[offsets[i]:offsets[i + 1]] for i in range(16)]
+            pick = np.array([ids[int(rng.integers(len(ids)))] for ids in legal])
+            a = banked.step(pick)[0]
+            b = plain.step(pick)[0]
+        for held, copy in kept:
+            assert np.array_equal(held, copy)
+        assert len(banks_seen) > 3            # held banks were not written: new arrays came
+    # Nothing kept: two banks take turns (the observation in hand and the next one).
+    envs = GuandanVectorEnv(4)
+    obs, _ = envs.reset(seed=1)
+    seen = set()
+    for _ in range(20):
+        obs = envs.step(envs.action_space.sample())[0]
+        seen.add(id(obs["action_mask"]))
+    assert len(seen) == 2
+
+
+def test_tienlen_vector_env_recycles_only_copies_nobody_holds() -> None:
+    """issue 37: a core without output banks (Tien Len's) hands out writable copies from a
+    pool, reused for a later step only once nothing refers to them: an observation (or a
+    view of it) the learner keeps never changes, one it drops is written again."""
+    from tienlen.rl import TienlenVectorEnv
+
+    envs = TienlenVectorEnv(8, opponents=("greedy",) * 3)
+    obs, _ = envs.reset(seed=5)
+    kept = [obs, {k: v.copy() for k, v in obs.items()}]
+    row_view = obs["action_mask"][3]
+    row_copy = row_view.copy()
+    seen: set[int] = set()
+    for _ in range(40):
+        obs = envs.step(envs.action_space.sample())[0]
+        seen.add(id(obs["observation"]))
+        assert obs["observation"] is not kept[0]["observation"]
+        obs["observation"][:] = 1                     # the learner's to write into
+    for key in kept[0]:
+        assert np.array_equal(kept[0][key], kept[1][key])
+    assert np.array_equal(row_view, row_copy)
+    assert len(seen) <= 3                              # dropped ones were reused
+    obs = envs.step(envs.action_space.sample())[0]
+    for key, value in envs.core.arrays().items():
+        assert np.array_equal(obs[key], value)

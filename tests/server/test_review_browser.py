@@ -170,6 +170,9 @@ def test_the_review_marks_a_poor_pass_and_the_timeline_reopens_a_saved_match(
     # the review arrives while the result is shown, and marks the pass
     page.wait_for_selector(".rv-decision", timeout=90_000)
     assert page.evaluate("document.body.dataset.review") == "table"
+    # no decision that was the search bot's own choice (the review's `bot`) is marked
+    assert page.locator(".rv-decision[data-bot='1'].mistake").count() == 0
+    assert page.locator(".rv-decision[data-bot='1']").count() >= 1
     rows = page.eval_on_selector_all(
         ".rv-decision", "els => els.map(e => [Number(e.dataset.turn), e.dataset.mistake === '1',"
                         " !!e.querySelector('.rv-better'), !!e.querySelector('.rv-cost')])")

@@ -207,8 +207,20 @@ def _tribute_steps(page, hub):
         [t["returned"] for t in view["tributes"] if t["payer"] == 0]
     if got:
         assert _marked(page, "received") == got[:1]
+    _log_names_every_exchange(page, view)
     page.screenshot(path=str(SHOTS / "room-tribute-done.png"))
     return steps
+
+
+def _log_names_every_exchange(page, view):
+    """G6.11 (issue 39 #3): the log names who paid whom with which card, and who returned
+    which card to whom, for every exchange of the hand, ours or between two other seats."""
+    log = page.inner_text("#log")
+    for t in view["tributes"]:
+        payer, receiver = NAMES_ZH[t["payer"]], NAMES_ZH[t["receiver"]]
+        assert f"{payer} 向 {receiver} 进贡 {_label(t['card'], 'zh')}" in log, log
+        assert f"{receiver} 向 {payer} 还贡 {_label(t['returned'], 'zh')}" in log, log
+    assert "（暗牌）" not in log, log
 
 
 @pytest.mark.parametrize("game", ["guandan", "tienlen"])
@@ -546,4 +558,71 @@ def test_a_double_tribute_says_which_card_goes_to_whom(served):
     }""")
     assert said == ["请进贡：较大的贡牌归 下家，另一张归 上家（选一张金色边框的牌）",
                     "请向 上家 进贡：选一张金色边框的牌"]
+    page.close()
+
+
+def test_G6_11_the_log_names_the_cards_of_an_exchange_between_two_other_seats(served):
+    """A double tribute in which seat 0 takes no part until both are given (seats 1 and 3
+    pay seats 0 and 2): the first tribute is logged face down, then named with its card
+    and receiver once the receivers are fixed, as the frames of a table bring them."""
+    hub, port, browser = served
+    page = browser.new_page(bypass_csp=True, viewport={"width": 1366, "height": 768})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"http://127.0.0.1:{port}/")
+    log = page.evaluate("""() => {
+        R.seat = 0; R.lang = "zh"; R.features = {teams: true}; R.view = null;
+        const base = {players: 4, hand_number: 2, phase: "tribute", turn: 3, seat: 0, hand: [],
+                      hand_sizes: [27, 27, 27, 27], finished: [], trick: {}, pile: null,
+                      anti_tribute: false, refused_by: [], big_jokers_shown: []};
+        const tributes = [{payer: 1, receiver: null, card: null, returned: null},
+                          {payer: 3, receiver: null, card: null, returned: null}];
+        const state = (view) => { try { handle({type: "state", version: 1, view}); } catch (e) {} };
+        state({...base, history: [], tributes});
+        handle({type: "action", seat: 1, action: {seat: 1, kind: "give_tribute", to: null}});
+        const gave1 = {seat: 1, kind: "give_tribute", card: "Ks", to: 2};
+        const gave3 = {seat: 3, kind: "give_tribute", card: "BJ", to: 0};
+        handle({type: "action", seat: 3, action: gave3});
+        state({...base, turn: 0, history: [gave1, gave3], tributes: [
+            {payer: 3, receiver: 0, card: "BJ", returned: null},
+            {payer: 1, receiver: 2, card: "Ks", returned: null}]});
+        const back = {seat: 2, kind: "return_tribute", card: "3d", to: 1};
+        handle({type: "action", seat: 2, action: back});
+        return document.getElementById("log").innerText;
+    }""")
+    assert "下家 向 对家 进贡 K♠" in log, log
+    assert "上家 向 你 进贡 大王" in log, log
+    assert "对家 向 下家 还贡 3♦" in log, log
+    assert "（暗牌）" not in log, log
+    page.close()
+
+
+def test_a_chinese_room_plays_tienlen_in_chinese(served):
+    # Issue 39 #6 for Tiến Lên: a refused play comes in Chinese (the error frame's text, from
+    # Tiến Lên's Chinese words) and the log names the plays as Chinese players do.
+    hub, port, browser = served
+    page = browser.new_page(bypass_csp=True, viewport={"width": 1366, "height": 768})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"http://127.0.0.1:{port}/?seed=11&bots=L1&timer=0")
+    page.click("#start-tienlen")
+    assert _my_turn(page)
+    cards = page.locator("#hand .card")
+    cards.first.click()                     # the lowest and the highest card: never a play
+    cards.last.click()
+    page.click("#play")
+    page.wait_for_selector("#toast:not([hidden])")
+    text = page.inner_text("#toast")
+    assert text.endswith("不是合法的牌型") and "combination" not in text, text
+    # a play of ours, then the bots answer: every play in the log is named in Chinese
+    page.keyboard.press("Escape")
+    _ask_hint(page, hub)
+    version = _table(hub).version
+    page.click("#play")
+    page.wait_for_function(f"Number(document.body.dataset.version) > {version}")
+    page.wait_for_function("document.querySelectorAll('#log li').length > 0")
+    lines = [li for li in page.inner_text("#log").splitlines() if li.strip()]
+    kinds = ("单张", "对子", "三张", "炸弹", "顺子", "连对")
+    assert lines and all(any(k in li for k in kinds) or "不出" in li for li in lines), lines
+    assert errors == []
     page.close()

@@ -17,6 +17,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus  # noqa: E402
 
 from server_helpers import running  # noqa: E402
 
+from tienlen.games.tienlen.cards import Cards  # noqa: E402
 from tienlen.server.app import create_app  # noqa: E402
 from tienlen.server.tables import Hub, ServerConfig  # noqa: E402
 
@@ -501,4 +502,36 @@ def test_ai_debug_reasons_speak_of_the_bot_not_to_you(server):
                for _ in range(3)]
     import re
     assert not any(re.search(r"\byou(r)?\b", r, re.I) for r in reasons), reasons
+    c.close()
+
+
+def test_a_chinese_room_playing_tienlen_gets_its_words_and_refusals_in_chinese(server):
+    # Issue 39 #6 for Tiến Lên: the welcome frame carries Tiến Lên's Chinese words, a refused
+    # play comes with Chinese text (worded from the move's own refusal), the plays' names
+    # too; in English the same refusal is the engine's English.
+    hub, port = server
+    info = create(port, "tienlen", ["human", "L1", "L1", "L1"], seed=3,
+                  settings={"lang": "zh", "hints": False})
+    c = Client(port)
+    welcome = c.join(info["table"], info["tokens"]["0"])
+    assert welcome["words"]["lang"] == "zh" and welcome["words"]["title"] == "越南十三张"
+    assert welcome["words"]["kinds"] == ["单张", "对子", "三张", "炸弹", "顺子", "连对"]
+    state = c.until(lambda m: m["type"] == "state" and m["view"]["turn"] == 0)
+    hand = state["view"]["hand"]
+    hand_text = str(Cards.parse(f"{hand[0]} {hand[-1]}"))     # a 3 and a 2: no combination
+    c.send({"type": "act", "action": {"kind": "play", "cards": [hand[0], hand[-1]]}})
+    error = c.until(lambda m: m["type"] == "error")
+    assert error["text"] == f"{hand_text} 不是合法的牌型", error
+    assert "combination" not in error["text"] and "must" not in error["text"], error
+    if state["view"]["pile"] is None:           # leading: a pass is refused, in Chinese
+        c.send({"type": "act", "action": {"kind": "pass"}})
+        error = c.until(lambda m: m["type"] == "error")
+        assert error["text"] == "你先出：不能过", error
+    legal = [a for a in hub.tables[info["table"]].state.legal_actions() if a["kind"] == "play"]
+    assert all(a["label_zh"].split()[0] in welcome["words"]["kinds"] for a in legal)
+    c.send({"type": "settings", "lang": "en"})
+    c.until(lambda m: m["type"] == "settings")
+    c.send({"type": "act", "action": {"kind": "play", "cards": [hand[0], hand[-1]]}})
+    error = c.until(lambda m: m["type"] == "error")
+    assert error["text"] == error["message"] == f"{hand_text} is not a combination", error
     c.close()

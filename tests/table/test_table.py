@@ -144,9 +144,12 @@ def test_tienlen_view_holds_no_other_hand():
         state.apply(rng.choice(state.legal_actions()), state.turn)
 
 
-def test_guandan_tribute_is_its_own_step_and_hidden_from_others():
+def test_guandan_tribute_is_its_own_step_and_G6_11_public_once_delivered():
+    """A tribute card is its payer's alone until every tribute is given; then every seat's
+    view and record of it name the card and the receiver, and every return too (G6.11)."""
     spec = get_spec("guandan")
     bots = [spec.make_bot("L1", s) for s in range(4)]
+    kinds = set()
     for seed in range(20):
         state = spec.new_match(seed, options={"max_hands": 3})
         while state.phase not in ("tribute", "over"):
@@ -162,16 +165,27 @@ def test_guandan_tribute_is_its_own_step_and_hidden_from_others():
         assert state.view(payer)["tribute_choices"] == [a["card"] for a in legal]
         with pytest.raises(IllegalActionError):
             state.apply({"kind": "play", "cards": ["3s"]}, payer)
-        state.apply(legal[0], payer)
-        gave = state.view(payer)["history"][-1]
-        assert gave["kind"] == "give_tribute" and gave["card"] == legal[0]["card"]
-        outsiders = [s for s in range(4) if s != payer and s not in
-                     [t["receiver"] for t in state.view(payer)["tributes"] if t["payer"] == payer]]
-        assert outsiders
-        for s in outsiders:
-            assert state.view(s)["history"][-1]["card"] is None
-        return
-    pytest.fail("no tribute in 20 matches")
+        double = len(state.view(payer)["tributes"]) == 2
+        while state.phase == "tribute":
+            seat = state.turn
+            action = bots[seat].act(state.bot_view(seat))
+            state.apply(action, seat)
+            delivered = all(t["receiver"] is not None for t in state.view(seat)["tributes"])
+            for s in range(4):
+                record, seen = state.last_record(s), state.view(s)["history"][-1]
+                shown = delivered or s == seat or action["kind"] == "return_tribute"
+                assert (record.get("card") == action["card"]) == shown, (s, record)
+                assert (seen["card"] == action["card"]) == shown, (s, seen)
+                assert (record["to"] is not None) == (seen["to"] is not None) == delivered
+        for s in range(4):
+            history = state.view(s)["history"]
+            exchange = [a for a in history if a["kind"] != "play" and a["kind"] != "pass"]
+            assert len(exchange) == (4 if double else 2)
+            assert all(a["card"] is not None and a["to"] is not None for a in exchange)
+        kinds.add(double)
+        if kinds == {True, False}:
+            return
+    pytest.fail(f"no single and double tribute in 20 matches: {kinds}")
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -69,6 +69,8 @@ from tienlen.arena.seatings import MODES, TEAMS, TeamUnit, Unit
 from tienlen.arena.stats import ArenaResult, DuplicateResult
 from tienlen.seeds import SEED_LIMIT, check_seed
 from tienlen.table.registry import DEFAULT_GAME
+from tienlen.table.decode import DecodeError, Limits
+from tienlen.table.decode import decode_json as decode_bounded
 
 __all__ = ["ResultsError", "int_field", "int_column", "float_column", "span_field",
            "durable", "json_line", "decode_json", "ParquetUnits", "HEADER_FILE", "SCHEMA",
@@ -81,7 +83,7 @@ SCHEMA: Final = "tienlen.games"
 #: one is well under a kilobyte, a header with a long lineup of factories a few.
 MAX_LINE_BYTES: Final = 1 << 20
 #: The deepest nesting of lists and objects a reader takes (a real line nests two deep).
-MAX_DEPTH: Final = 32
+MAX_DEPTH: Final = 16
 
 
 class ResultsError(ArenaError):
@@ -162,9 +164,11 @@ def span_field(value: object, high: int, what: str) -> tuple[int, int]:
 
 # --- bounded JSON ---------------------------------------------------------------------------
 #
-# The one decoder of this module's JSON (lines and Parquet headers), bounded in bytes and
-# depth: json.loads of a line of 100,000 "[" raised RecursionError (issue 36). Written to be
-# swapped for a shared bounded decoder of the table layer when there is one.
+# This module's JSON (lines and Parquet headers) goes through the program's one bounded
+# decoder (tienlen.table.decode), with a games file's limits: json.loads of a line of
+# 100,000 "[" raised RecursionError (issue 36).
+
+_LINE: Final = Limits(MAX_LINE_BYTES, MAX_DEPTH, "line of a games file")
 
 
 def decode_json(data: bytes, where: str, error: type[ResultsError] = ResultsError) -> Any:
@@ -177,39 +181,21 @@ def decode_json(data: bytes, where: str, error: type[ResultsError] = ResultsErro
     >>> decode_json(b"[" * 100_000, "f:2")
     Traceback (most recent call last):
     ...
-    tienlen.arena.files.ResultsError: f:2: nested deeper than 32: not a line of a games file
+    tienlen.arena.files.ResultsError: f:2: nested deeper than 16: not a line of a games file
     """
-    if len(data) > MAX_LINE_BYTES:
-        raise error(f"{where}: longer than {MAX_LINE_BYTES:,} bytes: not a line of a games file")
-    # Only text with that many brackets can nest that deep: the scan is for those alone.
-    if data.count(b"[") + data.count(b"{") > MAX_DEPTH and _depth(data) > MAX_DEPTH:
-        raise error(f"{where}: nested deeper than {MAX_DEPTH}: not a line of a games file")
     try:
-        return json.loads(data)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        raise error(f"{where}: not a JSON line") from None
-
-
-def _depth(data: bytes) -> int:
-    """The deepest nesting of ``[`` and ``{`` in JSON text, strings skipped."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for byte in data:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif byte == 0x5C:            # backslash
-                escaped = True
-            elif byte == 0x22:            # "
-                in_string = False
-        elif byte == 0x22:
-            in_string = True
-        elif byte == 0x5B or byte == 0x7B:
-            depth += 1
-            deepest = max(deepest, depth)
-        elif byte == 0x5D or byte == 0x7D:
-            depth -= 1
-    return deepest
+        return decode_bounded(data, _LINE)
+    except DecodeError as refused:
+        if refused.code == "TOO_BIG":
+            raise error(f"{where}: larger than {MAX_LINE_BYTES:,} bytes: not a line of a "
+                        "games file") from None
+        if refused.code == "TOO_DEEP":
+            raise error(f"{where}: nested deeper than {MAX_DEPTH}: not a line of a games "
+                        "file") from None
+        detail = refused.message.removeprefix(f"{_LINE.what}: ")
+        if detail.startswith("not JSON (") and detail.endswith(")"):
+            detail = detail[len("not JSON ("):-1]
+        raise error(f"{where}: not a JSON line: {detail}") from None
 
 
 def json_line(line: bytes, path: Path, number: int,
@@ -1107,7 +1093,7 @@ def _lines(stream: BinaryIO, path: Path, error: type[ResultsError]) -> Iterator[
         line = stream.readline(MAX_LINE_BYTES + 2)
         if not line.endswith(b"\n"):
             if len(line) > MAX_LINE_BYTES:
-                raise error(f"{path}:{number + 1}: longer than {MAX_LINE_BYTES:,} bytes: not "
+                raise error(f"{path}:{number + 1}: larger than {MAX_LINE_BYTES:,} bytes: not "
                             "a line of a games file")
             return
         number += 1

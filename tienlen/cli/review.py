@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 
 from tienlen.cli.common import Subparsers, count_type, seed_type
@@ -69,8 +70,8 @@ def add(subparsers: Subparsers) -> None:
                         help="sampled deals per decision (default: the game's: 512 in Tiến Lên, "
                              "64 in Guandan)")
     parser.add_argument("--time", type=_number, default=None, metavar="S",
-                        help="bound the whole review to S seconds (decisions left over "
-                             "are reported as not evaluated)")
+                        help="bound the whole review to S seconds, the file's reading "
+                             "included (decisions left over are reported as not evaluated)")
     parser.add_argument("--lang", choices=("en", "zh"), default="en",
                         help="the language of the reasons (where the game words them)")
     parser.set_defaults(run=run)
@@ -83,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
     from tienlen.table import get_spec
     from tienlen.table.fileio import read_limited
 
+    start = time.perf_counter()      # --time counts the file's reading and replay too
     game = game_of_file(args.file)
     spec = get_spec(game)
     try:
@@ -93,7 +95,8 @@ def run(args: argparse.Namespace) -> int:
         record = pick_record(records_of(spec, data), args.hand)
         reviewer = Reviewer(spec, record, args.seat, threshold=args.threshold, seed=args.seed,
                             deals=args.deals,
-                            time_s=None if args.time is None else max(args.time, 0.001),
+                            time_s=None if args.time is None else
+                            max(args.time - (time.perf_counter() - start), 0.001),
                             lang=args.lang)
     except ValueError as error:
         raise ValueError(f"{args.file}: {error}") from None

@@ -12,7 +12,8 @@ from typing import Any
 
 from tienlen.errors import TienlenError
 from tienlen.seeds import check_seed, review_seed
-from tienlen.table.review import ActionValue, Budget, Evaluation, Record, Reviewable, Step
+from tienlen.table.review import (ActionValue, Budget, Evaluation, Record, Reviewable, Step,
+                                  same_action)
 
 __all__ = ["Review", "ReviewError", "Reviewer", "records_of", "review_hand", "reviewable",
            "pick_record", "game_of_file", "Z_MISTAKE", "DEFAULT_DEALS"]
@@ -24,6 +25,17 @@ Z_MISTAKE = 2.0
 DEFAULT_DEALS = 64
 #: The most deals a decision may be given.
 MAX_DEALS = 4096
+#: The share of a review's time bound kept back from the deadline the decisions are priced
+#: against: a decision ends after the sample that passes its share (one sample late), and
+#: the driver sends the review after the last one.
+TIME_RESERVE = 0.1
+#: A decision's share of the time left is this many times its cost's share (at most all of
+#: it): the costs are rough, a decision that needs less than its share leaves the rest to
+#: those after it, and the last ones take what is left, so the time is used to its end.
+TIME_STRETCH = 2.0
+#: Fewer sampled deals than this (a decision the time bound cut short) price a decision
+#: but never mark it: the error of so few deals is itself too uncertain.
+MIN_DEALS = 8
 
 
 class ReviewError(TienlenError):
@@ -147,8 +159,9 @@ class Reviewer:
     runs each as a job of its own) or all at once (:meth:`run`).
 
     ``threshold`` (default: the game's ``review_threshold``) and ``z`` make the mistake rule;
-    ``deals`` sampled deals price a decision (default: the game's ``review_deals``); ``time_s`` bounds the whole review (each
-    decision gets an equal share of the time left); ``seed`` is mixed into each decision's
+    ``deals`` sampled deals price a decision (default: the game's ``review_deals``);
+    ``time_s`` bounds the whole review (:meth:`walk`: cheapest decisions first, each with
+    its share of the time left, those the time leaves out unpriced); ``seed`` is mixed into each decision's
     deals (:func:`tienlen.seeds.review_seed`); ``lang`` the language of the reasons."""
 
     def __init__(self, spec: object, record: Record, seat: int, *,
@@ -170,6 +183,8 @@ class Reviewer:
         self.lang = lang if isinstance(lang, str) and lang in ("en", "zh") else "en"
         self.z = _number(z, "z", 0.0, 10.0)
         self.steps: tuple[Step, ...] = tuple(s for s in record.steps if s.seat == seat)
+        # the turns of decisions the time bound cut to fewer than two deals (unpriced)
+        self._cut: set[int] = set()
 
     def unpriced(self, step: Step) -> Evaluation:
         """A decision not priced: forced (one legal action), left out by the time bound or
@@ -188,45 +203,77 @@ class Reviewer:
                                         Budget(self.deals, time_ms), self.lang)
         except ValueError:        # an action the evaluator cannot price: not a review's end
             values = []
+        if values and values[0].deals < 2:        # the time allowed no error to give
+            self._cut.add(step.turn)
+            return self.unpriced(step)
         if not values:
             return self.unpriced(step)
         chosen = values[0]
         best = max(values, key=lambda v: v.value)
+        bot = next((v for v in values if v.bot), None)
         gap, error = _paired(best, chosen)
-        mistake = best is not chosen and gap > self.z * error and gap > self.threshold
+        # The search bot's own choice (same seed, same deals) is never a mistake: the
+        # review would otherwise blame a player for the bot's own play.
+        mine = bot is not None and same_action(bot.action, chosen.action)
+        mistake = (best is not chosen and not mine and chosen.deals >= MIN_DEALS
+                   and gap > self.z * error and gap > self.threshold)
         return Evaluation(step.seat, step.turn, chosen, best, mistake,
                           gap if mistake else 0.0, error,
                           why=best.why if mistake else chosen.why,
-                          values=tuple(sorted(values, key=lambda v: -v.value)))
+                          values=tuple(sorted(values, key=lambda v: -v.value)),
+                          bot=None if bot is None else dict(bot.action))
+
+    def cost(self, step: Step) -> float:
+        """What pricing ``step`` costs, roughly, for sharing a time bound: its candidates
+        (at most 10 are compared) times the actions left in the hand after it (each
+        candidate is played out to the end), plus a fixed part (the evaluator's setup, and
+        an endgame's exact solves, dear for few cards). Game-agnostic: from the record
+        alone."""
+        left = len(self.record.steps) - step.turn
+        return (min(step.legal, 10) + 1) * (left + 40)
 
     def walk(self, clock: Callable[[], float] = time.perf_counter
              ) -> Generator[tuple[Step, float | None], Evaluation, Review]:
         """The review as a generator, for a driver that prices the decisions where it
         likes (a thread pool): it yields ``(step, time_ms)`` for each decision to price,
-        is sent back its :class:`Evaluation`, and returns the :class:`Review`. Each decision
-        gets an equal share of the time left; once ``time_s`` is spent the rest are left
-        unpriced."""
+        is sent back its :class:`Evaluation`, and returns the :class:`Review` (the decisions
+        in the hand's order).
+
+        Without ``time_s`` the decisions come in order, each with its full deals. With it,
+        the review is bounded by a deadline (``time_s`` less :data:`TIME_RESERVE` of it,
+        kept for a decision's last sample and the driver's own work): the decisions come
+        cheapest first (:meth:`cost`), each given :data:`TIME_STRETCH` times its cost's
+        share of the time left among those not yet priced (at most all of it), so that a
+        decision that needs less (fewer deals, a short endgame) leaves the rest to the
+        others; a decision whose turn comes after the deadline, or that the time let see
+        fewer than two deals, is left unpriced (``evaluated`` False, the review not
+        ``complete``) rather than overrun."""
         start = clock()
-        out: list[Evaluation] = []
-        left = len([s for s in self.steps if s.legal > 1])
+        priced = [i for i, s in enumerate(self.steps) if s.legal > 1]
+        out: dict[int, Evaluation] = {}
         complete = True
-        for step in self.steps:
-            if step.legal <= 1:
-                out.append(self.unpriced(step))
-                continue
-            time_ms = None
-            if self.time_s is not None:
-                remaining = self.time_s - (clock() - start)
+        if self.time_s is None:
+            for i in priced:
+                out[i] = yield self.steps[i], None
+        else:
+            end = start + self.time_s * (1.0 - TIME_RESERVE)
+            weight = {i: self.cost(self.steps[i]) for i in priced}
+            left = float(sum(weight.values()))
+            for i in sorted(priced, key=lambda i: (weight[i], i)):
+                step = self.steps[i]
+                remaining = end - clock()
                 if remaining <= 0:
                     complete = False
-                    out.append(self.unpriced(step))
-                    left -= 1
-                    continue
-                time_ms = remaining * 1000 / left
-            evaluation = yield step, time_ms
-            left -= 1
-            out.append(evaluation)
-        return self.finish(out, clock() - start, complete)
+                    out[i] = self.unpriced(step)
+                else:
+                    share = min(1.0, TIME_STRETCH * weight[i] / left)
+                    out[i] = yield step, remaining * 1000 * share
+                left -= weight[i]
+        if any(self.steps[i].turn in self._cut for i in out):
+            complete = False
+        evaluations = [out[i] if i in out else self.unpriced(s)
+                       for i, s in enumerate(self.steps)]
+        return self.finish(evaluations, clock() - start, complete)
 
     def run(self, clock: Callable[[], float] = time.perf_counter) -> Review:
         """Every decision in order, here, within ``time_s``; then the review."""

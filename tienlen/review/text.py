@@ -20,13 +20,14 @@ _WORDS = {
            "cost": "cost {cost:.2f} {unit}",
            "total": "{n} mistake(s), costing {cost:.2f} {unit}", "late": " (the time ran out: "
            "some decisions not evaluated)", "secs": "; {s:.1f} s",
-           "levels": "levels", "points": "points"},
+           "levels": "levels", "points": "points", "give_tribute": "tribute",
+           "return_tribute": "return"},
     "zh": {"pass": "过", "head": "{title} 第 {hand} 局：座位 {seat} 的 {n} 步，每步 {deals} 种发法，"
                                  "阈值 {threshold:g} {unit}",
            "forced": "（只能这样）", "skipped": "（未评估）", "better": "更好：",
            "cost": "损失 {cost:.2f} {unit}", "total": "{n} 处失误，共损失 {cost:.2f} {unit}",
            "late": "（时间用完：有些步未评估）", "secs": "；{s:.1f} 秒",
-           "levels": "级", "points": "分"},
+           "levels": "级", "points": "分", "give_tribute": "进贡", "return_tribute": "还贡"},
 }
 
 
@@ -38,13 +39,15 @@ def action_text(action: Mapping[str, Any], lang: str = "en") -> str:
     '3s 3h (pair of 3)'
     >>> action_text({"kind": "pass"}, "zh")
     '过'
+    >>> action_text({"kind": "return_tribute", "card": "3c", "to": 3}, "zh")
+    '还贡 3c'
     """
     words = _WORDS.get(lang, _WORDS["en"])
     kind = action.get("kind")
     if kind == "pass":
         return words["pass"]
     if kind != "play":
-        return f"{kind} {action.get('card', '')}".strip()
+        return f"{words.get(str(kind), kind)} {action.get('card', '')}".strip()
     cards = " ".join(str(c) for c in action.get("cards", ()))
     label = (action.get("label_zh") if lang == "zh" else None) or action.get("label")
     return f"{cards} ({label})" if label else cards

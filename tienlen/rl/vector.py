@@ -31,6 +31,7 @@ adds Gymnasium's vector API (same-step autoreset: a finished episode's reward an
 from __future__ import annotations
 
 import inspect
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -113,6 +114,46 @@ class MaskedMultiDiscrete(spaces.MultiDiscrete):
         return (spaces.MultiDiscrete, (self.nvec.copy(),))
 
 
+def _most_refs(arrays: list[np.ndarray]) -> int:
+    """The highest reference count among ``arrays`` (a pool entry's list), as this very
+    function sees it: compared with :data:`_UNSHARED`, what it sees for an entry nothing
+    else refers to, it tells whether anyone outside the pool still holds one of them."""
+    return max(sys.getrefcount(a) for a in arrays)
+
+
+#: :func:`_most_refs` of a list no one else refers to (measured, not assumed: the count a
+#: function sees for its own locals differs between Python versions).
+_UNSHARED = _most_refs([np.empty(1)])
+
+
+class _OutputPool:
+    """The arrays a vectorised env hands out as observations, recycled: a step copies the
+    core's arrays into an entry of arrays nobody outside the pool refers to any more (the
+    learner dropped the observation, its views and any buffer export of it), allocating a
+    new entry only when every pooled one is still held. A handed-out observation is thus
+    never written again while anyone can read it (the learner may keep it, or write into
+    it); what recycling saves is allocating fresh arrays every step, whose first writes
+    fault in new pages of memory: for (1024, 2048) masks that cost more than the copy."""
+
+    #: At most this many entries are kept (a learner that keeps every observation gets new
+    #: arrays, as without a pool).
+    size = 4
+
+    def __init__(self, specs: dict[str, tuple[tuple[int, ...], Any]]) -> None:
+        self._specs = specs
+        self._entries: list[list[np.ndarray]] = []
+
+    def take(self) -> list[np.ndarray]:
+        """A free entry (one array per spec, in the specs' order), its contents stale."""
+        for entry in self._entries:
+            if _most_refs(entry) <= _UNSHARED:
+                return entry
+        entry = [np.empty(shape, dtype) for shape, dtype in self._specs.values()]
+        if len(self._entries) < self.size:
+            self._entries.append(entry)
+        return entry
+
+
 def _box(spec: tuple[Any, Any, tuple[int, ...], Any], rows: int | None = None) -> spaces.Box:
     low, high, shape, dtype = spec
     if rows is None:
@@ -128,8 +169,15 @@ class NativeVectorEnv(VectorEnv):
     Observations: a dict of arrays, ``"observation"`` (N, obs) and ``"action_mask"`` int8
     (N, A), plus the game's extras. Where an episode ended, ``info["final_obs"]`` and
     ``info["final_info"]`` hold what it ended on, as Gymnasium's ``SyncVectorEnv`` gives
-    them in same-step autoreset. The returned arrays are copies unless ``copy=False`` (then
-    they are read-only views the next step overwrites); ``copy_mask=False`` hands out only
+    them in same-step autoreset. The returned arrays are the learner's to keep: no later
+    step changes them while anything refers to them (``copy=False``: read-only views the
+    next step overwrites). A game whose core keeps output banks (Guandan) hands out a
+    bank's read-only arrays themselves and writes each step into a bank nobody refers to
+    any more (copying only when a learner holds every bank: then the copies are read-only
+    too; ``np.array(obs[key])`` is a writable copy); the others hand out writable copies,
+    from arrays reused once nothing refers to them (no new arrays, and no fresh pages,
+    every step). ``copy_mask`` is kept for compatibility: with output banks the default
+    already hands out the mask without a copy; ``copy_mask=False`` hands out only
     the ``action_mask`` that way (the core's, read-only, rewritten in place by the next step:
     for a learner that reads the mask before it steps and keeps no reference to it, which
     saves copying (N, A) bytes a step). ``action_space.sample()`` draws a
@@ -163,6 +211,16 @@ class NativeVectorEnv(VectorEnv):
                              if k != "observation"}
         for z in self._final_zeros.values():
             z.flags.writeable = False
+        shared = () if self.copy_mask else ("action_mask",)
+        self._pooled = tuple(k for k in single if k not in shared)
+        # Output banks (a core that keeps them): one list of arrays per bank, the last
+        # private (written only when every other one is held, and then copied).
+        banks = getattr(self.core, "bank_arrays", None)
+        self._banks: list[list[np.ndarray]] | None = banks() if banks and self.copy else None
+        self._unshared_bank = _most_refs(self._banks[0]) if self._banks else 0
+        self._bank: int | None = None
+        self._pool = _OutputPool({k: ((self.num_envs,) + single[k][2], single[k][3])
+                                  for k in self._pooled})
         self._closed = False
         self.action_space = MaskedMultiDiscrete(self.num_envs, self.num_actions,
                                                 self._current_masks)
@@ -200,13 +258,25 @@ class NativeVectorEnv(VectorEnv):
         """A new episode in every env. ``seed``: an int (env i uses the stream (seed, i)),
         one seed per env (env i's first deal or match is that seed's), or None (fresh
         entropy)."""
-        self.core.reset(vector_seeds(seed))
+        seeds = vector_seeds(seed)
+        bank = self._free_bank()
+        if bank is None:
+            self.core.reset(seeds)
+        else:
+            self.core.reset(seeds, bank)
+        self._bank = bank
         return self._obs(), self.core.info()
 
     def step(self, actions: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray,
                                                  np.ndarray, dict[str, Any]]:
         core = self.core
-        core.step(vector_actions(actions, self.num_envs), self.threads)
+        acts = vector_actions(actions, self.num_envs)
+        bank = self._free_bank()
+        if bank is None:
+            core.step(acts, self.threads)
+        else:
+            core.step(acts, self.threads, bank)      # (raises before switching banks)
+        self._bank = bank
         reward, terminated, truncated = core.reward, core.terminated, core.truncated
         if self.copy:
             reward, terminated, truncated = reward.copy(), terminated.copy(), truncated.copy()
@@ -215,6 +285,17 @@ class NativeVectorEnv(VectorEnv):
         if done.any():
             self._add_final(info, done)
         return self._obs(), reward, terminated, truncated, info
+
+    def _free_bank(self) -> int | None:
+        """The output bank the next reset or step writes: the first one nothing outside
+        the env and its core refers to, else the private last one; None without banks."""
+        banks = self._banks
+        if banks is None:
+            return None
+        for k in range(len(banks) - 1):
+            if _most_refs(banks[k]) <= self._unshared_bank:
+                return k
+        return len(banks) - 1
 
     def _current_masks(self) -> np.ndarray | None:
         """The masks the action space samples from (None once closed: then it samples as a
@@ -245,9 +326,18 @@ class NativeVectorEnv(VectorEnv):
 
     def _obs(self) -> dict[str, np.ndarray]:
         arrays: dict[str, np.ndarray] = self.core.arrays()
-        if self.copy:
-            return {k: v if k == "action_mask" and not self.copy_mask else v.copy()
-                    for k, v in arrays.items()}
+        if not self.copy:
+            return arrays
+        if self._banks is not None:
+            if self._bank != len(self._banks) - 1:
+                return arrays                    # a bank's own arrays, read-only
+            for key, value in arrays.items():    # the private bank: read-only copies
+                arrays[key] = value.copy()
+                arrays[key].flags.writeable = False
+            return arrays
+        for key, out in zip(self._pooled, self._pool.take()):
+            np.copyto(out, arrays[key])
+            arrays[key] = out
         return arrays
 
     def _add_final(self, info: dict[str, Any], done: np.ndarray) -> None:

@@ -5,11 +5,12 @@ Each decision of a review is one job on the bot threads (:class:`~tienlen.server
 in the interactive class (a person waits for it, as for a hint): it may use the threads
 held in reserve from bots-only tables, and the scheduler's fairness (least recent thinking
 first) still puts the bots of a table with a human, which think little, ahead of a review,
-which thinks a lot. Reviews are bounded three ways: at most ``slots`` run at once and
+which thinks a lot. Reviews are bounded three ways: at most ``slots`` (2) run at once and
 ``waiting`` more wait for a slot (any more are refused: "busy"); each review stops pricing
-decisions ``time_s`` seconds after it starts, the wait for a thread included (those left are
-sent as not evaluated); and a table keeps one review going (a newer hand's review replaces
-an older one still running).
+decisions ``time_s`` seconds after it was asked for, the waits for a slot and for a thread
+included (:meth:`Reviewer.walk <tienlen.review.Reviewer.walk>` shares that time among the
+decisions, cheapest first; those left are sent as not evaluated); and a table keeps one
+review going (a newer hand's review replaces an older one still running).
 
 The game is reached through its spec's review hooks only (:mod:`tienlen.review`).
 
@@ -54,7 +55,7 @@ class ReviewBusy(Exception):
 class Reviews:
     """The server's reviews (see the module's docstring)."""
 
-    def __init__(self, scheduler: BotScheduler, *, slots: int = 1, waiting: int = 8,
+    def __init__(self, scheduler: BotScheduler, *, slots: int = 2, waiting: int = 8,
                  time_s: float = REVIEW_TIME_S, batch: bool = False) -> None:
         self.scheduler = scheduler
         self.slots = asyncio.Semaphore(slots) if slots else None
@@ -74,17 +75,31 @@ class Reviews:
                      hand: int | None = None, lang: str = "en",
                      threshold: float | None = None) -> Review:
         """The review of ``seat`` in hand ``hand`` (the last finished one by default) of
-        the saved file ``source``; its decisions priced as batch jobs of ``owner`` on the
-        bot threads. Raises :class:`ReviewBusy` when the queue is full and
-        :class:`~tienlen.review.ReviewError` (one line) for a bad file or request."""
+        the saved file ``source``; its decisions priced as jobs of ``owner`` on the bot
+        threads, all within ``time_s`` of this call (the wait for a slot included: a
+        review that gets no slot in time comes back unpriced). Raises :class:`ReviewBusy`
+        when the queue is full and :class:`~tienlen.review.ReviewError` (one line) for a
+        bad file or request."""
+        deadline = time.monotonic() + self.time_s
         if self._queued >= self.waiting + self._slots:
             self.refused += 1
             raise ReviewBusy("the server is reviewing other hands: try again shortly")
         self._queued += 1
         try:
             assert self.slots is not None
-            async with self.slots:
-                return await self._review(owner, spec, source, seat, hand, lang, threshold)
+            slot = False
+            try:
+                await asyncio.wait_for(self.slots.acquire(),
+                                       max(0.001, deadline - time.monotonic()))
+                slot = True
+            except asyncio.TimeoutError:
+                pass                  # no slot in time: the decisions are left unpriced
+            try:
+                return await self._review(owner, spec, source, seat, hand, lang, threshold,
+                                          deadline if slot else time.monotonic())
+            finally:
+                if slot:
+                    self.slots.release()
         finally:
             self._queued -= 1
 
@@ -97,14 +112,13 @@ class Reviews:
                 await asyncio.sleep(0.05)
 
     async def _review(self, owner: Hashable, spec: Any, source: bytes, seat: int,
-                      hand: int | None, lang: str, threshold: float | None) -> Review:
-        start = time.monotonic()
+                      hand: int | None, lang: str, threshold: float | None,
+                      deadline: float) -> Review:
         records = await self._run(owner, records_of, spec, source)
         record = pick_record(records, hand)
         reviewer = Reviewer(spec, record, seat, lang=lang, threshold=threshold,
-                            time_s=max(0.001, self.time_s - (time.monotonic() - start)))
+                            time_s=max(0.001, deadline - time.monotonic()))
         walk = reviewer.walk(time.monotonic)
-        deadline = start + self.time_s
         try:
             asked = next(walk)
             while True:

@@ -253,6 +253,10 @@ class TableWords:
     replay_stops: str
     #: The prompt between two actions of a replay shown step by step.
     step: str
+    #: A yes/no question answered otherwise: ``{keys}`` the answers it takes (``y, n or r``),
+    #: the last two joined by :attr:`answer_or`.
+    answer_again: str = "Please answer {keys}."
+    answer_or: str = "or"
 
 
 @dataclass(frozen=True, kw_only=True)

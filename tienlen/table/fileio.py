@@ -14,14 +14,19 @@ ValueError: indent must be None or an int in 0..32; got 1000000000
 from __future__ import annotations
 
 import os
-from typing import Final
+from typing import Any, Final
 
+from .decode import DecodeError, Limits, decode_json
 from .errors import ReplayError
 
-__all__ = ["MAX_INDENT", "check_indent", "read_limited"]
+__all__ = ["MAX_INDENT", "FILE_DEPTH", "check_indent", "read_limited", "parse_file_json"]
 
 #: The widest ``indent=`` the JSON writers take (replays and Guandan match files).
 MAX_INDENT: Final = 32
+
+#: How deeply a game's file may nest ``[]`` and ``{}``: a match file of either game needs
+#: five levels (the file, its hands or actions, an action, its cards).
+FILE_DEPTH: Final = 8
 
 
 def _quote(value: object, limit: int = 80) -> str:
@@ -54,3 +59,32 @@ def read_limited(path: str | bytes | os.PathLike[str], limit: int,
     if len(data) > limit:
         raise error(f"the file is larger than {limit} bytes: not a replay{note}")
     return data
+
+
+def parse_file_json(text: object, limit: int, what: str,
+                    error: type[ReplayError] = ReplayError) -> Any:
+    """The JSON value of a game file's text (``str`` or UTF-8 ``bytes``), parsed by the one
+    decoder (:func:`tienlen.table.decode.decode_json`) within ``limit`` bytes and
+    :data:`FILE_DEPTH` levels; anything else raises ``error`` with one line that names
+    ``what`` the file was meant to be.
+
+    >>> parse_file_json('{"schema": "x"}', 1000, "replay")
+    {'schema': 'x'}
+    >>> parse_file_json("[" * 50 + "]" * 50, 1000, "replay")
+    Traceback (most recent call last):
+    ...
+    tienlen.errors.ReplayError: not a JSON replay: nested deeper than 8 levels
+    >>> parse_file_json(b"x" * 2000, 1000, "match")
+    Traceback (most recent call last):
+    ...
+    tienlen.errors.ReplayError: the text is larger than 1000 bytes: not a match
+    """
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise error(f"a {what} is JSON text (str or bytes), got {type(text).__name__}")
+    try:
+        return decode_json(text, Limits(limit, FILE_DEPTH, what))
+    except DecodeError as refused:
+        if refused.code == "TOO_BIG":
+            raise error(f"the text is larger than {limit} bytes: not a {what}") from None
+        detail = refused.message.removeprefix(f"{what}: ")
+        raise error(f"not a JSON {what}: {detail}") from None

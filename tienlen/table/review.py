@@ -12,8 +12,9 @@ A game that can be reviewed gives its spec four optional hooks (the review servi
 ``evaluate(view, actions, seed, budget) -> list[ActionValue]``
     the expected outcome, for the seat whose view it is, of each of ``actions`` and of the
     game's own candidates (the search bot's), on the same sampled deals, deterministic for a
-    given ``seed`` and ``budget`` (:class:`Budget`); ``[]`` for a decision the game does not
-    price (a tribute);
+    given ``seed`` and ``budget`` (:class:`Budget`), the entry the search bot itself would
+    choose with that seed and budget flagged ``bot``; ``[]`` for a decision the game does
+    not price;
 ``tracker(view) -> dict``
     the card tracker (记牌器) of that view: the cards the seat has not seen, by rank, the
     jokers and wild cards among them, and what the game says of them (Guandan: the bombs
@@ -31,12 +32,13 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 __all__ = ["Step", "Record", "ActionValue", "Evaluation", "Budget", "Reviewable", "same_action",
-           "action_key"]
+           "action_key", "decision_kind"]
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,12 @@ class Record:
                 "extra": dict(self.extra)}
 
 
+def _round(x: float) -> float | None:
+    """``x`` to 4 places for JSON; ``None`` for an infinite or undefined number (an error
+    of one deal), which JSON cannot carry."""
+    return round(x, 4) if math.isfinite(x) else None
+
+
 @dataclass(frozen=True)
 class ActionValue:
     """The expected outcome of one action for the seat that takes it: ``value`` in the
@@ -98,10 +106,13 @@ class ActionValue:
     diffs: tuple[float, ...] = field(default=(), compare=False, repr=False)
     #: Why the action is worth its value, in the person's language (the bot's words).
     why: str = field(default="", compare=False)
+    #: Whether the game's search bot, given this evaluation's seed and budget, chooses
+    #: this action (at most one entry of an evaluation): a choice the review never marks.
+    bot: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"action": dict(self.action), "value": round(self.value, 4),
-                "stderr": round(self.stderr, 4), "win": round(self.win, 4), "deals": self.deals}
+        return {"action": dict(self.action), "value": _round(self.value),
+                "stderr": _round(self.stderr), "win": _round(self.win), "deals": self.deals}
 
 
 @dataclass(frozen=True)
@@ -111,7 +122,9 @@ class Evaluation:
     more than the sampling error of the difference and by more than the threshold), why (in
     the player's language: the bot's reason for the better play) and what it cost (the
     difference, in the game's unit; 0 when it was no mistake). ``evaluated`` is False for a
-    decision the time bound left out, or one the game does not price."""
+    decision the time bound left out, or one the game does not price. ``kind`` is what was
+    decided (:func:`decision_kind`: ``"play"``, ``"tribute"`` or ``"return"``) and ``bot``
+    the action the search bot would have chosen (``None`` when not evaluated)."""
 
     seat: int
     turn: int
@@ -124,19 +137,26 @@ class Evaluation:
     forced: bool = False
     evaluated: bool = True
     values: tuple[ActionValue, ...] = ()
+    bot: Mapping[str, Any] | None = None
+
+    @property
+    def kind(self) -> str:
+        return decision_kind(self.chosen.action)
 
     def to_json(self) -> dict[str, Any]:
         """One object per decision (``tienlen review --json``)."""
-        return {"seat": self.seat, "turn": self.turn, "chosen": dict(self.chosen.action),
-                "best": dict(self.best.action), "chosen_value": round(self.chosen.value, 4),
-                "chosen_error": round(self.chosen.stderr, 4),
-                "best_value": round(self.best.value, 4),
-                "best_error": round(self.best.stderr, 4),
-                "chosen_win": round(self.chosen.win, 4), "best_win": round(self.best.win, 4),
-                "mistake": self.mistake, "cost": round(self.cost, 4),
-                "cost_error": round(self.cost_error, 4), "why": self.why,
+        return {"seat": self.seat, "turn": self.turn, "kind": self.kind,
+                "chosen": dict(self.chosen.action),
+                "best": dict(self.best.action), "chosen_value": _round(self.chosen.value),
+                "chosen_error": _round(self.chosen.stderr),
+                "best_value": _round(self.best.value),
+                "best_error": _round(self.best.stderr),
+                "chosen_win": _round(self.chosen.win), "best_win": _round(self.best.win),
+                "mistake": self.mistake, "cost": _round(self.cost),
+                "cost_error": _round(self.cost_error), "why": self.why,
                 "forced": self.forced, "evaluated": self.evaluated,
-                "deals": self.best.deals}
+                "deals": self.best.deals,
+                "bot": None if self.bot is None else dict(self.bot)}
 
 
 @dataclass(frozen=True)
@@ -183,6 +203,20 @@ def action_key(action: Mapping[str, Any]) -> tuple[str, tuple[str, ...], object]
     if kind in ("give_tribute", "return_tribute"):
         return (kind, (str(action.get("card")),), None)
     return (kind, (), None)
+
+
+#: What an action of the table protocol decides, by its kind (any other kind: a play).
+_DECISION_KINDS = {"give_tribute": "tribute", "return_tribute": "return"}
+
+
+def decision_kind(action: Mapping[str, Any]) -> str:
+    """What ``action`` decided: ``"tribute"`` (a card given), ``"return"`` (a card given
+    back) or ``"play"`` (a play or a pass).
+
+    >>> decision_kind({"kind": "return_tribute", "card": "3s"}), decision_kind({"kind": "pass"})
+    ('return', 'play')
+    """
+    return _DECISION_KINDS.get(str(action.get("kind")), "play")
 
 
 def same_action(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:

@@ -52,12 +52,13 @@ __all__ = ["Actor", "BotActor", "Human", "Quit", "Recorded", "Recording", "Sessi
 REVIEW_TIME_S = 10.0
 _REVIEW_WORDS = {
     "en": {"tracker": "tracker", "wilds": "wild {card}: {n} left", "bombs": "bombs possible",
-           "joker_bomb": "jokers", "after_hand": "(r: review this hand)",
+           "joker_bomb": "jokers", "known": "known", "after_hand": "(r: review this hand)",
            "working": "Reviewing your decisions...", "no_tracker": "no card tracker here",
            "tracker_off": "tracker off", "help_k": "the card tracker's line on or off",
            "help_r": "after a hand: its review (your mistakes, the better play, the cost)"},
     "zh": {"tracker": "记牌器", "wilds": "配牌 {card} 剩 {n}", "bombs": "可能的炸弹",
-           "joker_bomb": "天王炸", "after_hand": "（r：复盘本局）", "working": "正在复盘你的每一步……",
+           "joker_bomb": "天王炸", "known": "已知", "after_hand": "（r：复盘本局）",
+           "working": "正在复盘你的每一步……",
            "no_tracker": "这里没有记牌器", "tracker_off": "记牌器已关闭",
            "help_k": "打开或关闭记牌器", "help_r": "一局结束后：复盘（失误、更好的出法、损失）"},
 }
@@ -152,6 +153,9 @@ class Session:
         self.review_spec = spec
         self.tracker_on = False
         self.term = terminal
+        # the yes/no question's "please answer" in the board's words
+        self.term.answer_again = board.words.answer_again
+        self.term.answer_or = board.words.answer_or
         self.hints = hints
         self.fast = fast
         self.replay = replay
@@ -305,6 +309,13 @@ class Session:
             if data.get("joker_bomb"):
                 shown.append(words["joker_bomb"])
             line.append(f"{words['bombs']}: {' '.join(shown)}", style="yellow")
+        known = data.get("known") or []
+        if known:
+            # the cards the public exchanges put in another hand (Guandan, G6.11)
+            seats = getattr(self.board, "seats", None)
+            names = [seats[k["seat"]].name if seats else str(k["seat"]) for k in known]
+            line.append(f" {words['known']}: " + " · ".join(
+                f"{name} {' '.join(k['cards'])}" for name, k in zip(names, known)))
         return line
 
     def _review(self) -> None:

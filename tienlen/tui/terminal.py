@@ -41,6 +41,10 @@ class Terminal:
     #: Answers :meth:`confirm` takes besides yes and no, each with what it does before the
     #: question is asked again (the session's ``r``: the review of the hand just played).
     extra_answers: dict[str, Callable[[], None]] = {}
+    #: What :meth:`confirm` says to an answer it does not take, and the word before its
+    #: last key (the session's words set both: :class:`tienlen.table.board.TableWords`).
+    answer_again: str = "Please answer {keys}."
+    answer_or: str = "or"
 
     def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
         self.stdin = sys.stdin if stdin is None else stdin
@@ -154,9 +158,9 @@ class Terminal:
             if extra is not None:           # another answer the asker takes (r: a review)
                 extra()
                 continue
-            others = "".join(f" or {key}" for key in self.extra_answers if len(key) == 1)
-            self.console.print(f"Please answer y{',' if others else ''} n{others}.",
-                               style="yellow")
+            keys = ["y", "n", *(key for key in self.extra_answers if len(key) == 1)]
+            said = f"{', '.join(keys[:-1])} {self.answer_or} {keys[-1]}"
+            self.console.print(self.answer_again.format(keys=said), style="yellow")
 
     def wait_for_enter(self, prompt: str = "Enter: next, q: stop ") -> bool:
         """Wait for Enter; ``False`` if the reader asked to stop (``q`` or end of input)."""

@@ -222,3 +222,35 @@ def test_L3_win_bonus_prefers_the_play_that_wins_the_hand_more_often(monkeypatch
 def test_L3_refuses_a_bad_win_bonus(bad):
     with pytest.raises(ValueError, match="win_bonus"):
         make_bot("L3", seed=1, iterations=4, win_bonus=bad)
+
+
+def test_G6_11_sampled_deals_place_the_cards_the_exchanges_made_public():
+    """A seat that took no part in the exchange knows where the tribute and the return went
+    (G6.11): every deal the L2/L3 sampling draws puts them there, and caps the payer's
+    other cards at its tribute's value; big jokers shown to refuse tribute stay with their
+    seats."""
+    import random
+
+    from tienlen.games.guandan.bots import _Knowledge
+    from tienlen.games.guandan.game import single_value
+
+    hs = ["3s 4s 5d 6d 8h", "5s 6s 7c 9c", "7s 8s Jd Jc", "9s Ks 4c 3c"]
+    g = Game(hands=hs, level=2, previous_order=(0, 1, 2, 3))
+    g.give_tribute("Ks")                         # seat 3 pays seat 0, who returns 4♠
+    g.return_tribute("4s")
+    view = g.view(1)
+    known = _Knowledge(view)
+    ks, four = Cards.parse("Ks").ids[0], Cards.parse("4s").ids[0]
+    wild = view.config.wild_card(2)
+    rng = random.Random(5)
+    for _ in range(50):
+        deal = known.sample(rng)
+        assert ks in deal[0] and four in deal[3]
+        assert all(single_value(c, 2) <= single_value(ks, 2) for c in deal[3]
+                   if c != wild)                 # the wild may not be given (G6.3)
+        assert [len(h) for h in deal] == [len(g.hand(s)) for s in range(4)]
+    anti = Game(hands=["3s 4s", "5s 6s", "7s 8s", "BJ BJ 9s"], level=2,
+                previous_order=(0, 1, 2, 3))
+    known = _Knowledge(anti.view(1))
+    for _ in range(20):
+        assert known.sample(rng)[3].count(53) == 2

@@ -287,10 +287,10 @@ def test_G6_9_tribute_actions_are_recorded_and_checked():
     assert g.history == (a, b)
     assert (a.seat, a.action, a.cards, b.seat, b.action, b.to) == (3, "give_tribute", Cards.parse("Ks"),
                                                                    0, "return_tribute", 3)
-    # A seat outside the exchange does not see the cards.
-    hidden = g.view(1).history
-    assert hidden[0].cards is None and hidden[1].cards is None
-    assert g.view(3).history[0].cards == Cards.parse("Ks")
+    # Every seat sees them (G6.11), the tribute with its receiver.
+    seen = g.view(1).history
+    assert seen[0].cards == Cards.parse("Ks") and seen[0].to == 0
+    assert seen[1].cards == Cards.parse("4s") and seen[1].to == 3
 
 
 @pytest.mark.parametrize("places, wilds_at", [((0, 1, 2, 3), 3), ((0, 2, 1, 3), 1),
@@ -327,6 +327,73 @@ def test_G6_10_no_dealt_hand_leaves_a_payer_without_a_card():
             for hand in deal(seed):
                 assert len(hand) == 27
                 assert tribute_candidates(hand, level, RuleConfig())
+
+
+def test_G6_11_exchanges_are_public_to_every_seat():
+    # Single tribute: seat 3 pays K♠ to seat 0, who returns 4♠; seats 1 and 2 see both.
+    g = Game(hands=hands("3s 4s", "5s 6s", "7s 8s", "9s Ks"), level=3, previous_order=(0, 1, 2, 3))
+    g.give_tribute("Ks")
+    for seat in range(4):
+        v = g.view(seat)
+        assert v.tributes[0].card == Cards.parse("Ks").ids[0] and v.tributes[0].receiver == 0
+        assert v.history[0].cards == Cards.parse("Ks") and v.history[0].to == 0
+    g.return_tribute("4s")
+    for seat in (1, 2):
+        v = g.view(seat)
+        assert [(a.seat, a.action, a.cards, a.to) for a in v.history] == [
+            (3, "give_tribute", Cards.parse("Ks"), 0), (0, "return_tribute", Cards.parse("4s"), 3)]
+        assert v.tributes == g.tributes
+        assert v.known_cards(0) == Cards.parse("Ks") and v.known_cards(3) == Cards.parse("4s")
+    assert g.turn == 3
+    g.play("4s", seat=3)                            # played: no longer known to be held
+    assert g.view(1).known_cards(3) == Cards() and g.view(1).known_cards(0) == Cards.parse("Ks")
+
+
+def test_G6_11_a_double_tribute_is_its_payers_alone_until_both_are_given():
+    g = Game(hands=hands("3s 4s", "Ks 5s", "6s 7s", "As 8s"), level=2, previous_order=(0, 2, 1, 3))
+    g.give_tribute("Ks")                            # seat 1 pays; the receiver is not fixed
+    assert g.view(1).tributes[0].card is not None and g.view(1).history[0].cards is not None
+    for seat in (0, 2, 3):
+        assert g.view(seat).tributes[0].card is None and g.view(seat).history[0].cards is None
+    g.give_tribute("As")                            # both given: A♠ to 0, K♠ to 2, public
+    for seat in range(4):
+        v = g.view(seat)
+        assert {(t.payer, t.receiver, t.card) for t in v.tributes} == {
+            (3, 0, Cards.parse("As").ids[0]), (1, 2, Cards.parse("Ks").ids[0])}
+        assert [(a.seat, a.to) for a in v.history] == [(1, 2), (3, 0)]
+    g.return_tribute("3s")
+    g.return_tribute("6s")
+    v = g.view(0)
+    assert v.known_cards(2) == Cards.parse("Ks") and v.known_cards(1) == Cards.parse("6s")
+    assert v.known_cards(3) == Cards.parse("3s")
+
+
+def test_G6_11_the_tribute_card_given_back_is_not_known_twice():
+    g = Game(hands=hands("Js Qs", "3d", "8c", "9d 3c"), level=5, previous_order=(0, 1, 2, 3))
+    g.give_tribute("9d", seat=3)
+    g.return_tribute("9d", seat=0)
+    v = g.view(1)
+    assert v.known_cards(0) == Cards() and v.known_cards(3) == Cards.parse("9d")
+
+
+@pytest.mark.parametrize("hs, places, refused_by, shown", [
+    (("3s", "4s", "5s", "BJ BJ 6s"), (0, 1, 2, 3), (3,), (3, 3)),           # one payer, both
+    (("3s", "BJ 4s", "5s", "BJ 6s"), (2, 0, 1, 3), (1, 3), (1, 3)),         # one each
+    (("3s", "BJ BJ 4s", "5s", "6s"), (2, 0, 1, 3), (1, 3), (1, 1)),         # one of two, both
+])
+def test_G6_11_every_seat_sees_who_refused_tribute_and_the_big_jokers(hs, places, refused_by,
+                                                                      shown):
+    g = Game(hands=hands(*hs), level=2, previous_order=places)
+    assert g.anti_tribute
+    for seat in range(4):
+        v = g.view(seat)
+        assert v.anti_tribute is not None
+        assert sorted(v.anti_tribute.payers) == sorted(refused_by)
+        assert sorted(v.anti_tribute.jokers) == sorted(shown)
+        for s in set(shown) - {seat}:
+            assert v.known_cards(s) == Cards.parse(" ".join(["BJ"] * shown.count(s)))
+    quiet = Game(hands=hands("3s", "4s", "5s", "9s 6s"), level=2, previous_order=(0, 1, 2, 3))
+    assert quiet.view(0).anti_tribute is None
 
 
 # ---------------------------------------------------------------- G7 levels

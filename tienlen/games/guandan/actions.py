@@ -17,7 +17,7 @@ from typing import Literal, NamedTuple
 from tienlen.games.guandan.cards import Cards
 from tienlen.games.guandan.plays import Play
 
-__all__ = ["Action", "Tribute", "played_cards"]
+__all__ = ["Action", "Tribute", "AntiTribute", "played_cards"]
 
 
 class Action(NamedTuple):
@@ -56,6 +56,16 @@ class Tribute:
     receiver: int | None
     card: int | None
     returned: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class AntiTribute:
+    """Tribute refused (抗贡, G6.6) as every seat sees it (G6.11): ``payers`` the seats that
+    would have paid, in the order they would have paid; ``jokers`` the seat of each big joker
+    shown in refusing (two entries, one seat twice when it holds both)."""
+
+    payers: tuple[int, ...]
+    jokers: tuple[int, ...]
 
 
 def played_cards(history: Iterable[Action]) -> Cards:

@@ -229,11 +229,18 @@ def _returns_made(history: Sequence[Action]) -> set[tuple[int, int]]:
     return {(a.seat, a.to) for a in history if a.action == "return_tribute" and a.to is not None}
 
 
+def _jokers_shown(view: GameView) -> tuple[int, ...]:
+    """The seat of each big joker shown to refuse tribute (G6.11), () if none was."""
+    return () if view.anti_tribute is None else view.anti_tribute.jokers
+
+
 def _tribute_line(tributes: Sequence[Tribute], anti: bool, seats: Sequence[SeatLabel],
                   words: Words, style: Style,
-                  returned: Collection[tuple[int, int]] = ()) -> Text | None:
+                  returned: Collection[tuple[int, int]] = (),
+                  jokers: Sequence[int] = ()) -> Text | None:
     if anti:
-        return Text(words.anti, style="yellow")
+        # who showed the big jokers (G6.11: ``jokers``, the view's anti_tribute.jokers)
+        return Text(words.refused_tribute([seats[s].name for s in jokers]), style="yellow")
     if not tributes:
         return None
     line = Text(f"{words.tribute}: ", style="bold")
@@ -293,7 +300,7 @@ def transcript(view: GameView, seats: Sequence[SeatLabel], info: MatchInfo, *, w
         table.append_text(_trick_cell(seat, view, trick, words, style, wild))
     lines = [head, table, Text("   ") + _pile_line(view, seats, words, lang, style)]
     tribute = _tribute_line(view.tributes, anti, seats, words, style,
-                            _returns_made(view.history))
+                            _returns_made(view.history), _jokers_shown(view))
     if tribute is not None:
         lines.append(Text("   ") + tribute)
     hand = sorted_hand(view.hand, view.level, view.config.wild_count)
@@ -332,7 +339,7 @@ def board(view: GameView, seats: Sequence[SeatLabel], info: MatchInfo, *, words:
     pile_line = _pile_line(view, seats, words, lang, style)
     parts: list[RenderableType] = [*_levels_lines(view, info, words, style), table, pile_line]
     tribute = _tribute_line(view.tributes, anti, seats, words, style,
-                            _returns_made(view.history))
+                            _returns_made(view.history), _jokers_shown(view))
     if tribute is not None:
         parts.append(tribute)
     if events:
@@ -606,7 +613,11 @@ class GuandanBoard:
         tribute card: the record holds them all)."""
         view = game.view(self.viewer)
         if self._record is not None:
-            return replace(view, history=game.history, tributes=game.tributes)
+            # the view's history (receivers named once fixed), every card the record holds
+            full = game.history
+            shown = tuple(a if a.cards is not None else a._replace(cards=full[i].cards)
+                          for i, a in enumerate(view.history))
+            return replace(view, history=shown, tributes=game.tributes)
         return view
 
     def _hand_cards(self, view: GameView) -> list[Card]:
@@ -644,8 +655,10 @@ class GuandanBoard:
         number = len(self.match.results) + 1
         lines = [Text(self.words.ev_hand_starts.format(n=number, rank=rank_text(game.level)),
                       style="bold")]
-        if game.anti_tribute:
-            lines.append(Text(self.words.anti, style="yellow"))
+        shown = _jokers_shown(self._view(game))
+        if shown:
+            lines.append(Text(self.words.refused_tribute([self._name(s) for s in shown]),
+                              style="yellow"))
         return lines
 
     def deal_next(self) -> None:
@@ -723,16 +736,27 @@ class GuandanBoard:
                 lines.append(Text(self._says(seat, "ev_out").format(who=name, place=place),
                                   style="green"))
         else:
-            # What the viewer may see of a tribute is what its view shows (G6, the view).
-            seen = self._view(game).history[-1]
+            # What the viewer may see of an exchange is what its view shows (G6.11).
+            view = self._view(game)
+            seen = view.history[-1]
             verb = "ev_gives" if action.action == "give_tribute" else "ev_returns"
-            to = self._name(action.to) if action.to is not None else "?"
+            if seen.action == "give_tribute" and seen.to is not None and seen.cards is not None:
+                verb = "ev_gives_to"
+            to = self._name(seen.to) if seen.to is not None else "?"
             if seen.cards is not None:
                 template = self._says(seat, verb)
                 card = self._cards(seen.cards)
             else:
                 template, card = str(getattr(words, f"{verb}_hidden")), ""
             lines.append(Text(template.format(who=name, to=to, card=card), style="magenta"))
+            if action.action == "give_tribute" and seen.to is not None:
+                # the last tribute given fixes the receivers (G6.5): the earlier ones of a
+                # double tribute, logged face down or without a receiver, now go public
+                for a in view.history[:-1]:
+                    if a.action == "give_tribute" and a.cards is not None and a.to is not None:
+                        lines.append(Text(self._says(a.seat, "ev_tribute_goes").format(
+                            who=self._name(a.seat), card=self._cards(a.cards),
+                            to=self._name(a.to)), style="magenta"))
         if game.is_over or game.phase != "play":
             return lines
         if had_pile and game.pile is None:

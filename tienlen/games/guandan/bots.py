@@ -413,22 +413,40 @@ class SearchBot(_PlanExchange):
     def choose_play(self, view: GameView) -> Decision:
         start = time.perf_counter()
         base = plan_decision(view)
-        if base.kind == "play" and base.cards is not None and \
-                base.cards.size == len(view.hand):  # type: ignore[attr-defined]
-            return base                                  # going out: nothing is better
+        if self._plan_stands(view, base):
+            return base
         cands = self._candidates(view, base)
         if len(cands) <= 1:
             return base
         actions = [_action_of(c) for c in cands]
         deadline = None if self.time_ms is None else start + self.time_ms / 1000
         solve = self.solver and sum(view.hand_sizes) <= self.solve_cards
-        # Paired differences against the plan's choice (candidate 0) on the same deals: an
-        # alternative replaces the plan only when it is better by more than `margin` standard
-        # errors, so that noise over few deals does not overrule a sound default.
         rows = sample_scores(view, actions, self.rng, iterations=self.iterations,
                              deadline=deadline, solve=solve, solve_nodes=self.solve_nodes,
                              infer=self.infer)
+        return self.choose_from(view, base, cands, rows, solve)
+
+    @staticmethod
+    def _plan_stands(view: GameView, base: Decision) -> bool:
+        """Whether the plan's choice is played without search: it goes out (nothing is
+        better)."""
+        return base.kind == "play" and base.cards is not None and \
+            base.cards.size == len(view.hand)  # type: ignore[attr-defined]
+
+    def choose_from(self, view: GameView, base: Decision, cands: Sequence[Play | None],
+                    rows: np.ndarray, solve: bool) -> Decision:
+        """L3's choice among ``cands`` (:meth:`_candidates`: the plan's choice ``base``
+        first) from their scores ``rows`` (:func:`sample_scores`, one row per candidate, the
+        same deals in every row; more rows than candidates are ignored), written once: the
+        search's decision and the review's "what the bot plays" (issue 38), so that the
+        bot's own choice, priced on the same deals, is its best by construction."""
+        if self._plan_stands(view, base) or len(cands) <= 1:
+            return base
+        rows = rows[:len(cands)]
         done = rows.shape[1]
+        # Paired differences against the plan's choice (candidate 0) on the same deals: an
+        # alternative replaces the plan only when it is better by more than `margin` standard
+        # errors, so that noise over few deals does not overrule a sound default.
         # each deal's outcome scored once (race.hand_scores): in a match, what it does to
         # the level race; alone, its levels; the hand won adds win_bonus either way
         scored = score_outcomes(rows, hand_scores(view.standing if self.race else None,
@@ -641,28 +659,21 @@ class _Knowledge:
     def __init__(self, view: GameView, *, infer: bool = False) -> None:
         self.view = view
         seen = Counter(view.hand.ids)
-        played: dict[int, Counter[int]] = {s: Counter() for s in range(4)}
         for a in view.history:
             if a.action == "play" and a.cards is not None:
                 seen.update(a.cards.ids)
-                played[a.seat].update(a.cards.ids)
-        # Cards this seat gave (tribute or return) are the receiver's unless played since.
-        self.fixed: dict[int, Counter[int]] = {s: Counter() for s in range(4)}
-        # A tribute received caps the payer's cards at its value (they gave their highest).
+        # The cards the public exchanges put in another seat's hand, unless played since
+        # (G6.11: a tribute or return card received, a big joker shown to refuse tribute).
+        self.fixed: dict[int, Counter[int]] = {
+            s: Counter() if s == view.seat else Counter(view.known_cards(s).ids)
+            for s in range(4)}
+        # A tribute caps its payer's other cards at its value (they gave their highest).
         self.cap: dict[int, int] = {}
         wild = view.config.wild_card(view.level)
         self.wild = wild
-        for t in view.tributes:          # the card fields are known to payer and receiver only
-            if t.receiver is None:
-                continue
-            if t.payer == view.seat and t.card is not None:
-                self.fixed[t.receiver][t.card] += 1
-            if t.receiver == view.seat and t.returned is not None:
-                self.fixed[t.payer][t.returned] += 1
-            if t.receiver == view.seat and t.card is not None:
+        for t in view.tributes:          # public once delivered (G6.11)
+            if t.receiver is not None and t.card is not None and t.payer != view.seat:
                 self.cap[t.payer] = min(self.cap.get(t.payer, 99), single_value(t.card, view.level))
-        for s in range(4):
-            self.fixed[s] -= played[s]
         unseen = Counter({c: 2 for c in range(54)}) - seen
         for s in range(4):
             unseen -= self.fixed[s]

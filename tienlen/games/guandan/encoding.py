@@ -139,6 +139,9 @@ class Vector:
     ``legal_features()`` (DMC-style Q(s, a) learners; docs/rl.md)."""
 
     exposed = ("games", "action_form")
+    #: Output banks of the core: the env hands out three without copying them and writes
+    #: into the fourth (handing out copies) only when a learner still holds all three.
+    banks = 4
 
     def __init__(self, num_envs: int, *, learner_seats: Sequence[int] = (0,),
                  policies: Sequence[str] = ("random",) * 4, episode: str = "hand",
@@ -155,21 +158,27 @@ class Vector:
                                 episode=_episode_arg(episode),
                                 reward_weights=reward_weights_arg(reward_weights),
                                 max_hands=max_hands, final_obs=True,
-                                action_mask=action_form == "mask")
+                                action_mask=action_form == "mask", banks=self.banks)
         self.num_envs = num_envs
         self.spaces = _spaces()
         if action_form == "features":
             del self.spaces["action_mask"]
         self._ids = np.arange(GD_NUM_ACTIONS)
 
-    def reset(self, seeds: int | np.ndarray) -> None:
-        self.games.reset(seeds)
+    def reset(self, seeds: int | np.ndarray, bank: int | None = None) -> None:
+        self.games.reset(seeds, bank)
 
-    def step(self, actions: np.ndarray, threads: int) -> None:
+    def step(self, actions: np.ndarray, threads: int, bank: int | None = None) -> None:
         try:
-            self.games.step(actions, threads)
+            self.games.step(actions, threads, bank)
         except _guandan.GdActionError as error:
             raise IllegalActionError(str(error)) from None
+
+    def bank_arrays(self) -> list[list[np.ndarray]]:
+        """Every output bank's arrays (read-only, rewritten only by a reset or step into
+        that bank), in the order of :meth:`arrays`' keys."""
+        g = self.games
+        return [[o] if m is None else [o, m] for o, m in zip(g.obs_banks, g.mask_banks)]
 
     @property
     def mask(self) -> np.ndarray:

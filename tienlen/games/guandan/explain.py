@@ -152,6 +152,12 @@ REASON_WORDS: dict[str, dict[str, str]] = {
                     "zh": "{play}：拿下这一轮，代价值得。{how}，这样打赢下这手牌的比例是 "
                           "{win:.0%}，平均每局得 {rate:+.2f} 级；{plan}是 {base_win:.0%} 和 "
                           "{base_rate:+.2f} 级"},
+    # the review (复盘) of a return: what the search found (tienlen.games.guandan.review)
+    "SEARCH_RETURN": {"en": "return {play}: on {how}, the hand is won {win:.0%} of the time "
+                            "and scores {rate:+.2f} levels; returning {plan}, "
+                            "{base_win:.0%} and {base_rate:+.2f}",
+                      "zh": "还{play}：{how}，赢下这手牌的比例是 {win:.0%}，平均每局得 "
+                            "{rate:+.2f} 级；还{plan}是 {base_win:.0%} 和 {base_rate:+.2f} 级"},
     "RANDOM": {"en": "{play}, chosen at random among the legal actions",
                "zh": "{play}，从合法的出法中随机选出"},
     "POLICY_VALUE": {"en": "{play}: the trained network values it highest ({value:+.2f} "

@@ -34,14 +34,15 @@ from tienlen.games.guandan.cards import Cards, _wrap
 from tienlen.games.guandan.rules import RuleConfig
 from tienlen.errors import IllegalActionError
 from tienlen.games.guandan.errors import GuandanError
-from tienlen.games.guandan.actions import Action, Tribute, played_cards
+from tienlen.games.guandan.actions import Action, AntiTribute, Tribute, played_cards
 from tienlen.games.guandan.plays import Kind, Play, _make
 from tienlen.games.guandan.refusals import REASONS, refusal_from_core
 from tienlen.games.guandan.replay import GameHeader, game_record_json, load_game
 from tienlen.table.fileio import check_indent
 from tienlen.games.guandan.view import GameView, Standing
 
-__all__ = ["Action", "Game", "GameView", "Standing", "LegalPlays", "IllegalActionError", "REASONS", "Tribute",
+__all__ = ["Action", "Game", "GameView", "Standing", "LegalPlays", "IllegalActionError", "REASONS",
+           "Tribute", "AntiTribute",
            "single_value", "tribute_candidates", "return_candidates", "teams_bits"]
 
 Phase = Literal["deal", "tribute", "play", "over"]
@@ -950,18 +951,26 @@ class Game:
             return self._view(seat)
 
     def _view(self, seat: int) -> GameView:
+        # G6.11: an exchange is public once made. A tribute is known to its payer alone
+        # until every tribute is given and the receivers are fixed (G6.5); from then on
+        # every seat sees who paid whom with which card, and a return when it is made.
+        delivered = bool(self._tributes) and all(t.receiver is not None for t in self._tributes)
+        receivers = {t.payer: t.receiver for t in self._tributes}
         mine = []
         for a in self._history:
-            if a.action in ("give_tribute", "return_tribute") and seat != a.seat and seat != a.to:
-                # Which card changed hands between two other players is theirs to know; a
-                # tribute not yet delivered is known to its payer only.
-                receiver = a.to if a.action == "return_tribute" else next(
-                    (t.receiver for t in self._tributes if t.payer == a.seat), None)
-                if seat != receiver:
-                    a = Action(a.seat, a.action, None, None, a.to)
+            if a.action == "give_tribute":
+                if delivered:
+                    a = a._replace(to=receivers[a.seat])
+                elif seat != a.seat:
+                    a = a._replace(cards=None)
             mine.append(a)
-        tributes = tuple(t if seat in (t.payer, t.receiver) else
-                         Tribute(t.payer, t.receiver, None, None) for t in self._tributes)
+        tributes = tuple(t if delivered or seat == t.payer else
+                         Tribute(t.payer, t.receiver, None, t.returned) for t in self._tributes)
+        anti = None
+        if self._anti:
+            payers = self.tribute_payers
+            anti = AntiTribute(payers, tuple(s for s in payers
+                                             for _ in range(self._initial[s].count(53))))
         is_turn = self._turn_now() == seat
         step = self._tribute_turn() if self._phase == "tribute" else None
         return GameView(   # under the lock already: the _now reads, not the locking ones
@@ -974,7 +983,7 @@ class Game:
             legal_plays=self.legal_plays() if is_turn else (),
             can_pass=is_turn and self._phase == "play" and self._play_state().can_pass(),
             tribute_step=step[0] if step is not None and step[1] == seat else None,
-            standing=self._standing)
+            anti_tribute=anti, standing=self._standing)
 
     def copy(self) -> Game:
         g = Game.__new__(Game)

@@ -382,6 +382,19 @@ class PlatformRunner:
                 "greaterAction": greater[1], "actionList": actions,
                 "indexRange": len(actions) - 1}
 
+    async def _exchange_notify(self, game: Game, stage: str) -> None:
+        """``tribute/notify`` ([giver, receiver, card] of each tribute) or ``back/notify``
+        ([returner, receiver, card]) to each seat, as its view shows the exchange (public
+        once made, G6.11)."""
+        for seat in range(4):
+            result = []
+            for t in game.view(seat).tributes:
+                card = t.card if stage == "tribute" else t.returned
+                assert t.receiver is not None and card is not None  # public by now (G6.11)
+                result.append([t.payer, t.receiver, card_text(card)] if stage == "tribute"
+                              else [t.receiver, t.payer, card_text(card)])
+            await self._send(seat, {"type": "notify", "stage": stage, "result": result})
+
     async def _deal(self, table: GuandanTable) -> None:
         m = table.match
         game = m.game
@@ -391,10 +404,13 @@ class PlatformRunner:
                                     "handCards": hand_cards(game.hand(seat), game.level),
                                     "myPos": seat, **self._ranks(table, seat)})
         trick: dict[int, list[Any]] = {}
-        if game.anti_tribute:
-            payers = sorted(game.tribute_payers)
-            await self._all({"type": "notify", "stage": "anti-tribute",
-                             "antiNums": len(payers), "antiPos": payers})
+        for seat in range(4):
+            # what each seat's view shows of a refusal (G6.11): who would have paid
+            anti = game.view(seat).anti_tribute
+            if anti is not None:
+                refused = sorted(anti.payers)
+                await self._send(seat, {"type": "notify", "stage": "anti-tribute",
+                                        "antiNums": len(refused), "antiPos": refused})
         given_notified = False
         last: tuple[int, Any] = (-1, None)
         while not game.is_over:
@@ -413,11 +429,9 @@ class PlatformRunner:
                 table.apply({"kind": kind, "card": Card(faces[index]).ascii()}, giver)
                 if not given_notified and all(t.card is not None for t in game.tributes):
                     given_notified = True       # every tribute given: the receivers are fixed
-                    await self._all({"type": "notify", "stage": "tribute", "result": [
-                        [t.payer, t.receiver, card_text(t.card or 0)] for t in game.tributes]})
+                    await self._exchange_notify(game, "tribute")
                 if game.phase != "tribute":
-                    await self._all({"type": "notify", "stage": "back", "result": [
-                        [t.receiver, t.payer, card_text(t.returned or 0)] for t in game.tributes]})
+                    await self._exchange_notify(game, "back")
                 continue
             pos = game.turn
             assert pos is not None

@@ -36,6 +36,7 @@ from tienlen.games.guandan.cards import Card, Cards
 from tienlen.games.guandan.errors import GuandanError
 from tienlen.games.guandan.plays import Kind, classify
 from tienlen.games.guandan.rules import RuleConfig
+from tienlen.table.fileio import parse_file_json
 from tienlen.games.guandan.view import Standing
 
 __all__ = ["ReplayError", "SCHEMA", "VERSION", "MAX_REPLAY_BYTES", "match_record_json",
@@ -140,21 +141,7 @@ def _load_record(text: object, schema: str = SCHEMA,
                  fields: frozenset[str] = _FIELDS,
                  optional: frozenset[str] = frozenset({"max_hands"})) -> dict[str, Any]:
     """The file's JSON object, with the right schema and version and only known fields."""
-    if isinstance(text, (bytes, bytearray)):
-        if len(text) > MAX_REPLAY_BYTES:
-            raise ReplayError(f"replay larger than {MAX_REPLAY_BYTES} bytes")
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError:
-            raise ReplayError("replay is not UTF-8 text") from None
-    if not isinstance(text, str):
-        raise ReplayError(f"replay must be str or bytes; got {type(text).__name__}")
-    if len(text) > MAX_REPLAY_BYTES:
-        raise ReplayError(f"replay larger than {MAX_REPLAY_BYTES} bytes")
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as e:
-        raise ReplayError(f"not JSON: {e}") from None
+    data = parse_file_json(text, MAX_REPLAY_BYTES, "replay")
     if not isinstance(data, dict):
         raise ReplayError("a replay is a JSON object")
     for name in sorted(set(data) - fields - optional):   # max_hands is optional

@@ -31,10 +31,14 @@ from typing import Any
 import numpy as np
 
 from tienlen.table.review import ActionValue, Budget, Record, Step, same_action
-from tienlen.games.guandan.bots import (SearchBot, _action_of, plan_decision, sample_scores)
+from tienlen import _guandan
+from tienlen.games.guandan.bots import (SearchBot, _action_of, _hand_score, _Knowledge,
+                                        plan_decision, sample_scores)
 from tienlen.games.guandan.cards import RANKS, Card, Cards
+from tienlen.games.guandan.exchange import best_return, best_tribute, split_cost
 from tienlen.games.guandan.explain import Explanation
-from tienlen.games.guandan.game import GameView, return_candidates, tribute_candidates
+from tienlen.games.guandan.game import (GameView, return_candidates, single_value, teams_bits,
+                                        tribute_candidates)
 from tienlen.games.guandan.match import Match
 from tienlen.games.guandan.plays import Play, classify
 
@@ -97,9 +101,13 @@ def read_record(source: object) -> tuple[Record, ...]:
         if not steps:
             game = replay.game
         view = game.view(action.seat)
-        if view.tribute_step is not None:
-            pick = tribute_candidates if view.tribute_step == "give" else return_candidates
-            legal = len(pick(view.hand, view.level, view.config))
+        if view.tribute_step == "give":
+            # the suit of the top value, the only choice a tribute leaves: one when every
+            # face leaves the plan the same hand (then it is forced)
+            legal = len({_exchange_key(view.hand, c, view.level, view.config)
+                         for c in tribute_candidates(view.hand, view.level, view.config)})
+        elif view.tribute_step == "return":
+            legal = len(return_candidates(view.hand, view.level, view.config))
         else:
             legal = len(view.legal_plays) + bool(view.can_pass)
         data: dict[str, Any]
@@ -162,44 +170,171 @@ def _reason(code: str, play: Play | None, values: dict[str, float], lang: str,
 def evaluate(view: object, actions: Sequence[Mapping[str, Any]], seed: int, budget: Budget,
              lang: str = "en") -> list[ActionValue]:
     """The value of each of ``actions`` and of L3's candidates for the seat of ``view``
-    (see the module's docstring), on ``budget.deals`` deals drawn from ``seed``; ``[]``
-    outside the play phase (a tribute is not priced). The first entry is the first of
-    ``actions``; each entry's ``why`` words why it is worth its value, compared with that
-    first action, in ``lang``."""
+    (see the module's docstring), on ``budget.deals`` deals drawn from ``seed``. A return
+    (还贡) or a tribute is priced by :func:`_exchange_values`; ``[]`` when the seat has
+    nothing to decide. The first entry is the first of ``actions``; each entry's ``why``
+    words why it is worth its value, compared with that first action, in ``lang``; the
+    entry flagged ``bot`` is what ``SearchBot(seed, iterations=budget.deals)`` plays here,
+    chosen from these very rows (:meth:`SearchBot.choose_from`)."""
     assert isinstance(view, GameView)
-    if view.phase != "play" or view.tribute_step is not None or view.turn != view.seat:
+    if view.tribute_step is not None:
+        return _exchange_values(view, actions, seed, budget, lang)
+    if view.phase != "play" or view.turn != view.seat:
         return []
     asked: list[Play | None] = []
     for a in actions:
         asked.append(None if a.get("kind") == "pass" else _play_of(view, a))
     bot = SearchBot(seed=seed, iterations=budget.deals, max_candidates=_CANDIDATES)
     base = plan_decision(view)
-    cands: list[Play | None] = list(asked)
-    keys = {_action_of(p) for p in cands}
-    for p in bot._candidates(view, base):
-        if _action_of(p) not in keys:
-            keys.add(_action_of(p))
+    # The bot's candidates first, in its order, then the actions asked about: each row
+    # depends only on the deals and on the candidates before it (the solver's shared table),
+    # so the bot's rows are the ones its own search computes.
+    cands: list[Play | None] = list(bot._candidates(view, base))
+    index = {_action_of(p): i for i, p in enumerate(cands)}
+    mine = len(cands)
+    order: list[int] = []
+    for p in asked:
+        key = _action_of(p)
+        if key not in index:
+            index[key] = len(cands)
             cands.append(p)
+        if index[key] not in order:
+            order.append(index[key])
+    order += [i for i in range(len(cands)) if i not in order]
     deadline = None if budget.time_ms is None else time.perf_counter() + budget.time_ms / 1000
-    solve = sum(view.hand_sizes) <= SOLVE_CARDS
-    rows = sample_scores(view, [_action_of(p) for p in cands], random.Random(seed),
-                         iterations=budget.deals, deadline=deadline, solve=solve)
+    solve = bot.solver and sum(view.hand_sizes) <= bot.solve_cards
+    rows = sample_scores(view, [_action_of(p) for p in cands], bot.rng,
+                         iterations=budget.deals, deadline=deadline, solve=solve,
+                         solve_nodes=bot.solve_nodes, infer=bot.infer)
+    choice = bot.choose_from(view, base, cands[:mine], rows, solve)
+    chosen_key = (0, 0, 0) if choice.kind == "pass" else _action_of(choice.cards)  # type: ignore[arg-type]
     deals = rows.shape[1]
     how = Explanation("DEALS_SOLVED" if solve else "DEALS_PLAN", deals=deals)
     stats = [{"rate": float(r.mean()), "win": float(np.count_nonzero(r > 0)) / deals}
              for r in rows]
     from tienlen.games.guandan.table_data import play_json
 
+    first = order[0]
     out: list[ActionValue] = []
-    for i, (p, r) in enumerate(zip(cands, rows)):
+    for i in order:
+        p, r = cands[i], rows[i]
         se = float(r.std(ddof=1)) / math.sqrt(deals) if deals > 1 else math.inf
         code = ("SEARCH_BOMB" if p is not None and p.is_bomb
                 else "SEARCH_LEAD" if view.pile is None else "SEARCH_TAKE")
-        why = _reason(code, p, stats[i], lang, cands[0], stats[0], how)
+        why = _reason(code, p, stats[i], lang, cands[first], stats[first], how)
         data = {"kind": "pass"} if p is None else play_json(p)
         out.append(ActionValue(data, stats[i]["rate"], se, stats[i]["win"], deals,
-                               tuple(r.tolist()), why))
+                               tuple(r.tolist()), why, bot=_action_of(p) == chosen_key))
     assert not actions or same_action(out[0].action, actions[0])
+    return out
+
+
+# ------------------------------------------------------------------ tribute and return
+
+
+def _exchange_key(hand: Cards, card: int, level: int, config: Any) -> tuple[object, ...]:
+    """What giving ``card`` away leaves: its single-card value and the plan's groups of
+    the rest by kind and rank (the core's codes, no suits). Two cards with one key are one
+    choice for the plan that plays the hand out (two 5s of which neither ends a straight
+    flush), so they are priced once."""
+    rest = hand - Cards([card])
+    groups = _guandan.plan_groups(rest.once, rest.twice, level, config.flags)
+    return (single_value(card, level), tuple(sorted(code for _, _, code in groups)))
+
+
+def _exchange_values(view: GameView, actions: Sequence[Mapping[str, Any]], seed: int,
+                     budget: Budget, lang: str) -> list[ActionValue]:
+    """A return (还贡) or a tribute (进贡) priced like a play: on deals of the cards the seat
+    cannot see, consistent with what it knows (the tribute it received caps its payer's
+    cards at that card's value), each candidate card is handed over, the other receivers
+    still to return give back the card L2 and L3 would (the plan's spare card,
+    :func:`~tienlen.games.guandan.exchange.best_return`), and the hand is played out from
+    its first lead by the plan, the same playout seed for every candidate; the value is the
+    levels the hand is worth to the seat's team. The candidates: the allowed cards, one per
+    group of cards that leave the plan the same hand (:func:`_exchange_key`; the card asked
+    about stands for its group), the bot's own card (L2's and L3's choice,
+    :mod:`tienlen.games.guandan.exchange`) flagged ``bot``, at most ``_CANDIDATES``.
+
+    A tribute (进贡) is not priced (``[]``): the rules leave only the suit of the top value
+    to choose, and the seat cannot know where its card goes (in a double tribute, the
+    higher of the two goes to the first out) nor, from its view, who went out first in the
+    last hand. ``[]`` too when every allowed card is one choice."""
+    giving = view.tribute_step == "give"
+    me, level, config = view.seat, view.level, view.config
+    pick = tribute_candidates if giving else return_candidates
+    allowed = pick(view.hand, level, config)
+    choose = best_tribute if giving else best_return
+    bot_card = choose(view.hand, allowed, level, config)[0]
+    kind = "give_tribute" if giving else "return_tribute"
+    asked: list[int] = []
+    for a in actions:
+        if a.get("kind") != kind:
+            raise ValueError(f"{a.get('kind')!s:.20} is not a {kind} here")
+        card = int(Card.parse(str(a.get("card"))))
+        if card not in allowed:
+            raise ValueError(f"{a.get('card')!s:.10} may not be given here")
+        asked.append(card)
+    # the receiver of this seat's card, and who leads once every card is exchanged
+    if giving:
+        return []          # the receiver is fixed only once every tribute is given
+    mine = next(t for t in view.tributes if t.receiver == me and t.returned is None)
+    to, leader = mine.payer, view.tributes[0].payer
+    returned = {a.seat for a in view.history if a.action == "return_tribute"}
+    pending = [t for t in view.tributes
+               if t.receiver is not None and t.receiver != me and t.receiver not in returned]
+    # one card per group: the asked ones stand for theirs, then the bot's, then the rest
+    keys: dict[tuple[object, ...], int] = {}
+    cards: list[int] = []
+    for c in [*asked, bot_card, *sorted(allowed, key=lambda c: (split_cost(
+            view.hand - Cards([c]), level, config), single_value(c, level), c))]:
+        key = _exchange_key(view.hand, c, level, config)
+        if key not in keys and len(cards) < max(_CANDIDATES, len(asked) + 1):
+            keys[key] = len(cards)
+            cards.append(c)
+    bot_at = keys[_exchange_key(view.hand, bot_card, level, config)]
+    if len(cards) <= 1:
+        return []                 # every allowed card is the same choice: nothing to price
+    known = _Knowledge(view)
+    rng = random.Random(seed)
+    my_team = (me, view.partner)
+    gains = (config.double_down_levels, 2, 1)
+    team0 = teams_bits(view.teams)
+    deadline = None if budget.time_ms is None else time.perf_counter() + budget.time_ms / 1000
+    columns: list[list[int]] = []
+    while len(columns) < budget.deals:
+        if columns and deadline is not None and time.perf_counter() >= deadline:
+            break
+        hands = [Cards.from_ids(ids) for ids in known.sample(rng)]
+        playout_seed = rng.getrandbits(63)
+        for t in pending:                     # the others' returns, as the bots make them
+            r = hands[t.receiver]  # type: ignore[index]
+            back = best_return(r, return_candidates(r, level, config), level, config)[0]
+            hands[t.receiver] = r - Cards([back])  # type: ignore[index]
+            hands[t.payer] = hands[t.payer] + Cards([back])
+        column = []
+        for c in cards:
+            after = list(hands)
+            after[me] = after[me] - Cards([c])
+            after[to] = after[to] + Cards([c])
+            state = _guandan.GdState(tuple(h.masks for h in after), level, leader,
+                                     config.flags, team0)
+            column.append(_hand_score(state.playout(playout_seed, _guandan.PLAN), my_team,
+                                      gains))
+        columns.append(column)
+    rows = np.array(columns, dtype=np.float64).T
+    deals = rows.shape[1]
+    how = Explanation("DEALS_PLAN", deals=deals)
+    first = rows[0]
+    base_rate, base_win = float(first.mean()), float(np.count_nonzero(first > 0)) / deals
+    out: list[ActionValue] = []
+    for i, (c, r) in enumerate(zip(cards, rows)):
+        se = float(r.std(ddof=1)) / math.sqrt(deals) if deals > 1 else math.inf
+        rate, win = float(r.mean()), float(np.count_nonzero(r > 0)) / deals
+        why = Explanation("SEARCH_RETURN", play=str(Card(c)), how=how, rate=rate, win=win,
+                          plan=str(Card(cards[0])), base_rate=base_rate,
+                          base_win=base_win).text(lang)
+        out.append(ActionValue({"kind": kind, "card": Card(c).ascii(), "to": to}, rate, se,
+                               win, deals, tuple(r.tolist()), why, bot=i == bot_at))
     return out
 
 
@@ -212,7 +347,18 @@ def tracker(view: object) -> dict[str, Any]:
     (2..A in natural order), the jokers and the wild cards among them, and the bombs the
     other hands may still hold: each rank of which they hold four or more counting the wild
     cards, the joker bomb when all four jokers are out there, and how many straight flushes
-    they could still make (at most: a wild card counted once for each)."""
+    they could still make (at most: a wild card counted once for each); and ``known``, the
+    cards another seat is known to hold from the public exchanges (G6.11, the view's
+    :meth:`~tienlen.games.guandan.view.GameView.known_cards`), seat by seat.
+
+    >>> from tienlen.games.guandan.game import Game
+    >>> g = Game(hands=["3s 4s", "5s 6s", "7s 8s", "9s Ks"], previous_order=(0, 1, 2, 3))
+    >>> _ = g.give_tribute("Ks"); _ = g.return_tribute("4s")
+    >>> tracker(g.view(1))["known"]
+    [{'seat': 0, 'cards': ['Ks']}, {'seat': 3, 'cards': ['4s']}]
+    """
+    from tienlen.games.guandan.table_data import card_names
+
     assert isinstance(view, GameView)
     left = Counter({c: 2 for c in range(54)})
     left.subtract(view.hand.ids)
@@ -246,4 +392,7 @@ def tracker(view: object) -> dict[str, Any]:
             "level": _rank_text(view.level),
             "bombs": bombs, "joker_bomb": left[52] + left[53] == 4,
             "straight_flushes": flushes,
+            "known": [{"seat": s, "cards": card_names(known, view.level)}
+                      for s in range(4) if s != view.seat
+                      for known in [view.known_cards(s)] if len(known)],
             "hand_sizes": list(view.hand_sizes)}

@@ -156,9 +156,10 @@ class GuandanTable(MatchTable):
         leading = game.phase == "play" and game.pile is None
         done = self._call(action, seat, do=True)
         record = _action_json(done, game.level)
-        if record["kind"] == "give_tribute" and record.get("to") is None:
-            # the receiver, once the tributes are delivered (at once for a single tribute)
-            record["to"] = next((t.receiver for t in game.tributes if t.payer == seat), None)
+        if done.action == "give_tribute":
+            # the receiver, once every tribute is given (at once for a single tribute):
+            # the view's (G6.5, G6.11)
+            record["to"] = game.view(seat).history[-1].to
         if done.action in ("play", "pass"):
             if leading:
                 self._trick = {}
@@ -168,17 +169,19 @@ class GuandanTable(MatchTable):
         return self._remember(record, seat)
 
     def _record_seen_by(self, record: dict[str, Any], seat: int, actor: int) -> dict[str, Any]:
-        """A tribute card only to whoever moved it (the receiver learns it from its own
-        view, which the game builds).
-
-        >>> record = {"seat": 2, "kind": "give_tribute", "card": "BJ", "to": None}
-        >>> table = GuandanTable.__new__(GuandanTable)
-        >>> table._record_seen_by(record, 2, 2)["card"], "card" in table._record_seen_by(record, 1, 2)
-        ('BJ', False)
-        """
-        if "card" in record and seat != actor and seat != record.get("to"):
+        """A tribute or return as ``seat``'s view shows it (G6.11): every seat sees a return
+        and a delivered tribute; a tribute not yet delivered (the first of a double
+        tribute) shows its card to its payer alone."""
+        if "card" not in record:
+            return record
+        history = self._match.game.view(seat).history   # a tribute never ends a hand
+        seen = history[-1] if history else None
+        if seen is None or seen.seat != actor or seen.action != record["kind"]:
             return {k: v for k, v in record.items() if k != "card"}
-        return record
+        out = dict(record, to=seen.to)
+        if seen.cards is None:
+            del out["card"]
+        return out
 
     def next_hand(self) -> None:
         if self._shown is None:
@@ -226,6 +229,9 @@ class GuandanTable(MatchTable):
             "history": self._history_json(v),
             "tributes": self._tributes_json(v),
             "anti_tribute": game.anti_tribute,
+            # G6.11: who refused tribute and the seat of each big joker shown
+            "refused_by": [] if v.anti_tribute is None else list(v.anti_tribute.payers),
+            "big_jokers_shown": [] if v.anti_tribute is None else list(v.anti_tribute.jokers),
             "tribute_step": v.tribute_step if turn == seat else None,
             "can_pass": turn == seat and v.can_pass,
             "result": self.outcome() if self.phase in ("hand_over", "over") else None,
@@ -256,15 +262,9 @@ class GuandanTable(MatchTable):
         return out
 
     def _history_json(self, v: GameView) -> list[dict[str, Any]]:
-        """The view's recent actions; a tribute names its receiver once it is fixed."""
-        receivers = {t.payer: t.receiver for t in v.tributes}
-        out = []
-        for a in v.history[-HISTORY_TAIL:]:
-            record = _action_json(a, v.level)
-            if record["kind"] == "give_tribute" and record.get("to") is None:
-                record["to"] = receivers.get(a.seat)
-            out.append(record)
-        return out
+        """The view's recent actions (a tribute names its receiver once it is fixed: the
+        view's, G6.11)."""
+        return [_action_json(a, v.level) for a in v.history[-HISTORY_TAIL:]]
 
 
 def _action_json(action: Any, level: int) -> dict[str, Any]:

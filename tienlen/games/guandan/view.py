@@ -20,10 +20,11 @@ Standing(levels=(2, 2), declarer=None, hand_number=0, failed_attempts=(0, 0))
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tienlen.games.guandan.actions import Action, Tribute, played_cards
+from tienlen.games.guandan.actions import Action, AntiTribute, Tribute, played_cards
 from tienlen.games.guandan.cards import Cards
 from tienlen.games.guandan.errors import GuandanError
 from tienlen.games.guandan.plays import Play
@@ -72,9 +73,12 @@ class Standing:
 @dataclass(frozen=True, slots=True)
 class GameView:
     """What one seat may know (issue 17): its own hand, the cards left per seat, the trick,
-    the history (tribute cards only when the seat gave or took them), level, teams, and, in
-    a match, the match's :class:`Standing` (both teams' levels, the declarer, the failed
-    attempts and the hand's number: :attr:`standing`, None for a hand alone)."""
+    the history, level, teams, the hand's exchanges as every seat sees them (G6.11): who
+    paid whom with which card and who returned which card to whom (a tribute's card is its
+    payer's alone until every tribute is given), or who refused tribute showing which big
+    jokers; and, in a match, the match's :class:`Standing` (both teams' levels, the
+    declarer, the failed attempts and the hand's number: :attr:`standing`, None for a hand
+    alone)."""
 
     seat: int
     phase: str
@@ -93,6 +97,9 @@ class GameView:
     can_pass: bool
     #: During tribute, what this seat must do now: "give", "return" or None.
     tribute_step: str | None = None
+    #: Tribute refused (G6.6): who would have paid and whose big jokers were shown (G6.11);
+    #: None when tribute was paid or there was none.
+    anti_tribute: AntiTribute | None = None
     #: The match around this hand (G7.7); None for a hand played alone.
     standing: Standing | None = None
 
@@ -133,6 +140,37 @@ class GameView:
     def played(self) -> Cards:
         """Every card played so far in this hand (from :attr:`history`)."""
         return played_cards(self.history)
+
+    def known_cards(self, seat: int) -> Cards:
+        """The cards ``seat`` is known to hold now, as far as this seat can tell: its own
+        hand for this seat; for another, what the public exchanges put in its hand (G6.11:
+        a tribute card it received and did not give back, a card returned to it, a big
+        joker it showed to refuse tribute) less what it has played since. A lower bound:
+        the seat may hold more copies.
+
+        >>> from tienlen.games.guandan.game import Game
+        >>> g = Game(hands=["3s 4s", "5s 6s", "7s 8s", "9s Ks"], previous_order=(0, 1, 2, 3))
+        >>> _ = g.give_tribute("Ks"); _ = g.return_tribute("4s")
+        >>> v = g.view(1)
+        >>> v.known_cards(0), v.known_cards(3), v.known_cards(2)
+        (Cards.parse('Ks'), Cards.parse('4s'), Cards())
+        """
+        if seat == self.seat:
+            return self.hand
+        held: Counter[int] = Counter()
+        for t in self.tributes:
+            if t.receiver == seat and t.card is not None:
+                held[t.card] += 1
+            if t.payer == seat and t.returned is not None:
+                held[t.returned] += 1
+            if t.receiver == seat and t.returned is not None:
+                held -= Counter([t.returned])   # it may have given the tribute card back
+        if self.anti_tribute is not None:
+            held[53] += self.anti_tribute.jokers.count(seat)
+        for a in self.history:
+            if a.seat == seat and a.action == "play" and a.cards is not None:
+                held -= Counter(a.cards.ids)
+        return Cards(sorted(held.elements()))
 
     @property
     def unseen(self) -> Cards:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import locale
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -74,7 +75,9 @@ class Words(TableWords):
     ev_cleared: str
     ev_jiefeng: str
     ev_gives: str
+    ev_gives_to: str
     ev_gives_hidden: str
+    ev_tribute_goes: str
     ev_returns: str
     ev_returns_hidden: str
     ev_hand_starts: str
@@ -83,12 +86,16 @@ class Words(TableWords):
     ev_pass_you: str
     ev_out_you: str
     ev_gives_you: str
+    ev_gives_to_you: str
+    ev_tribute_goes_you: str
     ev_returns_you: str
     ev_cleared_you: str
     ev_jiefeng_you: str
     tribute: str
     return_word: str
     anti: str
+    anti_one: str
+    anti_two: str
     must_give: str
     must_return: str
     prompt_tribute: str
@@ -164,6 +171,21 @@ class Words(TableWords):
                                 error.reason_code, error.message, self.lang, advice=False)
         return self.refusal(error)
 
+    def refused_tribute(self, shown: Sequence[str]) -> str:
+        """Tribute refused (G6.6) and who showed the big jokers (G6.11): ``shown`` names the
+        seat of each (one name twice when it holds both; empty: the sentence names none).
+
+        >>> WORDS["en"].refused_tribute(["Left", "Left"])
+        'Anti-tribute (抗贡): both big jokers shown by Left, so no tribute.'
+        >>> WORDS["zh"].refused_tribute(["对家", "上家"])
+        '抗贡：对家和上家各亮出一张大王，免于进贡。'
+        """
+        if len(shown) == 2 and shown[0] != shown[1]:
+            return self.anti_two.format(a=shown[0], b=shown[1])
+        if shown:
+            return self.anti_one.format(who=shown[0])
+        return self.anti
+
     def won(self, team: str, n: int) -> str:
         """"Them win the hand: up 3 levels", one level said as one."""
         return (self.hand_won_one if n == 1 else self.hand_won).format(team=team, n=n)
@@ -184,15 +206,21 @@ EN = Words(
     ev_jiefeng="接风: {who} leads for their partner, who went out.",
     ev_jiefeng_you="接风: you lead for your partner, who went out.",
     ev_gives="{who} gives tribute (进贡): {card}.",
+    ev_gives_to="{who} gives tribute (进贡) {card} to {to}.",
     ev_gives_hidden="{who} gives tribute (进贡).",
+    ev_tribute_goes="{who}'s tribute {card} goes to {to}.",
     ev_returns="{who} returns (还贡) {card} to {to}.",
     ev_returns_hidden="{who} returns a card (还贡) to {to}.",
     ev_hand_starts="Hand {n}, playing level {rank}.",
     ev_lead_you="You lead ", ev_play_you="You play ", ev_pass_you="You pass",
     ev_out_you="You are out: {place}.", ev_gives_you="You give tribute (进贡): {card}.",
+    ev_gives_to_you="You give tribute (进贡) {card} to {to}.",
+    ev_tribute_goes_you="Your tribute {card} goes to {to}.",
     ev_returns_you="You return (还贡) {card} to {to}.",
     tribute="Tribute", return_word="Return",
     anti="Anti-tribute (抗贡): the payers hold both big jokers, so no tribute.",
+    anti_one="Anti-tribute (抗贡): both big jokers shown by {who}, so no tribute.",
+    anti_two="Anti-tribute (抗贡): one big joker shown by {a}, one by {b}, so no tribute.",
     must_give="Tribute (进贡): give your highest card: {cards}.",
     must_return="Return (还贡): give {who} one card back: {cards}.",
     prompt_move="Your move> ", prompt_tribute="Tribute> ", prompt_return="Return> ",
@@ -268,12 +296,15 @@ ZH = Words(
     ev_out="{who}出完：{place}。", ev_cleared="其他人都过牌：{who}先出。",
     ev_cleared_you="其他人都过牌：你先出。",
     ev_jiefeng="接风：{who}替出完的对家先出。", ev_jiefeng_you="接风：你替出完的对家先出。",
-    ev_gives="{who}进贡 {card}。", ev_gives_hidden="{who}进贡。",
+    ev_gives="{who}进贡 {card}。", ev_gives_to="{who}向{to}进贡 {card}。", ev_gives_hidden="{who}进贡。",
+    ev_tribute_goes="{who}的贡牌 {card} 归{to}。",
     ev_returns="{who}向{to}还贡 {card}。", ev_returns_hidden="{who}向{to}还贡。",
     ev_hand_starts="第{n}局，打{rank}。",
     ev_lead_you="你首出 ", ev_play_you="你出牌 ", ev_pass_you="你过牌", ev_out_you="你出完：{place}。",
     ev_gives_you="你进贡 {card}。", ev_returns_you="你向{to}还贡 {card}。",
+    ev_gives_to_you="你向{to}进贡 {card}。", ev_tribute_goes_you="你的贡牌 {card} 归{to}。",
     tribute="进贡", return_word="还贡", anti="抗贡：进贡方持有两张大王，免于进贡。",
+    anti_one="抗贡：{who}亮出两张大王，免于进贡。", anti_two="抗贡：{a}和{b}各亮出一张大王，免于进贡。",
     must_give="进贡：请交出你最大的牌：{cards}。",
     must_return="还贡：还给{who}一张牌：{cards}。",
     prompt_move="请出牌> ", prompt_tribute="进贡> ", prompt_return="还贡> ",
@@ -319,6 +350,7 @@ ZH = Words(
     jokers=("小王", "大王"), jokers_ascii=("小王", "大王"),
     wild_badge="配", cards_left="剩 {n} 张", seat_line="{who} · {left} · {status}",
     hand_won="{team}获胜，升{n}级", hand_won_one="{team}获胜，升1级",
+    answer_again="请回答 {keys}。", answer_or="或",
     help_rows=(
         ("5h 5s  10h  SJ BJ", "出这些牌（点数 2-10 J Q K A，花色 s h c d；王 SJ BJ）"),
         ("1 2 3", "出手牌下方这些序号的牌"),

@@ -42,10 +42,10 @@ from tienlen.games.tienlen.replay import (ReplayError, ReplayLabels, game_to_jso
                                           read_replay_file, replay_labels)
 from tienlen.games.tienlen.rules import Rules
 from tienlen.games.tienlen.view import View
-from tienlen.games.tienlen.words import WORDS, Words, refusal_text
+from tienlen.games.tienlen.words import WORDS, Words, move_wording, refusal_text, words as words_in
 from tienlen.seeds import session_bot_seed
 from tienlen.table.board import (BOARD_WIDTH, CommandKind, Moment, PlaySettings, ReplaySettings,
-                                 Saved, Style, Suggestion, fill, is_number, numbered,
+                                 Saved, Style, Suggestion, fill, is_number,
                                  numbered_grid)
 
 __all__ = [
@@ -132,16 +132,17 @@ def prose_text(text: str, style: Style, seat_name: Callable[[int], str] = seat_w
     return out
 
 
-def combo_text(combo: Combo, style: Style) -> Text:
+def combo_text(combo: Combo, style: Style, words: Words = WORDS["en"]) -> Text:
     """The cards of a combination in the order players read it (:meth:`Combo.display_cards`)
-    followed by its kind, such as ``7♦ 8♦ 9♦  sequence``."""
-    return cards_text(combo.display_cards(), style) + Text(f"  {combo.kind.label}", style="dim")
+    followed by its kind, such as ``7♦ 8♦ 9♦  sequence`` (``顺子`` in Chinese)."""
+    return cards_text(combo.display_cards(), style) + Text(f"  {words.kind(combo.kind)}",
+                                                           style="dim")
 
 
-def action_text(action: Action, style: Style) -> Text:
+def action_text(action: Action, style: Style, words: Words = WORDS["en"]) -> Text:
     """What a seat did, for the "last action" column."""
     if action.cards is None:
-        return Text("passed", style="italic")
+        return Text(words.passed, style="italic")
     return cards_text(action.cards, style)
 
 
@@ -158,20 +159,20 @@ def _last_actions(history: Sequence[Action], players: int) -> list[Action | None
     return last
 
 
-def _status(view: View, seat: int) -> Text:
+def _status(view: View, seat: int, words: Words) -> Text:
     if seat in view.finished:
         place = view.finished.index(seat) + 1
         # Once the hand is over, a seat still holding cards is last, or, after an instant
         # win (R11.3), the winner (first) or one of the others, who share last place.
         if view.turn is None and view.card_counts[seat]:
             if place == 1:
-                return Text("won at once", style="green")
-            return Text("last", style="bold red")
-        return Text(f"out, {ordinal(place)}", style="green")
+                return Text(words.st_won_at_once, style="green")
+            return Text(words.st_last, style="bold red")
+        return Text(words.st_out.format(place=words.place(place)), style="green")
     if view.turn == seat:
-        return Text("to play", style="bold")
+        return Text(words.st_to_play, style="bold")
     if seat in view.locked_seats:
-        return Text("passed", style="yellow")
+        return Text(words.passed, style="yellow")
     return Text("")
 
 
@@ -185,8 +186,9 @@ def board(
     focus: int | None = None,
     events: Sequence[Text] = (),
     footer: RenderableType | None = None,
+    words: Words = WORDS["en"],
 ) -> RenderableType:
-    """The whole screen for one moment of a hand.
+    """The whole screen for one moment of a hand, in ``words``' language.
 
     ``view`` is drawn for its seat, whose hand is shown with indices. ``hands`` (a replay
     knows every hand) adds each seat's cards to the table; ``focus`` then picks whose hand
@@ -197,17 +199,17 @@ def board(
     table = Table(box=None, pad_edge=False, expand=False, padding=(0, 1),
                   header_style="bold dim")
     table.add_column("", width=1)
-    table.add_column("seat", justify="right")
-    table.add_column("player")
+    table.add_column(words.col_seat, justify="right")
+    table.add_column(words.col_player)
     # A replay knows no levels: the column is left out rather than left empty.
     with_levels = any(info.level for info in seats)
     if with_levels:
-        table.add_column("level")
-    table.add_column("cards", justify="right")
+        table.add_column(words.col_level)
+    table.add_column(words.col_cards, justify="right")
     if hands is not None:
-        table.add_column("hand", ratio=1)
-    table.add_column("status")
-    table.add_column("last action")
+        table.add_column(words.col_hand, ratio=1)
+    table.add_column(words.col_status)
+    table.add_column(words.col_last)
     for seat in range(players):
         info = seats[seat]
         turn_mark = Text(style.arrow, style="bold cyan") if view.turn == seat else Text("")
@@ -220,20 +222,20 @@ def board(
         row.append(str(count))
         if hands is not None:
             row.append(cards_text(hands[seat], style))
-        row += [_status(view, seat),
-                action_text(action, style) if action else Text(style.dash, style="dim")]
+        row += [_status(view, seat, words),
+                action_text(action, style, words) if action else Text(style.dash, style="dim")]
         table.add_row(*row)
 
-    pile_line = Text("Pile  ", style="bold")
+    pile_line = Text(f"{words.pile}  ", style="bold")
     if view.pile is None:
-        pile_line.append("empty", style="dim")
+        pile_line.append(words.empty, style="dim")
         if view.turn is not None:
-            pile_line.append(f"  {seats[view.turn].name} to lead")
+            pile_line.append("  " + words.to_lead.format(who=seats[view.turn].name))
     else:
-        pile_line.append_text(combo_text(view.pile, style))
+        pile_line.append_text(combo_text(view.pile, style, words))
         owner = view.pile_owner
         if owner is not None:
-            pile_line.append(f"   played by {seats[owner].name}")
+            pile_line.append("   " + words.played_by.format(who=seats[owner].name))
 
     parts: list[RenderableType] = [table, Text(""), pile_line]
     if events:
@@ -248,7 +250,8 @@ def board(
     shown = view.seat if focus is None else focus
     who = seats[shown]
     hand = view.hand if hands is None else hands[shown]
-    heading = Text("Your hand" if who.is_you else f"{who.name}'s hand", style="bold")
+    heading = Text(words.your_hand if who.is_you else words.whose_hand.format(who=who.name),
+                   style="bold")
     heading.append(f" ({len(hand)})", style="dim")
     body: list[RenderableType] = [panel, heading, hand_grid(hand, style, indices=who.is_you)]
     if footer is not None:
@@ -257,20 +260,21 @@ def board(
 
 
 def finishing_table(finished: Sequence[int], seats: Sequence[SeatInfo], style: Style,
-                    points: Sequence[int] | None = None) -> Table:
+                    points: Sequence[int] | None = None,
+                    words: Words = WORDS["en"]) -> Table:
     """The finishing order of a hand that is over, last place last (R9.2)."""
-    table = Table(title="Finishing order", box=style.box, title_justify="left",
+    table = Table(title=words.finishing_order, box=style.box, title_justify="left",
                   title_style="bold")
-    table.add_column("place", justify="right")
-    table.add_column("player")
+    table.add_column(words.col_place, justify="right")
+    table.add_column(words.col_player)
     if points is not None:
-        table.add_column("points", justify="right")
+        table.add_column(words.col_points, justify="right")
     last = len(finished)
     for place, seat in enumerate(finished, start=1):
         name = Text(seats[seat].name, style="bold" if seats[seat].is_you else "")
         if place == last:
-            name.append("  (last place)", style="red")
-        row: list[RenderableType] = [ordinal(place), name]
+            name.append(f"  {words.last_place}", style="red")
+        row: list[RenderableType] = [words.place(place), name]
         if points is not None:
             row.append(f"+{points[seat]}")
         table.add_row(*row)
@@ -279,19 +283,21 @@ def finishing_table(finished: Sequence[int], seats: Sequence[SeatInfo], style: S
 
 def scoreboard(scores: Sequence[int], place_counts: Sequence[Sequence[int]],
                seats: Sequence[SeatInfo], hands_played: int, style: Style,
-               penalties: Sequence[int] | None = None) -> Table:
+               penalties: Sequence[int] | None = None,
+               words: Words = WORDS["en"]) -> Table:
     """The match so far: points and how often each seat took each place (R10.2) and, under
     a penalty table (R11.5), the net penalty points and the total of both."""
-    table = Table(title=f"Match after {hands_played} hand{'s' if hands_played != 1 else ''}",
-                  box=style.box, title_justify="left", title_style="bold")
-    table.add_column("player")
-    table.add_column("points", justify="right")
+    title = (words.match_after_one if hands_played == 1 else words.match_after).format(
+        n=hands_played)
+    table = Table(title=title, box=style.box, title_justify="left", title_style="bold")
+    table.add_column(words.col_player)
+    table.add_column(words.col_points, justify="right")
     if penalties is not None:
-        table.add_column("penalties", justify="right")
-        table.add_column("total", justify="right")
+        table.add_column(words.col_penalties, justify="right")
+        table.add_column(words.col_total, justify="right")
     players = len(scores)
     for place in range(1, players + 1):
-        table.add_column(ordinal(place), justify="right")
+        table.add_column(words.place(place), justify="right")
     totals = [score + (penalties[seat] if penalties is not None else 0)
               for seat, score in enumerate(scores)]
     best = max(totals)
@@ -312,7 +318,7 @@ def scoreboard(scores: Sequence[int], place_counts: Sequence[Sequence[int]],
 # ------------------------------------------------------------------ reading typed text
 
 
-def cards_from_input(text: str, hand: Cards) -> Cards:
+def cards_from_input(text: str, hand: Cards, words: Words = WORDS["en"]) -> Cards:
     """The cards named by ``text``: card names (``3s 10h A♠``) and/or 1-based positions in
     ``hand`` as drawn (``1 2 3``). Whether the play is legal is the game's question.
 
@@ -328,20 +334,20 @@ def cards_from_input(text: str, hand: Cards) -> Cards:
         if is_number(token):
             number = int(token)
             if not 1 <= number <= len(ordered):
-                raise ValueError(f"there is no card {number}: {numbered(len(ordered), 'card')}")
+                raise ValueError(words.no_card_n(number, len(ordered)))
             card = ordered[number - 1]
         else:
             card = Card.parse(token)
         if card in chosen:
-            raise ValueError(f"{card} is named twice")
+            raise ValueError(words.named_twice.format(card=card))
         chosen.append(card)
     return Cards(chosen)
 
 
-def bot_names(players: int, you: int) -> list[str]:
-    """Seat names: "You" for the person, a bot name for every other seat."""
+def bot_names(players: int, you: int, words: Words = WORDS["en"]) -> list[str]:
+    """Seat names: "You" (in ``words``) for the person, a bot name for every other seat."""
     names = iter(BOT_NAMES)
-    return ["You" if seat == you else next(names) for seat in range(players)]
+    return [words.you if seat == you else next(names) for seat in range(players)]
 
 
 def save_path(path: Path, hand_number: int) -> Path:
@@ -436,7 +442,8 @@ class TienlenBoard:
             raise ValueError(f"--bots: give one level for each of the {players - 1} "
                              f"opponents, or one level for all; got {len(settings.levels)}")
         match = Match(players, seed=settings.seed, rules=rules)
-        names = bot_names(players, you)
+        words = words_in(settings.lang)
+        names = bot_names(players, you, words)
         levels = iter(settings.levels)
         bots: dict[int, Bot] = {}
         seats: list[SeatInfo] = []
@@ -450,14 +457,14 @@ class TienlenBoard:
             # make_bot validates the level name (a ValueError names the choices).
             bots[seat] = make_bot(level, seed=session_bot_seed(match.seed, seat), **extra)
             seats.append(SeatInfo(names[seat], bots[seat].name))
-        return cls(match.game, seats, style=settings.style, words=WORDS["en"], match=match,
+        return cls(match.game, seats, style=settings.style, words=words, match=match,
                    bots=bots, you=you, hint_level=str(options.get("hint_level", "L3")),
                    save=settings.save)
 
     @classmethod
     def replay(cls, path: Path, settings: ReplaySettings) -> TienlenBoard:
         """The hand saved in ``path``, verified, to show action by action."""
-        words = WORDS["en"]
+        words = words_in(settings.lang)
         recorded, labels = load_replay(path, words)
         game = _fresh(recorded)
         names = labels.names or tuple(words.seat_n.format(n=seat)
@@ -565,7 +572,7 @@ class TienlenBoard:
                               style="bold"))
         else:
             parts.append(finishing_table(game.finished, self.seats, style,
-                                         score.points if playing else None))
+                                         score.points if playing else None, words))
         for seat in range(game.players):
             if score.places[seat] != game.players:
                 continue
@@ -587,7 +594,7 @@ class TienlenBoard:
             if match.rules.penalties is not None:
                 penalties = match.penalties
             parts.append(scoreboard(match.scores, match.place_counts, self.seats,
-                                    len(match.results), style, penalties))
+                                    len(match.results), style, penalties, words))
         return parts
 
     def record(self) -> Iterable[object]:
@@ -617,18 +624,18 @@ class TienlenBoard:
                 line = Text(words.replay_pass.format(number=number, who=name))
             else:
                 line = fill(words.replay_play if had_pile else words.replay_lead, number=number,
-                            who=name, combo=combo_text(done.combo, style))
+                            who=name, combo=combo_text(done.combo, style, words))
             if done.cards is not None and seat in game.finished:
-                line.append(words.replay_out.format(place=ordinal(game.finished.index(seat) + 1)),
-                            style="green")
+                line.append(words.replay_out.format(
+                    place=words.place(game.finished.index(seat) + 1)), style="green")
             return [line]
         if done.combo is None:
             lines.append(Text(self._says("ev_pass", seat).format(who=name), style="italic"))
         else:
             lines.append(fill(self._says("ev_play" if had_pile else "ev_lead", seat), who=name,
-                              combo=combo_text(done.combo, style)))
+                              combo=combo_text(done.combo, style, words)))
         if done.cards is not None and seat in game.finished:
-            place = ordinal(game.finished.index(seat) + 1)
+            place = words.place(game.finished.index(seat) + 1)
             lines.append(Text(self._says("ev_out", seat).format(who=name, place=place),
                               style="green"))
         if game.is_over:
@@ -653,9 +660,11 @@ class TienlenBoard:
 
     def parse(self, text: str, seat: int) -> object:
         try:
-            cards = cards_from_input(text, self.game.view(seat).hand)
+            cards = cards_from_input(text, self.game.view(seat).hand, self.words)
         except CardParseError as error:
-            raise ValueError(self.words.card_parse.format(error=error)) from None
+            token = error.token if error.token is not None else text.strip()
+            said = self.words.bad_card.format(error=error, token=token)
+            raise ValueError(self.words.card_parse.format(error=said)) from None
         if not cards:
             raise ValueError(self.words.no_cards)
         return cards
@@ -710,10 +719,12 @@ class TienlenBoard:
             if focus is None or game.instant_win is not None:
                 focus = game.finished[0]
             return board(game.view(focus), self.seats, self.style, title=self._title(),
-                         hands=game.hands, focus=focus, events=events, footer=footer)
+                         hands=game.hands, focus=focus, events=events, footer=footer,
+                         words=self.words)
         assert self.you is not None
         return board(game.view(self.you), self.seats, self.style, title=self._title(),
-                     hands=game.hands if reveal else None, events=events, footer=footer)
+                     hands=game.hands if reveal else None, events=events, footer=footer,
+                     words=self.words)
 
     def situation(self, seat: int) -> Text:
         return self.situation_of(self.game.view(seat))
@@ -735,16 +746,17 @@ class TienlenBoard:
             if view.seat in view.locked_seats:
                 # The refusal's own words, from the rule table: which bombs may cut this
                 # pile out of turn (R5.2; R11.2 in the South).
-                text.append_text(self._prose(play_message(
+                locked = IllegalMoveError(Reason.LOCKED_OUT, play_message(
                     Reason.LOCKED_OUT, Cards(), hand=view.hand, pile=view.pile.cards,
-                    pile_code=view.pile.code, must_include=-1, flags=view.rules.flags)))
+                    pile_code=view.pile.code, must_include=-1, flags=view.rules.flags))
+                text.append_text(self._prose(move_wording(locked, self.words.lang)))
                 if not moves:
                     text.append(words.turn_locked_none)
             elif not moves:
                 text.append_text(fill(words.turn_nothing, pile=pile))
             else:
                 text.append_text(fill(words.turn_beat, pile=pile))
-        text.append(".  ", style="")
+        text.append(".  " if self.words.lang == "en" else "。", style="")
         text.append(words.turn_help, style="dim")
         return text
 
@@ -765,5 +777,5 @@ class TienlenBoard:
         """A refusal as the screen words it: an :class:`IllegalMoveError` from its fields
         (seats by the names on the board, cards in the board's style)."""
         if isinstance(error, IllegalMoveError):
-            return self._prose(error.wording).plain
+            return self._prose(move_wording(error, self.words.lang)).plain
         return self._prose(refusal_text(error, self.words.lang)).plain

@@ -63,6 +63,11 @@ def add_options(parser: Any, command: str) -> None:
     """Tiến Lên's own options of ``command``."""
     if command in ("play", "sim", "moves", "solve"):
         add_rules_option(parser)
+    if command in ("play", "replay"):
+        # (Guandan declares --lang too: one option for both games, its help the first's.)
+        parser.add_argument("--lang", choices=("en", "zh"), default=None,
+                            help="language of the screens, en or zh (中文) (default: Tiến "
+                                 "Lên en; Guandan from the locale)")
     if command == "moves":
         parser.add_argument(
             "--locked-out", action="store_true",
@@ -102,6 +107,7 @@ def play_settings(args: argparse.Namespace) -> PlaySettings:
     return PlaySettings(seat=args.seat, levels=tuple(levels), seed=args.seed,
                         style=Style(ascii=use_ascii(args)), hints=args.hints, save=args.save,
                         fast=args.fast, iterations=args.iterations,
+                        lang=getattr(args, "lang", None) or "en",
                         options={"players": players, "rules": rules})
 
 
@@ -195,7 +201,8 @@ def run_moves(args: argparse.Namespace) -> int:
 
 def replay_settings(args: argparse.Namespace) -> ReplaySettings:
     """``tienlen replay``'s options for a Tiến Lên hand (its words are English)."""
-    return ReplaySettings(style=Style(ascii=use_ascii(args)), step=args.step, fast=args.fast)
+    return ReplaySettings(style=Style(ascii=use_ascii(args)), step=args.step, fast=args.fast,
+                          lang=getattr(args, "lang", None) or "en")
 
 
 # --- solve ---------------------------------------------------------------------------

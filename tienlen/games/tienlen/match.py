@@ -634,8 +634,15 @@ class Match(MatchDriver[Game, "tuple[tuple[int, ...], HandScore]"]):
         through the checked path and dealing each next hand as play did; the first bad
         field or action raises :class:`~tienlen.errors.ReplayError` naming it
         (``hands[1][4]``: hand 2's fifth action)."""
+        return cls.replayed(text)[0]
+
+    @classmethod
+    def replayed(cls, text: str | bytes) -> tuple[Match, list[Game]]:
+        """:meth:`from_json`, and a copy of every hand's game as it stood when its last
+        action was replayed (the current hand last): what a review of the file walks."""
         players, rules, seed, hands = read_match_record(text)
         match = cls(players, seed=seed, rules=rules)
+        games: list[Game] = []
         for number, actions in enumerate(hands):
             if number:
                 if not match.game.is_over:
@@ -643,7 +650,8 @@ class Match(MatchDriver[Game, "tuple[tuple[int, ...], HandScore]"]):
                                       f"hands[{number}]")
                 match.next_hand()
             replay_hand(match.game, actions, players, f"hands[{number}]")
-        return match
+            games.append(match.game.copy())
+        return match, games
 
     def __repr__(self) -> str:
         return (f"<Match players={self._players} hand={self._number} "

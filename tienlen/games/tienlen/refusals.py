@@ -282,19 +282,24 @@ def _why_not_beats(play_code: int, pile_code: int, flags: int) -> tuple[str, dic
     template and its fields."""
     same_kind = _core.code_kind(play_code) == _core.code_kind(pile_code)
     play_len, pile_len = _core.code_len(play_code), _core.code_len(pile_code)
+    # The codes ride along (fields no English template shows), so that another language
+    # words the same refusal from them (tienlen.games.tienlen.words).
+    codes = {"play_code": play_code, "pile_code": pile_code}
     if same_kind and play_len == pile_len:
         return ("it has a lower top card ({play_top} against {pile_top})",
                 {"play_top": Card(_core.code_top(play_code)),
-                 "pile_top": Card(_core.code_top(pile_code))})
+                 "pile_top": Card(_core.code_top(pile_code)), **codes})
     if same_kind:
         return ("it has {play_len} cards and the pile has {pile_len}",
-                {"play_len": play_len, "pile_len": pile_len})
-    kinds = {"play_kind": _kind_words(play_code), "pile_kind": _kind_words(pile_code)}
+                {"play_len": play_len, "pile_len": pile_len, **codes})
+    kinds = {"play_kind": _kind_words(play_code), "pile_kind": _kind_words(pile_code), **codes}
     own = _core.cut_class(play_code)
-    bombs = [_class_words(cls, own) for cls in _core.cut_targets(play_code, flags)]
+    classes = tuple(_core.cut_targets(play_code, flags))
+    bombs = [_class_words(cls, own) for cls in classes]
     if bombs:
         return ("it is a different kind ({play_kind} against {pile_kind}); a {play_kind} "
-                "bombs only {bombs}", {**kinds, "bombs": " or ".join(bombs)})
+                "bombs only {bombs}", {**kinds, "bombs": " or ".join(bombs),
+                                       "bomb_classes": classes, "own_class": own})
     return "it is a different kind ({play_kind} against {pile_kind})", kinds
 
 
@@ -322,12 +327,13 @@ def play_message(
         return Wording("the first lead must include {required}", required=Card(must_include))
     if reason is Reason.LOCKED_OUT:
         own = _core.cut_class(pile_code)
-        bombs = [_CLASS_WORDS[cls] for cls in _core.cutters(pile_code, flags, True)]
+        classes = tuple(_core.cutters(pile_code, flags, True))
+        bombs = [_CLASS_WORDS[cls] for cls in classes]
         if not bombs:
             return Wording("you passed on this pile: you may not play on it")
-        higher = " (a higher one)" if own in _core.cutters(pile_code, flags, True) else ""
+        higher = " (a higher one)" if own in classes else ""
         return Wording("you passed on this pile: only {bombs} may cut it" + higher,
-                       bombs=" or ".join(bombs))
+                       bombs=" or ".join(bombs), bomb_classes=classes, higher=bool(higher))
     if reason is Reason.DOES_NOT_BEAT:
         play_code = _core.classify(cards.mask, flags)
         why, fields = _why_not_beats(play_code, pile_code, flags)

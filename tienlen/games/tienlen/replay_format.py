@@ -19,7 +19,7 @@ from tienlen.errors import CardParseError, ReplayError, TienlenError
 from tienlen.games.tienlen.refusals import IllegalMoveError
 from tienlen.games.tienlen.rules import Rules
 from tienlen.seeds import SEED_LIMIT, hand_seed
-from tienlen.table.fileio import MAX_INDENT, check_indent, read_limited
+from tienlen.table.fileio import MAX_INDENT, check_indent, parse_file_json, read_limited
 
 __all__ = ["ReplayError", "SCHEMA", "VERSION", "MAX_REPLAY_BYTES", "MAX_INDENT", "Header",
            "ReplayLabels", "read_replay_file", "check_indent", "record_to_json", "load_game",
@@ -197,16 +197,7 @@ class Header:
 
 def _load_record(text: object) -> dict[str, Any]:
     """The replay's JSON object, with the right schema and version and only known fields."""
-    if not isinstance(text, (str, bytes, bytearray)):
-        raise ReplayError(f"a replay is JSON text (str or bytes), got {type(text).__name__}")
-    if len(text) > MAX_REPLAY_BYTES:
-        raise ReplayError(f"the text is longer than {MAX_REPLAY_BYTES} characters: not a "
-                          "replay (a whole hand takes a few KB)")
-    try:
-        record = json.loads(text)
-    except (ValueError, TypeError, RecursionError) as error:
-        # JSONDecodeError and UnicodeDecodeError are ValueErrors; absurd nesting recurses.
-        raise ReplayError(f"not a JSON replay: {_clip(str(error))}") from None
+    record = parse_file_json(text, MAX_REPLAY_BYTES, "replay")
     if type(record) is not dict:
         raise ReplayError(f"a replay is a JSON object, got {_json_type(record)}")
     if record.get("schema") != SCHEMA:
@@ -387,14 +378,7 @@ def match_record_json(*, players: int, rules: Rules, seed: int,
 def read_match_record(text: object) -> tuple[int, Rules, int, list[list[Any]]]:
     """A match file's ``(players, rules, seed, hands)``, each checked for its type (the
     actions are checked as they are replayed: :func:`replay_hand`)."""
-    if not isinstance(text, (str, bytes, bytearray)):
-        raise ReplayError(f"a match is JSON text (str or bytes), got {type(text).__name__}")
-    if len(text) > MAX_REPLAY_BYTES:
-        raise ReplayError(f"the text is longer than {MAX_REPLAY_BYTES} characters")
-    try:
-        record = json.loads(text)
-    except (ValueError, TypeError, RecursionError) as error:
-        raise ReplayError(f"not a JSON match: {_clip(str(error))}") from None
+    record = parse_file_json(text, MAX_REPLAY_BYTES, "match")
     if type(record) is not dict:
         raise ReplayError(f"a match is a JSON object, got {_json_type(record)}")
     if record.get("schema") != MATCH_SCHEMA:

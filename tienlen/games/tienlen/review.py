@@ -73,11 +73,43 @@ def _game_of(source: object) -> tuple[Game, int | None, int | None]:
     raise ValueError(f"not a Tiến Lên hand: {type(source).__name__}")
 
 
+def _is_match_file(text: str | bytes | bytearray) -> bool:
+    from tienlen.games.tienlen.replay_format import MATCH_SCHEMA, MAX_REPLAY_BYTES
+    from tienlen.table.fileio import parse_file_json
+
+    try:
+        record = parse_file_json(text, MAX_REPLAY_BYTES, "replay")
+    except ValueError:
+        return False                  # the replay reader says what is wrong with it
+    return isinstance(record, dict) and record.get("schema") == MATCH_SCHEMA
+
+
 def read_record(source: object) -> tuple[Record, ...]:
-    """The hand of ``source`` (a saved replay's text, a :class:`Game`, or a table or match
-    whose current hand it is) as a record, if it was played to its end (else no record):
-    every action replayed with the acting seat's view before it."""
-    game, match_seed, number = _game_of(source)
+    """The hands of ``source`` (a saved replay's or match file's text, a :class:`Game`, or
+    a table or match whose current hand it is) as records, one a hand played to its end:
+    every action replayed with the acting seat's view before it.
+
+    >>> from tienlen.games.tienlen.match import Match
+    >>> match = Match(2, seed=4)
+    >>> while not match.game.is_over:
+    ...     plays = match.game.legal_plays()
+    ...     _ = match.game.play(plays[0]) if plays else match.game.pass_turn()
+    >>> match.next_hand()
+    >>> [record.hand for record in read_record(match.to_json())]
+    [1]
+    """
+    if isinstance(source, (bytes, bytearray, str)) and _is_match_file(source):
+        from tienlen.games.tienlen.match import Match
+
+        match, games = Match.replayed(bytes(source) if isinstance(source, bytearray)
+                                      else source)
+        return tuple(record for number, game in enumerate(games, 1)
+                     for record in _records_of(game, match.seed, number))
+    return _records_of(*_game_of(source))
+
+
+def _records_of(game: Game, match_seed: int | None, number: int | None) -> tuple[Record, ...]:
+    """The record of ``game`` if it was played to its end, else none."""
     if not game.is_over:
         return ()
     if game.seed is not None:
@@ -126,8 +158,9 @@ def evaluate(view: object, actions: Sequence[Mapping[str, Any]], seed: int, budg
     """The value of each of ``actions`` and of L3's candidates for the seat of ``view``
     (see the module's docstring), on ``budget.deals`` deals drawn from ``seed`` (in rounds
     of 16, stopped early by ``budget.time_ms``); ``[]`` when it is not the seat's turn.
-    The first entry is the first of ``actions``. Reasons are in English (the game's
-    ``reason_langs``)."""
+    The first entry is the first of ``actions``; the entry flagged ``bot`` is what
+    ``SearchBot(seed, iterations=budget.deals)`` chooses here (with or without a time
+    budget). Reasons are in English (the game's ``reason_langs``)."""
     assert isinstance(view, View)
     if view.turn != view.seat:
         return []
@@ -138,9 +171,16 @@ def evaluate(view: object, actions: Sequence[Mapping[str, Any]], seed: int, budg
     for mask in asked:
         if mask not in legal:
             raise ValueError(f"{Cards(mask) if mask else 'pass'} is not a legal action here")
-    cands = list(dict.fromkeys(asked + bot._candidates(view, state)))
+    start = time.perf_counter()
+    # What L3 plays here with this seed and deals (its own search: the solver, racing),
+    # flagged ``bot``: the review never marks it. By deals even under a time bound (a timed
+    # L3 would search for as long as it is given); its time counts against the decision's,
+    # and the pricing below gets what is left (one round at least).
+    choice = SearchBot(seed=seed, iterations=budget.deals).choose(view)
+    mine = choice.mask if isinstance(choice, Cards) else 0
+    cands = list(dict.fromkeys(asked + [mine] + bot._candidates(view, state)))
     deals = bot._deals(view, state)
-    deadline = None if budget.time_ms is None else time.perf_counter() + budget.time_ms / 1000
+    deadline = None if budget.time_ms is None else start + budget.time_ms / 1000
     blocks: list[np.ndarray] = []
     done = 0
     while done < budget.deals:
@@ -161,7 +201,7 @@ def evaluate(view: object, actions: Sequence[Mapping[str, Any]], seed: int, budg
         out.append(ActionValue(_action_json(cards, view.rules), float(row.mean()), se, win,
                                done, tuple(row.tolist()),
                                _why(cards, float(row.mean()), win, done, float(first.mean()),
-                                    first_win)))
+                                    first_win), bot=mask == mine))
     assert not actions or same_action(out[0].action, actions[0])
     return out
 

@@ -116,7 +116,8 @@ class TienlenTable(MatchTable):
             else:
                 game.verify_play(cards, seat)
         except IllegalMoveError as error:
-            raise IllegalActionError(error.reason.name, str(error)) from None
+            # the move's own refusal is kept as the cause: the words word it (its fields)
+            raise IllegalActionError(error.reason.name, str(error)) from error
 
     def apply(self, action: Action, seat: int) -> dict[str, Any]:
         _, cards = self._check(action, seat)
@@ -125,7 +126,8 @@ class TienlenTable(MatchTable):
         try:
             done = game.pass_turn(seat) if cards is None else game.play(cards, seat)
         except IllegalMoveError as error:
-            raise IllegalActionError(error.reason.name, str(error)) from None
+            # the move's own refusal is kept as the cause: the words word it (its fields)
+            raise IllegalActionError(error.reason.name, str(error)) from error
         record = _record(done)
         if leading:
             self._trick = {}
@@ -314,7 +316,9 @@ class TienlenSpec:
         return TienlenBoard.replay(path, settings)
 
     def words(self, lang: str) -> TableWords:
-        """Tiến Lên's words (:mod:`tienlen.games.tienlen.words`: English)."""
+        """Tiến Lên's words in ``lang`` (:mod:`tienlen.games.tienlen.words`: English and
+        Chinese), the table the terminal reads too: the room words its refusals and a
+        seat's line in the room's language from them."""
         from tienlen.games.tienlen.words import words
 
         return words(lang)

@@ -20,7 +20,7 @@ def card_names(cards: Cards) -> list[str]:
 def combo_json(cards: Cards, combo: Combo | None) -> dict[str, Any]:
     """A play as data: its cards in the order players read them (:meth:`Combo.display_cards`,
     the order the terminal and the logs show too), and when it is a combination its kind and
-    label.
+    label, in English and in Chinese (``label_zh``).
 
     >>> from tienlen.games.tienlen.plays import classify
     >>> combo_json(Cards.parse("3s 3h"), classify(Cards.parse("3s 3h")))["combo"]
@@ -29,6 +29,9 @@ def combo_json(cards: Cards, combo: Combo | None) -> dict[str, Any]:
     shown = card_names(cards) if combo is None else [c.ascii() for c in combo.display_cards()]
     out: dict[str, Any] = {"kind": "play", "cards": shown}
     if combo is not None:
+        from tienlen.games.tienlen.words import describe
+
         out["combo"] = combo.kind.name.lower()
         out["label"] = combo.describe()
+        out["label_zh"] = describe(combo, "zh")     # the room's Chinese (Guandan's key too)
     return out

@@ -155,6 +155,18 @@ class View:
         """The deck minus this seat's hand minus every card played."""
         return Cards(_DECK & ~self.hand.mask & ~self.played.mask)
 
+    def known_cards(self, seat: int) -> Cards:
+        """The cards ``seat`` is known to hold, as far as this seat can tell: its own hand
+        for this seat, none for another (Tiến Lên exchanges no cards; Guandan's view names
+        the cards its public exchanges put in a hand, G6.11).
+
+        >>> from tienlen.games.tienlen.game import Game
+        >>> view = Game.from_hands(["3s 4s", "5s 9h"]).view(0)
+        >>> view.known_cards(0), view.known_cards(1)
+        (Cards.parse('3s 4s'), Cards())
+        """
+        return self.hand if seat == self.seat else Cards()
+
     def legal_moves(self) -> list[Cards]:
         """This seat's legal plays in the core's order; ``[]`` unless it is its turn.
 

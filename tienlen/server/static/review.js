@@ -9,17 +9,18 @@
   const WORDS = {
     zh: {
       tracker: "记牌器", tracker_on: "显示记牌器 (K)", unseen: "未见 {n} 张", jokers: "大小王",
-      wilds: "配牌 {card} 剩 {n}", bombs: "可能的炸弹", none: "无", joker_bomb: "天王炸", flushes: "同花顺 {n} 种",
+      wilds: "配牌 {card} 剩 {n}", bombs: "可能的炸弹", none: "无", joker_bomb: "天王炸", flushes: "同花顺 {n} 种", known: "已知",
       review: "复盘", waiting: "本局结束后分析你的每一步…", mistakes: "{n} 处失误，共损失 {cost} {unit}",
       no_mistakes: "没有明显失误", chosen: "你的出法", better: "更好：{what}", cost: "损失 {cost} {unit}",
       forced: "只能这样", not_evaluated: "未评估", pass: "过", turn: "第 {n} 步", save: "保存对局",
       open: "打开对局文件", timeline: "回放", first: "«", prev: "‹", next: "›", last: "»",
       step: "{i} / {n}", start: "开局", seat: "座位 {n}", you: "你", error: "复盘失败：{e}",
       levels: "级", points: "分", deals: "{n} 种发法", busy: "服务器忙",
+      give_tribute: "进贡", return_tribute: "还贡",
     },
     en: {
       tracker: "Card tracker", tracker_on: "Show the tracker (K)", unseen: "{n} unseen", jokers: "Jokers",
-      wilds: "wild {card}: {n} left", bombs: "Possible bombs", none: "none", joker_bomb: "joker bomb", flushes: "{n} straight flushes",
+      wilds: "wild {card}: {n} left", bombs: "Possible bombs", none: "none", joker_bomb: "joker bomb", flushes: "{n} straight flushes", known: "Known",
       review: "Review", waiting: "Each of your decisions is reviewed when the hand ends…",
       mistakes: "{n} mistake(s), costing {cost} {unit}", no_mistakes: "No clear mistake",
       chosen: "Your play", better: "Better: {what}", cost: "cost {cost} {unit}", forced: "forced",
@@ -27,6 +28,7 @@
       open: "Open a match file", timeline: "Replay", first: "«", prev: "‹", next: "›", last: "»",
       step: "{i} / {n}", start: "deal", seat: "Seat {n}", you: "You", error: "Review failed: {e}",
       levels: "levels", points: "points", deals: "{n} deals", busy: "server busy",
+      give_tribute: "tribute", return_tribute: "return",
     },
   };
   const SUIT = { s: "♠", h: "♥", c: "♣", d: "♦" };
@@ -49,9 +51,16 @@
   function actionText(a) {
     if (!a) return "";
     if (a.kind === "pass") return t("pass");
-    if (a.kind !== "play") return `${esc(a.kind)} ${a.card ? card(a.card) : ""}`;
+    if (a.kind !== "play") return `${esc(t(a.kind))} ${a.card ? card(a.card) : ""}`;
     const label = lang() === "zh" && a.label_zh ? a.label_zh : a.label;
     return (a.cards || []).map(card).join("") + (label ? ` <span class="rv-label">${esc(label)}</span>` : "");
+  }
+  // whether two actions of the review are one (the bot's choice and the chosen one): the
+  // kind, the cards as a multiset, the tribute card
+  function sameAction(a, b) {
+    if (!a || !b || a.kind !== b.kind) return false;
+    if (a.kind === "play") return [...a.cards].sort().join(" ") === [...b.cards].sort().join(" ");
+    return (a.card || "") === (b.card || "");
   }
   const unitWord = (unit) => (unit === "levels" ? t("levels") : unit === "points" ? t("points") : unit || "");
 
@@ -81,7 +90,16 @@
     if (k.joker_bomb) notes.push(`<span class="rv-bomb" data-bomb="jokers">${esc(t("joker_bomb"))}</span>`);
     if (k.straight_flushes !== undefined) notes.push(esc(t("flushes", { n: k.straight_flushes })));
     html += `<div class="rv-notes">${notes.join(" · ")}</div>`;
+    // the cards the public exchanges put in another hand (tribute, return, jokers shown)
+    if (k.known && k.known.length) {
+      html += `<div class="rv-known">${esc(t("known"))}: ` + k.known.map((x) => `<span data-seat="${x.seat}">${esc(trackerSeat(x.seat, k))} ${x.cards.map(card).join("")}</span>`).join(" · ") + `</div>`;
+    }
     body.innerHTML = html;
+  }
+
+  function trackerSeat(seat, k) {
+    const named = window.room && window.room.seatName ? window.room.seatName(seat, k.seat, k.hand_sizes.length) : null;
+    return named || t("seat", { n: seat });
   }
 
   function setTracker(on) {
@@ -180,7 +198,7 @@
     let html = `<p class="rv-summary" data-mistakes="${r.mistakes}">${esc(head)} · ${esc(t("deals", { n: r.deals }))}</p><ol class="rv-decisions">`;
     for (const d of r.decisions) {
       const cls = d.mistake ? "mistake" : d.forced ? "forced" : d.evaluated ? "ok" : "skipped";
-      html += `<li class="rv-decision ${cls}" data-turn="${d.turn}" data-mistake="${d.mistake ? 1 : 0}"><span class="rv-mark">${d.mistake ? "✗" : d.evaluated ? "✓" : "·"}</span> `;
+      html += `<li class="rv-decision ${cls}" data-turn="${d.turn}" data-kind="${esc(d.kind || "play")}" data-bot="${sameAction(d.bot, d.chosen) ? 1 : 0}" data-mistake="${d.mistake ? 1 : 0}"><span class="rv-mark">${d.mistake ? "✗" : d.evaluated ? "✓" : "·"}</span> `;
       html += `<span class="rv-turn">${esc(t("turn", { n: d.turn + 1 }))}</span> ${actionText(d.chosen)}`;
       if (d.evaluated) html += ` <span class="rv-value">${d.chosen_value.toFixed(2)} ±${d.chosen_error.toFixed(2)}</span>`;
       else html += ` <span class="rv-value">${esc(d.forced ? t("forced") : t("not_evaluated"))}</span>`;

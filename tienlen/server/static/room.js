@@ -389,7 +389,7 @@ function renderStatus() {
     if (mine) status = v.tribute_step ? myTributeStatus() : (v.pile ? t("your_turn") : t("lead"));
     else if (v.turn !== null) status = t("waiting", { who: seatName(v.turn) });
   }
-  if (v.anti_tribute && v.phase === "play" && v.history.length < 4) status = t("anti") + " " + status;
+  if (v.anti_tribute && v.phase === "play" && v.history.length < 4) status = antiText(v) + " " + status;
   const out = v.finished.indexOf(R.seat);
   if (out >= 0 && !status) status = placeText(out);
   $("me-name").textContent = gw("you") + " · " + gw("cards_left", { n: v.hand.length }) + (R.auto.has(R.seat) ? ` · ${t("auto")}` : "");
@@ -436,6 +436,7 @@ function logLine(html, reason) {
   $("log").appendChild(li);
   while ($("log").children.length > 80) $("log").firstChild.remove();
   $("log").scrollTop = $("log").scrollHeight;
+  return li;
 }
 function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
@@ -522,9 +523,40 @@ function showHint(message) {
   renderHand();
 }
 
-function rebuildLog(history) {
+function rebuildLog(view) {
   $("log").innerHTML = "";
-  for (const a of history) onAction({ seat: a.seat, action: a, replay: true });
+  if ((view.big_jokers_shown || []).length) logLine(escapeHtml(antiText(view))).dataset.kind = "anti";
+  for (const a of view.history) onAction({ seat: a.seat, action: a, replay: true });
+}
+
+// Tribute refused (G6.6): who showed the big jokers (G6.11), in the game's words.
+function antiText(v) {
+  const shown = (v.big_jokers_shown || []).map((s) => seatName(s));
+  if (shown.length === 2 && shown[0] !== shown[1]) return gw("anti_two", { a: shown[0], b: shown[1] });
+  if (shown.length) return gw("anti_one", { who: shown[0] });
+  return t("anti");
+}
+
+// An exchange's line in the log: who gave or returned which card to whom, as the view shows it.
+function exchangeHtml(a, who) {
+  const to = a.to === null || a.to === undefined ? null : seatName(a.to);
+  const text = a.kind === "give_tribute" ? (to === null ? t("gave", { who }) : t("gave_to", { who, to }))
+    : t("returned_to", { who, to: to === null ? "?" : to });
+  return escapeHtml(text) + " " + (a.card ? miniCards([a.card]) : escapeHtml(t("hidden_card")));
+}
+
+// Exchanges are public once every tribute is given (G6.11): a tribute logged before that
+// (the first of a double tribute: no receiver, face down to all but its payer) is completed.
+function revealExchanges(v) {
+  for (const a of v.history || []) {
+    if (a.kind !== "give_tribute" || !a.card || a.to === null || a.to === undefined) continue;
+    for (const li of document.querySelectorAll(`#log li[data-kind="give_tribute"][data-seat="${a.seat}"][data-public="0"]`)) {
+      const reason = li.querySelector(".reason");
+      li.innerHTML = exchangeHtml(a, seatName(a.seat));
+      if (reason) li.appendChild(reason);
+      li.dataset.public = "1";
+    }
+  }
 }
 
 function onAction(m) {
@@ -532,13 +564,13 @@ function onAction(m) {
   let html;
   if (a.kind === "pass") html = escapeHtml(t("pass_log", { who }));
   else if (a.kind === "play") html = `${escapeHtml(who)}: ${miniCards(a.cards)} <small>${escapeHtml(comboName(a))}</small>`;
-  else {
-    const to = a.to === null || a.to === undefined ? null : seatName(a.to);
-    const text = a.kind === "give_tribute" ? (to === null ? t("gave", { who }) : t("gave_to", { who, to }))
-      : t("returned_to", { who, to: to === null ? "?" : to });
-    html = escapeHtml(text) + " " + (a.card ? miniCards([a.card]) : escapeHtml(t("hidden_card")));
+  else html = exchangeHtml(a, who);
+  const li = logLine(html, m.reason);
+  li.dataset.kind = a.kind;
+  li.dataset.seat = String(m.seat);
+  if (a.kind === "give_tribute" || a.kind === "return_tribute") {
+    li.dataset.public = a.card && a.to !== null && a.to !== undefined ? "1" : "0";
   }
-  logLine(html, m.reason);
   if (m.replay) return;
   if (m.by === "fallback") {
     R.auto.add(m.seat);
@@ -587,7 +619,8 @@ function handle(m) {
     const before = R.view;
     R.view = m.view;
     document.body.dataset.version = String(m.version);
-    if (!before) rebuildLog(m.view.history);
+    if (!before) rebuildLog(m.view);
+    else revealExchanges(m.view);
     if (!before) clearMarks();
     if (before && before.hand.length !== m.view.hand.length) { clearMarks(); }
     R.focus = Math.min(R.focus, Math.max(0, m.view.hand.length - 1));
