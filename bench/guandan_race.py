@@ -61,10 +61,15 @@ def start(seed: int, board: int, lowest: int) -> tuple[tuple[int, int], tuple[in
     return levels, (failed[0], failed[1]), declarer, (first, *rest)
 
 
+#: Wall-clock seconds of each of A's decisions in this process (``--timing``).
+WALLS: list[float] = []
+
+
 def play_board(job: tuple[str, str, int, int, int, int]) -> list[tuple[float, int, int, int]]:
     """Both seatings of one board: (A's match win 1/0, or 0.5 if capped; A's hands won;
     hands; levels A gained minus the opponent's) for A seated as team 0, then as team 1."""
     spec, opponent, seed, board, lowest, cap = job
+    clock = time.perf_counter
     out = []
     for seating in (0, 1):
         levels, failed, declarer, prev = start(seed, board, lowest)
@@ -81,7 +86,11 @@ def play_board(job: tuple[str, str, int, int, int, int]) -> list[tuple[float, in
             while not game.is_over:
                 s = game.turn
                 assert s is not None
-                kind, cards = bots[s].decide(game.view(s))
+                view = game.view(s)
+                t0 = clock()
+                kind, cards = bots[s].decide(view)
+                if (0 if s in TEAMS[0] else 1) == seating:
+                    WALLS.append(clock() - t0)
                 game.act(kind, cards, s)
             places = game.places
             assert places is not None
@@ -135,7 +144,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lowest", type=int, default=11, help="the lowest starting level")
     ap.add_argument("--cap", type=int, default=40, help="hands after which a match stops")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--timing", action="store_true",
+                    help="play A only, in this process, and print its decisions' wall times")
     args = ap.parse_args(argv)
+    if args.timing:
+        run(args.a, args.opponent, args.boards, args.seed, args.lowest, args.cap, 1)
+        w = np.array(WALLS) * 1000
+        print(f"{args.a}: {len(w)} decisions, wall median {np.median(w):.1f} ms, "
+              f"90th percentile {np.percentile(w, 90):.1f} ms, max {w.max():.1f} ms")
+        return 0
     t0 = time.perf_counter()
     a = run(args.a, args.opponent, args.boards, args.seed, args.lowest, args.cap, args.jobs)
     b = run(args.b, args.opponent, args.boards, args.seed, args.lowest, args.cap, args.jobs)

@@ -50,7 +50,7 @@ from tienlen.games.guandan.game import GameView, return_candidates, single_value
 from tienlen.games.guandan.plays import Kind, Play, _make
 from tienlen.games.guandan.exchange import best_return, best_tribute
 from tienlen.games.guandan.explain import Explanation
-from tienlen.games.guandan.race import hand_scores
+from tienlen.games.guandan.race import hand_scores, match_equity
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "PlanBot", "SearchBot", "make_bot", "LEVELS", "weakest_first",
            "plan_groups", "plan_plays", "plan_decision", "Decision", "DEFAULT_TIME_MS",
@@ -390,6 +390,10 @@ class SearchBot(_PlanExchange):
         if not isinstance(race, (bool, int)):
             raise ValueError(f"race must be True or False; got {race!r}")
         self.race = bool(race)
+        if self.race:
+            # the standard rules' table (about 0.1 s, once a process) is built now, not in
+            # the first decision's time budget
+            match_equity()
 
     @property
     def name(self) -> str:

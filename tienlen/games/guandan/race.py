@@ -72,7 +72,6 @@ def _settle(levels: tuple[int, int], failed: tuple[int, int], declarer: int, k: 
     return None, (lv[0], lv[1], win, fo, ft)
 
 
-@functools.lru_cache(maxsize=8)
 def match_equity(double_down_levels: int = 3, failed_attempts_limit: int = 3,
                  places: tuple[float, float, float] = HAND_PLACES) -> np.ndarray:
     """Our chance of winning the match between two equal teams, before a hand dealt at
@@ -89,6 +88,15 @@ def match_equity(double_down_levels: int = 3, failed_attempts_limit: int = 3,
     >>> bool(e[12, 0, 0, 0, 0] > e[10, 0, 0, 0, 0] > e[0, 10, 1, 0, 0])
     True
     """
+    return _equity(int(double_down_levels), int(failed_attempts_limit),
+                   tuple(float(p) for p in places))
+
+
+@functools.lru_cache(maxsize=8)
+def _equity(double_down_levels: int, failed_attempts_limit: int,
+            places: tuple[float, ...]) -> np.ndarray:
+    """:func:`match_equity`, computed once per rules (its arguments normalised: a call with
+    the defaults and one naming them share the table)."""
     buckets = _buckets(failed_attempts_limit)
     n = _LEVELS * _LEVELS * 2 * buckets * buckets
     weights = np.array([p / 2 for p in places] * 2)
