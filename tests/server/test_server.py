@@ -258,7 +258,8 @@ def test_a_hint_asked_in_zh_carries_a_chinese_reason(server):
     c.close()
 
 
-def test_a_tienlen_hint_asked_in_zh_says_its_reason_is_english(server):
+def test_a_tienlen_hint_asked_in_zh_carries_a_chinese_reason(server):
+    # Tiến Lên's bots word their reasons in Chinese too (they used to answer in English).
     hub, port = server
     info = create(port, "tienlen", ["human", "L1"], seed=3)
     c = Client(port)
@@ -266,7 +267,9 @@ def test_a_tienlen_hint_asked_in_zh_says_its_reason_is_english(server):
     c.until(lambda m: m["type"] == "state" and m["view"]["turn"] == 0)
     c.send({"type": "hint", "id": 1, "lang": "zh"})
     h = c.until(lambda m: m["type"] in ("hint", "error"))
-    assert h["type"] == "hint" and h["lang"] == "en" and h["reason"]
+    assert h["type"] == "hint" and h["lang"] == "zh" and h["reason"]
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in h["reason"]), h["reason"]
+    assert not any(word in h["reason"] for word in ("your", "keeps", "breaks", "the "))
     c.close()
 
 

@@ -675,7 +675,8 @@ class TienlenBoard:
             from tienlen.games.tienlen.hints import hint  # loaded only when asked for
         except ImportError:
             raise ValueError(words.no_hints_engine) from None
-        suggestion = hint(self.game.view(seat), level=self.hint_level)
+        # the reason in the board's language (the bots word theirs in English and Chinese)
+        suggestion = hint(self.game.view(seat), level=self.hint_level, lang=self.words.lang)
         move = suggestion.move
         text = Text(words.hint, style="bold magenta")
         if not isinstance(move, Cards):         # PASS

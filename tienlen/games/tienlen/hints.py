@@ -62,7 +62,8 @@ class Hint:
 
 
 def hint(view: View, level: str = "L3", *, seed: int = 0,
-         iterations: int = DEFAULT_HINT_ITERATIONS, voice: str = "you") -> Hint:
+         iterations: int = DEFAULT_HINT_ITERATIONS, voice: str = "you",
+         lang: str = "en") -> Hint:
     """The move the ``level`` bot would make in ``view``, and why.
 
     Deterministic: the same view, level, seed and ``iterations`` (L3 only) give the same
@@ -71,7 +72,15 @@ def hint(view: View, level: str = "L3", *, seed: int = 0,
 
     ``voice="bot"`` words the reason about the seat's own move in the third person ("it
     keeps its pair of Ks"), for a bot's move shown beside the table (the room's AI debug
-    log); the default advises the person ("it keeps your pair of Ks").
+    log); the default advises the person ("it keeps your pair of Ks"). ``lang`` words the
+    reason in English or Chinese (:data:`~tienlen.games.tienlen.explain.REASON_LANGS`;
+    a ``ValueError`` for another).
+
+    >>> from tienlen.games.tienlen.game import Game
+    >>> game = Game.from_hands(["4s 5c 6d 9h Ks Kh 2s", "3s 8d 10c Jd Qh Ah 7c"])
+    >>> _ = game.play("3s")
+    >>> print(hint(game.view(0), level="L2", lang="zh").reason)
+    这手保留你的顺子 4-5-6、你的对子 K和你的2♠以后再出
     """
     canonical = next((name for name in _LEVELS if isinstance(level, str)
                       and name.lower() == level.lower()), None)
@@ -81,7 +90,7 @@ def hint(view: View, level: str = "L3", *, seed: int = 0,
         raise BotError(f"no hint for seat {view.seat}: it is not its turn")
     moves = view.legal_moves()
     can_pass = view.can_pass()
-    explain = Explainer(view, moves, voice)
+    explain = Explainer(view, moves, voice, lang)
     if canonical == "L3":
         bot = SearchBot(seed, iterations=iterations)
         if len(moves) + can_pass == 1 or view.hand in moves:
@@ -92,11 +101,11 @@ def hint(view: View, level: str = "L3", *, seed: int = 0,
             # Every hand is known and the solver proves the seat goes out before everyone
             # still playing, so it takes the best place left: say how.
             move = forced.move
-            return Hint(move, joined([explain.reason(move), forced_note(forced)]), canonical,
+            return Hint(move, joined([explain.reason(move), forced_note(forced, lang)], lang), canonical,
                         float(len(view.finished) + 1))
         estimate = bot.evaluate(view)
         move = estimate.best
-        return Hint(move, joined([explain.reason(move), search_note(estimate, move)]),
+        return Hint(move, joined([explain.reason(move), search_note(estimate, move, lang)], lang),
                     canonical, estimate.place_of(move))
     if canonical == "L2":
         decision = HeuristicBot(seed).decide(view)
@@ -104,5 +113,5 @@ def hint(view: View, level: str = "L3", *, seed: int = 0,
                     canonical)
     move = make_bot(canonical, seed=seed).choose(view)
     if canonical == "random":
-        return Hint(move, Wording("a random legal move (choose a level for advice)"), canonical)
+        return Hint(move, Wording(explain.words.random_move), canonical)
     return Hint(move, Wording.concat(explain.reason(move)), canonical)

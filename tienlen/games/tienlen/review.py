@@ -145,12 +145,23 @@ def _mask_of(action: Mapping[str, Any]) -> int:
     return Cards.parse(" ".join(str(c) for c in action.get("cards", ()))).mask
 
 
+#: The review's sentence for one priced action, by language (the game's ``reason_langs``).
+_WHY = {
+    "en": ("{what}: on {deals} deals of the cards you have not seen, each played out by "
+           "the plan, it goes out first {win:.0%} of the time and scores {value:.2f} "
+           "points a hand; your play {chosen_win:.0%} and {chosen:.2f}"),
+    "zh": ("{what}：在你没见过的牌的 {deals} 种发法中（每种都按计划打完），它头游 {win:.0%}，"
+           "每局得 {value:.2f} 分；你的出法 {chosen_win:.0%} 和 {chosen:.2f}"),
+}
+_PASSING = {"en": "passing", "zh": "过"}
+
+
 def _why(cards: Cards | None, value: float, win: float, deals: int, chosen: float,
-         chosen_win: float) -> str:
-    what = "passing" if cards is None else str(cards)
-    return (f"{what}: on {deals} deals of the cards you have not seen, each played out by "
-            f"the plan, it goes out first {win:.0%} of the time and scores {value:.2f} "
-            f"points a hand; your play {chosen_win:.0%} and {chosen:.2f}")
+         chosen_win: float, lang: str = "en") -> str:
+    lang = lang if lang in _WHY else "en"
+    what = _PASSING[lang] if cards is None else str(cards)
+    return _WHY[lang].format(what=what, deals=deals, win=win, value=value,
+                             chosen_win=chosen_win, chosen=chosen)
 
 
 def evaluate(view: object, actions: Sequence[Mapping[str, Any]], seed: int, budget: Budget,
@@ -160,7 +171,7 @@ def evaluate(view: object, actions: Sequence[Mapping[str, Any]], seed: int, budg
     of 16, stopped early by ``budget.time_ms``); ``[]`` when it is not the seat's turn.
     The first entry is the first of ``actions``; the entry flagged ``bot`` is what
     ``SearchBot(seed, iterations=budget.deals)`` chooses here (with or without a time
-    budget). Reasons are in English (the game's ``reason_langs``)."""
+    budget). Reasons are in ``lang`` (the game's ``reason_langs``; English otherwise)."""
     assert isinstance(view, View)
     if view.turn != view.seat:
         return []
@@ -201,7 +212,7 @@ def evaluate(view: object, actions: Sequence[Mapping[str, Any]], seed: int, budg
         out.append(ActionValue(_action_json(cards, view.rules), float(row.mean()), se, win,
                                done, tuple(row.tolist()),
                                _why(cards, float(row.mean()), win, done, float(first.mean()),
-                                    first_win), bot=mask == mine))
+                                    first_win, lang), bot=mask == mine))
     assert not actions or same_action(out[0].action, actions[0])
     return out
 

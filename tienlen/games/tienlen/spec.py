@@ -22,10 +22,11 @@ from tienlen.games.tienlen.actions import PASS, Action as GameAction
 from tienlen.games.tienlen.bots import LEVELS, make_bot
 from tienlen.games.tienlen.bots.base import Bot
 from tienlen.games.tienlen.cards import Cards
+from tienlen.games.tienlen.explain import REASON_LANGS
 from tienlen.games.tienlen.plays import Combo
 from tienlen.errors import CardParseError
 from tienlen.games.tienlen.match import Match
-from tienlen.games.tienlen.refusals import IllegalMoveError
+from tienlen.games.tienlen.refusals import IllegalMoveError, Wording
 from tienlen.table.spec import Action, IllegalActionError, MatchTable, check_action, table_option
 from tienlen.games.tienlen.view import View
 from tienlen.games.tienlen.table_data import card_names as _names, combo_json as _combo_json
@@ -190,17 +191,25 @@ class TienlenTableBot:
     def explain(self, view: object, lang: str = "en", *,
                 voice: str = "you") -> tuple[dict[str, Any], str]:
         """The action and its reason: advice to the seat's person (a hint), or with
-        ``voice="bot"`` about the bot's own move, in the third person (AI debug).
-        Tiến Lên's reasons are worded in English only (reason_langs): lang is not used."""
+        ``voice="bot"`` about the bot's own move, in the third person (AI debug), in
+        ``lang`` (:data:`reason_langs`; English for another)."""
         assert isinstance(view, View)
         from tienlen.games.tienlen.plays import classify
         from tienlen.games.tienlen.hints import hint
 
-        h = hint(view, self._level, seed=self._seed, voice=voice)
+        from tienlen.games.tienlen.words import words
+
+        lang = lang if lang in REASON_LANGS else "en"
+        self_words = words(lang)
+        h = hint(view, self._level, seed=self._seed, voice=voice, lang=lang)
+        reason = h.reason
+        # seats by the language's own word ("2号"); the English reads "seat 2" as before
+        text = reason.render(seat_name=lambda seat: self_words.seat_n.format(n=seat)) \
+            if lang != "en" and isinstance(reason, Wording) else str(reason)
         if h.move is PASS:
-            return {"kind": "pass"}, str(h.reason)
+            return {"kind": "pass"}, text
         assert isinstance(h.move, Cards)
-        return _combo_json(h.move, classify(h.move, view.rules)), str(h.reason)
+        return _combo_json(h.move, classify(h.move, view.rules)), text
 
 
 class TienlenSpec:
@@ -218,7 +227,8 @@ class TienlenSpec:
     #: the table, each seat's total on the scoreboard, a result of places and points.
     room = {"teams": False, "scoreboard": "totals", "named_places": False,
             "level_cards": False, "result": "points"}
-    reason_langs = ("en",)
+    #: The languages its bots word their reasons in (hints, the AI debug log, the review).
+    reason_langs = REASON_LANGS
     #: Whom its reasons may speak to: a hint advises "you"; the AI-debug log explains a
     #: bot's own move in the third person.
     reason_voices = ("you", "bot")

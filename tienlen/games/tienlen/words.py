@@ -2,7 +2,8 @@
 Chinese) that the one terminal session (:mod:`tienlen.tui.session`), the board
 (:mod:`tienlen.games.tienlen.board`) and the browser room (through
 :meth:`tienlen.games.tienlen.spec.TienlenSpec.words`) read: the screens, the plays' names,
-the refusals. The bots' reasons are worded in English only.
+the refusals. The bots' reasons are worded by :mod:`tienlen.games.tienlen.explain`
+(English and Chinese too).
 
 A sentence that names the person has its own form (``You lead`` beside ``Minh leads``):
 :meth:`Words.says` picks it. Cards and seats inside a sentence are fields, filled by the
@@ -261,7 +262,7 @@ EN = Words(
 )
 
 #: The Chinese words (越南十三张): the usual names of the plays (单张 对子 三张 炸弹 顺子
-#: 连对), 过 for a pass; the bots' reasons stay English (the spec's ``reason_langs``).
+#: 连对), 过 for a pass; the bots' reasons are worded by :mod:`tienlen.games.tienlen.explain`.
 ZH = Words(
     lang="zh",
     prompt_move="请出牌> ", quit_confirm="本局还没结束。仍然退出吗？",
