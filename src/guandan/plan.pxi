@@ -34,15 +34,18 @@ cdef enum:
     # danger (control cards and broken groups allowed; DENY_WIND). Bombs stay under the rule
     # above, which already allows them once the owner is out (owner_left 0 <= 12): keeping
     # them until the owner's partner holds 12, 9, 6, 3 or 0 cards (or the seat needs 3
-    # turns) measured no better and leaned worse (levels a first hand -0.001 to -0.002).
+    # turns) measured no better (levels a first hand +0.001 at 12 and 9, as the rule alone,
+    # down to -0.001 when never).
     # The partner's own last play is let stand (the lead comes to the seat) unless an
     # opponent could go out on it (BLOCK, unchanged: never blocking then measured -0.003
     # levels a first hand, p = 4.5e-7). New L2 against the previous, 5000 boards of first
     # hands on each of seeds 1-5: levels a hand +0.001, +0.002, 0.000, 0.000, +0.001 (hands
-    # won cannot move: 接风 comes after the first player is out); whole matches against the
-    # previous L2, 1000 boards on each of seeds 1-3: match wins within half a point either
-    # way. Leading the lowest pair to a partner holding 2 cards: +0.1 point of first hands
-    # won pooled over seeds 1-5, but worse mean place in whole matches: not kept.
+    # won cannot move: 接风 comes after the first player is out); the same against the three
+    # styles (+0.001 each, 1000 boards); whole matches against the previous L2, 3000 boards
+    # over seeds 1-3: match wins -0.05 points [-0.35, +0.25], not measurable; L3 (20 deals)
+    # against L3 on the previous plan: hands +0.7 points [-2.3, +3.6] (150 boards). Leading
+    # the lowest pair to a partner holding 2 cards: -0.1 to +0.3 points of first hands won
+    # on seeds 1-5, mixed in whole matches (match wins +0.3, -0.5, +0.4): not kept.
     PLAN_BREAKS_BOMB = 1 << 20      # _break_cost: the play breaks a bomb of the plan
     # Why plan_decide chose its action (PLAN_REASONS in Python).
     PR_PASS_NOTHING = 0
