@@ -183,6 +183,61 @@ def test_plan_move_fights_for_the_lead_while_the_partner_is_close_to_out():
     assert core.PLAN_REASONS[reason] == "PASS_PARTNER"
 
 
+def test_plan_move_denies_the_wind_of_an_opponent_who_is_out():
+    # 接风 (G5.6, issue 35): the last play of an opponent who has gone out gives their
+    # partner the lead unless beaten, so the joker is spent on a low single, as in danger,
+    # where the same pile of an opponent still in, far from out, keeps it.
+    hand = Cards.parse("5s 5d SJ")
+    nine = core.classify(*Cards.parse("9s").masks, 2)[0]
+    reason, *_ = core.plan_move(hand.once, hand.twice, 2, nine, owner_left=20,
+                                partner_left=20, opponents_left=(20, 15))
+    assert core.PLAN_REASONS[reason] == "PASS_KEEP"
+    reason, a, b, _ = core.plan_move(hand.once, hand.twice, 2, nine, owner_left=0,
+                                     partner_left=20, opponents_left=(0, 15))
+    assert core.PLAN_REASONS[reason] == "DENY_WIND" and ids_of(a, b) == Cards.parse("SJ").ids
+
+
+def test_plan_move_breaks_a_group_to_deny_the_wind():
+    # Only the 7 of the straight beats the out opponent's 6: the turns it costs are paid.
+    hand = Cards.parse("3s 4d 5c 6h 7s")
+    six = core.classify(*Cards.parse("6s").masks, 2)[0]
+    reason, *_ = core.plan_move(hand.once, hand.twice, 2, six, owner_left=20,
+                                partner_left=20, opponents_left=(20, 15))
+    assert core.PLAN_REASONS[reason] == "PASS_KEEP"
+    reason, a, b, _ = core.plan_move(hand.once, hand.twice, 2, six, owner_left=0,
+                                     partner_left=20, opponents_left=(0, 15))
+    assert core.PLAN_REASONS[reason] == "DENY_WIND" and ids_of(a, b) == Cards.parse("7s").ids
+
+
+def test_plan_move_bombs_the_wind_of_an_opponent_who_is_out():
+    # Nothing else beats the out opponent's ace: the bomb is spent even while the other
+    # opponent holds many cards (keeping it measured worse); on the pile of an opponent
+    # still in with as many cards, the bomb is kept.
+    hand = Cards.parse("7s 7d 7c 7h 4c 9d Jc 3s")
+    ace = core.classify(*Cards.parse("As").masks, 2)[0]
+    reason, *_ = core.plan_move(hand.once, hand.twice, 2, ace, owner_left=20,
+                                partner_left=20, opponents_left=(20, 20))
+    assert core.PLAN_REASONS[reason] == "PASS_KEEP"
+    reason, a, b, _ = core.plan_move(hand.once, hand.twice, 2, ace, owner_left=0,
+                                     partner_left=20, opponents_left=(0, 20))
+    assert core.PLAN_REASONS[reason] == "BOMB" and ids_of(a, b) == Cards.parse("7s 7d 7c 7h").ids
+
+
+def test_plan_move_lets_an_out_partners_last_play_stand_to_take_the_wind():
+    # The partner went out on its single: passing brings the lead to the seat if the
+    # opponents pass (接风), so it keeps its cards even one turn from out (TAKE_OVER is for
+    # a partner still in) and does not treat the pile as an opponent's to deny; it still
+    # blocks an opponent who could go out on it (never blocking then measured worse).
+    hand = Cards.parse("Js 6s 6d")
+    nine = core.classify(*Cards.parse("9s").masks, 2)[0]
+    reason, *_ = core.plan_move(hand.once, hand.twice, 2, nine, owner_partner=True,
+                                owner_left=0, partner_left=0, opponents_left=(9, 9))
+    assert core.PLAN_REASONS[reason] == "PASS_PARTNER"
+    reason, a, b, _ = core.plan_move(hand.once, hand.twice, 2, nine, owner_partner=True,
+                                     owner_left=0, partner_left=0, opponents_left=(1, 9))
+    assert core.PLAN_REASONS[reason] == "BLOCK" and ids_of(a, b) == Cards.parse("Js").ids
+
+
 def test_plan_move_blocks_a_partner_play_an_opponent_could_go_out_on():
     # Issue 29: the partner's pair of 9s, an opponent holding two cards: the plan beats it
     # with its strongest pair, so that the opponent cannot go out on it. An ace pair or

@@ -195,7 +195,8 @@ def plan_groups(hand: Cards, level: int, wild_count: int = 2) -> list[tuple[str,
 
 
 # The core's plan reasons (PLAN_REASONS) whose wording names the play.
-_PLAN_NAMES_PLAY = frozenset({"LEAD", "FOLLOW_GROUP", "FOLLOW_BREAK", "BLOCK", "TAKE_OVER"})
+_PLAN_NAMES_PLAY = frozenset({"LEAD", "FOLLOW_GROUP", "FOLLOW_BREAK", "BLOCK", "TAKE_OVER",
+                              "DENY_WIND"})
 
 
 def _plan_reason(reason: str, play: Play | None) -> Explanation:

@@ -117,6 +117,9 @@ REASON_WORDS: dict[str, dict[str, str]] = {
     "TAKE_OVER": {"en": "{play} takes your partner's trick: then you lead your last group and go "
                         "out first",
                   "zh": "用{play}接过对家这一轮：再出你最后一手，先出完"},
+    "DENY_WIND": {"en": "{play} beats the last play of an opponent who has gone out: else that "
+                        "opponent's partner takes the lead (接风)",
+                  "zh": "用{play}压过已出完的对手的最后一手：否则由那名对手的对家接风"},
     "NOTHING_BEATS": {"en": "nothing you hold beats it", "zh": "你没有能压过的牌"},
     # L3: how the candidates were tried
     "DEALS_PLAN": {"en": "{deals} deals of the cards you cannot see, each played out by the plan",

@@ -560,6 +560,9 @@ BOT_REASON_WORDS: dict[str, dict[str, str]] = {
     "TAKE_OVER": {"en": "{play} takes its partner's trick: then it leads its last group and "
                         "goes out first",
                   "zh": "用{play}接过它对家的这一轮：再出它最后一手，先出完"},
+    "DENY_WIND": {"en": "{play} beats the last play of an opponent who has gone out: else "
+                        "that opponent's partner would take the lead (接风)",
+                  "zh": "用{play}压过已出完的对手的最后一手：否则由那名对手的对家接风"},
     "NOTHING_BEATS": {"en": "nothing it holds beats it", "zh": "它没有能压过的牌"},
     "DEALS_PLAN": {"en": "{deals} deals of the cards it cannot see, each played out by the plan",
                    "zh": "在它看不到的牌的 {deals} 种发法上各按牌型规划打完"},
