@@ -403,6 +403,10 @@ class SearchBot(_PlanExchange):
             options.append("solver=off")
         if not self.infer:
             options.append("infer=off")
+        if self.solve_cards != 14:
+            options.append(f"solve_cards={self.solve_cards}")
+        if self.solve_nodes != 2000:
+            options.append(f"solve_nodes={self.solve_nodes}")
         if self.win_bonus != WIN_BONUS:
             options.append(f"win_bonus={self.win_bonus:g}")
         if not self.race:
