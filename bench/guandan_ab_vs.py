@@ -155,8 +155,10 @@ def main(argv: list[str] | None = None) -> int:
         for spec in specs:
             started = time.monotonic()
             done = (results[spec].unit,) if spec in results else ()
-            results[spec] = simulate("guandan", lineups[spec], played, mode=mode,
-                                     seed=args.seed, jobs=args.jobs, done=done)
+            result = simulate("guandan", lineups[spec], played, mode=mode,
+                              seed=args.seed, jobs=args.jobs, done=done)
+            assert isinstance(result, DuplicateResult)     # two teams: always duplicate
+            results[spec] = result
             walls[spec] += time.monotonic() - started
         if played < games:
             print(f"-- {played // 2} of {games // 2} boards", flush=True)

@@ -23,6 +23,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import guandan_race  # noqa: E402
+from guandan_ab_vs import team as _bench_team  # noqa: E402
 from tienlen.games.guandan.bots import PlanBot, _team  # noqa: E402
 from tienlen.games.guandan.cards import Cards  # noqa: E402
 from tienlen.games.guandan.exchange import split_cost  # noqa: E402
@@ -54,7 +55,6 @@ WHEN: dict[str, Callable[[GameView], bool]] = {
                                                     or v.standing.at_ace(1)),
     "always": lambda v: True,
 }
-_bench_team = guandan_race.team
 
 
 def team(spec: str) -> Any:
@@ -66,7 +66,7 @@ def team(spec: str) -> Any:
     return _bench_team(spec)
 
 
-guandan_race.team = team      # play_board seats its teams through this name
+setattr(guandan_race, "team", team)      # play_board seats its teams through this name
 
 if __name__ == "__main__":
     sys.exit(guandan_race.main())
