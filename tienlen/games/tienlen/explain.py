@@ -211,6 +211,7 @@ ZH = ReasonWords(
 
 #: The reasons' words by language: the languages a Tiến Lên bot words its reasons in.
 REASON_WORDS: dict[str, ReasonWords] = {"en": EN, "zh": ZH}
+#: The languages of :data:`REASON_WORDS` (the spec's ``reason_langs``).
 REASON_LANGS: tuple[str, ...] = tuple(REASON_WORDS)
 
 _FORMATTER = string.Formatter()
