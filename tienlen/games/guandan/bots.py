@@ -403,6 +403,10 @@ class SearchBot(_PlanExchange):
             options.append("solver=off")
         if not self.infer:
             options.append("infer=off")
+        if self.margin != 1.0:
+            options.append(f"margin={self.margin:g}")
+        if self.max_candidates != 10:
+            options.append(f"max_candidates={self.max_candidates}")
         if self.solve_cards != 14:
             options.append(f"solve_cards={self.solve_cards}")
         if self.solve_nodes != 2000:
