@@ -12,6 +12,9 @@ times, over --moves of its actions:
 - its bots' moves: from the end of the 0.6 s pace to the bot's `action` message (the gap
   between two consecutive actions, minus the pace), per level, against the level's budget
   (L3: 85 ms a decision);
+- its hints (with ``--hints``, one asked before each of its actions): from sending `hint`
+  to the server's answer, against the half second a person waits (issue 35: the hint is
+  L3 on a fixed 100 deals);
 
 and the busy tables' actions per second (`/api/stats`). `--busy bots` makes the busy tables
 bots alone instead (the server admits 3 on 2 cores and refuses the rest: 503 BUSY).
@@ -19,6 +22,7 @@ bots alone instead (the server admits 3 on 2 cores and refuses the rest: 503 BUS
     python bench/server_load.py                       # 50 busy tables, 60 human moves
     python bench/server_load.py --tables 0            # the human table alone
     python bench/server_load.py --busy bots --tables 40
+    python bench/server_load.py --tables 0 --hints    # the room's hint, alone and loaded
 
 Needs the [serve] extra.
 """
@@ -78,6 +82,8 @@ async def agent(url: str, table: str, token: str, stop: asyncio.Event, human: bo
         sent_at: float | None = None
         last_action = time.perf_counter()
         seats: dict[int, str] = {}
+        hint_sent_at: float | None = None
+        held: dict[str, Any] | None = None     # the action sent once its hint is answered
         while not stop.is_set():
             try:
                 m = json.loads(await asyncio.wait_for(ws.recv(), 60))
@@ -87,6 +93,14 @@ async def agent(url: str, table: str, token: str, stop: asyncio.Event, human: bo
             kind = m["type"]
             if kind == "welcome":
                 seats = {s["seat"]: s["name"] for s in m["seats"]}
+            elif kind in ("hint", "error") and hint_sent_at is not None and held is not None:
+                assert record is not None
+                if kind == "hint":
+                    record["hints"].append(now - hint_sent_at)
+                hint_sent_at = None
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps({"type": "act", "action": held}))
+                held = None
             elif kind == "action" and record is not None:
                 if m["seat"] == 0 and sent_at is not None:
                     record["answers"].append(now - sent_at)
@@ -111,6 +125,10 @@ async def agent(url: str, table: str, token: str, stop: asyncio.Event, human: bo
                         if len(record["answers"]) >= record["moves"]:
                             stop.set()
                             return
+                        if record.get("ask_hints"):
+                            held, hint_sent_at = action, time.perf_counter()
+                            await ws.send(json.dumps({"type": "hint", "id": version}))
+                            continue
                         sent_at = time.perf_counter()
                     await ws.send(json.dumps({"type": "act", "action": action}))
 
@@ -141,7 +159,8 @@ async def run(base: str, args: argparse.Namespace) -> dict[str, Any]:
         "game": "guandan", "seats": ["human", "L3", "L2", "L3"], "seed": 99,
         "options": {"max_hands": 1000}})
     assert status == 200, info
-    record: dict[str, Any] = {"answers": [], "bots": {}, "moves": args.moves}
+    record: dict[str, Any] = {"answers": [], "bots": {}, "moves": args.moves, "hints": [],
+                              "ask_hints": args.hints}
     before = await loop.run_in_executor(None, get, base + "/api/stats")
     t0 = time.monotonic()
     await agent(ws_url, info["table"], info["tokens"]["0"], stop, human=True, record=record)
@@ -169,6 +188,8 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=50, help="busy tables (default: 50)")
     parser.add_argument("--busy", choices=("remote", "bots"), default="remote")
     parser.add_argument("--moves", type=int, default=60, help="the human's timed actions")
+    parser.add_argument("--hints", action="store_true",
+                        help="the human asks a hint before each action (timed)")
     args = parser.parse_args()
     server = subprocess.Popen([sys.executable, "-m", "tienlen", "serve", "--port", "0",
                                "--turn-timeout", "0", "--tables-per-client", "1000",
@@ -189,6 +210,10 @@ def main() -> int:
     print(f"busy tables: {result['busy_actions']:,.0f} actions/s; bot threads "
           f"{result['bots_stats']['threads']} (reserve {result['bots_stats']['reserve']})")
     print(f"human's answer: {ms(result['answers'])}")
+    if args.hints:
+        hints = result["hints"]
+        within = sum(t <= 0.5 for t in hints) / max(1, len(hints))
+        print(f"human's hints ({len(hints)}): {ms(hints)}; within 0.5 s: {within:.0%}")
     for level, times in sorted(result["bots"].items()):
         note = ""
         if level == "L3" and times:

@@ -40,15 +40,15 @@ SHOTS = Path(os.environ.get("TIENLEN_SCREENSHOTS") or REPO / "build" / "screensh
 
 
 def _policy(spec: Any, state: Any, passed: bool) -> tuple[dict[str, Any], bool]:
-    """The person's action: the deliberate pass (once, on an opponent's play), else the hint
-    level's choice (its cards only, as the room sends them)."""
+    """The person's action: the deliberate pass (once, on an opponent's play), else L2's
+    choice (its cards only, as the room sends them; cheaper than the hint's L3)."""
     view = state.view(0)
     if not passed and view["can_pass"] and view["pile"] is not None \
             and view["pile"]["seat"] != view.get("partner") and any(
             a["kind"] == "play" and len(a["cards"]) == len(view["hand"])
             for a in state.legal_actions()):
         return {"kind": "pass"}, True
-    action = spec.make_bot(spec.hint_level, 0).act(state.bot_view(0))
+    action = spec.make_bot("L2", 0).act(state.bot_view(0))
     if action["kind"] == "play":
         return {"kind": "play", "cards": list(action["cards"])}, passed
     return dict(action), passed

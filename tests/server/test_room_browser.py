@@ -32,6 +32,7 @@ if not os.path.exists(CHROMIUM):
 from server_helpers import running  # noqa: E402
 
 from tienlen.server.app import create_app  # noqa: E402
+from tienlen.table import bot_seed  # noqa: E402
 from tienlen.server.tables import Hub, ServerConfig  # noqa: E402
 
 SENT: list = []
@@ -81,7 +82,7 @@ def _ask_hint(page, hub):
     its reason shown in the room's language (Guandan's in Chinese in a Chinese room)."""
     table = _table(hub)
     lang = page.evaluate("document.documentElement.lang")
-    expected, reason = table.spec.make_bot(table.spec.hint_level, 0).explain(
+    expected, reason = table.spec.hint_bot(bot_seed(table.seed, 0, table.version)).explain(
         table.state.bot_view(0), lang)
     if table.spec.name == "guandan" and lang == "zh":
         assert any("\u4e00" <= ch <= "\u9fff" for ch in reason) and "your" not in reason
@@ -489,6 +490,8 @@ def test_settings_name_the_levels_and_dim_the_table(served, lang, names):
     page.goto(f"http://127.0.0.1:{port}/?lang={lang}")
     assert page.eval_on_selector_all("#opt-bots option", "os => os.map(o => o.textContent)") == names
     assert page.eval_on_selector_all("#opt-bots option", "os => os.map(o => o.value)") == ["L1", "L2", "L3"]
+    # the AI seats default to the strongest bot that answers a person in time (issue 35)
+    assert page.eval_on_selector("#opt-bots", "s => s.value") == "L3"
     page.click("#settings-open")
     backdrop = page.evaluate("getComputedStyle(document.getElementById('settings'), '::backdrop')"
                              ".backgroundColor")

@@ -19,6 +19,7 @@ from server_helpers import running  # noqa: E402
 
 from tienlen.games.tienlen.cards import Cards  # noqa: E402
 from tienlen.server.app import create_app  # noqa: E402
+from tienlen.table import bot_seed  # noqa: E402
 from tienlen.server.tables import Hub, ServerConfig  # noqa: E402
 
 CONFIG = dict(turn_timeout=0.0, fallback="L1", reconnect_grace=0.15, bot_delay=0.0,
@@ -223,8 +224,11 @@ def test_hint_is_the_hint_levels_choice(server):
     c.until(lambda m: m["type"] == "state" and m["view"]["turn"] == 0)
     c.send({"type": "hint", "id": 1})
     hint = c.until(lambda m: m["type"] in ("hint", "error"))
-    want, reason = table.spec.make_bot("L2", 0).explain(table.state.bot_view(0))
+    seed = bot_seed(table.seed, 0, table.version)            # the position's, as the server's
+    want, reason = table.spec.hint_bot(seed).explain(table.state.bot_view(0))
     assert hint["type"] == "hint" and hint["action"] == want and hint["reason"] == reason
+    # the strongest bot, on the terminal hint's fixed budget (issue 35)
+    assert hint["level"] == "L3" and table.spec.hint_bot(seed).name == "L3(iterations=100)"
     c.send({"type": "settings", "hints": False})
     c.until(lambda m: m["type"] == "settings")
     c.send({"type": "hint"})
@@ -250,7 +254,8 @@ def test_a_hint_asked_in_zh_carries_a_chinese_reason(server):
     assert not any(word in zh["reason"] for word in ("your", "plan", "beats", "lead", "the "))
     assert en["reason"] != zh["reason"] and "your" in en["reason"]
     assert zh["lang"] == "zh" and en["lang"] == "en"
-    want, reason = table.spec.make_bot("L2", 0).explain(table.state.bot_view(0), "zh")
+    want, reason = table.spec.hint_bot(bot_seed(table.seed, 0, table.version)).explain(
+        table.state.bot_view(0), "zh")
     assert zh["action"] == want and zh["reason"] == reason
     c.send({"type": "hint", "id": 3, "lang": "fr"})
     bad = c.until(lambda m: m["type"] in ("hint", "error"))
@@ -300,7 +305,33 @@ def test_ai_debug_reasons_come_in_the_tables_lang(server):
     assert c.until(lambda m: m["type"] == "settings")["settings"]["lang"] == "en"
     c.send({"type": "hint", "id": 2})
     hint = c.until(lambda m: m["type"] in ("hint", "error"))
-    assert hint["lang"] == "en" and "your" in hint["reason"]
+    # English, to the person ("your plan", "the cards you cannot see")
+    assert hint["lang"] == "en" and {"you", "your"} & set(hint["reason"].split())
+    c.close()
+
+
+def test_ai_debug_shows_what_an_L3_seat_weighed(server):
+    # Issue 35: the AI-debug panel shows what the bot weighed: an L3 seat's reason lists the
+    # actions it compared, each with its share of hands won and levels a hand.
+    hub, port = server
+    info = create(port, "guandan", ["human", "L3", "L3", "L3"], seed=30,
+                  settings={"ai_debug": True, "lang": "en"})
+    c = Client(port)
+    c.join(info["table"], info["tokens"]["0"])
+    reasons = []
+    for _ in range(40):
+        m = c.until(lambda m: m["type"] == "action" and m["by"] == "bot"
+                    or m["type"] == "state" and m["view"]["turn"] == 0)
+        if m["type"] == "action":
+            reasons.append(m["reason"])
+            if "It weighed " in m["reason"]:
+                break
+        else:
+            c.send({"type": "act", "action": {"kind": "pass"}} if m["view"]["can_pass"]
+                   else {"type": "act", "action": m["legal"][0]})
+    weighed = [r for r in reasons if "It weighed " in r]
+    assert weighed, reasons
+    assert "(its plan)" in weighed[0] and "(hands won, levels a hand)" in weighed[0]
     c.close()
 
 

@@ -316,6 +316,9 @@ class ToySpec:
                              f"{', '.join(self.bot_levels)}")
         return ToyBot(level, seed)
 
+    def hint_bot(self, seed: int) -> ToyBot:
+        return self.make_bot(self.hint_level, seed)
+
 
 SPEC = ToySpec()
 

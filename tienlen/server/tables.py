@@ -470,7 +470,7 @@ class Table:
         if self.state.turn != seat:
             raise IllegalActionError("NOT_YOUR_TURN", "a hint is for the seat to act")
         view = self.state.bot_view(seat)
-        bot = self.spec.make_bot(self.spec.hint_level, bot_seed(self.seed, seat, self.version))
+        bot = self.spec.hint_bot(bot_seed(self.seed, seat, self.version))
         if lang not in getattr(self.spec, "reason_langs", ("en",)):
             lang = "en"
         try:

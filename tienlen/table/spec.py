@@ -291,7 +291,8 @@ class GameSpec(Protocol):
     player_counts: tuple[int, ...]
     #: Bot levels, weakest first (``make_bot`` takes them in any case).
     bot_levels: tuple[str, ...]
-    #: The level whose explanation is the training room's hint.
+    #: The level whose explanation is the training room's hint (:meth:`hint_bot`): the
+    #: strongest that answers a person within half a second.
     hint_level: str
     #: The languages its bots word their reasons in (``TableBot.explain(view, lang)``).
     reason_langs: tuple[str, ...]
@@ -302,3 +303,7 @@ class GameSpec(Protocol):
 
     def make_bot(self, level: str, seed: int) -> TableBot:
         """A bot of ``level``; unknown levels raise ``ValueError``."""
+
+    def hint_bot(self, seed: int) -> TableBot:
+        """The bot whose explanation is the hint: ``hint_level``'s, on a fixed budget where
+        it searches (the same position gets the same hint, as in the terminal)."""

@@ -254,3 +254,29 @@ def test_G6_11_sampled_deals_place_the_cards_the_exchanges_made_public():
     known = _Knowledge(anti.view(1))
     for _ in range(20):
         assert known.sample(rng)[3].count(53) == 2
+
+
+def test_L3_explanation_carries_what_it_weighed_and_the_debug_panel_words_it():
+    # Issue 35: the AI-debug panel shows what L3 weighed: every candidate it priced on the
+    # same deals, the chosen action first, the plan's marked once, worded in both languages.
+    from tienlen.games.guandan import bots
+    from tienlen.games.guandan.words import explanation_text
+
+    game = Game(seed=4)
+    view = game.view(game.turn)
+    bot = bots.SearchBot(seed=1, iterations=24)
+    cands = bot._candidates(view, bots.plan_decision(view))
+    assert len(cands) >= 3
+    d = bot.explain(view)
+    assert d.why is not None
+    weighed = d.why.fields["weighed"]
+    assert len(weighed) == len(cands) and {w.play for w in weighed} == set(cands)
+    assert weighed[0].play == d.cards and sum(w.plan for w in weighed) == 1
+    assert [w.play for w in weighed if w.plan] == [cands[0]]
+    assert all(0 <= w.win <= 1 for w in weighed)
+    assert [w.gain for w in weighed[1:]] == sorted((w.gain for w in weighed[1:]), reverse=True)
+    en = explanation_text(d.why, "en", voice="bot")
+    zh = explanation_text(d.why, "zh", voice="bot")
+    assert en.count("; ") >= len(cands) - 1 and "It weighed " in en and "(its plan)" in en
+    assert "它比较了：" in zh and zh.count("；") >= len(cands) - 1
+    assert "weighed" not in d.why.text("en")          # a hint speaks to the person, briefly

@@ -49,7 +49,7 @@ from tienlen.games.guandan.rules import RuleConfig
 from tienlen.games.guandan.game import GameView, return_candidates, single_value, teams_bits, tribute_candidates
 from tienlen.games.guandan.plays import Kind, Play, _make
 from tienlen.games.guandan.exchange import best_return, best_tribute
-from tienlen.games.guandan.explain import Explanation
+from tienlen.games.guandan.explain import Explanation, Weighed
 from tienlen.games.guandan.race import hand_scores, match_equity
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "PlanBot", "SearchBot", "make_bot", "LEVELS", "weakest_first",
@@ -473,15 +473,22 @@ class SearchBot(_PlanExchange):
             if mean > self.margin * se and mean > best_gain:
                 best, best_gain = i, mean
         how = Explanation("DEALS_SOLVED" if solve else "DEALS_PLAN", deals=done)
+        # what it weighed, for the AI-debug panel: every candidate, the chosen one first,
+        # then by mean gain over the plan's choice
+        order = sorted(range(len(cands)), key=lambda i: (i != best, -diff[i]))
+        weighed = tuple(Weighed(cands[i], wins[i] / done, levels[i] / done, diff[i] / done,
+                                i == 0) for i in order)
         if best == 0:
             assert base.why is not None
             return Decision.because(base.kind, base.cards,
                                     Explanation("SEARCH_HELD", base=base.why, how=how,
-                                                rate=levels[0] / done, win=wins[0] / done))
+                                                rate=levels[0] / done, win=wins[0] / done,
+                                                weighed=weighed))
         choice = cands[best]
         plan = base.cards if base.kind == "play" else None
         numbers = {"how": how, "rate": levels[best] / done, "win": wins[best] / done,
-                   "plan": plan, "base_rate": levels[0] / done, "base_win": wins[0] / done}
+                   "plan": plan, "base_rate": levels[0] / done, "base_win": wins[0] / done,
+                   "weighed": weighed}
         if choice is None:
             return Decision.because("pass", None, Explanation("SEARCH_PASS", **numbers))
         code = ("SEARCH_BOMB" if choice.is_bomb else "SEARCH_LEAD" if view.pile is None

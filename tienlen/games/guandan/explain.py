@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from tienlen.games.guandan.plays import Kind, Play
 
-__all__ = ["Explanation", "REASON_WORDS", "LANGS", "play_words", "rank_text"]
+__all__ = ["Explanation", "Weighed", "REASON_WORDS", "LANGS", "play_words", "rank_text"]
 
 #: The languages every reason is worded in.
 LANGS = ("en", "zh")
@@ -167,6 +167,24 @@ REASON_WORDS: dict[str, dict[str, str]] = {
                            "hands won, expected)",
                      "zh": "{play}：训练好的网络估值最高（预计 {value:+.2f} 手胜）"},
 }
+
+class Weighed(NamedTuple):
+    """One action L3 compared, as its search priced it on the same sampled deals as the
+    others: how often the hand was won after it, the levels a hand it scored, and its mean
+    gain over the plan's choice in L3's own score (levels, the win bonus, the level race).
+    An explanation of L3's decision carries them all in its ``weighed`` field, best first
+    (the AI-debug panel shows them: :func:`tienlen.games.guandan.words.explanation_text`).
+
+    >>> Weighed(None, 0.5, 0.25, 0.0, True).play is None       # None: passing
+    True
+    """
+
+    play: Play | None
+    win: float
+    rate: float
+    gain: float
+    plan: bool
+
 
 # A play field that is None: the plan's choice was to pass.
 _PASSING = {"en": "passing", "zh": "过牌"}

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tienlen.games.guandan.bots import Decision, make_bot, weakest_first
+from tienlen.games.guandan.bots import Bot, Decision, make_bot, weakest_first
 from tienlen.games.guandan.game import GameView
 from tienlen.games.guandan.plays import Play
 from tienlen.games.guandan.explain import Explanation
 
-__all__ = ["Hint", "hint", "TipButton", "tip_plays", "HINT_ITERATIONS"]
+__all__ = ["Hint", "hint", "hint_bot", "TipButton", "tip_plays", "HINT_ITERATIONS"]
 
 
 @dataclass(frozen=True)
@@ -66,9 +66,21 @@ def hint(view: GameView, level: str = "L3", *, seed: int = 0) -> Hint:
     whether the plan's choice held up or which play did better and by how much. ``"L2"``
     gives the plan's choice alone (instant), ``"L1"`` the basic one.
     """
-    options = {"iterations": HINT_ITERATIONS} if str(level).lower() == "l3" else {}
-    d: Decision = make_bot(level, seed=seed, **options).explain(view)
+    d: Decision = hint_bot(level, seed).explain(view)
     return Hint(d.kind, d.cards, d.reason, d.why)
+
+
+def hint_bot(level: str = "L3", seed: int = 0) -> Bot:
+    """The bot whose choice is the hint at ``level``: L3 on :data:`HINT_ITERATIONS` sampled
+    deals (the same position, the same hint), another level as it plays. The terminal's
+    ``h`` and the room's hint (:meth:`tienlen.games.guandan.spec.GuandanSpec.hint_bot`) both
+    ask it.
+
+    >>> hint_bot(seed=3).name
+    'L3(iterations=100)'
+    """
+    options = {"iterations": HINT_ITERATIONS} if str(level).lower() == "l3" else {}
+    return make_bot(level, seed=seed, **options)
 
 
 def tip_plays(view: GameView) -> list[Play]:

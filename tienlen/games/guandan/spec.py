@@ -318,7 +318,7 @@ class GuandanSpec:
     rules_file = "GUANDAN.md"
     player_counts = (4,)
     bot_levels = LEVELS
-    hint_level = "L2"
+    hint_level = "L3"
     #: What the training room shows for it (docs/protocol.md, ``welcome``): seats named by
     #: team, the teams' levels on the scoreboard, places named (头游 ...), the level's cards
     #: marked in the hand, a result by teams.
@@ -366,6 +366,12 @@ class GuandanSpec:
 
     def make_bot(self, level: str, seed: int) -> GuandanTableBot:
         return GuandanTableBot(make_bot(level, seed=seed))
+
+    def hint_bot(self, seed: int) -> GuandanTableBot:
+        """L3 on the terminal hint's fixed budget (:func:`tienlen.games.guandan.hints.hint_bot`)."""
+        from tienlen.games.guandan.hints import hint_bot
+
+        return GuandanTableBot(hint_bot(self.hint_level, seed))
 
     # The review (issue 38, tienlen.table.review): its module loads on first use.
 

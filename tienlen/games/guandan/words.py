@@ -24,13 +24,14 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from tienlen.games.guandan.plays import Kind, Play
-from tienlen.games.guandan.explain import REASON_WORDS, Explanation, play_words, rank_text
+from tienlen.games.guandan.explain import REASON_WORDS, Explanation, Weighed, play_words, rank_text
 from tienlen.table.board import CommandRefusal, TableWords
 from tienlen.table.errors import IllegalActionError
 
 __all__ = ["Words", "WORDS", "LANGS", "default_lang", "describe", "kind_name", "rank_text",
            "refusal_text", "reason_text", "explanation_text", "REFUSALS_ZH", "SESSION_DETAILS",
-           "words", "play_label", "joker_text", "BOT_REASON_WORDS", "Voice"]
+           "words", "play_label", "joker_text", "BOT_REASON_WORDS", "Voice", "WEIGHED_WORDS",
+           "weighed_text"]
 
 #: The languages of the training mode.
 LANGS = ("en", "zh")
@@ -602,7 +603,37 @@ def explanation_text(why: Explanation, lang: str, voice: Voice = "you") -> str:
     lang = lang if lang in LANGS else "en"
     values = {name: _shown(value, lang, voice) for name, value in why.fields.items()}
     template = BOT_REASON_WORDS.get(why.code, REASON_WORDS[why.code])[lang]
-    return template.format_map(values)
+    text = template.format_map(values)
+    weighed = why.fields.get("weighed")
+    return text if not weighed else WEIGHED_WORDS[lang]["join"].join((text, weighed_text(weighed, lang)))
+
+
+#: What L3 weighed, after its reason in the AI-debug panel: each action it compared, with
+#: the share of sampled deals on which its team won the hand after it and the levels a hand
+#: it scored there; the plan's own choice marked.
+WEIGHED_WORDS: dict[str, dict[str, str]] = {
+    "en": {"join": ". ", "intro": "It weighed ", "item": "{play}{plan}: {win:.0%}, {rate:+.2f}",
+           "plan": " (its plan)", "sep": "; ", "end": " (hands won, levels a hand)"},
+    "zh": {"join": "。", "intro": "它比较了：", "item": "{play}{plan} {win:.0%}，{rate:+.2f} 级",
+           "plan": "（牌型规划）", "sep": "；", "end": "（胜率，每局得级）"},
+}
+
+
+def weighed_text(weighed: Sequence[Weighed], lang: str) -> str:
+    """The actions L3 weighed (an explanation's ``weighed`` field), best first, in ``lang``.
+
+    >>> from tienlen.guandan import classify
+    >>> pair = classify("6s 6d", 5)[0]
+    >>> rows = (Weighed(None, 0.6, 0.9, 0.4, False), Weighed(pair, 0.5, 0.5, 0.0, True))
+    >>> weighed_text(rows, "en")
+    'It weighed passing: 60%, +0.90; pair of 6 (its plan): 50%, +0.50 (hands won, levels a hand)'
+    >>> weighed_text(rows, "zh")
+    '它比较了：过牌 60%，+0.90 级；对子 6（牌型规划） 50%，+0.50 级（胜率，每局得级）'
+    """
+    words = WEIGHED_WORDS[lang if lang in LANGS else "en"]
+    items = [words["item"].format(play=_shown(w.play, lang, "bot"), win=w.win, rate=w.rate,
+                                  plan=words["plan"] if w.plan else "") for w in weighed]
+    return words["intro"] + words["sep"].join(items) + words["end"]
 
 
 def _shown(value: Any, lang: str, voice: Voice) -> Any:

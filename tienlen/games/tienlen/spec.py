@@ -222,7 +222,7 @@ class TienlenSpec:
     rules_file = "RULES.md"
     player_counts = (2, 3, 4)
     bot_levels = LEVELS
-    hint_level = "L2"
+    hint_level = "L3"
     #: What the training room shows for it (docs/protocol.md, ``welcome``): seats around
     #: the table, each seat's total on the scoreboard, a result of places and points.
     room = {"teams": False, "scoreboard": "totals", "named_places": False,
@@ -269,6 +269,14 @@ class TienlenSpec:
         if canonical is None:
             raise ValueError(f"unknown Tiến Lên bot level {level!r:.20}; choose from {', '.join(LEVELS)}")
         return TienlenTableBot(canonical, make_bot(canonical, seed=seed), seed)
+
+    def hint_bot(self, seed: int) -> TienlenTableBot:
+        """L3 on the terminal hint's fixed budget (its explanation is
+        :func:`tienlen.games.tienlen.hints.hint` at that level, on the same deals)."""
+        from tienlen.games.tienlen.hints import DEFAULT_HINT_ITERATIONS
+
+        return TienlenTableBot(self.hint_level, make_bot(self.hint_level, seed=seed,
+                                                         iterations=DEFAULT_HINT_ITERATIONS), seed)
 
     # The review (issue 38, tienlen.table.review): its module loads on first use.
 
