@@ -1,6 +1,6 @@
 """The review (复盘), the replay timeline and the card tracker in a real browser (issue 38):
 headless Chromium (Debian's /usr/bin/chromium) driven by Playwright, skipped where either is
-missing. For each game the person plays a hand against three L1 bots, by the hint level's
+missing. For each game the person plays a hand against three L1 bots, by L2's
 choices except once: holding a play that takes all its cards (going out at once), it passes.
 The review that the server sends when the hand ends must list that decision as a mistake,
 with a better play and a cost, and mark no decision whose choice was the best; the tracker,

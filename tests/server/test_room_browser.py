@@ -3,7 +3,7 @@
 Needs ``pip install playwright`` and Debian's ``chromium`` (browser downloads are not
 possible here; .ci/browser installs both); skipped cleanly without them. Plays a Guandan
 hand and a Tiến Lên hand against three L1 bots by clicking, double-clicking and the
-keyboard, checks that the hint highlights exactly the L2 recommendation's cards; checks the
+keyboard, checks that the hint highlights exactly the hint bot's (L3's) cards; checks the
 layout a Guandan player expects (issue 39: each seat's play in front of it, the hand grouped
 by rank and readable, the wild's badge uncovered, nothing wider than a 390 px screen), the
 tribute's words, the timeout notice, the settings dialog, the panel hook; and saves
@@ -32,7 +32,18 @@ if not os.path.exists(CHROMIUM):
 from server_helpers import running  # noqa: E402
 
 from tienlen.server.app import create_app  # noqa: E402
+from tienlen.games.guandan import hints as guandan_hints  # noqa: E402
 from tienlen.table import bot_seed  # noqa: E402
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _hints_on_all_their_deals():
+    """The hint's time cap lifted: a hint recomputed here prices the same deals as the
+    server's, however busy the browser keeps the machine (the cap is tested in
+    tests/games/guandan/test_guandan_bots.py)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(guandan_hints, "HINT_TIME_MS", 60_000.0)
+        yield
 from tienlen.server.tables import Hub, ServerConfig  # noqa: E402
 
 SENT: list = []
@@ -78,7 +89,7 @@ def _marked(page, cls):
 
 
 def _ask_hint(page, hub):
-    """Press 提示; the highlighted cards must be the L2 recommendation's, computed here, and
+    """Press 提示; the highlighted cards must be the hint bot's (L3's), computed here, and
     its reason shown in the room's language (Guandan's in Chinese in a Chinese room)."""
     table = _table(hub)
     lang = page.evaluate("document.documentElement.lang")

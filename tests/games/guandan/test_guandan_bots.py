@@ -280,3 +280,26 @@ def test_L3_explanation_carries_what_it_weighed_and_the_debug_panel_words_it():
     assert en.count("; ") >= len(cands) - 1 and "It weighed " in en and "(its plan)" in en
     assert "它比较了：" in zh and zh.count("；") >= len(cands) - 1
     assert "weighed" not in d.why.text("en")          # a hint speaks to the person, briefly
+
+
+def test_L3_takes_deals_and_a_time_cap():
+    # Issue 35: the room's hint is L3 on 100 deals cut short at 400 ms: with both, the
+    # deals decide when the time suffices (the same choice as the deals alone), and the time
+    # cuts them short when it does not.
+    import time
+
+    from tienlen.games.guandan.hints import HINT_ITERATIONS, HINT_TIME_MS, hint_bot
+
+    game = Game(seed=4)
+    view = game.view(game.turn)
+    roomy = make_bot("L3", seed=3, iterations=8, time_ms=60_000).explain(view)
+    alone = make_bot("L3", seed=3, iterations=8).explain(view)
+    assert roomy == alone and roomy.why is not None
+    assert roomy.why.fields["how"].fields["deals"] == 8
+    t0 = time.perf_counter()
+    capped = make_bot("L3", seed=3, iterations=10 ** 6, time_ms=40).explain(view)
+    assert time.perf_counter() - t0 < 5
+    assert capped.why is not None and 1 <= capped.why.fields["how"].fields["deals"] < 10 ** 6
+    assert hint_bot(seed=1).name == f"L3(iterations={HINT_ITERATIONS}, time_ms={HINT_TIME_MS:g})"
+    with pytest.raises(ValueError, match="time_ms"):
+        make_bot("L3", seed=1, iterations=8, time_ms=0)

@@ -321,7 +321,9 @@ class SearchBot(_PlanExchange):
     - ``iterations``: sampled deals per decision; deterministic for a given seed (the
       load-independent budget for strength runs);
     - ``time_ms``: milliseconds per decision instead (default 85: a decision ends within
-      100 ms on one core, issue 29; at most one of the two);
+      100 ms on one core, issue 29); with ``iterations`` too, the time cuts the deals short
+      (the room's hint: the same hint whenever the machine has the time, an answer within
+      half a second when it is busy);
     - ``max_candidates``: how many actions are compared (default 10);
     - ``margin``: how many standard errors of the paired difference an alternative must
       gain over the plan's choice to replace it (default 1.0);
@@ -364,7 +366,7 @@ class SearchBot(_PlanExchange):
                  exchange: str = "plan") -> None:
         super().__init__(seed)
         self._set_exchange(exchange)
-        self.iterations, self.time_ms = check_budget(iterations, time_ms,
+        self.iterations, self.time_ms = check_budget(iterations, time_ms, both=True,
                                                      default_ms=DEFAULT_TIME_MS, top_ms=60_000)
         if type(max_candidates) is not int or max_candidates < 2:
             raise ValueError(f"max_candidates must be an int >= 2; got {max_candidates!r}")

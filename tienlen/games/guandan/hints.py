@@ -23,7 +23,7 @@ from tienlen.games.guandan.game import GameView
 from tienlen.games.guandan.plays import Play
 from tienlen.games.guandan.explain import Explanation
 
-__all__ = ["Hint", "hint", "hint_bot", "TipButton", "tip_plays", "HINT_ITERATIONS"]
+__all__ = ["Hint", "hint", "hint_bot", "TipButton", "tip_plays", "HINT_ITERATIONS", "HINT_TIME_MS"]
 
 
 @dataclass(frozen=True)
@@ -55,16 +55,20 @@ class Hint:
 #: position gets the same hint), sized so that a hint answers within half a second for a
 #: person on one core (docs/strength.md, "Hints"): the strongest bot that does.
 HINT_ITERATIONS = 100
+#: The hint's wall-time cap (milliseconds): the deals are cut short here when the machine is
+#: too busy to price them all in time (a server under load, issue 35), so that the answer
+#: still comes within half a second, from fewer deals (the reason says how many).
+HINT_TIME_MS = 400.0
 
 
 def hint(view: GameView, level: str = "L3", *, seed: int = 0) -> Hint:
     """The action the ``level`` bot would take for this seat, with its reason in words.
 
-    The default is L3, the strongest bot, on :data:`HINT_ITERATIONS` sampled deals: it
-    starts from the L2 plan's choice and its reason ("lead your pair of 6: it follows your
-    plan ..."), tries the alternatives on deals of the cards this seat cannot see, and says
-    whether the plan's choice held up or which play did better and by how much. ``"L2"``
-    gives the plan's choice alone (instant), ``"L1"`` the basic one.
+    The default is L3, the strongest bot, on :data:`HINT_ITERATIONS` sampled deals (within
+    :data:`HINT_TIME_MS`): it starts from the L2 plan's choice and its reason ("lead your
+    pair of 6: it follows your plan ..."), tries the alternatives on deals of the cards this
+    seat cannot see, and says whether the plan's choice held up or which play did better and
+    by how much. ``"L2"`` gives the plan's choice alone (instant), ``"L1"`` the basic one.
     """
     d: Decision = hint_bot(level, seed).explain(view)
     return Hint(d.kind, d.cards, d.reason, d.why)
@@ -72,14 +76,15 @@ def hint(view: GameView, level: str = "L3", *, seed: int = 0) -> Hint:
 
 def hint_bot(level: str = "L3", seed: int = 0) -> Bot:
     """The bot whose choice is the hint at ``level``: L3 on :data:`HINT_ITERATIONS` sampled
-    deals (the same position, the same hint), another level as it plays. The terminal's
-    ``h`` and the room's hint (:meth:`tienlen.games.guandan.spec.GuandanSpec.hint_bot`) both
-    ask it.
+    deals (the same position, the same hint) cut short at :data:`HINT_TIME_MS`, another
+    level as it plays. The terminal's ``h`` and the room's hint
+    (:meth:`tienlen.games.guandan.spec.GuandanSpec.hint_bot`) both ask it.
 
     >>> hint_bot(seed=3).name
-    'L3(iterations=100)'
+    'L3(iterations=100, time_ms=400)'
     """
-    options = {"iterations": HINT_ITERATIONS} if str(level).lower() == "l3" else {}
+    options: dict[str, float] = ({"iterations": HINT_ITERATIONS, "time_ms": HINT_TIME_MS}
+                                 if str(level).lower() == "l3" else {})
     return make_bot(level, seed=seed, **options)
 
 
