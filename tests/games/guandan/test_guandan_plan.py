@@ -348,8 +348,12 @@ def test_L3_is_deterministic_with_iterations():
 
 
 def test_L3_options_are_checked():
+    # both budgets together: at most 3 deals, cut short at 10 ms (the room's hint, issue 35)
+    assert SearchBot(iterations=3, time_ms=10).name == "L3(iterations=3, time_ms=10)"
     with pytest.raises(ValueError):
-        SearchBot(iterations=3, time_ms=10)
+        SearchBot(iterations=3, time_ms=0)
+    with pytest.raises(ValueError):
+        SearchBot(iterations=0, time_ms=10)
     with pytest.raises(ValueError):
         SearchBot(iterations=0)
     with pytest.raises(ValueError):
