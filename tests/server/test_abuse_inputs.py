@@ -150,8 +150,12 @@ def test_one_agents_unasked_frames_are_bounded() -> None:
     try:
         first = json.loads(ws.recv(timeout=30))
         assert first["stage"] == "beginning"
-        for _ in range(300):
-            ws.send(frame)
+        # The frames the server keeps may answer every request of the one hand while the rest
+        # are still being sent: the server may then end the run and close mid-send (seen
+        # once in CI's second suite, ConnectionResetError).
+        with contextlib.suppress(ConnectionError, websockets.exceptions.ConnectionClosed):
+            for _ in range(300):
+                ws.send(frame)
         time.sleep(0.5)
         agent = runner.agents[0]
         assert agent.inbox.qsize() <= INBOX + 1
