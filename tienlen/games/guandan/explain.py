@@ -168,12 +168,13 @@ REASON_WORDS: dict[str, dict[str, str]] = {
                      "zh": "{play}：训练好的网络估值最高（预计 {value:+.2f} 手胜）"},
 }
 
+
 class Weighed(NamedTuple):
     """One action L3 compared, as its search priced it on the same sampled deals as the
     others: how often the hand was won after it, the levels a hand it scored, and its mean
     gain over the plan's choice in L3's own score (levels, the win bonus, the level race).
-    An explanation of L3's decision carries them all in its ``weighed`` field, best first
-    (the AI-debug panel shows them: :func:`tienlen.games.guandan.words.explanation_text`).
+    An explanation of L3's decision carries them all in its ``weighed`` field, the chosen one
+    first, then by gain (the AI-debug panel shows them: :func:`tienlen.games.guandan.words.explanation_text`).
 
     >>> Weighed(None, 0.5, 0.25, 0.0, True).play is None       # None: passing
     True

@@ -620,7 +620,7 @@ WEIGHED_WORDS: dict[str, dict[str, str]] = {
 
 
 def weighed_text(weighed: Sequence[Weighed], lang: str) -> str:
-    """The actions L3 weighed (an explanation's ``weighed`` field), best first, in ``lang``.
+    """The actions L3 weighed (an explanation's ``weighed`` field), in its order, in ``lang``.
 
     >>> from tienlen.guandan import classify
     >>> pair = classify("6s 6d", 5)[0]
