@@ -361,6 +361,12 @@ def test_sim_cli_out_refuses_to_overwrite(tmp_path, capsys):
     assert not fresh.exists()
 
 
+def test_a_results_repr_counts_hands_or_matches():
+    assert repr(run("L1", "L1", hands=2, seed=1)) == "<DuplicateResult 2 hands: L1+L1 vs L1+L1>"
+    assert (repr(run("L1", "L1", matches=2, seed=1, hand_cap=50))
+            == "<DuplicateResult 2 matches: L1+L1 vs L1+L1>")
+
+
 def test_sim_cli_ctrl_c_prints_the_completed_boards_and_exits_130(tmp_path):
     import re
     import time

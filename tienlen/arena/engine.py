@@ -21,6 +21,7 @@ This module imports no game.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import multiprocessing
 import os
@@ -30,7 +31,7 @@ import threading
 import time
 import importlib
 import warnings
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import (FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor,
                                 as_completed, wait)
 from dataclasses import dataclass
@@ -343,9 +344,52 @@ class _Plan(Generic[U]):
         return sum(u.stop - u.start for u in self.finished) * per_deal
 
     def land(self, parts: list[U], unit: U) -> None:
-        parts.append(unit)
-        if self.on_unit is not None and unit.stop > unit.start:
-            self.on_unit(unit)
+        # A Ctrl-C between the two would give a result that counts a unit the file lacks
+        # (seen: "154 hands played" over a file of 104): it waits for both.
+        with _signals_held():
+            parts.append(unit)
+            if self.on_unit is not None and unit.stop > unit.start:
+                self.on_unit(unit)
+
+
+#: The signals that stop a run in this process: Ctrl-C, and SIGTERM where the command
+#: line takes it as Ctrl-C (:func:`tienlen.cli.common.sigterm_as_ctrl_c`).
+_STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM")
+                      if hasattr(signal, name))
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Run the block whole: a stop signal (Ctrl-C, SIGTERM) that arrives inside it is
+    acted on (its handler raises) when the block ends. A second one inside the block is
+    acted on at once: the person means it. Only signals whose handler is Python's own
+    (the default Ctrl-C's KeyboardInterrupt, the command line's SIGTERM) are held, and
+    only in the main thread, where handlers run."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[tuple[int, Callable[[int, Any], Any]]] = []
+    previous: dict[int, Callable[[int, Any], Any]] = {}
+
+    def hold(signum: int, frame: Any) -> None:
+        if held:
+            held.clear()
+            previous[signum](signum, frame)
+            return
+        held.append((signum, previous[signum]))
+
+    for signum in _STOP_SIGNALS:
+        handler = signal.getsignal(signum)
+        if callable(handler):
+            previous[signum] = handler
+            signal.signal(signum, hold)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    for signum, handler in held:
+        handler(signum, None)
 
 
 def _run_here(work: Work[U, R], deals: int, games: int,

@@ -474,7 +474,8 @@ class DuplicateResult:
         return self.table()
 
     def __repr__(self) -> str:
-        return f"<DuplicateResult {self.games} {self.mode}es: {self.names[0]} vs {self.names[1]}>"
+        noun = "matches" if self.mode == "match" else "hands"
+        return f"<DuplicateResult {self.games} {noun}: {self.names[0]} vs {self.names[1]}>"
 
 
 def _team_index(team: int | str) -> int:
