@@ -252,3 +252,36 @@ def test_cli_platform_plays_and_prints_each_teams_wins():
     wins = [int(part.split(": ")[1].split()[0]) for part in out.strip().splitlines()[-1].split("; ")[:2]]
     assert sum(wins) + int(m["draws"][0]) == 1
     assert wins[0] == m["victoryNum"][0] and wins[1] == m["victoryNum"][1]
+
+
+def test_an_agents_first_frame_waits_until_its_handshake_is_read():
+    """The last agent to connect starts the table; its first frame is not sent along with
+    the handshake's end, where ws4py's threaded client would parse it from two threads and
+    drop the connection (1006), as a competition rule bot did in 6 of 55 matches."""
+    import base64
+    import os
+    import socket
+
+    from tienlen.games.guandan.platform import SETTLE
+
+    runner = PlatformRunner(1, ("agent", "L1", "L1", "L1"), seed=5, log=lambda text: None,
+                            max_hands=1)
+    thread, port = serve(runner)
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        key = base64.b64encode(os.urandom(16)).decode()
+        sock.sendall(("GET /game/client0 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                      "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                      f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        response = b""
+        while b"\r\n\r\n" not in response:
+            chunk = sock.recv(128)                    # as ws4py reads the handshake
+            assert chunk, response
+            response += chunk
+        read = time.monotonic()
+        assert response.startswith(b"HTTP/1.1 101")
+        assert response.partition(b"\r\n\r\n")[2] == b""     # nothing after the handshake
+        first = sock.recv(1)                          # the table's first frame
+        waited = time.monotonic() - read
+    assert first and waited >= 0.5 * SETTLE, waited
+    thread.join(30)                                   # the agent left: L1 finished its seat
+    assert not thread.is_alive() and runner.records[0]["gone"] == [0]

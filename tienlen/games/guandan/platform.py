@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,12 +37,19 @@ from tienlen.table import TableBot, bot_seed, get_spec
 from tienlen.table.decode import PLATFORM_FRAME, DecodeError, decode_object
 
 __all__ = ["card_text", "action_tuple", "play_cards", "PASS_TUPLE", "PlatformRunner", "run_platform",
-           "DEFAULT_PORT", "INBOX", "answer_index", "platform_app"]
+           "DEFAULT_PORT", "INBOX", "SETTLE", "answer_index", "platform_app"]
 
 #: The platform's offline server port, which its agents connect to unchanged.
 DEFAULT_PORT = 23456
 #: Frames of one agent waiting to be read, at most (an agent answers one decision at a time).
 INBOX = 16
+#: Seconds between an agent's connection and the first frame sent to it. ws4py's threaded
+#: client (the competition's rule bots, DanZero) starts its reading thread when the
+#: handshake ends and then parses, from its own thread, whatever followed the handshake in
+#: its last read: a frame sent at once can be parsed by both threads, and the client drops
+#: the connection (1006). Seen in 6 of 55 one-hand tournament matches of the rule bot ai1
+#: against L2, always at the agent that connected last, whose table then started at once.
+SETTLE = 0.25
 #: A pass as the platform writes it in an action list.
 PASS_TUPLE: list[Any] = ["PASS", "PASS", "PASS"]
 _SUITS = "SHCD"          # the platform's suit letters in our suit order (spades, hearts, clubs, diamonds)
@@ -195,6 +203,8 @@ class Agent:
     #: closes the socket normally (1000) once the last match is played
     close: Callable[[], Awaitable[Any]] | None = None
     dropped: int = 0
+    #: when it connected (``time.monotonic``): the first frame waits ``SETTLE`` from it
+    since: float = field(default_factory=time.monotonic)
 
     def deliver(self, frame: str | bytes) -> bool:
         """Queue a frame; False (the frame is dropped) when ``INBOX`` are waiting."""
@@ -285,10 +295,14 @@ class PlatformRunner:
         agent = self.agents.get(pos)
         if agent is None or agent.gone:
             return
+        wait = agent.since + SETTLE - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
         try:
             await agent.send(json.dumps(message, separators=(",", ":")))
         except Exception:
             agent.gone = True
+            self.log(f"myPos {pos} disconnected: L1 plays its seat")
 
     async def _all(self, message: dict[str, Any]) -> None:
         for pos in range(4):
