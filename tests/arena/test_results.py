@@ -4,6 +4,8 @@ unit boundaries, interruptions and resumes never change the results."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -144,9 +146,6 @@ def test_a_stop_signal_while_a_unit_lands_waits_for_its_write(tmp_path: Path,
     """Ctrl-C (or SIGTERM, which the command line takes as Ctrl-C) that arrives between a
     unit joining the result and its write on file: both happen, then the run stops. Seen in
     CI as "154 hands played" over a file that held 104."""
-    import os
-    import signal
-
     from tienlen.arena.engine import ArenaInterrupted
     from tienlen.cli.common import sigterm_as_ctrl_c
 
@@ -170,9 +169,6 @@ def test_a_stop_signal_while_a_unit_lands_waits_for_its_write(tmp_path: Path,
 
 
 def test_a_second_ctrl_c_while_a_unit_lands_stops_at_once(tmp_path: Path) -> None:
-    import os
-    import signal
-
     written: list[int] = []
 
     def press_twice(unit: Unit) -> None:

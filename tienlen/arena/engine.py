@@ -368,7 +368,7 @@ def _signals_held() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    held: list[tuple[int, Callable[[int, Any], Any]]] = []
+    held: list[int] = []
     previous: dict[int, Callable[[int, Any], Any]] = {}
 
     def hold(signum: int, frame: Any) -> None:
@@ -376,7 +376,7 @@ def _signals_held() -> Iterator[None]:
             held.clear()
             previous[signum](signum, frame)
             return
-        held.append((signum, previous[signum]))
+        held.append(signum)
 
     for signum in _STOP_SIGNALS:
         handler = signal.getsignal(signum)
@@ -388,8 +388,8 @@ def _signals_held() -> Iterator[None]:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-    for signum, handler in held:
-        handler(signum, None)
+    for signum in held:
+        previous[signum](signum, None)
 
 
 def _run_here(work: Work[U, R], deals: int, games: int,
