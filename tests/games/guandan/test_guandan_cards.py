@@ -120,6 +120,17 @@ def test_card_ids_fold_the_two_decks() -> None:
 
 
 @settings(max_examples=200, deadline=None)
+@given(multisets, st.randoms(use_true_random=False))
+def test_sampler_masks_match_checked_ids(a: Counter, rng) -> None:
+    # L3's sampler builds its hands with the unchecked _masks_of_ids: the same masks as the
+    # checked constructor, in any order of the ids
+    from tienlen.games.guandan.cards import _masks_of_ids
+
+    ids = list(a.elements())
+    rng.shuffle(ids)
+    assert _masks_of_ids(ids) == Cards.from_ids(ids).masks == cards_of(a).masks
+
+
 @given(multisets, multisets)
 def test_algebra_matches_counter(a: Counter, b: Counter) -> None:
     x, y = cards_of(a), cards_of(b)

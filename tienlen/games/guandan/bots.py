@@ -44,7 +44,7 @@ import numpy as np
 
 from tienlen import _guandan
 from tienlen.table.budget import budget_options, check_budget
-from tienlen.games.guandan.cards import Cards, _wrap
+from tienlen.games.guandan.cards import Cards, _masks_of_ids, _wrap
 from tienlen.games.guandan.rules import RuleConfig
 from tienlen.games.guandan.game import GameView, return_candidates, single_value, teams_bits, tribute_candidates
 from tienlen.games.guandan.plays import Kind, Play, _make
@@ -761,8 +761,8 @@ class _Knowledge:
             if any(p is not None for _, p in judged):
                 for _ in range(INFER_TRIES):
                     rng.shuffle(rest)
-                    misses = sum(p.misses(*Cards.from_ids(fixed[t] + (rest[:need] if t == s else
-                                                                      rest[need:])).masks)
+                    misses = sum(p.misses(*_masks_of_ids(fixed[t] + (rest[:need] if t == s else
+                                                                     rest[need:])))
                                  for t, p in judged if p is not None)
                     if fewest < 0 or misses < fewest:
                         mine, fewest = rest[:need], misses
@@ -814,7 +814,7 @@ class _Knowledge:
         return hands
 
     def sample_state(self, rng: random.Random) -> _guandan.GdState:
-        hands = [Cards.from_ids(ids).masks if ids else (0, 0) for ids in self.sample(rng)]
+        hands = [_masks_of_ids(ids) for ids in self.sample(rng)]
         level, seat, flags, t0, pile, code, owner, passes, finished = self._state_args
         return _guandan.GdState.from_fields(hands, level, seat, flags, t0, pile, code, owner,
                                             passes, finished)

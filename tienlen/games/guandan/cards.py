@@ -410,6 +410,24 @@ def _wrap(once: int, twice: int) -> Cards:
     return cards
 
 
+def _masks_of_ids(ids: Iterable[int]) -> tuple[int, int]:
+    """The (once, twice) masks of original ids the program drew itself, each at most
+    twice (no checks: L3's sampler builds thousands of hands a decision; outside input goes
+    through :meth:`Cards.from_ids`).
+
+    >>> _masks_of_ids([13, 53, 13]) == Cards.from_ids([13, 53, 13]).masks
+    True
+    """
+    once = twice = 0
+    for oid in ids:
+        bit = 1 << oid
+        if once & bit:
+            twice |= bit
+        else:
+            once |= bit
+    return once, twice
+
+
 def deal(seed: int) -> tuple[Cards, Cards, Cards, Cards]:
     """The seeded deal (G5): four hands of 27 cards, the same for a seed on every platform
     (the core's own PRNG; see :func:`tienlen.games.guandan.core.deal`).
