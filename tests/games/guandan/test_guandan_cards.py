@@ -119,7 +119,6 @@ def test_card_ids_fold_the_two_decks() -> None:
     assert Cards.from_card_ids([13, 67]) == Cards.parse("5h 5h")
 
 
-@settings(max_examples=200, deadline=None)
 @given(multisets, st.randoms(use_true_random=False))
 def test_sampler_masks_match_checked_ids(a: Counter, rng) -> None:
     # L3's sampler builds its hands with the unchecked _masks_of_ids: the same masks as the
@@ -131,6 +130,7 @@ def test_sampler_masks_match_checked_ids(a: Counter, rng) -> None:
     assert _masks_of_ids(ids) == Cards.from_ids(ids).masks == cards_of(a).masks
 
 
+@settings(max_examples=200, deadline=None)
 @given(multisets, multisets)
 def test_algebra_matches_counter(a: Counter, b: Counter) -> None:
     x, y = cards_of(a), cards_of(b)
