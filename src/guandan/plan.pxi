@@ -305,7 +305,85 @@ cdef void _split_one(uint64_t once, uint64_t twice, int level, int flags, int st
         _add(P, BJ_BIT, BJ_BIT if jb == 2 else 0, mkcode(jb, jb, R_BIG_JOKER))
 
 
+# plan_split is a pure function of the hand, the level and the flags, and a playout asks it
+# about the same hands again and again: a seat that passed splits its unchanged hand at its
+# next turn, a follow prices its candidate breaks on the same rest of the hand trick after
+# trick, and the playouts of one sampled deal's candidate actions start from the same three
+# other hands. So each thread keeps the last PLAN_MEMO splits (direct-mapped by a hash of
+# the key, the whole key checked on a hit): the same Plan, found instead of recomputed.
+# Thread-local (a pthread key whose destructor frees it when the thread ends), so threads
+# never share one.
+
+cdef enum:
+    PLAN_MEMO = 1024                  # entries a thread; a power of two
+
+
+cdef struct PlanMemo:
+    uint64_t once
+    uint64_t twice
+    uint64_t tag                    # level | flags << 8 | 1 << 40 once filled
+    Plan plan
+
+
+cdef extern from *:
+    """
+    #if !defined(_WIN32)
+    #include <pthread.h>
+    #endif
+    #include <stdlib.h>
+    /* This thread's block of `bytes` zeroed bytes, made at its first call and freed when the
+       thread ends; NULL when none can be had (the caller then works without it). */
+    #if defined(_WIN32)
+    static void* gd_thread_block(size_t bytes) { (void)bytes; return NULL; }
+    #else
+    static pthread_key_t gd_block_key;
+    static int gd_block_key_ok = 0;
+    static pthread_once_t gd_block_once = PTHREAD_ONCE_INIT;
+    static void gd_block_make_key(void) {
+        gd_block_key_ok = pthread_key_create(&gd_block_key, free) == 0;
+    }
+    static void* gd_thread_block(size_t bytes) {
+        void* p;
+        pthread_once(&gd_block_once, gd_block_make_key);
+        if (!gd_block_key_ok) return NULL;
+        p = pthread_getspecific(gd_block_key);
+        if (p == NULL) {
+            p = calloc(1, bytes);
+            if (p != NULL && pthread_setspecific(gd_block_key, p) != 0) {
+                free(p);
+                p = NULL;
+            }
+        }
+        return p;
+    }
+    #endif
+    """
+    void* gd_thread_block(size_t bytes) nogil
+
+
 cdef void plan_split(uint64_t once, uint64_t twice, int level, int flags, Plan* P) noexcept nogil:
+    """_plan_split (below), looked up in this thread's memo first."""
+    cdef PlanMemo* memo = <PlanMemo*>gd_thread_block(PLAN_MEMO * sizeof(PlanMemo))
+    cdef uint64_t tag = <uint64_t>level | (<uint64_t>flags << 8) | (<uint64_t>1 << 40)
+    cdef uint64_t h
+    cdef PlanMemo* e
+    if memo == NULL:
+        _plan_split(once, twice, level, flags, P)
+        return
+    h = (once * 0x9E3779B97F4A7C15ULL) ^ (twice * 0xC2B2AE3D27D4EB4FULL) ^ tag
+    h ^= h >> 29
+    e = &memo[h & (PLAN_MEMO - 1)]
+    if e.tag == tag and e.once == once and e.twice == twice:
+        memcpy(P, &e.plan, sizeof(Plan))
+        return
+    _plan_split(once, twice, level, flags, P)
+    e.once = once
+    e.twice = twice
+    e.tag = tag
+    memcpy(&e.plan, P, sizeof(Plan))
+
+
+cdef void _plan_split(uint64_t once, uint64_t twice, int level, int flags, Plan* P) noexcept nogil:
     """The hand's split into groups with the fewest turns (non-bomb groups) among
     PLAN_SPLITS greedy splits (_split_one: the classic one first, then ones that trade
     straights, straight flushes, three pairs and plates against the pairs and triples they

@@ -62,6 +62,33 @@ def test_plan_split_covers_the_hand_with_plays_the_reference_accepts(config):
         assert used == Counter(hand)                     # every card in exactly one group
 
 
+def test_plan_split_memo_returns_each_hand_its_own_split():
+    # plan_split keeps each thread's recent splits (plan.pxi's PlanMemo): thousands of hands
+    # (far more than its entries, so that they evict and collide), asked again in another
+    # order, on a fresh thread (an empty memo) and at other levels and flags, get exactly
+    # the split they got the first time.
+    import threading
+
+    rng = random.Random(11)
+    hands = []
+    for _ in range(3000):
+        ids = random_hand(rng, rng.randint(1, 27))
+        once, twice = Cards.from_ids(ids).masks
+        hands.append((once, twice, rng.randint(2, 14), rng.choice([0, core.NO_WILDS, core.BOMB_BY_RANK])))
+    first = [core.plan_groups(*h) for h in hands]
+    assert [core.plan_groups(*h) for h in reversed(hands)] == first[::-1]
+    fresh: list[list] = []
+    thread = threading.Thread(target=lambda: fresh.extend(core.plan_groups(*h) for h in hands[::7]))
+    thread.start()
+    thread.join(60)
+    assert fresh == first[::7]
+    # the same hand at another level or under other flags is another key
+    once, twice = Cards.parse("3s 4s 5s 6s 7s 7h 7c").masks
+    splits = {(lv, f): core.plan_groups(once, twice, lv, f)
+              for lv in (2, 7) for f in (0, core.NO_STRAIGHT_FLUSH)}
+    assert splits[(7, 0)] != splits[(2, 0)] and splits[(2, core.NO_STRAIGHT_FLUSH)] != splits[(2, 0)]
+
+
 def test_plan_groups_include_the_wilds():
     hand = Cards.parse("3s 3d 3c 4s 4d 4c 7s 8s 9s 10d Jd Ks Kd BJ 2h")
     groups = plan_groups(hand, 2)
