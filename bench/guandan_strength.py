@@ -5,7 +5,7 @@ hand each (the first hand of a match: no tribute, level 2), and each deal's pair
 is one sample. Reported for team A: the rate its player goes out first, its mean levels per
 hand (+3/+2/+1 when its player is first out and the partner 2nd/3rd/4th, minus the
 opponents' gain otherwise), a 95% interval and paired z for both, and L3's CPU time per
-decision. The match-level arena with team rotation is ``tienlen.games.guandan.arena`` /
+decision, wall median and max, and its sampled deals per search. The match-level arena with team rotation is ``tienlen.games.guandan.arena`` /
 ``tienlen sim --game guandan``; this script exists to try L3 options quickly.
 
     python bench/guandan_strength.py --a L3:iterations=100 --b L2 --deals 60 --seed 2
@@ -36,15 +36,19 @@ def parse_bot(spec: str):
 
 
 def play_hand(seed: int, bots: list[Bot], clock: dict[str, float],
-              walls: dict[str, list[float]]) -> tuple[int, ...]:
+              walls: dict[str, list[float]], deals: dict[str, list[int]]) -> tuple[int, ...]:
     game = Game(seed=seed)
     while not game.is_over:
         seat = game.turn
         assert seat is not None
         t0, w0 = time.process_time(), time.perf_counter()
-        kind, cards = bots[seat].decide(game.view(seat))
+        decision = bots[seat].explain(game.view(seat))
+        kind, cards = decision.kind, decision.cards
         level = bots[seat].level
         walls.setdefault(level, []).append(time.perf_counter() - w0)
+        why = decision.why
+        if why is not None and "how" in why.fields:       # a search: how many deals it took
+            deals.setdefault(level, []).append(why.fields["how"].fields["deals"])
         clock[level] = clock.get(level, 0.0) + time.process_time() - t0
         clock[level + "_n"] = clock.get(level + "_n", 0) + 1
         game.act(kind, cards, seat)
@@ -72,13 +76,14 @@ def main(argv: list[str] | None = None) -> int:
     levels: list[float] = []
     clock: dict[str, float] = {}
     walls: dict[str, list[float]] = {}
+    deals: dict[str, list[int]] = {}
     for d in range(args.deals):
         seed = args.seed * 1_000_003 + d
         f = lv = 0.0
         for swap in (False, True):
             a_seats = (1, 3) if swap else (0, 2)
             bots = [make_a(seed * 4 + s) if s in a_seats else make_b(seed * 4 + s) for s in range(4)]
-            places = play_hand(seed, bots, clock, walls)
+            places = play_hand(seed, bots, clock, walls, deals)
             f += places[0] in a_seats
             lv += _hand_score(places, a_seats, (3, 2, 1))
         firsts.append(f / 2)
@@ -94,6 +99,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{k}: {1000 * clock[k] / clock[k + '_n']:.2f} ms CPU per decision "
                   f"({int(clock[k + '_n'])} decisions); wall median {1000 * w[len(w) // 2]:.1f} ms, "
                   f"max {1000 * w[-1]:.1f} ms")
+            if k in deals:
+                n = sorted(deals[k])
+                print(f"{k}: {sum(n) / len(n):.1f} sampled deals per search (mean; median "
+                      f"{n[len(n) // 2]}) over {len(n)} searches")
     return 0
 
 

@@ -256,6 +256,27 @@ def solve_after(
     max_nodes: SupportsIndex = 100_000, check_signals: bool = True,
 ) -> tuple[list[int | None], int]: ...
 
+# ---------------------------------------------------------------- scoring sampled deals
+
+@disjoint_base  # a C extension type: it cannot be a second base of a class
+class DealScoring:
+    def __init__(
+        self, states: Iterable[GdState],
+        actions: Iterable[tuple[SupportsIndex, SupportsIndex, SupportsIndex]],
+        seeds: Iterable[SupportsIndex], seat: SupportsIndex, double_down: SupportsIndex = 3,
+        solve_nodes: SupportsIndex = 0, policy: SupportsIndex = 2, threads: SupportsIndex = 1,
+    ) -> None: ...
+    def done(self) -> bool: ...
+    def result(self) -> tuple[npt.NDArray[np.int8], int]: ...
+    @property
+    def seconds(self) -> float | None: ...
+
+def values_after(
+    states: Iterable[GdState], actions: Iterable[tuple[SupportsIndex, SupportsIndex, SupportsIndex]],
+    seeds: Iterable[SupportsIndex], seat: SupportsIndex, double_down: SupportsIndex = 3,
+    solve_nodes: SupportsIndex = 0, policy: SupportsIndex = 2, threads: SupportsIndex = 1,
+) -> tuple[npt.NDArray[np.int8], int]: ...
+
 # ---------------------------------------------------------------- reinforcement learning
 
 _U8Array: TypeAlias = npt.NDArray[np.uint8]

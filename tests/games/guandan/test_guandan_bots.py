@@ -3,6 +3,7 @@ cycle weakest first."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from tienlen.guandan import Game, Match, beats
@@ -174,20 +175,24 @@ def test_L3_solves_its_sampled_endgames_legally_and_deterministically():
     assert "perfectly" not in d.reason
 
 
-class _ScriptedDeals:
-    """A stand-in for a sampled deal whose playouts finish in scripted orders: candidate 0
-    (the plan's choice) alternately wins with the partner second (+3 levels) and loses with
-    the opponents' partner last (-1); candidate 1 always wins with the partner last (+1);
-    every other candidate loses with both opponents first (-3)."""
+class _ScriptedScoring:
+    """A stand-in for the core's scoring of sampled deals (:class:`~tienlen._guandan.DealScoring`)
+    whose values are scripted by the deal's number (the stand-in sampler hands out 0, 1, 2,
+    ... as deals): candidate 0 (the plan's choice) alternately wins with the partner second
+    (+3 levels) and loses with the opponents' partner last (-1); candidate 1 always wins with
+    the partner last (+1); every other candidate loses with both opponents first (-3)."""
 
-    def __init__(self, seat: int, partner: int, opponents: tuple[int, int], deal: int) -> None:
-        s, p, (o1, o2) = seat, partner, opponents
-        self.orders = {0: [s, p, o1, o2] if deal % 2 == 0 else [o1, s, p, o2],
-                       1: [s, o1, o2, p]}
-        self.other = [o1, o2, s, p]
+    def __init__(self, states: list[int], actions: list[tuple[int, int, int]], *args: object) -> None:
+        self.values = np.array([[(3 if d % 2 == 0 else -1) if i == 0 else 1 if i == 1 else -3
+                                 for d in states] for i in range(len(actions))], np.int8)
 
-    def playouts_after(self, actions: list[tuple[int, int, int]], seed: int) -> list[list[int]]:
-        return [self.orders.get(i, self.other) for i in range(len(actions))]
+    def done(self) -> bool:
+        return True
+
+    def result(self) -> tuple[np.ndarray, int]:
+        return self.values, 0
+
+    seconds = 0.001
 
 
 def test_L3_win_bonus_prefers_the_play_that_wins_the_hand_more_often(monkeypatch):
@@ -197,10 +202,9 @@ def test_L3_win_bonus_prefers_the_play_that_wins_the_hand_more_often(monkeypatch
 
     game = Game(seed=4)
     view = game.view(game.turn)
-    opponents = tuple(s for s in range(4) if s not in (view.seat, view.partner))
     deals = iter(range(10 ** 6))
-    monkeypatch.setattr(bots._Knowledge, "sample_state", lambda self, rng: _ScriptedDeals(
-        view.seat, view.partner, opponents, next(deals)))
+    monkeypatch.setattr(bots._Knowledge, "sample_state", lambda self, rng: next(deals))
+    monkeypatch.setattr(bots._guandan, "DealScoring", _ScriptedScoring)
     levels_only = bots.SearchBot(seed=1, iterations=40, solver=False, win_bonus=0)
     plan = bots.plan_decision(view)
     cands = levels_only._candidates(view, plan)
@@ -303,3 +307,23 @@ def test_L3_takes_deals_and_a_time_cap():
     assert hint_bot(seed=1).name == f"L3(iterations={HINT_ITERATIONS}, time_ms={HINT_TIME_MS:g})"
     with pytest.raises(ValueError, match="time_ms"):
         make_bot("L3", seed=1, iterations=8, time_ms=0)
+
+
+def test_L3_threads_change_the_speed_not_the_choice():
+    # Issue 35: the sampled deals are scored on native threads while the next ones are
+    # sampled; with a deal budget the decision is the same on any number of threads.
+    game = Game(seed=6)
+    views = []
+    bots = [make_bot("L2", seed=s) for s in range(4)]
+    while not game.is_over and len(views) < 30:
+        views.append(game.view(game.turn))
+        kind, cards = bots[game.turn].decide(views[-1])
+        game.act(kind, cards, game.turn)
+    for view in views[::3]:
+        made = {t: make_bot("L3", seed=2, iterations=16, threads=t).explain(view)
+                for t in (0, 1, 2)}
+        assert made[0] == made[1] == made[2]
+    assert make_bot("L3", seed=1, threads=0).name == "L3(threads=0)"
+    for bad in (-1, 17, 1.0, "2", True):
+        with pytest.raises(ValueError, match="threads"):
+            make_bot("L3", seed=1, threads=bad)

@@ -33,6 +33,7 @@ Every bot answers :meth:`Bot.decide` with an action ``(kind, cards)`` for the cu
 from __future__ import annotations
 
 import math
+import os
 import random
 import time
 from collections import Counter
@@ -346,7 +347,12 @@ class SearchBot(_PlanExchange):
       the position it leads to, in levels of the match's start) instead of by its levels
       (default True; a hand alone always scores its levels);
     - ``exchange``: how the tribute and return cards are chosen (:data:`EXCHANGES`; default
-      ``"plan"``, as L2).
+      ``"plan"``, as L2);
+    - ``threads``: native threads that score the sampled deals while the next ones are
+      sampled (default :data:`SCORING_THREADS`, 2 where the machine has two cores: both
+      cores in one decision, issue 35; 0: each deal scored on the deciding thread as it is
+      drawn, one core a decision). The choice does not depend on it with ``iterations``;
+      with a time budget, more threads score more deals in the time.
 
     >>> from tienlen.guandan import Game
     >>> game = Game(seed=4)
@@ -363,7 +369,7 @@ class SearchBot(_PlanExchange):
                  margin: float = 1.0, solver: bool = True, solve_cards: int = 14,
                  solve_nodes: int = 2000, infer: bool = True,
                  win_bonus: float = WIN_BONUS, race: bool = True,
-                 exchange: str = "plan") -> None:
+                 exchange: str = "plan", threads: int | None = None) -> None:
         super().__init__(seed)
         self._set_exchange(exchange)
         self.iterations, self.time_ms = check_budget(iterations, time_ms, both=True,
@@ -393,6 +399,9 @@ class SearchBot(_PlanExchange):
         if not isinstance(race, (bool, int)):
             raise ValueError(f"race must be True or False; got {race!r}")
         self.race = bool(race)
+        if threads is not None and (type(threads) is not int or not 0 <= threads <= 16):
+            raise ValueError(f"threads must be an int in 0..16; got {threads!r}")
+        self.threads = threads
         if self.race:
             # the standard rules' table (about 0.1 s, once a process) is built now, not in
             # the first decision's time budget
@@ -419,6 +428,8 @@ class SearchBot(_PlanExchange):
             options.append("race=off")
         if self.exchange != "plan":
             options.append(f"exchange={self.exchange}")
+        if self.threads is not None:
+            options.append(f"threads={self.threads}")
         return f"L3({', '.join(options)})" if options else "L3"
 
     def choose_play(self, view: GameView) -> Decision:
@@ -434,7 +445,7 @@ class SearchBot(_PlanExchange):
         solve = self.solver and sum(view.hand_sizes) <= self.solve_cards
         rows = sample_scores(view, actions, self.rng, iterations=self.iterations,
                              deadline=deadline, solve=solve, solve_nodes=self.solve_nodes,
-                             infer=self.infer)
+                             infer=self.infer, threads=self.threads)
         return self.choose_from(view, base, cands, rows, solve)
 
     @staticmethod
@@ -542,9 +553,23 @@ def _action_of(play: Play | None) -> _Action:
     return (0, 0, 0) if play is None else (play.cards.once, play.cards.twice, play.code)
 
 
+#: Native threads that score one batch of L3's sampled deals (:class:`tienlen._guandan.DealScoring`):
+#: two, the cores of the machine the budget is set for (issue 35), fewer on a one-core
+#: machine. The values do not depend on it; only how many deals fit in the time does.
+SCORING_THREADS = max(1, min(2, os.cpu_count() or 1))
+
+#: A batch of deals is kept to about this much scoring (seconds), so that a decision whose
+#: time is up waits at most about that long for the batch still being scored.
+BATCH_SECONDS = 0.003
+
+#: At most this many deals a batch, whatever the estimate.
+MAX_BATCH = 256
+
+
 def sample_scores(view: GameView, actions: Sequence[_Action], rng: random.Random, *,
                   iterations: int | None, deadline: float | None = None, solve: bool = True,
-                  solve_nodes: int = 2000, infer: bool = True) -> np.ndarray:
+                  solve_nodes: int = 2000, infer: bool = True,
+                  threads: int | None = None) -> np.ndarray:
     """The search's scoring, written once (L3's decisions and the review's,
     :mod:`tienlen.games.guandan.review`): on deals sampled consistently with ``view`` (and,
     with ``infer``, likely given the passes seen), every action of ``actions`` (the core's
@@ -555,33 +580,57 @@ def sample_scores(view: GameView, actions: Sequence[_Action], rng: random.Random
 
     Deals are drawn until ``iterations`` are done, or, without it, until ``deadline`` (a
     :func:`time.perf_counter` time) passes, at least one; with both, whichever comes first.
+
+    The deals are sampled here, in Python, and scored in batches on ``threads`` native
+    threads (default :data:`SCORING_THREADS`) while the next batch is sampled, so that both
+    cores work; with ``threads=0``, each deal is scored on this thread as it is drawn (one
+    core a decision: for runs that keep every core busy with games of their own). The deals and their playout seeds come from ``rng`` in the same order
+    whatever the batches, and each deal is scored alone: with ``iterations``, the result
+    depends on ``rng`` only.
     """
     if iterations is None and deadline is None:
         raise ValueError("sample_scores needs iterations= or deadline=")
     known = _Knowledge(view, infer=infer)
-    my_team = (view.seat, view.partner)
-    gains = _gains(view)
-    dd = view.config.double_down_levels
-    columns: list[list[int]] = []
+    workers = SCORING_THREADS if threads is None else threads
+    args = (view.seat, view.config.double_down_levels, solve_nodes if solve else 0,
+            _guandan.PLAN, workers)
+    acts = list(actions)
+    parts: list[np.ndarray] = []
+    states: list[_guandan.GdState] = []
+    seeds: list[int] = []
+    scoring: _guandan.DealScoring | None = None
+    cap, sampled, scoring_size = 1, 0, 0
+
+    def collect(job: _guandan.DealScoring, size: int) -> int:
+        """The job's values, kept; a batch size that scores in about BATCH_SECONDS."""
+        parts.append(job.result()[0])
+        seconds = job.seconds
+        return min(MAX_BATCH, max(1, int(BATCH_SECONDS * size / seconds)) if seconds else 2 * size)
+
     while True:
-        if iterations is not None and len(columns) >= iterations:
+        if iterations is not None and sampled >= iterations:
             break
-        if deadline is not None and columns and time.perf_counter() >= deadline:
+        if deadline is not None and sampled and time.perf_counter() >= deadline:
             break
-        state = known.sample_state(rng)
-        seed = rng.getrandbits(63)
-        scores: list[int | None] = [None] * len(actions)
-        if solve:
-            # Exact on this deal (both teams playing it perfectly); an action whose solve
-            # runs past the node budget keeps its playout score.
-            scores = _guandan.solve_after(state, list(actions), seat=view.seat,
-                                          double_down=dd, max_nodes=solve_nodes)[0]
-        if None in scores:
-            orders = state.playouts_after(list(actions), seed)
-            scores = [_hand_score(orders[i], my_team, gains) if v is None else v
-                      for i, v in enumerate(scores)]
-        columns.append([int(v) for v in scores])  # type: ignore[arg-type]
-    rows: np.ndarray = np.array(columns, dtype=np.float64).T.reshape(len(actions), len(columns))
+        states.append(known.sample_state(rng))
+        seeds.append(rng.getrandbits(63))
+        sampled += 1
+        # Hand the deals sampled so far to the scorer when it is free (or when they make a
+        # full batch: then wait for it), so that sampling and scoring overlap.
+        if scoring is None or scoring.done() or len(states) >= cap:
+            if scoring is not None:
+                cap = collect(scoring, scoring_size)
+            scoring, scoring_size = _guandan.DealScoring(states, acts, seeds, *args), len(states)
+            states, seeds = [], []
+            if not workers:              # scored already, on this thread: one deal at a time
+                collect(scoring, scoring_size)
+                scoring = None
+    if scoring is not None:
+        collect(scoring, scoring_size)
+    if states:
+        collect(_guandan.DealScoring(states, acts, seeds, *args), len(states))
+    rows: np.ndarray = np.concatenate(parts, axis=1).astype(np.float64) if parts else \
+        np.zeros((len(acts), 0))
     return rows
 
 
