@@ -271,6 +271,25 @@ class DealScoring:
     @property
     def seconds(self) -> float | None: ...
 
+@disjoint_base  # a C extension type: it cannot be a second base of a class
+class DealSampler:
+    def __init__(
+        self, seat: SupportsIndex, hand: tuple[SupportsIndex, SupportsIndex],
+        pool: Iterable[SupportsIndex], fixed: Iterable[Iterable[SupportsIndex]],
+        need: Iterable[SupportsIndex], caps: Iterable[SupportsIndex | None],
+        passes: Iterable[PlanPasses | None], keep: float = 0.1, tries: SupportsIndex = 8,
+    ) -> None: ...
+    def hands(self, seed: SupportsIndex, k: SupportsIndex = 0) -> list[tuple[int, int]]: ...
+    def deal(self, seed: SupportsIndex, k: SupportsIndex = 0) -> tuple[list[tuple[int, int]], int]: ...
+
+def sample_values(
+    sampler: DealSampler, base: GdState,
+    actions: Iterable[tuple[SupportsIndex, SupportsIndex, SupportsIndex]],
+    seed: SupportsIndex, deals: SupportsIndex, seat: SupportsIndex, seconds: float | None = None,
+    double_down: SupportsIndex = 3, solve_nodes: SupportsIndex = 0, policy: SupportsIndex = 2,
+    threads: SupportsIndex = 1, first: SupportsIndex = 0,
+) -> tuple[npt.NDArray[np.int8], int]: ...
+
 def values_after(
     states: Iterable[GdState], actions: Iterable[tuple[SupportsIndex, SupportsIndex, SupportsIndex]],
     seeds: Iterable[SupportsIndex], seat: SupportsIndex, double_down: SupportsIndex = 3,

@@ -763,6 +763,44 @@ cdef struct PassEvent:
     int opp_min
 
 
+cdef int plan_misses(const PassEvent* ev, int n, int level, int flags, uint64_t once,
+                     uint64_t twice) noexcept nogil:
+    """How many of the n passes `ev` the plan would have made a play on instead, for a seat
+    holding (once, twice) now (PlanPasses.misses; L3's deal sampler calls it directly)."""
+    cdef PlanView v
+    cdef Plan P, tmp
+    cdef uint64_t act[3]
+    cdef int i, reason, count = 0
+    cdef const PassEvent* e
+    cdef uint64_t last_once = 0, last_twice = 0
+    v.level = level
+    v.flags = flags
+    v.owner_partner = 0
+    for i in range(n):
+        e = &ev[i]
+        # The hand then: now's plus the cards played since, as a union of multisets
+        # (saturating at two copies, so that any input stays a valid hand).
+        v.once = once | e.add_once
+        v.twice = (once & e.add_once) | twice | e.add_twice
+        if v.once == 0:
+            continue
+        v.pile_code = e.pile_code
+        v.owner_left = e.owner_left
+        v.partner_left = e.partner_left
+        v.opp_min = e.opp_min
+        # Passes in a row without a play between hold the same hand: its split (in P
+        # from the previous pass, when that one got as far as splitting) is reused.
+        reason = _plan_decide(&v, &P, &tmp, act, v.once == last_once and v.twice == last_twice)
+        if reason > 0 and act[0] != 0:
+            count += 1
+        if reason == PR_GO_OUT or reason == PR_FAILED:
+            last_once = 0                  # P was not filled for this hand
+        else:
+            last_once = v.once
+            last_twice = v.twice
+    return count
+
+
 @cython.auto_pickle(False)        # a view of one decision's history: nothing to pickle
 cdef class PlanPasses:
     """The passes one seat made on its opponents' piles, as the plan policy would judge them:
@@ -838,35 +876,4 @@ cdef class PlanPasses:
         return count
 
     cdef int _misses(self, uint64_t once, uint64_t twice) noexcept nogil:
-        cdef PlanView v
-        cdef Plan P, tmp
-        cdef uint64_t act[3]
-        cdef int i, reason, count = 0
-        cdef const PassEvent* e
-        cdef uint64_t last_once = 0, last_twice = 0
-        v.level = self.level
-        v.flags = self.flags
-        v.owner_partner = 0
-        for i in range(self.n):
-            e = &self.ev[i]
-            # The hand then: now's plus the cards played since, as a union of multisets
-            # (saturating at two copies, so that any input stays a valid hand).
-            v.once = once | e.add_once
-            v.twice = (once & e.add_once) | twice | e.add_twice
-            if v.once == 0:
-                continue
-            v.pile_code = e.pile_code
-            v.owner_left = e.owner_left
-            v.partner_left = e.partner_left
-            v.opp_min = e.opp_min
-            # Passes in a row without a play between hold the same hand: its split (in P
-            # from the previous pass, when that one got as far as splitting) is reused.
-            reason = _plan_decide(&v, &P, &tmp, act, v.once == last_once and v.twice == last_twice)
-            if reason > 0 and act[0] != 0:
-                count += 1
-            if reason == PR_GO_OUT or reason == PR_FAILED:
-                last_once = 0                  # P was not filled for this hand
-            else:
-                last_once = v.once
-                last_twice = v.twice
-        return count
+        return plan_misses(self.ev, self.n, self.level, self.flags, once, twice)

@@ -37,6 +37,15 @@ cdef struct ScoreJob:
     int failed                  # 1: memory ran out
     int* running                # the batch's count of threads still scoring
     long long end_ns            # when this job's deals were done (tl_now_ns)
+    # sample_values only: the deals are drawn here, deal k from the decision's seed
+    const Sampler* sampler
+    const GState* base          # the public position; the hands are each deal's
+    uint64_t seed
+    long long first             # the first deal's number (deal first + k fills column k)
+    long long* next             # the next deal to claim, shared by the threads
+    long long deadline_ns       # 0: none; else no deal is claimed after it but the first
+    int* stop                   # raised on an interrupt: no more deals are claimed
+    bint watch                  # this thread handles signals (the caller, on the main thread)
 
 
 cdef inline int _sc_playout_value(const GState* s, int team, int dd) noexcept nogil:
@@ -47,53 +56,59 @@ cdef inline int _sc_playout_value(const GState* s, int team, int dd) noexcept no
     return gsv_score(&sv, s)
 
 
-cdef void* _score_run(void* arg) noexcept nogil:
-    cdef ScoreJob* j = <ScoreJob*>arg
-    cdef Py_ssize_t d
+cdef int _score_deal(ScoreJob* j, const GState* st, uint64_t seed, Py_ssize_t col) noexcept nogil:
+    """Every action of job j scored on one deal into column `col` of j.out: the solver's
+    exact value within j.solve_nodes nodes an action (one table for the deal's actions),
+    else a playout seeded with `seed`. 0, or -1 when memory ran out."""
     cdef int i, v = 0, r
     cdef GState c
     cdef Gsv sv
     cdef Rng rng
     cdef int64_t dec = 0
-    cdef bint open_sv
+    cdef bint open_sv = False
     cdef const uint64_t* a
-    for d in range(j.lo, j.hi):
-        open_sv = False
-        if j.solve_nodes > 0:
-            # One table a deal, shared by its actions (as solve_after does), never across deals.
-            if gsv_open(&sv, j.team, j.dd, j.solve_nodes, False) < 0:
-                gsv_close(&sv)
-                j.failed = 1
-                return NULL
-            open_sv = True
-        for i in range(j.na):
-            a = &j.acts[3 * i]
-            c = j.states[d]
-            if a[0]:
-                gs_play(&c, a[0], a[1], <uint32_t>a[2])
-            else:
-                gs_pass(&c)
-            if open_sv:
-                sv.limit = sv.nodes + j.solve_nodes
-                r = gsv_value(&sv, &c, &v)
-                if r == 0:
-                    j.out[i * j.nd + d] = <int8_t>v
-                    j.solved += 1
-                    continue
-                if sv.status != GSV_NODE_LIMIT:
-                    gsv_close(&sv)
-                    j.failed = 1
-                    return NULL
-                sv.status = GSV_OK
-            rng_seed(&rng, j.seeds[d])
-            if gs_playout(&c, &rng, j.policy, &dec) < 0:
-                if open_sv:
-                    gsv_close(&sv)
-                j.failed = 1
-                return NULL
-            j.out[i * j.nd + d] = <int8_t>_sc_playout_value(&c, j.team, j.dd)
-        if open_sv:
+    if j.solve_nodes > 0:
+        if gsv_open(&sv, j.team, j.dd, j.solve_nodes, False) < 0:
             gsv_close(&sv)
+            return -1
+        open_sv = True
+    for i in range(j.na):
+        a = &j.acts[3 * i]
+        c = st[0]
+        if a[0]:
+            gs_play(&c, a[0], a[1], <uint32_t>a[2])
+        else:
+            gs_pass(&c)
+        if open_sv:
+            sv.limit = sv.nodes + j.solve_nodes
+            r = gsv_value(&sv, &c, &v)
+            if r == 0:
+                j.out[i * j.nd + col] = <int8_t>v
+                j.solved += 1
+                continue
+            if sv.status != GSV_NODE_LIMIT:
+                gsv_close(&sv)
+                return -1
+            sv.status = GSV_OK
+        rng_seed(&rng, seed)
+        if gs_playout(&c, &rng, j.policy, &dec) < 0:
+            if open_sv:
+                gsv_close(&sv)
+            return -1
+        j.out[i * j.nd + col] = <int8_t>_sc_playout_value(&c, j.team, j.dd)
+    if open_sv:
+        gsv_close(&sv)
+    return 0
+
+
+cdef void* _score_run(void* arg) noexcept nogil:
+    """A batch's share of given deals: j.states[lo:hi] with their seeds."""
+    cdef ScoreJob* j = <ScoreJob*>arg
+    cdef Py_ssize_t d
+    for d in range(j.lo, j.hi):
+        if _score_deal(j, &j.states[d], j.seeds[d], d) < 0:
+            j.failed = 1
+            return NULL
     return NULL
 
 
@@ -311,3 +326,166 @@ def values_after(states, actions, seeds, seat, double_down=3, solve_nodes=0,
     """
     return DealScoring(states, actions, seeds, seat, double_down, solve_nodes, policy,
                        threads).result()
+
+
+cdef void* _sample_run(void* arg) noexcept nogil:
+    """A thread of sample_values: claims deals one at a time (deal k is the same whichever
+    thread draws it), draws each from the sampler and scores it, until the deals are done,
+    the deadline has passed (after deal 0) or an interrupt stops every thread."""
+    cdef ScoreJob* j = <ScoreJob*>arg
+    cdef long long k, mine = 0
+    cdef GState st = j.base[0]
+    cdef Rng r
+    while not tl_load(j.stop):
+        if j.deadline_ns and tl_load_ll(j.next) > 0 and tl_now_ns() >= j.deadline_ns:
+            break
+        k = tl_claim(j.next, 1)
+        if k >= j.nd:
+            break
+        sampler_seed(&r, j.seed, j.first + k)
+        sampler_hands(j.sampler, &r, st.once, st.twice)
+        if _score_deal(j, &st, rng_next(&r), <Py_ssize_t>k) < 0:
+            j.failed = 1
+            tl_store(j.stop, 1)
+            break
+        mine += 1
+        if j.watch and mine % 16 == 0:
+            with gil:
+                if _gsv_check_signals() < 0:
+                    tl_store(j.stop, 2)
+    return NULL
+
+
+def sample_values(DealSampler sampler, base, actions, seed, deals, seat, seconds=None,
+                  double_down=3, solve_nodes=0, policy=GS_PLAN, threads=1, first=0):
+    """L3's search in one call: deals ``first .. first + deals - 1`` (at most 2**20 a call)
+    of ``seed`` drawn by ``sampler``
+    (:meth:`DealSampler.hands`) into the public position of ``base`` (a :class:`GdState`
+    whose seat to act is the sampler's and holds the sampler's hand; its other hands are
+    replaced, deal by deal), each scored as :func:`values_after` scores it, with the deal's
+    playout seed the next draw of the deal's own stream. ``threads`` (1..16) draw and score
+    at once, the calling thread one of them, without the GIL; with ``seconds``, no deal is
+    started once that many seconds have passed, but the first. Returns ``(values, solved)``:
+    int8 values of shape (len(actions), done) for the deals done, the first ``done`` (with a
+    given ``deals`` and no ``seconds``, all of them: the same values on any ``threads``), and
+    how many values the solver proved. Ctrl-C stops it within a deal on the main thread.
+
+    >>> sampler = DealSampler(0, ((1 << 48) | 1, 0), [44, 4, 8], [[], [], [], []],
+    ...                       [0, 1, 1, 1], [None] * 4, [None] * 4)
+    >>> base = GdState.from_fields([((1 << 48) | 1, 0), (1 << 44, 0), (1 << 4, 0), (1 << 8, 0)],
+    ...                            level=5, turn=0)
+    >>> acts = [(1 << 48, 0, 0x104e), (1 << 0, 0, 0x1042)]
+    >>> values, solved = sample_values(sampler, base, acts, 7, 6, 0, solve_nodes=100, threads=2)
+    >>> values.shape, solved, bool((values[0] > 0).all())    # A♠ first: the hand is won
+    ((2, 6), 12, True)
+    """
+    cdef int pol = _gs_policy_arg(policy), s_seat, k, reason, i
+    cdef int dd = _int_arg(double_down, "double_down", 1, 12)
+    cdef int64_t nodes = _int_arg(solve_nodes, "solve_nodes", 0, <int64_t>1 << 40)
+    cdef int t = _int_arg(threads, "threads", 1, SC_MAX_THREADS)
+    cdef int64_t nd = _int_arg(deals, "deals", 1, SC_MAX_DEALS)
+    cdef uint64_t sd = _seed_arg(seed)
+    cdef long long first_deal = _int_arg(first, "first", 0, <int64_t>1 << 50)
+    cdef uint64_t hm[2]
+    cdef long long deadline = 0, next_deal = 0
+    cdef int stop = 0, failed = 0
+    cdef int64_t solved = 0
+    cdef double secs
+    cdef GState b
+    cdef uint64_t* acts = NULL
+    cdef int8_t* out = NULL
+    cdef ScoreJob jobs[SC_MAX_THREADS]
+    cdef void* args[SC_MAX_THREADS]
+    cdef Py_ssize_t na, done
+    if not isinstance(base, GdState):
+        raise ValueError(f"base must be a GdState; got {_quote(base)}")
+    b = (<GdState>base).s
+    s_seat = _int_arg(seat, "seat", 0, 3)
+    if b.turn != sampler.S.me:
+        raise ValueError(f"base has seat {b.turn} to act; the sampler samples for seat "
+                         f"{sampler.S.me}")
+    if b.once[b.turn] != sampler.S.my_once or b.twice[b.turn] != sampler.S.my_twice:
+        raise ValueError("base's seat to act does not hold the sampler's hand")
+    for k in range(4):
+        if k != sampler.S.me and (GD_POPCOUNT(b.once[k]) + GD_POPCOUNT(b.twice[k])
+                                  != sampler.S.seat[k].nfixed + sampler.S.seat[k].need):
+            raise ValueError(f"base's seat {k} holds {GD_POPCOUNT(b.once[k]) + GD_POPCOUNT(b.twice[k])} "
+                             f"cards; the sampler deals it "
+                             f"{sampler.S.seat[k].nfixed + sampler.S.seat[k].need}")
+    if seconds is not None:
+        try:
+            secs = float(seconds)
+        except (TypeError, ValueError):
+            raise ValueError(f"seconds must be a number; got {_quote(seconds)}") from None
+        if not secs == secs or secs < 0:
+            raise ValueError(f"seconds must be a number >= 0; got {_quote(seconds)}")
+        deadline = tl_now_ns() + <long long>(min(secs, 1e6) * 1e9)
+    try:
+        items = list(actions)
+    except TypeError:
+        raise ValueError("actions must be a sequence of (once, twice, code)") from None
+    na = len(items)
+    if na == 0 or na > SC_MAX_ACTIONS:
+        raise ValueError(f"actions has {na} entries; 1..{SC_MAX_ACTIONS}")
+    acts = <uint64_t*>malloc(3 * na * sizeof(uint64_t))
+    out = <int8_t*>calloc(na * nd, sizeof(int8_t))
+    try:
+        if acts == NULL or out == NULL:
+            raise MemoryError("no room for the deals' values")
+        for i in range(na):
+            try:
+                once, twice, code_obj = items[i]
+            except (TypeError, ValueError):
+                raise ValueError(f"actions[{i}] must be (once, twice, code); got {_quote(items[i])}") from None
+            _hand_arg(once, twice, f"actions[{i}]", hm)
+            acts[3 * i] = hm[0]
+            acts[3 * i + 1] = hm[1]
+            acts[3 * i + 2] = <uint64_t>_int_arg(code_obj, f"actions[{i}] code", 0, 0xFFFF)
+            # legal in the public position: the seat's own hand and the pile decide it
+            if hm[0] == 0:
+                reason = gs_check_pass(&b)
+            else:
+                reason = gs_check_play(&b, hm[0], hm[1], <uint32_t>acts[3 * i + 2])
+            if reason != GS_OK:
+                raise ValueError(f"actions[{i}] is not legal here: {GS_REASON_NAMES[reason]}")
+        for k in range(t):
+            jobs[k].acts = acts
+            jobs[k].na = <int>na
+            jobs[k].nd = nd
+            jobs[k].team = _gsv_team(&b, s_seat)
+            jobs[k].dd = dd
+            jobs[k].policy = pol
+            jobs[k].solve_nodes = nodes
+            jobs[k].out = out
+            jobs[k].solved = 0
+            jobs[k].failed = 0
+            jobs[k].sampler = &sampler.S
+            jobs[k].base = &b
+            jobs[k].seed = sd
+            jobs[k].first = first_deal
+            jobs[k].next = &next_deal
+            jobs[k].deadline_ns = deadline
+            jobs[k].stop = &stop
+            jobs[k].watch = k == 0 and gd_watch_signals()
+            args[k] = &jobs[k]
+        with nogil:
+            if t == 1:
+                _sample_run(args[0])
+            else:
+                tl_run_threads(_sample_run, args, t)
+        for k in range(t):
+            failed |= jobs[k].failed
+            solved += jobs[k].solved
+        if stop == 2:
+            _gsv_reraise()
+            raise KeyboardInterrupt
+        if failed:
+            raise MemoryError("the search could not allocate its move buffers or tables")
+        done = min(next_deal, nd)
+        values = np.empty((na, done), np.int8)
+        for i in range(na):
+            memcpy(<int8_t*>cnp.PyArray_DATA(values) + i * done, out + i * nd, done)
+        return values, solved
+    finally:
+        free(acts)
+        free(out)

@@ -42,21 +42,23 @@ def _decisions(seeds: range, every: int = 1):
 
 
 def _one_deal_at_a_time(view, actions, rng, iterations, solve):
-    """The scoring as it was written before the batches: each deal sampled, then solved
-    (within 2000 nodes an action) or played out, one at a time."""
+    """The search's values as the composition of its parts: deal k of the decision's seed
+    (DealSampler.deal: the hands and the playout seed), then solved (within 2000 nodes an
+    action) or played out, one deal at a time, by solve_after and playouts_after."""
     known = _Knowledge(view, infer=True)
+    seed = rng.getrandbits(64)
     team = (view.seat, view.partner)
     gains = (view.config.double_down_levels, 2, 1)
     columns = []
-    for _ in range(iterations):
-        state = known.sample_state(rng)
-        seed = rng.getrandbits(63)
+    for k in range(iterations):
+        hands, playout_seed = known.sampler.deal(seed, k)
+        state = core.GdState.from_fields(hands, *known._state_args)
         scores = [None] * len(actions)
         if solve:
             scores = core.solve_after(state, actions, seat=view.seat,
                                       double_down=gains[0], max_nodes=2000)[0]
         if None in scores:
-            orders = state.playouts_after(actions, seed)
+            orders = state.playouts_after(actions, playout_seed)
             scores = [_hand_score(orders[i], team, gains) if v is None else v
                       for i, v in enumerate(scores)]
         columns.append(scores)
@@ -64,20 +66,45 @@ def _one_deal_at_a_time(view, actions, rng, iterations, solve):
 
 
 def test_sample_scores_is_the_one_deal_at_a_time_scoring_on_any_threads():
-    # Every column is the deal the rng drew in that place, scored as one deal alone would
-    # be: batches, threads and timing change nothing with a deal budget.
+    # Every column is deal k of the decision's seed, scored as one deal alone would be:
+    # threads and chunks change nothing with a deal budget.
     decisions = _decisions(range(3), every=3)
     endgames = 0
     for k, (view, actions) in enumerate(decisions):
         solve = sum(view.hand_sizes) <= 14
         endgames += solve
         want = _one_deal_at_a_time(view, actions, random.Random(k), 12, solve)
-        for threads in (0, 1, 2, 3):
+        for threads in (1, 2, 3):
             got = sample_scores(view, actions, random.Random(k), iterations=12, solve=solve,
                                 threads=threads)
             assert got.shape == want.shape == (len(actions), 12)
             assert (got == want).all(), (k, threads)
     assert len(decisions) > 40 and endgames >= 3
+
+
+def test_sample_scores_draws_a_long_budget_in_several_calls_of_the_same_deals(monkeypatch):
+    from tienlen.games.guandan import bots
+
+    view, actions = _decisions(range(1))[5]
+    whole = sample_scores(view, actions, random.Random(3), iterations=50, solve=False)
+    monkeypatch.setattr(bots, "DEALS_PER_CALL", 7)          # 8 calls: 7, 7, ..., 1
+    assert (sample_scores(view, actions, random.Random(3), iterations=50, solve=False)
+            == whole).all()
+
+
+def test_sample_values_stops_at_its_time_after_the_first_deal():
+    view, actions = _decisions(range(1))[0]
+    known = _Knowledge(view, infer=True)
+    base = known.template()
+    values, _ = core.sample_values(known.sampler, base, actions, 1, 10 ** 5, view.seat,
+                                   seconds=0, threads=2)
+    assert 1 <= values.shape[1] <= 4                          # the first, and what was underway
+    values, _ = core.sample_values(known.sampler, base, actions, 1, 10 ** 5, view.seat,
+                                   seconds=0.02, threads=2)
+    assert 1 <= values.shape[1] < 10 ** 5
+    full, _ = core.sample_values(known.sampler, base, actions, 1, values.shape[1], view.seat,
+                                 threads=1)
+    assert (full == values).all()                             # the first deals, whatever the time
 
 
 def test_values_after_is_solve_after_then_playouts_after_per_deal():

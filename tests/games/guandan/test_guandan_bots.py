@@ -175,24 +175,17 @@ def test_L3_solves_its_sampled_endgames_legally_and_deterministically():
     assert "perfectly" not in d.reason
 
 
-class _ScriptedScoring:
-    """A stand-in for the core's scoring of sampled deals (:class:`~tienlen._guandan.DealScoring`)
-    whose values are scripted by the deal's number (the stand-in sampler hands out 0, 1, 2,
-    ... as deals): candidate 0 (the plan's choice) alternately wins with the partner second
-    (+3 levels) and loses with the opponents' partner last (-1); candidate 1 always wins with
-    the partner last (+1); every other candidate loses with both opponents first (-3)."""
-
-    def __init__(self, states: list[int], actions: list[tuple[int, int, int]], *args: object) -> None:
-        self.values = np.array([[(3 if d % 2 == 0 else -1) if i == 0 else 1 if i == 1 else -3
-                                 for d in states] for i in range(len(actions))], np.int8)
-
-    def done(self) -> bool:
-        return True
-
-    def result(self) -> tuple[np.ndarray, int]:
-        return self.values, 0
-
-    seconds = 0.001
+def _scripted_values(sampler, base, actions, seed, deals, *args):
+    """A stand-in for the core's search (:func:`~tienlen._guandan.sample_values`) whose
+    values are scripted by the deal's number d: candidate 0 (the plan's choice) alternately
+    wins with the partner second (+3 levels) and loses with the opponents' partner last
+    (-1); candidate 1 always wins with the partner last (+1); every other candidate loses
+    with both opponents first (-3)."""
+    first = args[-1]
+    values = np.array([[(3 if d % 2 == 0 else -1) if i == 0 else 1 if i == 1 else -3
+                        for d in range(first, first + deals)] for i in range(len(actions))],
+                      np.int8)
+    return values, 0
 
 
 def test_L3_win_bonus_prefers_the_play_that_wins_the_hand_more_often(monkeypatch):
@@ -202,9 +195,7 @@ def test_L3_win_bonus_prefers_the_play_that_wins_the_hand_more_often(monkeypatch
 
     game = Game(seed=4)
     view = game.view(game.turn)
-    deals = iter(range(10 ** 6))
-    monkeypatch.setattr(bots._Knowledge, "sample_state", lambda self, rng: next(deals))
-    monkeypatch.setattr(bots._guandan, "DealScoring", _ScriptedScoring)
+    monkeypatch.setattr(bots._guandan, "sample_values", _scripted_values)
     levels_only = bots.SearchBot(seed=1, iterations=40, solver=False, win_bonus=0)
     plan = bots.plan_decision(view)
     cands = levels_only._candidates(view, plan)
@@ -213,7 +204,6 @@ def test_L3_win_bonus_prefers_the_play_that_wins_the_hand_more_often(monkeypatch
     assert held.why is not None and held.why.code == "SEARCH_HELD"
     assert (held.kind, held.cards) == (plan.kind, plan.cards)
     assert held.why.fields["win"] == 0.5 and held.why.fields["rate"] == 1.0
-    deals = iter(range(10 ** 6))
     bonus = bots.SearchBot(seed=1, iterations=40, solver=False)           # WIN_BONUS = 2
     assert bonus.win_bonus == bots.WIN_BONUS == 2.0
     took = bonus.explain(view)
@@ -310,8 +300,8 @@ def test_L3_takes_deals_and_a_time_cap():
 
 
 def test_L3_threads_change_the_speed_not_the_choice():
-    # Issue 35: the sampled deals are scored on native threads while the next ones are
-    # sampled; with a deal budget the decision is the same on any number of threads.
+    # Issue 35: the sampled deals are drawn and scored on several threads at once; with a
+    # deal budget the decision is the same on any number of threads.
     game = Game(seed=6)
     views = []
     bots = [make_bot("L2", seed=s) for s in range(4)]
@@ -321,9 +311,9 @@ def test_L3_threads_change_the_speed_not_the_choice():
         game.act(kind, cards, game.turn)
     for view in views[::3]:
         made = {t: make_bot("L3", seed=2, iterations=16, threads=t).explain(view)
-                for t in (0, 1, 2)}
-        assert made[0] == made[1] == made[2]
-    assert make_bot("L3", seed=1, threads=0).name == "L3(threads=0)"
-    for bad in (-1, 17, 1.0, "2", True):
+                for t in (1, 2, 3)}
+        assert made[1] == made[2] == made[3]
+    assert make_bot("L3", seed=1, threads=1).name == "L3(threads=1)"
+    for bad in (0, 17, 1.0, "2", True):
         with pytest.raises(ValueError, match="threads"):
             make_bot("L3", seed=1, threads=bad)

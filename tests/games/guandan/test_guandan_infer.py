@@ -16,6 +16,8 @@ from tienlen.guandan import Cards, Match, RuleConfig
 from tienlen.games.guandan.bots import PlanBot, SearchBot, _Knowledge, _pass_evidence, make_bot
 from tienlen.games.guandan.game import single_value
 
+from guandan_positions import mid_hand
+
 CONFIGS = [RuleConfig(), RuleConfig.huaian(), RuleConfig(wild_count=0)]
 
 
@@ -110,20 +112,8 @@ def test_plan_passes_keep_the_latest_and_refuse_bad_input():
     assert passes.misses(0, 0) >= 0
 
 
-def _mid_hand(seed: int, actions: int):
-    match = Match(seed=seed)
-    bots = [PlanBot(seed=s) for s in range(4)]
-    while match.hand_number < 2 or match.game.phase == "tribute" or actions > 0:
-        if match.hand_number >= 2 and match.game.phase == "play":
-            actions -= 1
-        seat = match.turn
-        kind, cards = bots[seat].decide(match.game.view(seat))
-        match.act(kind, cards, seat)
-    return match.game
-
-
 def test_inferred_deals_keep_counts_and_known_cards_and_fit_the_passes_better():
-    game = _mid_hand(7, 40)                  # hand 2: a double tribute, then 40 actions
+    game = mid_hand(7, 40)                  # hand 2: a double tribute, then 40 actions
     assert game.tributes
     played = Counter(c for a in game.history if a.action == "play" for c in a.cards.ids)
     better = 0

@@ -337,7 +337,7 @@ class SearchBot(_PlanExchange):
       True): each seat's share of the unseen cards, if it holds cards the plan would have
       beaten an opponent's pile with where the seat passed, is kept only with probability
       ``INFER_KEEP`` (0.1) per such pass (of up to ``INFER_TRIES``, 8, draws; else the draw
-      with the fewest; :meth:`_Knowledge._infer`);
+      with the fewest; the core's :class:`~tienlen._guandan.DealSampler`);
     - ``win_bonus``: what winning the hand (the first out is the team's) counts beside its
       levels (default :data:`WIN_BONUS`, 2: a decision that makes the hand likelier to be won
       is worth more than the levels alone say; 0 scores the levels only);
@@ -348,11 +348,11 @@ class SearchBot(_PlanExchange):
       (default True; a hand alone always scores its levels);
     - ``exchange``: how the tribute and return cards are chosen (:data:`EXCHANGES`; default
       ``"plan"``, as L2);
-    - ``threads``: native threads that score the sampled deals while the next ones are
-      sampled (default :data:`SCORING_THREADS`, 2 where the machine has two cores: both
-      cores in one decision, issue 35; 0: each deal scored on the deciding thread as it is
-      drawn, one core a decision). The choice does not depend on it with ``iterations``;
-      with a time budget, more threads score more deals in the time.
+    - ``threads``: threads that draw and score the sampled deals at once, the deciding
+      thread one of them (default :data:`SCORING_THREADS`, 2 where the machine has two
+      cores: both cores in one decision, issue 35; 1: one core a decision, for runs that
+      keep every core busy with games of their own). The choice does not depend on it with
+      ``iterations``; with a time budget, more threads weigh more deals in the time.
 
     >>> from tienlen.guandan import Game
     >>> game = Game(seed=4)
@@ -399,8 +399,8 @@ class SearchBot(_PlanExchange):
         if not isinstance(race, (bool, int)):
             raise ValueError(f"race must be True or False; got {race!r}")
         self.race = bool(race)
-        if threads is not None and (type(threads) is not int or not 0 <= threads <= 16):
-            raise ValueError(f"threads must be an int in 0..16; got {threads!r}")
+        if threads is not None and (type(threads) is not int or not 1 <= threads <= 16):
+            raise ValueError(f"threads must be an int in 1..16; got {threads!r}")
         self.threads = threads
         if self.race:
             # the standard rules' table (about 0.1 s, once a process) is built now, not in
@@ -553,17 +553,15 @@ def _action_of(play: Play | None) -> _Action:
     return (0, 0, 0) if play is None else (play.cards.once, play.cards.twice, play.code)
 
 
-#: Native threads that score one batch of L3's sampled deals (:class:`tienlen._guandan.DealScoring`):
-#: two, the cores of the machine the budget is set for (issue 35), fewer on a one-core
-#: machine. The values do not depend on it; only how many deals fit in the time does.
+#: Threads that draw and score L3's sampled deals at once, the deciding thread one of them
+#: (:func:`tienlen._guandan.sample_values`): two, the cores of the machine the budget is set
+#: for (issue 35), one on a one-core machine. The values do not depend on it; only how many
+#: deals fit in the time does.
 SCORING_THREADS = max(1, min(2, os.cpu_count() or 1))
 
-#: A batch of deals is kept to about this much scoring (seconds), so that a decision whose
-#: time is up waits at most about that long for the batch still being scored.
-BATCH_SECONDS = 0.003
-
-#: At most this many deals a batch, whatever the estimate.
-MAX_BATCH = 256
+#: Deals drawn a call of the core at most: a longer budget is drawn in several calls (the
+#: same deals: deal k of a decision is the same whichever call draws it).
+DEALS_PER_CALL = 1 << 16
 
 
 def sample_scores(view: GameView, actions: Sequence[_Action], rng: random.Random, *,
@@ -581,56 +579,37 @@ def sample_scores(view: GameView, actions: Sequence[_Action], rng: random.Random
     Deals are drawn until ``iterations`` are done, or, without it, until ``deadline`` (a
     :func:`time.perf_counter` time) passes, at least one; with both, whichever comes first.
 
-    The deals are sampled here, in Python, and scored in batches on ``threads`` native
-    threads (default :data:`SCORING_THREADS`) while the next batch is sampled, so that both
-    cores work; with ``threads=0``, each deal is scored on this thread as it is drawn (one
-    core a decision: for runs that keep every core busy with games of their own). The deals and their playout seeds come from ``rng`` in the same order
-    whatever the batches, and each deal is scored alone: with ``iterations``, the result
-    depends on ``rng`` only.
+    The deals are drawn and scored natively (:class:`~tienlen._guandan.DealSampler`,
+    :func:`~tienlen._guandan.sample_values`) on ``threads`` threads at once (default
+    :data:`SCORING_THREADS`; 1: the calling thread alone), without the GIL. Deal k comes
+    from one draw of ``rng`` and k alone, so with ``iterations`` the result depends on
+    ``rng`` only, not on ``threads``.
     """
     if iterations is None and deadline is None:
         raise ValueError("sample_scores needs iterations= or deadline=")
     known = _Knowledge(view, infer=infer)
+    base = known.template()
     workers = SCORING_THREADS if threads is None else threads
-    args = (view.seat, view.config.double_down_levels, solve_nodes if solve else 0,
-            _guandan.PLAN, workers)
     acts = list(actions)
+    seed = rng.getrandbits(64)
     parts: list[np.ndarray] = []
-    states: list[_guandan.GdState] = []
-    seeds: list[int] = []
-    scoring: _guandan.DealScoring | None = None
-    cap, sampled, scoring_size = 1, 0, 0
-
-    def collect(job: _guandan.DealScoring, size: int) -> int:
-        """The job's values, kept; a batch size that scores in about BATCH_SECONDS."""
-        parts.append(job.result()[0])
-        seconds = job.seconds
-        return min(MAX_BATCH, max(1, int(BATCH_SECONDS * size / seconds)) if seconds else 2 * size)
-
-    while True:
-        if iterations is not None and sampled >= iterations:
+    done = 0
+    while iterations is None or done < iterations:
+        seconds = None
+        if deadline is not None:
+            seconds = deadline - time.perf_counter()
+            if done and seconds <= 0:
+                break
+        want = DEALS_PER_CALL if iterations is None else min(DEALS_PER_CALL, iterations - done)
+        values, _ = _guandan.sample_values(
+            known.sampler, base, acts, seed, want, view.seat, None if seconds is None else
+            max(0.0, seconds), view.config.double_down_levels, solve_nodes if solve else 0,
+            _guandan.PLAN, workers, done)
+        parts.append(values)
+        done += values.shape[1]
+        if values.shape[1] < want:           # the time ran out inside the call
             break
-        if deadline is not None and sampled and time.perf_counter() >= deadline:
-            break
-        states.append(known.sample_state(rng))
-        seeds.append(rng.getrandbits(63))
-        sampled += 1
-        # Hand the deals sampled so far to the scorer when it is free (or when they make a
-        # full batch: then wait for it), so that sampling and scoring overlap.
-        if scoring is None or scoring.done() or len(states) >= cap:
-            if scoring is not None:
-                cap = collect(scoring, scoring_size)
-            scoring, scoring_size = _guandan.DealScoring(states, acts, seeds, *args), len(states)
-            states, seeds = [], []
-            if not workers:              # scored already, on this thread: one deal at a time
-                collect(scoring, scoring_size)
-                scoring = None
-    if scoring is not None:
-        collect(scoring, scoring_size)
-    if states:
-        collect(_guandan.DealScoring(states, acts, seeds, *args), len(states))
-    rows: np.ndarray = np.concatenate(parts, axis=1).astype(np.float64) if parts else \
-        np.zeros((len(acts), 0))
+    rows: np.ndarray = np.concatenate(parts, axis=1).astype(np.float64)
     return rows
 
 
@@ -721,7 +700,8 @@ def _pass_evidence(view: GameView) -> dict[int, _guandan.PlanPasses]:
 
 class _Knowledge:
     """What a seat knows about the unseen cards, and deals consistent with it (and, with
-    ``infer``, likely given the other seats' passes)."""
+    ``infer``, likely given the other seats' passes), drawn by the core's
+    :class:`~tienlen._guandan.DealSampler` (:attr:`sampler`), built here once a decision."""
 
     def __init__(self, view: GameView, *, infer: bool = False) -> None:
         self.view = view
@@ -751,6 +731,30 @@ class _Knowledge:
         self._state_args = self._fields()
         self.passes = {s: p for s, p in _pass_evidence(view).items() if self.need[s]} \
             if infer else {}
+        caps = [None if s not in self.cap else
+                sum(1 << c for c in range(54) if self._capped_ok(c, self.cap[s]))
+                for s in range(4)]
+        #: the core's sampler of deals consistent with all of the above (sampler.pxi)
+        self.sampler = _guandan.DealSampler(
+            view.seat, view.hand.masks, self.pool,
+            [[] if s == view.seat else sorted(self.fixed[s].elements()) for s in range(4)],
+            self.need, caps, [self.passes.get(s) for s in range(4)], INFER_KEEP, INFER_TRIES)
+
+    def template(self) -> _guandan.GdState:
+        """The view's position with the unseen cards in any consistent place (the deal
+        :func:`tienlen._guandan.sample_values` replaces the hands of, deal by deal)."""
+        hands: list[tuple[int, int]] = []
+        pos = 0
+        for s in range(4):
+            if s == self.view.seat:
+                hands.append(self.view.hand.masks)
+                continue
+            ids = list(self.fixed[s].elements()) + self.pool[pos:pos + self.need[s]]
+            pos += self.need[s]
+            hands.append(_masks_of_ids(ids))
+        level, seat, flags, t0, pile, code, owner, passes, finished = self._state_args
+        return _guandan.GdState.from_fields(hands, level, seat, flags, t0, pile, code, owner,
+                                            passes, finished)
 
     def _fields(self) -> tuple[int, int, int, int, tuple[int, int], int, int, int, tuple[int, ...]]:
         view = self.view
@@ -779,91 +783,14 @@ class _Knowledge:
 
     def sample(self, rng: random.Random) -> list[list[int]]:
         """Card ids for every seat (this seat's own hand included): a deal consistent with
-        what the seat knows and, with ``infer``, likely given the passes seen (see
-        :meth:`_infer`)."""
-        hands = self._draw(rng)
-        if self.passes:
-            self._infer(hands, rng)
-        return hands
-
-    def _infer(self, hands: list[list[int]], rng: random.Random) -> None:
-        """Redeal the unseen cards of the seats with passes on record, seat by seat (most
-        passes first): a seat's share is drawn from the unseen cards not yet given and kept
-        with probability INFER_KEEP per pass the plan would have replaced by a play (the
-        first kept of INFER_TRIES draws, else the one with the fewest such passes); the last
-        seat takes the rest, so the seat before it is judged on both seats' passes. A capped
-        seat (a tribute payer) keeps its deal."""
-        free = [s for s in range(4) if s != self.view.seat and self.need[s] and s not in self.cap]
-        if len(free) < 2:
-            return
-        free.sort(key=lambda s: -len(self.passes.get(s, ())))
-        fixed = {s: list(self.fixed[s].elements()) for s in free}
-        rest = [c for s in free for c in hands[s][len(fixed[s]):]]
-        last = free[-1]
-        for s in free[:-1]:
-            need = self.need[s]
-            # the seat before the last also answers for the last seat's passes: the rest is
-            # the last seat's hand
-            judged = [(s, self.passes.get(s))] + ([(last, self.passes.get(last))]
-                                                  if s == free[-2] else [])
-            mine, fewest = rng.sample(rest, need), -1
-            if any(p is not None for _, p in judged):
-                for _ in range(INFER_TRIES):
-                    rng.shuffle(rest)
-                    misses = sum(p.misses(*_masks_of_ids(fixed[t] + (rest[:need] if t == s else
-                                                                     rest[need:])))
-                                 for t, p in judged if p is not None)
-                    if fewest < 0 or misses < fewest:
-                        mine, fewest = rest[:need], misses
-                    if misses == 0 or rng.random() < INFER_KEEP ** misses:
-                        mine = rest[:need]
-                        break
-            hands[s] = fixed[s] + mine
-            left = Counter(rest)
-            left.subtract(mine)
-            rest = list(left.elements())
-        hands[last] = fixed[last] + rest
-
-    def _draw(self, rng: random.Random) -> list[list[int]]:
-        """Card ids for every seat (this seat's own hand included), consistent with the
-        cards seen and the tributes known."""
-        pool = list(self.pool)
-        rng.shuffle(pool)
-        hands: list[list[int]] = [list(self.fixed[s].elements()) for s in range(4)]
-        hands[self.view.seat] = list(self.view.hand.ids)
-        # Capped seats first, from the cards they may hold; if the caps cannot be met (they
-        # always can in a consistent history), deal without them.
-        order = sorted((s for s in range(4) if s != self.view.seat),
-                       key=lambda s: s not in self.cap)
-        rest = pool
-        taken: list[list[int]] = [[] for _ in range(4)]
-        ok = True
-        for s in order:
-            if s in self.cap:
-                fits = [c for c in rest if self._capped_ok(c, self.cap[s])]
-                if len(fits) < self.need[s]:
-                    ok = False
-                    break
-                chosen = Counter(fits[:self.need[s]])
-                taken[s] = fits[:self.need[s]]
-                rest = list((Counter(rest) - chosen).elements())
-                rng.shuffle(rest)
-            else:
-                taken[s] = rest[:self.need[s]]
-                rest = rest[self.need[s]:]
-        if not ok:
-            pos = 0
-            for s in range(4):
-                if s != self.view.seat:
-                    taken[s] = pool[pos:pos + self.need[s]]
-                    pos += self.need[s]
-        for s in range(4):
-            if s != self.view.seat:
-                hands[s].extend(taken[s])
-        return hands
+        what the seat knows and, with ``infer``, likely given the passes seen (drawn by the
+        core's :class:`~tienlen._guandan.DealSampler` from one draw of ``rng``)."""
+        return [list(_wrap(once, twice).ids)
+                for once, twice in self.sampler.hands(rng.getrandbits(64))]
 
     def sample_state(self, rng: random.Random) -> _guandan.GdState:
-        hands = [_masks_of_ids(ids) for ids in self.sample(rng)]
+        """A sampled deal (:meth:`sample`) in the view's position."""
+        hands = self.sampler.hands(rng.getrandbits(64))
         level, seat, flags, t0, pile, code, owner, passes, finished = self._state_args
         return _guandan.GdState.from_fields(hands, level, seat, flags, t0, pile, code, owner,
                                             passes, finished)
