@@ -215,8 +215,10 @@ cdef void sampler_hands(const Sampler* S, Rng* r, uint64_t* once, uint64_t* twic
 
 
 cdef inline void sampler_seed(Rng* r, uint64_t seed, int64_t k) noexcept nogil:
-    """Deal k's own stream of a decision's seed: the same deal whichever thread draws it."""
-    rng_seed(r, seed + <uint64_t>k * 0x9E3779B97F4A7C15ULL)
+    """Deal k's own stream of a decision's seed (rng.pxi's stream_seed, as a batch's games
+    get theirs): the same deal whichever thread draws it. (Seeding with seed + k * golden
+    would give deals k and k + 1 three of their four state words in common, shifted.)"""
+    rng_seed(r, stream_seed(seed, <uint64_t>k))
 
 
 @cython.auto_pickle(False)        # one decision's knowledge: nothing to pickle
