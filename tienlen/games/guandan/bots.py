@@ -632,11 +632,6 @@ def _key(play: Play | None) -> tuple[int, int, int]:
     return (0, 0, 0) if play is None else (play.cards.once, play.cards.twice, play.code)
 
 
-def _gains(view: GameView) -> tuple[int, int, int]:
-    """Levels the first out's team gains when the partner is 2nd, 3rd, 4th (G7.1)."""
-    return (view.config.double_down_levels, 2, 1)
-
-
 def _hand_score(order: Sequence[int], my_team: tuple[int, int],
                 gains: tuple[int, int, int]) -> int:
     """Levels the hand is worth to ``my_team``: the gain when one of its players went out
