@@ -359,15 +359,22 @@ def test_size_limit_closes_only_that_socket(server):
 def test_rate_limit(server):
     hub, port = server
     c = Client(port)
-    for _ in range(120):
-        c.send('{"type": "ping"}')
     kinds = []
+    closed = None
     try:
+        # the server may close a flooder before the last of its frames is sent (the wheel
+        # suite's run of 2026-12-07 saw the send fail on the 1008 close)
+        for _ in range(120):
+            c.send('{"type": "ping"}')
         while True:
             kinds.append(c.recv(timeout=2)["type"])
-    except (TimeoutError, ConnectionClosed):
+    except TimeoutError:
         pass
-    assert "error" in kinds and kinds.count("pong") <= CONFIG["burst"] + 10
+    except ConnectionClosed as e:
+        closed = e
+    flooding = closed is not None and closed.rcvd is not None and closed.rcvd.code == 1008
+    assert "error" in kinds or flooding
+    assert kinds.count("pong") <= CONFIG["burst"] + 10
     c.close()
 
 
