@@ -122,6 +122,22 @@ cdef void* _score_thread(void* arg) noexcept nogil:
     return NULL
 
 
+cdef int _actions_into(list items, uint64_t* acts) except -1:
+    """Each (once, twice, code) of `items`, checked, into acts[3 * i .. 3 * i + 2]."""
+    cdef uint64_t hm[2]
+    cdef Py_ssize_t i
+    for i in range(len(items)):
+        try:
+            once, twice, code_obj = items[i]
+        except (TypeError, ValueError):
+            raise ValueError(f"actions[{i}] must be (once, twice, code); got {_quote(items[i])}") from None
+        _hand_arg(once, twice, f"actions[{i}]", hm)
+        acts[3 * i] = hm[0]
+        acts[3 * i + 1] = hm[1]
+        acts[3 * i + 2] = <uint64_t>_int_arg(code_obj, f"actions[{i}] code", 0, 0xFFFF)
+    return 0
+
+
 @cython.auto_pickle(False)        # a batch of threads at work: nothing to pickle
 cdef class DealScoring:
     """The values of actions over a batch of sampled deals, scored in the background on
@@ -165,7 +181,6 @@ cdef class DealScoring:
         cdef int64_t nodes = _int_arg(solve_nodes, "solve_nodes", 0, <int64_t>1 << 40)
         cdef int t = _int_arg(threads, "threads", 0, SC_MAX_THREADS)
         cdef bint here = t == 0
-        cdef uint64_t hm[2]
         cdef Py_ssize_t nd, na, i, d
         if self.st != NULL:
             raise ValueError("this DealScoring has started: make a new one")
@@ -192,15 +207,7 @@ cdef class DealScoring:
         self.out = <int8_t*>calloc(na * nd + 1, sizeof(int8_t))
         if self.st == NULL or self.sd == NULL or self.acts == NULL or self.out == NULL:
             raise MemoryError("no room for the deals")
-        for i in range(na):
-            try:
-                once, twice, code_obj = items[i]
-            except (TypeError, ValueError):
-                raise ValueError(f"actions[{i}] must be (once, twice, code); got {_quote(items[i])}") from None
-            _hand_arg(once, twice, f"actions[{i}]", hm)
-            self.acts[3 * i] = hm[0]
-            self.acts[3 * i + 1] = hm[1]
-            self.acts[3 * i + 2] = <uint64_t>_int_arg(code_obj, f"actions[{i}] code", 0, 0xFFFF)
+        _actions_into(items, self.acts)
         for d in range(nd):
             if not isinstance(deals[d], GdState):
                 raise ValueError(f"states[{d}] must be a GdState; got {_quote(deals[d])}")
@@ -386,7 +393,6 @@ def sample_values(DealSampler sampler, base, actions, seed, deals, seat, seconds
     cdef int64_t nd = _int_arg(deals, "deals", 1, SC_MAX_DEALS)
     cdef uint64_t sd = _seed_arg(seed)
     cdef long long first_deal = _int_arg(first, "first", 0, <int64_t>1 << 50)
-    cdef uint64_t hm[2]
     cdef long long deadline = 0, next_deal = 0
     cdef int stop = 0, failed = 0
     cdef int64_t solved = 0
@@ -432,20 +438,13 @@ def sample_values(DealSampler sampler, base, actions, seed, deals, seat, seconds
     try:
         if acts == NULL or out == NULL:
             raise MemoryError("no room for the deals' values")
+        _actions_into(items, acts)
         for i in range(na):
-            try:
-                once, twice, code_obj = items[i]
-            except (TypeError, ValueError):
-                raise ValueError(f"actions[{i}] must be (once, twice, code); got {_quote(items[i])}") from None
-            _hand_arg(once, twice, f"actions[{i}]", hm)
-            acts[3 * i] = hm[0]
-            acts[3 * i + 1] = hm[1]
-            acts[3 * i + 2] = <uint64_t>_int_arg(code_obj, f"actions[{i}] code", 0, 0xFFFF)
             # legal in the public position: the seat's own hand and the pile decide it
-            if hm[0] == 0:
+            if acts[3 * i] == 0:
                 reason = gs_check_pass(&b)
             else:
-                reason = gs_check_play(&b, hm[0], hm[1], <uint32_t>acts[3 * i + 2])
+                reason = gs_check_play(&b, acts[3 * i], acts[3 * i + 1], <uint32_t>acts[3 * i + 2])
             if reason != GS_OK:
                 raise ValueError(f"actions[{i}] is not legal here: {GS_REASON_NAMES[reason]}")
         for k in range(t):
