@@ -93,6 +93,15 @@ def served():
             browser.close()
 
 
+@pytest.fixture(autouse=True)
+def _pages_closed(served: Any) -> Any:
+    """Every page a test opened is closed after it, failed or not: a page left mid-hand
+    keeps its table seated and the next test's ``_table`` would find two."""
+    yield
+    for context in served[2].contexts:
+        context.close()
+
+
 def _table(hub: Hub) -> Any:
     (table,) = [t for t in hub.tables.values() if any(s.conn for s in t.seats)]
     return table
@@ -217,3 +226,96 @@ def test_the_review_marks_a_poor_pass_and_the_timeline_reopens_a_saved_match(
     page.screenshot(path=str(SHOTS / f"review-timeline-{game}.png"))
     assert errors == []
     page.close()
+
+
+def test_the_drawer_never_covers_the_hand_being_played(served: Any, tmp_path: Path) -> None:
+    # A review shown mid-hand (a saved match opened, or a slow review of the last hand that
+    # arrives after the next one began) fills the drawer; the drawer must end above the
+    # person's own cards (#mine) and scroll, so that every card can still be clicked. The CI
+    # run of 2026-12-07 saw the late review of hand 1 cover the small joker in hand 2.
+    hub, port, browser = served
+    spec = get_spec("guandan")
+    state = spec.new_match(3, players=4)
+    bots = {s: spec.make_bot("L1", bot_seed(3, s)) for s in range(4)}
+    while state.phase not in ("hand_over", "over"):
+        state.apply(bots[state.turn].act(state.bot_view(state.turn)), state.turn)
+    name, text = spec.match_file(state)
+    saved = tmp_path / name
+    saved.write_text(text, encoding="utf-8")
+    page = browser.new_page(bypass_csp=True, viewport={"width": 1100, "height": 760})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"http://127.0.0.1:{port}/?seed=13&bots=L1&timer=0&lang=zh")
+    page.click("#start-guandan")
+    page.wait_for_selector("#hand .card")
+    page.set_input_files("#rv-file", str(saved))
+    page.wait_for_function("document.body.dataset.review === 'file'", timeout=90_000)
+    page.wait_for_selector(".rv-decision")
+    drawer = page.locator("#panels").bounding_box()
+    mine = page.locator("#mine").bounding_box()
+    assert drawer is not None and mine is not None
+    assert drawer["y"] + drawer["height"] <= mine["y"] + 1, (drawer, mine)
+    # the review is longer than the room left it: it scrolls inside the drawer
+    assert page.evaluate("document.getElementById('panels').scrollHeight") > drawer["height"]
+    # the rightmost card, under the drawer's column, takes a plain click
+    last = page.locator("#hand .card").last
+    last.click(timeout=5_000)
+    assert "selected" in (last.get_attribute("class") or "")
+    assert errors == []
+
+
+def test_a_review_that_arrives_after_the_next_hand_began_is_kept_through_it(
+        served: Any, monkeypatch: Any) -> None:
+    # The table prices the review in the background; a person who presses 下一局 first gets
+    # it during hand 2. It stays there: hand 2's next frames do not wipe it (review.js keeps
+    # it until hand 3 begins, as an on-time review is kept until hand 2 begins).
+    import asyncio
+    import threading
+
+    from tienlen.server import reviews
+
+    hub, port, browser = served
+    spec = get_spec("guandan")
+    gate = threading.Event()
+    review = reviews.Reviews.review
+
+    async def held(self: Any, *args: Any, **kwargs: Any) -> Any:
+        while not gate.is_set():
+            await asyncio.sleep(0.02)
+        return await review(self, *args, **kwargs)
+
+    monkeypatch.setattr(reviews.Reviews, "review", held)
+    page = browser.new_page(bypass_csp=True, viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"http://127.0.0.1:{port}/?seed=13&bots=L1&timer=0&lang=zh")
+    page.click("#start-guandan")
+    page.wait_for_selector("#hand .card")
+    while True:
+        page.wait_for_function("document.body.dataset.myturn === '1' || "
+                               "['hand_over', 'over'].includes(document.body.dataset.phase)",
+                               timeout=30_000)
+        table = _table(hub)
+        if table.state.phase in ("hand_over", "over"):
+            break
+        if table.state.turn != 0:
+            continue
+        version = table.version
+        _act(page, spec.make_bot("L1", 0).act(table.state.bot_view(0)))
+        page.wait_for_function(f"Number(document.body.dataset.version) > {version}",
+                               timeout=10_000)
+    page.wait_for_selector("#result:not([hidden])")
+    page.click("#next")
+    page.wait_for_function("document.body.dataset.hand === '2'")
+    assert page.locator(".rv-decision").count() == 0
+    gate.set()
+    page.wait_for_selector(".rv-decision", timeout=60_000)
+    assert page.evaluate("document.body.dataset.review") == "table"
+    # hand 2's next frames (its tribute or its plays) leave hand 1's review in place
+    version = int(page.evaluate("document.body.dataset.version"))
+    table = _table(hub)
+    if table.state.turn == 0:
+        _act(page, spec.make_bot("L1", 0).act(table.state.bot_view(0)))
+    page.wait_for_function(f"Number(document.body.dataset.version) > {version}", timeout=10_000)
+    assert page.locator(".rv-decision").count() > 0
+    assert errors == []

@@ -63,6 +63,15 @@ def served():
             browser.close()
 
 
+@pytest.fixture(autouse=True)
+def _pages_closed(served):
+    """Every page a test opened is closed after it, failed or not: a page left mid-hand
+    keeps its table seated and the next test's ``_table`` would find two."""
+    yield
+    for context in served[2].contexts:
+        context.close()
+
+
 #: The seats as the Chinese room names them, seen from seat 0.
 NAMES_ZH = {0: "你", 1: "下家", 2: "对家", 3: "上家"}
 

@@ -131,7 +131,10 @@
 
   // ------------------------------------------------------------ the review and the timeline
 
-  const rv = { box: null, review: null, record: null, at: 0, seat: 0, pendingSave: false };
+  // `until`: the hand number whose start clears the table's review. A review is priced in the
+  // background (up to the server's REVIEW_TIME_S) and may arrive after the next hand began:
+  // it is then kept through that hand, not wiped by its next frame.
+  const rv = { box: null, review: null, record: null, at: 0, seat: 0, pendingSave: false, until: 0 };
 
   // Every seat's cards after `count` steps of the record (every hand face up: the hand is over).
   function handsAfter(record, count) {
@@ -266,9 +269,13 @@
     },
     onMessage(msg) {
       if (msg.type === "welcome") { rv.seat = msg.seat; rv.review = null; rv.record = null; renderReview(); }
-      else if (msg.type === "review") showReview(msg.error ? { error: msg.error } : msg, msg.error ? "error" : "table");
+      else if (msg.type === "review") {
+        rv.until = Number(document.body.dataset.hand || 0) + 1;
+        showReview(msg.error ? { error: msg.error } : msg, msg.error ? "error" : "table");
+      }
       else if (msg.type === "match_file" && rv.pendingSave) { rv.pendingSave = false; download(msg.name, msg.text); }
-      else if (msg.type === "state" && msg.view && msg.view.phase !== "hand_over" && msg.view.phase !== "over" && rv.review && document.body.dataset.review === "table") {
+      else if (msg.type === "state" && msg.view && msg.view.phase !== "hand_over" && msg.view.phase !== "over"
+               && msg.view.hand_number >= rv.until && rv.review && document.body.dataset.review === "table") {
         // a new hand: the last review waits for the next one
         rv.review = null; rv.record = null; document.body.dataset.review = ""; renderReview();
       }
@@ -281,6 +288,13 @@
     if (!r || !r.panels) return;
     r.panels.register(trackerPanel);
     r.panels.register(reviewPanel);
+    // The drawer ends above the person's own cards (#mine): a review or a tracker that grows
+    // mid-hand scrolls inside the drawer instead of covering the hand being played.
+    const mine = document.getElementById("mine");
+    if (mine && window.ResizeObserver) {
+      new ResizeObserver(() => document.documentElement.style.setProperty(
+        "--mine-height", `${mine.offsetHeight}px`)).observe(mine);
+    }
     document.addEventListener("keydown", (e) => {
       if (e.target.tagName === "INPUT" || document.body.dataset.screen !== "room") return;
       if (e.key === "k" || e.key === "K") { setTracker(!tracker.on); e.preventDefault(); }
