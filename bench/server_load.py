@@ -14,7 +14,7 @@ times, over --moves of its actions:
   (L3: 85 ms a decision);
 - its hints (with ``--hints``, one asked before each of its actions): from sending `hint`
   to the server's answer, against the half second a person waits (issue 35: the hint is
-  L3 on 100 sampled deals, cut short at 400 ms);
+  L3 on 300 sampled deals, cut short at 300 ms);
 
 and the busy tables' actions per second (`/api/stats`). `--busy bots` makes the busy tables
 bots alone instead (the server admits 3 on 2 cores and refuses the rest: 503 BUSY).

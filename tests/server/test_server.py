@@ -217,7 +217,7 @@ def test_a_socket_sees_only_its_own_seat(server):
 
 
 def test_hint_is_the_hint_levels_choice(server, monkeypatch):
-    # the time cap lifted: the hint recomputed here prices the same 100 deals as the
+    # the time cap lifted: the hint recomputed here prices the same 300 deals as the
     # server's however busy the machine (the cap: test_L3_takes_deals_and_a_time_cap)
     monkeypatch.setattr(guandan_hints, "HINT_TIME_MS", 60_000.0)
     hub, port = server
@@ -233,7 +233,7 @@ def test_hint_is_the_hint_levels_choice(server, monkeypatch):
     assert hint["type"] == "hint" and hint["action"] == want and hint["reason"] == reason
     # the strongest bot, on the terminal hint's fixed budget (issue 35)
     assert hint["level"] == "L3"
-    assert table.spec.hint_bot(seed).name == "L3(iterations=100, time_ms=60000)"
+    assert table.spec.hint_bot(seed).name == f"L3(iterations={guandan_hints.HINT_ITERATIONS}, time_ms=60000)"
     c.send({"type": "settings", "hints": False})
     c.until(lambda m: m["type"] == "settings")
     c.send({"type": "hint"})

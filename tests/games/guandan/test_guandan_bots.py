@@ -277,7 +277,7 @@ def test_L3_explanation_carries_what_it_weighed_and_the_debug_panel_words_it():
 
 
 def test_L3_takes_deals_and_a_time_cap():
-    # Issue 35: the room's hint is L3 on 100 deals cut short at 400 ms: with both, the
+    # Issue 35: the room's hint is L3 on 300 deals cut short at 300 ms: with both, the
     # deals decide when the time suffices (the same choice as the deals alone), and the time
     # cuts them short when it does not.
     import time

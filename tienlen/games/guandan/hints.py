@@ -53,12 +53,18 @@ class Hint:
 
 #: The hint's search budget: L3 on a fixed number of sampled deals (deterministic: the same
 #: position gets the same hint), sized so that a hint answers within half a second for a
-#: person on one core (docs/strength.md, "Hints"): the strongest bot that does.
-HINT_ITERATIONS = 100
+#: person (docs/strength.md, "The training room's hints and AI seats"): the strongest bot
+#: that does. 300 since L3 draws and scores its deals on both cores (it was 100): on an idle
+#: 2-core machine at most 234 ms a hint (bench/guandan_l3_deals.py), about what 100 deals
+#: took before; L3's own 85 ms weigh a median 560 deals in the same positions, fewer where
+#: deals are dearest.
+HINT_ITERATIONS = 300
 #: The hint's wall-time cap (milliseconds): the deals are cut short here when the machine is
 #: too busy to price them all in time (a server under load, issue 35), so that the answer
-#: still comes within half a second, from fewer deals (the reason says how many).
-HINT_TIME_MS = 400.0
+#: still comes within half a second, from fewer deals (the reason says how many). Above the
+#: 300 deals' idle maximum, so that an idle machine never cuts them; 400 let a busy server's
+#: answer reach 506 ms (bench/server_load.py --hints, docs/strength.md).
+HINT_TIME_MS = 300.0
 
 
 def hint(view: GameView, level: str = "L3", *, seed: int = 0) -> Hint:
@@ -81,7 +87,7 @@ def hint_bot(level: str = "L3", seed: int = 0) -> Bot:
     (:meth:`tienlen.games.guandan.spec.GuandanSpec.hint_bot`) both ask it.
 
     >>> hint_bot(seed=3).name
-    'L3(iterations=100, time_ms=400)'
+    'L3(iterations=300, time_ms=300)'
     """
     options: dict[str, float] = ({"iterations": HINT_ITERATIONS, "time_ms": HINT_TIME_MS}
                                  if str(level).lower() == "l3" else {})
