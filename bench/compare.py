@@ -36,7 +36,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent / "tests"))
+sys.path.insert(0, str(HERE.parent / "tests" / "reference"))   # the references (reference.py, ...)
 
 import workloads  # noqa: E402
 from tienlen import core  # noqa: E402
