@@ -228,6 +228,18 @@ def test_the_review_marks_a_poor_pass_and_the_timeline_reopens_a_saved_match(
     page.close()
 
 
+def _guandan_room(browser: Any, port: int, width: int, height: int) -> tuple[Any, list[str]]:
+    """A Chinese room of seed 13 against three L1 bots, its first hand dealt; the page and
+    the list its script errors go to."""
+    page = browser.new_page(bypass_csp=True, viewport={"width": width, "height": height})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"http://127.0.0.1:{port}/?seed=13&bots=L1&timer=0&lang=zh")
+    page.click("#start-guandan")
+    page.wait_for_selector("#hand .card")
+    return page, errors
+
+
 def test_the_drawer_never_covers_the_hand_being_played(served: Any, tmp_path: Path) -> None:
     # A review shown mid-hand (a saved match opened, or a slow review of the last hand that
     # arrives after the next one began) fills the drawer; the drawer must end above the
@@ -242,12 +254,7 @@ def test_the_drawer_never_covers_the_hand_being_played(served: Any, tmp_path: Pa
     name, text = spec.match_file(state)
     saved = tmp_path / name
     saved.write_text(text, encoding="utf-8")
-    page = browser.new_page(bypass_csp=True, viewport={"width": 1100, "height": 760})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"http://127.0.0.1:{port}/?seed=13&bots=L1&timer=0&lang=zh")
-    page.click("#start-guandan")
-    page.wait_for_selector("#hand .card")
+    page, errors = _guandan_room(browser, port, 1100, 760)
     page.set_input_files("#rv-file", str(saved))
     page.wait_for_function("document.body.dataset.review === 'file'", timeout=90_000)
     page.wait_for_selector(".rv-decision")
@@ -285,12 +292,7 @@ def test_a_review_that_arrives_after_the_next_hand_began_is_kept_through_it(
         return await review(self, *args, **kwargs)
 
     monkeypatch.setattr(reviews.Reviews, "review", held)
-    page = browser.new_page(bypass_csp=True, viewport={"width": 1280, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"http://127.0.0.1:{port}/?seed=13&bots=L1&timer=0&lang=zh")
-    page.click("#start-guandan")
-    page.wait_for_selector("#hand .card")
+    page, errors = _guandan_room(browser, port, 1280, 900)
     while True:
         page.wait_for_function("document.body.dataset.myturn === '1' || "
                                "['hand_over', 'over'].includes(document.body.dataset.phase)",
