@@ -130,6 +130,9 @@ def legal_plays_many(
 def plan_groups(
     once: SupportsIndex, twice: SupportsIndex, level: SupportsIndex, flags: SupportsIndex = 0
 ) -> tuple[_Action, ...]: ...
+def plan_splits(
+    once: SupportsIndex, twice: SupportsIndex, level: SupportsIndex, flags: SupportsIndex = 0
+) -> tuple[tuple[_Action, ...], ...]: ...
 def plan_move(
     once: SupportsIndex,
     twice: SupportsIndex,

@@ -151,26 +151,20 @@ cdef inline void _add(Plan* P, uint64_t a, uint64_t b, uint32_t code) noexcept n
             P.nonbomb += 1
 
 
-cdef void _split_one(uint64_t once, uint64_t twice, int level, int flags, int st_lone,
-                     int sf_lone, bint multi, Plan* P) noexcept nogil:
-    """One greedy split of the hand into groups, in the order that saves the most turns: the
-    joker bomb and bombs; straight flushes taking at least `sf_lone` lone cards; plates and
-    three pairs (unless `multi` is 0); straights taking at least `st_lone` % 100 cards that
-    would otherwise be lone (from the top, or from the bottom when `st_lone` >= 100); wilds
-    completing a straight of four lone cards or turning a triple into a bomb; then triples
-    (with the lowest pairs as full houses), pairs and singles. Every card lands in exactly
-    one group, and every group is a play of the hand (tests/test_guandan_plan.py)."""
-    cdef GHand h
-    cdef uint8_t pat[15]
-    cdef int r, top, i, c, w, js, jb, missing, lone, top5, ok, np_, nt, suit
-    cdef int pairs[13]
+cdef void _split_head(const GHand* h, int sf_lone, bint multi, Plan* P, uint8_t* pat,
+                     int* jokers) noexcept nogil:
+    """The first steps of one greedy split of the hand into groups, in the order that saves
+    the most turns: the joker bomb and bombs; straight flushes taking at least `sf_lone`
+    lone cards; plates and three pairs (unless `multi` is 0). `pat` (15 bytes) is left
+    holding the natural cards not yet grouped, `jokers` the small and big jokers
+    (_split_tail finishes the split)."""
+    cdef int r, top, i, c, js, jb, lone, top5, ok, suit
+    cdef int flags = h.flags
     cdef uint64_t a, b
-    ghand_init(&h, once, twice, level, flags)
     P.n = 0
     P.nonbomb = 0
     for r in range(15):
         pat[r] = h.pat[r] if r >= 2 else 0
-    w = h.w
     js = h.js
     jb = h.jb
     top5 = 13 if flags & F_NO_ACE_TOP else 14
@@ -178,6 +172,8 @@ cdef void _split_one(uint64_t once, uint64_t twice, int level, int flags, int st
         _add(P, SJ_BIT | BJ_BIT, SJ_BIT | BJ_BIT, mkcode(K_JOKER_BOMB, 4, R_BIG_JOKER))
         js = 0
         jb = 0
+    jokers[0] = js
+    jokers[1] = jb
     for r in range(2, 15):
         c = _pc(pat[r])
         if c >= 4:
@@ -219,6 +215,22 @@ cdef void _split_one(uint64_t once, uint64_t twice, int level, int flags, int st
             for i in range(3):
                 _take(pat, _wr(top - i), 2, &a, &b)
             _add(P, a, b, mkcode(K_THREE_PAIRS, 6, top))
+
+
+cdef void _split_tail(const GHand* h, int st_lone, Plan* P, uint8_t* pat,
+                     const int* jokers) noexcept nogil:
+    """The rest of the split _split_head began (P, `pat` and `jokers` as it left them):
+    straights taking at least `st_lone` % 100 cards that would otherwise be lone (from the
+    top, or from the bottom when `st_lone` >= 100); wilds completing a straight of four lone
+    cards or turning a triple into a bomb; then triples (with the lowest pairs as full
+    houses), pairs and singles. Every card lands in exactly one group, and every group is a
+    play of the hand (tests/games/guandan/test_guandan_plan.py)."""
+    cdef int r, top, i, c, w, missing, lone, top5, ok, np_, nt
+    cdef int js = jokers[0], jb = jokers[1], flags = h.flags, level = h.level
+    cdef int pairs[13]
+    cdef uint64_t a, b
+    w = h.w
+    top5 = 13 if flags & F_NO_ACE_TOP else 14
     # Straights that take at least three lone cards.
     for top in range(top5, 4, -1):
         if st_lone >= 100:
@@ -309,20 +321,27 @@ cdef void _split_one(uint64_t once, uint64_t twice, int level, int flags, int st
 # about the same hands again and again: a seat that passed splits its unchanged hand at its
 # next turn, a follow prices its candidate breaks on the same rest of the hand trick after
 # trick, and the playouts of one sampled deal's candidate actions start from the same three
-# other hands. So each thread keeps the last PLAN_MEMO splits (direct-mapped by a hash of
-# the key, the whole key checked on a hit): the same Plan, found instead of recomputed.
-# Thread-local (a pthread key whose destructor frees it when the thread ends), so threads
-# never share one.
+# other hands; and the seat's own hand, the same in every sampled deal of a decision, breaks
+# the same ways deal after deal. So each thread keeps the last PLAN_MEMO splits
+# (direct-mapped by a hash of the key, the whole key checked on a hit): the same Plan, found
+# instead of recomputed. Thread-local (a pthread key whose destructor frees it when the
+# thread ends), so threads never share one. An entry holds PLAN_MEMO_GROUPS groups, not
+# PLAN_MAX_GROUPS: no split of 27 cards had more than 15 in 50,000 random hands, and a
+# split with more is recomputed each time, not kept. Issue 35: 16384 entries (6.5 MiB a
+# thread) weigh 1.6 times the deals of 1024 in L3's 85 ms (bench/guandan_l3_deals.py).
 
 cdef enum:
-    PLAN_MEMO = 1024                  # entries a thread; a power of two
+    PLAN_MEMO = 16384                 # entries a thread; a power of two
+    PLAN_MEMO_GROUPS = 16
 
 
 cdef struct PlanMemo:
     uint64_t once
     uint64_t twice
     uint64_t tag                    # level | flags << 8 | 1 << 40 once filled
-    Plan plan
+    int n
+    int nonbomb
+    PGroup g[PLAN_MEMO_GROUPS]
 
 
 cdef extern from *:
@@ -332,7 +351,9 @@ cdef extern from *:
     #endif
     #include <stdlib.h>
     /* This thread's block of `bytes` zeroed bytes, made at its first call and freed when the
-       thread ends; NULL when none can be had (the caller then works without it). */
+       thread ends; NULL when none can be had (the caller then works without it). (Keeping
+       an ended thread's block for the next thread, L3 starting a scoring thread every
+       decision, weighed fewer deals, not more: issue 35.) */
     #if defined(_WIN32)
     static void* gd_thread_block(size_t bytes) { (void)bytes; return NULL; }
     #else
@@ -361,6 +382,13 @@ cdef extern from *:
     void* gd_thread_block(size_t bytes) nogil
 
 
+cdef inline void _plan_copy(Plan* to, const Plan* frm) noexcept nogil:
+    """Copy a plan's groups, not the unused rest of its array."""
+    to.n = frm.n
+    to.nonbomb = frm.nonbomb
+    memcpy(to.g, frm.g, frm.n * sizeof(PGroup))
+
+
 cdef void plan_split(uint64_t once, uint64_t twice, int level, int flags, Plan* P) noexcept nogil:
     """_plan_split (below), looked up in this thread's memo first."""
     cdef PlanMemo* memo = <PlanMemo*>gd_thread_block(PLAN_MEMO * sizeof(PlanMemo))
@@ -374,46 +402,115 @@ cdef void plan_split(uint64_t once, uint64_t twice, int level, int flags, Plan* 
     h ^= h >> 29
     e = &memo[h & (PLAN_MEMO - 1)]
     if e.tag == tag and e.once == once and e.twice == twice:
-        memcpy(P, &e.plan, sizeof(Plan))
+        P.n = e.n
+        P.nonbomb = e.nonbomb
+        memcpy(P.g, e.g, e.n * sizeof(PGroup))
         return
     _plan_split(once, twice, level, flags, P)
-    e.once = once
-    e.twice = twice
-    e.tag = tag
-    memcpy(&e.plan, P, sizeof(Plan))
+    if P.n <= PLAN_MEMO_GROUPS:
+        e.once = once
+        e.twice = twice
+        e.tag = tag
+        e.n = P.n
+        e.nonbomb = P.nonbomb
+        memcpy(e.g, P.g, P.n * sizeof(PGroup))
+
+
+cdef extern from *:
+    """
+    /* The greedy splits _plan_split compares: (st_lone, sf_lone, multi) of _split_tail and
+       _split_head. */
+    static const int plan_variants[9][3] = {
+        {3, 3, 1}, {2, 3, 1}, {4, 3, 1}, {99, 3, 1}, {3, 3, 0},
+        {2, 2, 1}, {103, 3, 1}, {102, 3, 1}, {102, 2, 0}};
+    """
+    const int plan_variants[9][3]
+
+
+cdef inline uint32_t _runs(uint32_t ranks, int length) noexcept nogil:
+    """Bit j set where window positions j .. j + length - 1 are all in `ranks` (bit r: rank
+    r, 2..14; position 1 is the A below the 2)."""
+    cdef uint32_t m = ranks | (((ranks >> 14) & 1) << 1), run = m
+    cdef int i
+    for i in range(1, length):
+        run &= m >> i
+    return run
 
 
 cdef void _plan_split(uint64_t once, uint64_t twice, int level, int flags, Plan* P) noexcept nogil:
     """The hand's split into groups with the fewest turns (non-bomb groups) among
-    PLAN_SPLITS greedy splits (_split_one: the classic one first, then ones that trade
+    PLAN_SPLITS greedy splits (_split_head and _split_tail: the classic one first, then ones that trade
     straights, straight flushes, three pairs and plates against the pairs and triples they
     break); more bombs break a tie, then the earlier split (issue 29: the decomposition that
-    minimises the plays to go out)."""
+    minimises the plays to go out).
+
+    A split's parameters only matter where the hand has what they choose between: with no
+    five neighbouring ranks outside its bombs no straight is ever taken, whatever
+    `st_lone`; with no five of one suit, no straight flush; with no neighbouring triples or
+    three neighbouring pairs (or triples a straight flush may cut to pairs), no plate or
+    three pairs. A split whose parameters differ from an earlier one's only where they do
+    not matter is that split again, and would lose the tie to it: it is skipped (issue 35:
+    most hands late in a playout have no straight, and took nine identical splits)."""
     cdef Plan Q
-    cdef int v, key, bkey
-    _split_one(once, twice, level, flags, 3, 3, 1, P)
-    bkey = P.nonbomb * 64 - (P.n - P.nonbomb)
-    for v in range(1, PLAN_SPLITS):
-        if v == 1:
-            _split_one(once, twice, level, flags, 2, 3, 1, &Q)
-        elif v == 2:
-            _split_one(once, twice, level, flags, 4, 3, 1, &Q)
-        elif v == 3:
-            _split_one(once, twice, level, flags, 99, 3, 1, &Q)
-        elif v == 4:
-            _split_one(once, twice, level, flags, 3, 3, 0, &Q)
-        elif v == 5:
-            _split_one(once, twice, level, flags, 2, 2, 1, &Q)
-        elif v == 6:
-            _split_one(once, twice, level, flags, 103, 3, 1, &Q)
-        elif v == 7:
-            _split_one(once, twice, level, flags, 102, 3, 1, &Q)
+    cdef Plan heads[4]
+    cdef uint8_t head_pat[4][15]
+    cdef uint8_t pat[15]
+    cdef int head_jokers[4][2]
+    cdef GHand h
+    cdef int v, u, r, c, hk, key, bkey, top5, st, sf, multi
+    cdef int keys[PLAN_SPLITS]
+    cdef bint have[4]
+    cdef Plan* out
+    cdef uint32_t pres = 0, trips = 0, pairs = 0, windows
+    cdef bint straights, flushes = 0, multis
+    ghand_init(&h, once, twice, level, flags)
+    for r in range(2, 15):
+        c = h.cnt[r]
+        if 1 <= c <= 3:               # four or more are a bomb, taken before any of these
+            pres |= (<uint32_t>1) << r
+        if c == 3:
+            trips |= (<uint32_t>1) << r
+        if c == 2 or c == 3:          # a straight flush may take one of a triple
+            pairs |= (<uint32_t>1) << r
+    top5 = 13 if flags & F_NO_ACE_TOP else 14
+    windows = (((<uint32_t>1) << (top5 - 3)) - 1) & ~(<uint32_t>1)   # tops 5 .. top5
+    straights = (_runs(pres, 5) & windows) != 0
+    if not (flags & F_NO_STRAIGHT_FLUSH):
+        for v in range(4):
+            if _runs(h.suit_ranks[v] & pres, 5) & windows:
+                flushes = 1
+                break
+    multis = (_runs(trips, 2) & 0x3FFE) != 0 or (_runs(pairs, 3) & 0x1FFE) != 0
+    for v in range(4):
+        have[v] = 0
+    bkey = 0
+    for v in range(PLAN_SPLITS):
+        # the parameters as far as they matter for this hand (0: they do not)
+        st = plan_variants[v][0] if straights else 0
+        sf = plan_variants[v][1] if flushes else 0
+        multi = plan_variants[v][2] if multis else 0
+        keys[v] = st * 8 + sf * 2 + multi
+        for u in range(v):
+            if keys[u] == keys[v]:
+                break
         else:
-            _split_one(once, twice, level, flags, 102, 2, 0, &Q)
-        key = Q.nonbomb * 64 - (Q.n - Q.nonbomb)
-        if key < bkey:
-            bkey = key
-            memcpy(P, &Q, sizeof(Plan))
+            # splits with the same sf_lone and multi (as far as they matter) share their
+            # first steps: made once, copied
+            hk = (sf == 2) * 2 + (multi == 0 and multis)
+            if not have[hk]:
+                _split_head(&h, plan_variants[v][1], plan_variants[v][2], &heads[hk],
+                            head_pat[hk], head_jokers[hk])
+                have[hk] = 1
+            out = P if v == 0 else &Q
+            _plan_copy(out, &heads[hk])
+            memcpy(pat, head_pat[hk], 15)
+            _split_tail(&h, plan_variants[v][0], out, pat, head_jokers[hk])
+            key = out.nonbomb * 64 - (out.n - out.nonbomb)
+            if v == 0:
+                bkey = key
+            elif key < bkey:
+                bkey = key
+                _plan_copy(P, &Q)
 
 
 cdef inline int _lowest_value(uint32_t code, int level) noexcept nogil:
@@ -699,6 +796,33 @@ def plan_groups(once, twice, level, flags=0):
     _hand_arg(once, twice, "hand", hm)
     plan_split(hm[0], hm[1], _level_arg(level), _flags_arg(flags), &P)
     return tuple((P.g[i].once, P.g[i].twice, P.g[i].code) for i in range(P.n))
+
+
+def plan_splits(once, twice, level, flags=0):
+    """Every greedy split the plan compares for the hand (once, twice) at `level`, in its
+    order, each made in full (none skipped as the same as an earlier one): a tuple of
+    PLAN_SPLITS splits, each a tuple of groups as :func:`plan_groups` gives them.
+    :func:`plan_groups` is the first with the fewest non-bomb groups, then the most bombs.
+
+    >>> hand = sum(1 << (4 * (r - 2)) for r in (3, 4, 5, 6, 7))   # 3♠ .. 7♠
+    >>> splits = plan_splits(hand, 0, 9)
+    >>> len(splits), plan_groups(hand, 0, 9) in splits
+    (9, True)
+    """
+    cdef uint64_t hm[2]
+    cdef GHand h
+    cdef Plan P
+    cdef uint8_t pat[15]
+    cdef int jokers[2]
+    cdef int v, i
+    _hand_arg(once, twice, "hand", hm)
+    ghand_init(&h, hm[0], hm[1], _level_arg(level), _flags_arg(flags))
+    out = []
+    for v in range(PLAN_SPLITS):
+        _split_head(&h, plan_variants[v][1], plan_variants[v][2], &P, pat, jokers)
+        _split_tail(&h, plan_variants[v][0], &P, pat, jokers)
+        out.append(tuple((P.g[i].once, P.g[i].twice, P.g[i].code) for i in range(P.n)))
+    return tuple(out)
 
 
 def plan_move(once, twice, level, pile_code=0, flags=0, *, owner_partner=False,
