@@ -327,11 +327,12 @@ cdef void _split_tail(const GHand* h, int st_lone, Plan* P, uint8_t* pat,
 # instead of recomputed. Thread-local (a pthread key whose destructor frees it when the
 # thread ends), so threads never share one. An entry holds PLAN_MEMO_GROUPS groups, not
 # PLAN_MAX_GROUPS: no split of 27 cards had more than 15 in 50,000 random hands, and a
-# split with more is recomputed each time, not kept. Issue 35: 16384 entries (6.5 MiB a
-# thread) weigh 1.6 times the deals of 1024 in L3's 85 ms (bench/guandan_l3_deals.py).
+# split with more is recomputed each time, not kept (416 KiB a thread, was 1 MiB). 16384
+# entries (6.5 MiB a thread) weighed no more deals in L3's 85 ms than 1024, run in turn
+# (bench/guandan_l3_deals.py, issue 35).
 
 cdef enum:
-    PLAN_MEMO = 16384                 # entries a thread; a power of two
+    PLAN_MEMO = 1024                  # entries a thread; a power of two
     PLAN_MEMO_GROUPS = 16
 
 
