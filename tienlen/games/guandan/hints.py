@@ -54,15 +54,15 @@ class Hint:
 #: The hint's search budget: L3 on a fixed number of sampled deals (deterministic: the same
 #: position gets the same hint), sized so that a hint answers within half a second for a
 #: person (docs/strength.md, "The training room's hints and AI seats"): the strongest bot
-#: that does. 300 since L3 draws and scores its deals on both cores (it was 100): on an idle
-#: 2-core machine at most 234 ms a hint (bench/guandan_l3_deals.py), about what 100 deals
-#: took before; L3's own 85 ms weigh a median 560 deals in the same positions, fewer where
-#: deals are dearest.
-HINT_ITERATIONS = 300
+#: that does. 600 since the plan's split got twice as fast (it was 300, and 100 before L3
+#: drew and scored its deals on both cores): on an idle 2-core machine at most 249 ms a hint
+#: (bench/guandan_l3_deals.py), about what 300 deals took before; L3's own 85 ms weigh a
+#: median 800-960 deals in the same positions, fewer where deals are dearest.
+HINT_ITERATIONS = 600
 #: The hint's wall-time cap (milliseconds): the deals are cut short here when the machine is
 #: too busy to price them all in time (a server under load, issue 35), so that the answer
 #: still comes within half a second, from fewer deals (the reason says how many). Above the
-#: 300 deals' idle maximum, so that an idle machine never cuts them; 400 let a busy server's
+#: deals' idle maximum, so that an idle machine does not cut them; 400 let a busy server's
 #: answer reach 506 ms (bench/server_load.py --hints, docs/strength.md).
 HINT_TIME_MS = 300.0
 
@@ -87,7 +87,7 @@ def hint_bot(level: str = "L3", seed: int = 0) -> Bot:
     (:meth:`tienlen.games.guandan.spec.GuandanSpec.hint_bot`) both ask it.
 
     >>> hint_bot(seed=3).name
-    'L3(iterations=300, time_ms=300)'
+    'L3(iterations=600, time_ms=300)'
     """
     options: dict[str, float] = ({"iterations": HINT_ITERATIONS, "time_ms": HINT_TIME_MS}
                                  if str(level).lower() == "l3" else {})

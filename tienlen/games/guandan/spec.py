@@ -368,7 +368,7 @@ class GuandanSpec:
         return GuandanTableBot(make_bot(level, seed=seed))
 
     def hint_bot(self, seed: int) -> GuandanTableBot:
-        """L3 on the terminal hint's budget, 300 deals cut short at 300 ms
+        """L3 on the terminal hint's budget, 600 deals cut short at 300 ms
         (:func:`tienlen.games.guandan.hints.hint_bot`)."""
         from tienlen.games.guandan.hints import hint_bot
 
