@@ -62,6 +62,9 @@ def test_plan_split_covers_the_hand_with_plays_the_reference_accepts(config):
         assert used == Counter(hand)                     # every card in exactly one group
 
 
+BOMB_KINDS = {core.BOMB, core.STRAIGHT_FLUSH, core.JOKER_BOMB}
+
+
 def dense_hand(rng: random.Random) -> list[int]:
     """Up to 27 cards from a few ranks and suits (jokers too): pairs, triples, plates,
     three pairs, straight flushes and bombs abound, as they rarely do in a random hand."""
@@ -95,9 +98,6 @@ def test_plan_split_is_the_best_of_every_greedy_split():
         assert core.plan_groups(once, twice, level, f) == best, (ids, level, f)
         differ += len(set(splits)) > 1
     assert differ > 1000                                 # the splits do differ, often
-
-
-BOMB_KINDS = {core.BOMB, core.STRAIGHT_FLUSH, core.JOKER_BOMB}
 
 
 def test_plan_split_memo_returns_each_hand_its_own_split():
