@@ -466,3 +466,13 @@ def test_L3_deals_only_unseen_cards_and_keeps_what_it_gave():
                                for c in hands[t.payer])
                     capped += 1
     assert capped                                        # the deal had a tribute to check
+
+
+@pytest.mark.parametrize("args, words", [
+    ((None, 0, 2), "once"), ((1 << 54, 0, 2), "bits above 53"), ((0b01, 0b10, 2), "twice"),
+    ((1, 0, 1), "level"), ((1, 0, 15), "level"), ((1, 0, 2, 99), "flags"), ((1, 0, 2, "0"), "flags"),
+])
+def test_plan_groups_and_splits_refuse_bad_input_with_a_value_error(args, words):
+    for split in (core.plan_groups, core.plan_splits):
+        with pytest.raises(ValueError, match=words):
+            split(*args)
