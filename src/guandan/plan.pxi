@@ -430,7 +430,8 @@ cdef extern from *:
 
 cdef inline uint32_t _runs(uint32_t ranks, int length) noexcept nogil:
     """Bit j set where window positions j .. j + length - 1 are all in `ranks` (bit r: rank
-    r, 2..14; position 1 is the A below the 2)."""
+    r, 2..14; position 1 is the A below the 2): the plates' and three pairs' windows (five
+    ranks: gen.pxi's window_tops)."""
     cdef uint32_t m = ranks | (((ranks >> 14) & 1) << 1), run = m
     cdef int i
     for i in range(1, length):
@@ -440,10 +441,10 @@ cdef inline uint32_t _runs(uint32_t ranks, int length) noexcept nogil:
 
 cdef void _plan_split(uint64_t once, uint64_t twice, int level, int flags, Plan* P) noexcept nogil:
     """The hand's split into groups with the fewest turns (non-bomb groups) among
-    PLAN_SPLITS greedy splits (_split_head and _split_tail: the classic one first, then ones that trade
-    straights, straight flushes, three pairs and plates against the pairs and triples they
-    break); more bombs break a tie, then the earlier split (issue 29: the decomposition that
-    minimises the plays to go out).
+    PLAN_SPLITS greedy splits (_split_head and _split_tail: the classic one first, then
+    ones that trade straights, straight flushes, three pairs and plates against the pairs
+    and triples they break); more bombs break a tie, then the earlier split (issue 29: the
+    decomposition that minimises the plays to go out).
 
     A split's parameters only matter where the hand has what they choose between: with no
     five neighbouring ranks outside its bombs no straight is ever taken, whatever
@@ -474,11 +475,11 @@ cdef void _plan_split(uint64_t once, uint64_t twice, int level, int flags, Plan*
         if c == 2 or c == 3:          # a straight flush may take one of a triple
             pairs |= (<uint32_t>1) << r
     top5 = 13 if flags & F_NO_ACE_TOP else 14
-    windows = (((<uint32_t>1) << (top5 - 3)) - 1) & ~(<uint32_t>1)   # tops 5 .. top5
-    straights = (_runs(pres, 5) & windows) != 0
+    windows = (((<uint32_t>1) << (top5 + 1)) - 1) & ~(<uint32_t>0x1F)   # tops 5 .. top5
+    straights = (window_tops(pres, 0) & windows) != 0
     if not (flags & F_NO_STRAIGHT_FLUSH):
         for v in range(4):
-            if _runs(h.suit_ranks[v] & pres, 5) & windows:
+            if window_tops(h.suit_ranks[v] & pres, 0) & windows:
                 flushes = 1
                 break
     multis = (_runs(trips, 2) & 0x3FFE) != 0 or (_runs(pairs, 3) & 0x1FFE) != 0
