@@ -411,7 +411,11 @@ def test_a_zh_hint_words_the_l3_search_in_chinese_with_no_english_sentence() -> 
                     "more than", "tried on"):
         assert english not in out, english
     from tienlen.games.guandan.hints import HINT_ITERATIONS
-    assert f"你看不到的牌的 {HINT_ITERATIONS} 种发法" in out and "平均每局得" in out
+    # the deals weighed: HINT_ITERATIONS on a machine with the time, fewer where a busy one
+    # cuts the hint at HINT_TIME_MS (a CI run beside other work weighed 392)
+    weighed = re.search(r"你看不到的牌的 (\d+) 种发法", out)
+    assert weighed is not None and 1 <= int(weighed.group(1)) <= HINT_ITERATIONS, out
+    assert "平均每局得" in out
 
 
 @pytest.mark.parametrize(("args", "message"), [
